@@ -1,0 +1,44 @@
+// Minimal command-line parsing shared by the hloscope-cli subcommands.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hloscope::cli {
+
+// Parsed arguments: positionals, --flag / --key value / --key=value.
+class Args {
+ public:
+  // `value_flags` lists the flags that take a value; others are booleans.
+  // Returns false (with *error) on an unknown flag.
+  bool Parse(const std::vector<std::string>& argv, const std::vector<std::string>& value_flags,
+             const std::vector<std::string>& bool_flags, std::string* error);
+  const std::vector<std::string>& positional() const { return pos_; }
+  bool Has(const std::string& flag) const { return flags_.count(flag) > 0; }
+  std::optional<std::string> Get(const std::string& flag) const;
+  std::string GetOr(const std::string& flag, const std::string& dflt) const;
+  bool GetInt(const std::string& flag, long long* v, std::string* error) const;
+
+ private:
+  std::vector<std::string> pos_;
+  std::map<std::string, std::string> flags_;
+};
+
+// A subcommand: name, one-line summary, usage text, and its entry point.
+struct Command {
+  const char* name;
+  const char* summary;
+  const char* usage;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+const std::vector<Command>& Commands();
+void RegisterCommand(Command c);
+
+// Writes `text` to `path` atomically (temp file + rename); refuses to
+// replace an existing file unless `force`. "-" writes to stdout.
+bool WriteOutput(const std::string& path, const std::string& text, bool force, std::string* error);
+
+}  // namespace hloscope::cli

@@ -1,0 +1,89 @@
+#include "core/ir/computation.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/ir/module.h"
+
+namespace hloscope {
+
+Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> instr) {
+  return AddInstructionBefore(std::move(instr), nullptr);
+}
+
+Instruction* Computation::AddInstructionBefore(std::unique_ptr<Instruction> instr,
+                                               Instruction* before) {
+  Instruction* raw = instr.get();
+  raw->set_parent(this);
+  if (raw->id() < 0 && parent_) raw->set_id(parent_->NewId());
+  if (parent_) parent_->RegisterName(raw->name());
+  auto pos = before ? before->self_it : instrs_.end();
+  raw->self_it = instrs_.insert(pos, std::move(instr));
+  if (raw->opcode() == Opcode::kParameter) {
+    int64_t n = raw->parameter_number();
+    if (n >= 0 && n < (1 << 24)) {
+      if (static_cast<int64_t>(params_.size()) <= n) params_.resize(n + 1, nullptr);
+      params_[n] = raw;
+    }
+  }
+  return raw;
+}
+
+void Computation::RemoveInstruction(Instruction* instr) {
+  instr->DetachOperands();
+  instr->DropAllControlDeps();
+  if (instr->opcode() == Opcode::kParameter) {
+    for (auto& p : params_)
+      if (p == instr) p = nullptr;
+  }
+  if (root_ == instr) root_ = nullptr;
+  instrs_.erase(instr->self_it);
+}
+
+void Computation::RebuildParameters() {
+  params_.clear();
+  for (const auto& i : instrs_) {
+    if (i->opcode() != Opcode::kParameter) continue;
+    int64_t n = i->parameter_number();
+    if (n < 0 || n >= (1 << 24)) continue;
+    if (static_cast<int64_t>(params_.size()) <= n) params_.resize(n + 1, nullptr);
+    params_[n] = i.get();
+  }
+}
+
+std::vector<Instruction*> Computation::MakePostOrder() const {
+  std::vector<Instruction*> order;
+  order.reserve(instrs_.size());
+  std::unordered_map<const Instruction*, char> state;  // 1 = visiting, 2 = done
+  state.reserve(instrs_.size() * 2);
+  std::vector<std::pair<Instruction*, size_t>> stack;
+  auto visit = [&](Instruction* start) {
+    if (state[start] == 2) return;
+    stack.push_back({start, 0});
+    state[start] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      size_t nops = node->operands().size();
+      size_t total = nops + node->control_predecessors().size();
+      if (next < total) {
+        Instruction* dep = next < nops ? node->operand(static_cast<int>(next))
+                                       : node->control_predecessors()[next - nops];
+        ++next;
+        if (dep->parent() != this) continue;
+        char& st = state[dep];
+        if (st == 0) {
+          st = 1;
+          stack.push_back({dep, 0});
+        }
+        continue;
+      }
+      state[node] = 2;
+      order.push_back(node);
+      stack.pop_back();
+    }
+  };
+  for (const auto& i : instrs_) visit(i.get());
+  return order;
+}
+
+}  // namespace hloscope

@@ -1,0 +1,154 @@
+// An HLO instruction. Owned by its Computation; everything else holds
+// non-owning pointers. Every instruction has a module-unique stable id.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ir/attributes.h"
+#include "core/ir/literal.h"
+#include "core/ir/opcode.h"
+#include "core/ir/shape.h"
+
+namespace hloscope {
+
+class Computation;
+
+struct SourceLoc {
+  int line = 0, col = 0;
+};
+
+// A called computation reference, kept with the attribute that named it
+// (to_apply, calls, condition, body, branch_computations, ...).
+struct CalledRef {
+  std::string attr;
+  std::vector<Computation*> comps;
+  bool braced = false;  // printed as attr={%a, %b}
+};
+
+// An attribute kept verbatim (sharding, backend_config, channel_id, ...).
+struct RawAttr {
+  std::string name;
+  std::string value;
+};
+
+class Instruction {
+ public:
+  Instruction(Opcode op, Shape shape, std::string name)
+      : opcode_(op), shape_(std::move(shape)), name_(std::move(name)) {}
+  Instruction(const Instruction&) = delete;
+  Instruction& operator=(const Instruction&) = delete;
+
+  int64_t id() const { return id_; }
+  void set_id(int64_t id) { id_ = id; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+  Opcode opcode() const { return opcode_; }
+  void set_opcode(Opcode op) { opcode_ = op; }
+  const Shape& shape() const { return shape_; }
+  Shape* mutable_shape() { return &shape_; }
+  Computation* parent() const { return parent_; }
+  void set_parent(Computation* c) { parent_ = c; }
+  SourceLoc loc() const { return loc_; }
+  void set_loc(SourceLoc l) { loc_ = l; }
+
+  // Operands and users (users kept in sync by the mutators below).
+  const std::vector<Instruction*>& operands() const { return operands_; }
+  Instruction* operand(int i) const { return operands_[i]; }
+  int operand_count() const { return static_cast<int>(operands_.size()); }
+  const std::vector<Instruction*>& users() const { return users_; }
+  int user_count() const { return static_cast<int>(users_.size()); }
+  void AppendOperand(Instruction* op);
+  void ReplaceOperand(int i, Instruction* op);
+  // Replaces every use of this instruction (operands and roots) with `other`.
+  void ReplaceAllUsesWith(Instruction* other);
+  // Drops every operand edge (before removal).
+  void DetachOperands();
+  // Number of times `op` appears among the operands.
+  int OperandIndex(const Instruction* op) const;
+
+  // Control dependencies.
+  const std::vector<Instruction*>& control_predecessors() const { return control_preds_; }
+  const std::vector<Instruction*>& control_successors() const { return control_succs_; }
+  void AddControlDependencyTo(Instruction* successor);
+  void DropAllControlDeps();
+
+  // Called computations.
+  const std::vector<CalledRef>& called_refs() const { return called_; }
+  std::vector<CalledRef>& mutable_called_refs() { return called_; }
+  std::vector<Computation*> called_computations() const;
+  Computation* called(std::string_view attr) const;  // first of attr, or null
+  void SetCalled(std::string attr, Computation* c);
+  Computation* to_apply() const { return called("to_apply"); }
+  Computation* fused_computation() const { return called("calls"); }
+
+  Attrs& attrs() { return attrs_; }
+  const Attrs& attrs() const { return attrs_; }
+
+  // Convenience accessors for the common typed attributes.
+  const std::vector<int64_t>& dimensions() const { return attrs_.dimensions; }
+  void set_dimensions(std::vector<int64_t> d) {
+    attrs_.dimensions = std::move(d);
+    attrs_.mark(Attr::kDimensions);
+  }
+  int64_t tuple_index() const { return attrs_.index; }
+  FusionKind fusion_kind() const { return attrs_.fusion_kind; }
+  void set_fusion_kind(FusionKind k) {
+    attrs_.fusion_kind = k;
+    attrs_.mark(Attr::kFusionKind);
+  }
+
+  // Parameters and constants.
+  int64_t parameter_number() const { return parameter_number_; }
+  void set_parameter_number(int64_t n) { parameter_number_ = n; }
+  const Literal* literal() const { return literal_.get(); }
+  Literal* mutable_literal() { return literal_.get(); }
+  void set_literal(std::unique_ptr<Literal> l) { literal_ = std::move(l); }
+
+  // Metadata as ordered key=value pairs (values verbatim: quoted strings or numbers).
+  std::vector<RawAttr>& metadata() { return metadata_; }
+  const std::vector<RawAttr>& metadata() const { return metadata_; }
+  // Value of a metadata key with quotes removed, or "".
+  std::string MetadataValue(std::string_view key) const;
+  // Attributes kept verbatim, in input order.
+  std::vector<RawAttr>& raw_attrs() { return raw_; }
+  const std::vector<RawAttr>& raw_attrs() const { return raw_; }
+  const RawAttr* FindRaw(std::string_view name) const;
+  void SetRaw(std::string name, std::string value);
+  void EraseRaw(std::string_view name);
+
+  // Extra text after operands for ops with special operand syntax is not
+  // needed: every attribute goes through Attrs, called refs or raw attrs.
+
+  bool IsRoot() const;
+  bool HasSideEffect() const;
+
+  // Position in the owning computation's list (for O(1) removal).
+  std::list<std::unique_ptr<Instruction>>::iterator self_it;
+
+ private:
+  int64_t id_ = -1;
+  Opcode opcode_;
+  Shape shape_;
+  std::string name_;
+  Computation* parent_ = nullptr;
+  SourceLoc loc_;
+  std::vector<Instruction*> operands_;
+  std::vector<Instruction*> users_;
+  std::vector<Instruction*> control_preds_;
+  std::vector<Instruction*> control_succs_;
+  std::vector<CalledRef> called_;
+  Attrs attrs_;
+  int64_t parameter_number_ = -1;
+  std::unique_ptr<Literal> literal_;
+  std::vector<RawAttr> metadata_;
+  std::vector<RawAttr> raw_;
+
+  void RemoveUser(Instruction* u);
+};
+
+}  // namespace hloscope

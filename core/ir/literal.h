@@ -1,0 +1,81 @@
+// Literal: the value of a constant (or an interpreter result). Arrays keep
+// their elements as raw bytes in the element type's storage width (sub-byte
+// types take one byte per element); tuples hold element literals.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/ir/shape.h"
+
+namespace hloscope {
+
+class Literal {
+ public:
+  Literal() = default;
+  // Zero-filled literal of `shape` (tuples recursively).
+  explicit Literal(const Shape& shape);
+  // A literal whose values were elided in the text (`{...}`); no storage.
+  static Literal Elided(const Shape& shape);
+
+  const Shape& shape() const { return shape_; }
+  bool elided() const { return elided_; }
+  bool IsTuple() const { return shape_.IsTuple(); }
+  int64_t num_elements() const { return count_; }
+  int element_bytes() const { return elem_bytes_; }
+
+  uint8_t* raw() { return data_.data(); }
+  const uint8_t* raw() const { return data_.data(); }
+  size_t raw_size() const { return data_.size(); }
+
+  std::vector<Literal>& tuple_elements() { return tuple_; }
+  const std::vector<Literal>& tuple_elements() const { return tuple_; }
+
+  template <typename T>
+  T Get(int64_t i) const {
+    T v;
+    std::memcpy(&v, data_.data() + i * sizeof(T), sizeof(T));
+    return v;
+  }
+  template <typename T>
+  void Set(int64_t i, T v) {
+    std::memcpy(data_.data() + i * sizeof(T), &v, sizeof(T));
+  }
+
+  // Generic accessors by value class. For complex, the real part / (re, im).
+  double GetDouble(int64_t i) const;
+  void SetDouble(int64_t i, double v);
+  int64_t GetInt(int64_t i) const;  // integers and pred; u64 reinterpreted
+  void SetInt(int64_t i, int64_t v);
+  std::complex<double> GetComplex(int64_t i) const;
+  void SetComplex(int64_t i, std::complex<double> v);
+
+  // Text form as HLO prints constants: 1, {1, 2}, {{1, 2}, {3, 4}}, (1, {2}).
+  void AppendTo(std::string& out) const;
+  std::string ToString() const;
+  // One element as text.
+  void AppendElement(std::string& out, int64_t i) const;
+
+  // Bitwise equality of shape (layout ignored) and contents.
+  bool operator==(const Literal& o) const;
+  size_t Hash() const;
+
+  // True if every element equals `v` (numeric compare; arrays only).
+  bool AllEqualTo(double v) const;
+
+ private:
+  Shape shape_;
+  bool elided_ = false;
+  int64_t count_ = 0;
+  int elem_bytes_ = 0;
+  std::vector<uint8_t> data_;
+  std::vector<Literal> tuple_;
+};
+
+// Shortest text that reads back to the same float / double.
+std::string FormatFloat(double v, PrimitiveType t);
+
+}  // namespace hloscope

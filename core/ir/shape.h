@@ -1,0 +1,106 @@
+// Shapes: element type, dimensions (static, bounded-dynamic `<=N`, unbounded
+// `?`), optional layout, or a tuple of shapes.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/primitive_type.h"
+
+namespace hloscope {
+
+// One tile of a tiled layout; a dimension of kCombineDim prints as '*'.
+struct Tile {
+  static constexpr int64_t kCombineDim = std::numeric_limits<int64_t>::min();
+  std::vector<int64_t> dims;
+  bool operator==(const Tile&) const = default;
+};
+
+struct Layout {
+  std::vector<int64_t> minor_to_major;
+  std::vector<Tile> tiles;
+  int64_t element_size_in_bits = 0;  // E(n)
+  int64_t memory_space = 0;          // S(n)
+  std::string extra;                 // other fields kept verbatim (L(n), #(t), SC(..)...)
+  bool operator==(const Layout&) const = default;
+  bool Trivial() const {
+    return tiles.empty() && element_size_in_bits == 0 && memory_space == 0 && extra.empty();
+  }
+};
+
+class Shape {
+ public:
+  static constexpr int64_t kUnboundedDim = -1;  // `?`
+
+  Shape() = default;
+  Shape(PrimitiveType t, std::vector<int64_t> dims) : type_(t), dims_(std::move(dims)) {}
+  static Shape Tuple(std::vector<Shape> elements);
+  static Shape Scalar(PrimitiveType t) { return Shape(t, {}); }
+  // A default (descending, {n-1,...,0}) layout.
+  static Layout DefaultLayout(int rank);
+
+  PrimitiveType element_type() const { return type_; }
+  void set_element_type(PrimitiveType t) { type_ = t; }
+  bool IsTuple() const { return type_ == PrimitiveType::kTuple; }
+  bool IsToken() const { return type_ == PrimitiveType::kToken; }
+  bool IsArray() const { return IsArrayType(type_); }
+
+  int rank() const { return static_cast<int>(dims_.size()); }
+  const std::vector<int64_t>& dims() const { return dims_; }
+  std::vector<int64_t>& mutable_dims() { return dims_; }
+  int64_t dim(int i) const { return dims_[i]; }
+  bool IsDynamicDim(int i) const { return !dynamic_.empty() && dynamic_[i]; }
+  bool IsDynamic() const;
+  void SetDynamicDim(int i, bool d);
+  const std::vector<bool>& dynamic_dims() const { return dynamic_; }
+
+  bool has_layout() const { return layout_.has_value(); }
+  const Layout& layout() const { return *layout_; }
+  const std::optional<Layout>& maybe_layout() const { return layout_; }
+  void set_layout(std::optional<Layout> l) { layout_ = std::move(l); }
+  void ClearLayoutRecursive();
+
+  const std::vector<Shape>& tuple_shapes() const { return tuple_; }
+  std::vector<Shape>& mutable_tuple_shapes() { return tuple_; }
+  int tuple_size() const { return static_cast<int>(tuple_.size()); }
+
+  // Elements of an array shape (static dims; unbounded counts 0). Caller must
+  // have validated that the product does not overflow (the parser does).
+  int64_t num_elements() const;
+  // Bytes of the array (sub-byte types packed), or of all leaves of a tuple.
+  int64_t byte_size() const;
+  // Bytes of the top-level buffer: arrays their data, tuples a pointer table.
+  int64_t buffer_bytes() const;
+  // Number of array leaves.
+  int64_t leaf_count() const;
+
+  // Compatible = same element types and dims (layouts ignored).
+  bool Compatible(const Shape& o) const;
+  bool SameDims(const Shape& o) const { return dims_ == o.dims_; }
+  bool operator==(const Shape& o) const;
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+
+  // HLO text: f32[2,<=3]{1,0}, (f32[], s32[4]), token[].
+  std::string ToString(bool print_layout = true) const;
+  void AppendTo(std::string& out, bool print_layout = true) const;
+
+ private:
+  PrimitiveType type_ = PrimitiveType::kInvalid;
+  std::vector<int64_t> dims_;
+  std::vector<bool> dynamic_;  // empty when no dimension is dynamic
+  std::optional<Layout> layout_;
+  std::vector<Shape> tuple_;
+};
+
+// Checked product of dims; nullopt on overflow or negative.
+std::optional<int64_t> CheckedElementCount(const std::vector<int64_t>& dims);
+
+// Shape of a tuple element addressed by a ShapeIndex ({} = whole shape).
+const Shape* ShapeAt(const Shape& s, const std::vector<int64_t>& index);
+
+void AppendLayout(std::string& out, const Layout& l);
+
+}  // namespace hloscope

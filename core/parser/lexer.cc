@@ -1,0 +1,343 @@
+#include "core/parser/lexer.h"
+
+#include <cctype>
+
+namespace hloscope {
+namespace {
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool IsIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+}
+inline bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c) || c == '.' || c == '-'; }
+}  // namespace
+
+void Lexer::Advance(size_t n) {
+  size_t end = pos_ + n;
+  for (; pos_ < end; ++pos_) {
+    if (src_[pos_] == '\n') {
+      ++line_;
+      line_start_ = pos_ + 1;
+    }
+  }
+}
+
+void Lexer::Seek(size_t offset) {
+  if (offset >= pos_) {
+    Advance(offset - pos_);
+    return;
+  }
+  // Backwards (a token or two): uncount the newlines we pass.
+  for (size_t i = offset; i < pos_; ++i)
+    if (src_[i] == '\n') --line_;
+  pos_ = offset;
+  size_t nl = offset == 0 ? std::string_view::npos : src_.rfind('\n', offset - 1);
+  line_start_ = nl == std::string_view::npos ? 0 : nl + 1;
+}
+
+void Lexer::LineCol(size_t offset, int* line, int* col) const {
+  int l = 1;
+  size_t ls = 0;
+  for (size_t i = 0; i < offset && i < src_.size(); ++i) {
+    if (src_[i] == '\n') {
+      ++l;
+      ls = i + 1;
+    }
+  }
+  *line = l;
+  *col = static_cast<int>(offset - ls) + 1;
+}
+
+void Lexer::SkipSpaceAndComments() {
+  const size_t n = src_.size();
+  while (pos_ < n) {
+    char c = src_[pos_];
+    if (c == '\n') {
+      ++pos_;
+      ++line_;
+      line_start_ = pos_;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < n && src_[pos_ + 1] == '*') {
+      size_t end = src_.find("*/", pos_ + 2);
+      Advance((end == std::string_view::npos ? n : end + 2) - pos_);
+    } else if (c == '/' && pos_ + 1 < n && src_[pos_ + 1] == '/') {
+      size_t end = src_.find('\n', pos_);
+      Advance((end == std::string_view::npos ? n : end) - pos_);
+    } else if (c == '#' && (pos_ == 0 || src_[pos_ - 1] == '\n')) {
+      // Tolerate shell-style comment lines at the start of a line.
+      size_t end = src_.find('\n', pos_);
+      Advance((end == std::string_view::npos ? n : end) - pos_);
+    } else {
+      break;
+    }
+  }
+}
+
+Token Lexer::Make(Tok k, size_t start, size_t end, int line, int col) {
+  Token t;
+  t.kind = k;
+  t.text = src_.substr(start, end - start);
+  t.offset = start;
+  t.line = line;
+  t.col = col;
+  Advance(end - pos_);
+  return t;
+}
+
+bool Lexer::MatchDimLabels(size_t p, size_t* end) const {
+  // [0-9bf?]{2,}_[0-9io?]{2,}->[0-9bf?]{2,}
+  auto run = [&](size_t q, const char* extra) {
+    size_t s = q;
+    while (q < src_.size()) {
+      char c = src_[q];
+      if (IsDigit(c) || c == '?' || c == extra[0] || c == extra[1]) ++q;
+      else break;
+    }
+    return q - s >= 2 ? q : std::string_view::npos;
+  };
+  size_t q = run(p, "bf");
+  if (q == std::string_view::npos || q >= src_.size() || src_[q] != '_') return false;
+  q = run(q + 1, "io");
+  if (q == std::string_view::npos || q + 1 >= src_.size() || src_[q] != '-' || src_[q + 1] != '>')
+    return false;
+  q = run(q + 2, "bf");
+  if (q == std::string_view::npos) return false;
+  if (q < src_.size() && IsIdentChar(src_[q])) return false;
+  *end = q;
+  return true;
+}
+
+bool Lexer::MatchPad(size_t p, size_t* end) const {
+  // -?\d+_-?\d+(_-?\d+)?(x -?\d+_-?\d+(_-?\d+)?)*
+  size_t q = p;
+  auto num = [&]() {
+    if (q < src_.size() && src_[q] == '-') ++q;
+    size_t s = q;
+    while (q < src_.size() && IsDigit(src_[q])) ++q;
+    return q > s;
+  };
+  for (;;) {
+    if (!num()) return false;
+    if (q >= src_.size() || src_[q] != '_') return false;
+    ++q;
+    if (!num()) return false;
+    if (q < src_.size() && src_[q] == '_') {
+      ++q;
+      if (!num()) return false;
+    }
+    if (q < src_.size() && src_[q] == 'x') {
+      ++q;
+      continue;
+    }
+    break;
+  }
+  if (q < src_.size() && (IsIdentChar(src_[q]) && src_[q] != '.' && src_[q] != '-')) return false;
+  *end = q;
+  return true;
+}
+
+bool Lexer::MatchDxD(size_t p, size_t* end) const {
+  size_t q = p;
+  int parts = 0;
+  for (;;) {
+    size_t s = q;
+    while (q < src_.size() && IsDigit(src_[q])) ++q;
+    if (q == s) return false;
+    ++parts;
+    if (q < src_.size() && src_[q] == 'x' && q + 1 < src_.size() && IsDigit(src_[q + 1])) {
+      ++q;
+      continue;
+    }
+    break;
+  }
+  if (parts < 2) return false;
+  if (q < src_.size() && IsIdentChar(src_[q]) && src_[q] != '-') return false;
+  *end = q;
+  return true;
+}
+
+bool Lexer::MatchNumber(size_t p, size_t* end, bool* is_float) const {
+  size_t q = p;
+  *is_float = false;
+  if (q < src_.size() && (src_[q] == '-' || src_[q] == '+')) ++q;
+  auto word = [&](std::string_view w) { return src_.substr(q, w.size()) == w; };
+  if (word("inf") || word("nan")) {
+    q += 3;
+    if (q < src_.size() && src_[q] == '(') {  // nan(0x...)
+      size_t close = src_.find(')', q);
+      if (close == std::string_view::npos) return false;
+      q = close + 1;
+    }
+    if (q < src_.size() && IsIdentChar(src_[q])) return false;
+    *is_float = true;
+    *end = q;
+    return true;
+  }
+  size_t s = q;
+  while (q < src_.size() && IsDigit(src_[q])) ++q;
+  bool digits = q > s;
+  if (q < src_.size() && src_[q] == '.' &&
+      !(q + 2 < src_.size() && src_[q + 1] == '.' && src_[q + 2] == '.')) {
+    ++q;
+    size_t f = q;
+    while (q < src_.size() && IsDigit(src_[q])) ++q;
+    digits = digits || q > f;
+    *is_float = true;
+  }
+  if (!digits) return false;
+  if (q < src_.size() && (src_[q] == 'e' || src_[q] == 'E')) {
+    size_t e = q + 1;
+    if (e < src_.size() && (src_[e] == '+' || src_[e] == '-')) ++e;
+    size_t ed = e;
+    while (e < src_.size() && IsDigit(src_[e])) ++e;
+    if (e > ed) {
+      q = e;
+      *is_float = true;
+    }
+  }
+  *end = q;
+  return true;
+}
+
+Token Lexer::Next() {
+  SkipSpaceAndComments();
+  const size_t n = src_.size();
+  int line = line_;
+  int col = static_cast<int>(pos_ - line_start_) + 1;
+  size_t start = pos_;
+  if (pos_ >= n) return Make(Tok::kEof, n, n, line, col);
+  char c = src_[pos_];
+  size_t end;
+  switch (c) {
+    case '=': return Make(Tok::kEqual, start, start + 1, line, col);
+    case ',': return Make(Tok::kComma, start, start + 1, line, col);
+    case ':': return Make(Tok::kColon, start, start + 1, line, col);
+    case '[': return Make(Tok::kLsquare, start, start + 1, line, col);
+    case ']': return Make(Tok::kRsquare, start, start + 1, line, col);
+    case '{': return Make(Tok::kLbrace, start, start + 1, line, col);
+    case '}': return Make(Tok::kRbrace, start, start + 1, line, col);
+    case '(': return Make(Tok::kLparen, start, start + 1, line, col);
+    case ')': return Make(Tok::kRparen, start, start + 1, line, col);
+    case '?': return Make(Tok::kQuestion, start, start + 1, line, col);
+    case '*': return Make(Tok::kStar, start, start + 1, line, col);
+    case '<':
+      if (start + 1 < n && src_[start + 1] == '=') return Make(Tok::kLeq, start, start + 2, line, col);
+      return Make(Tok::kError, start, start + 1, line, col);
+    case '.':
+      if (src_.substr(start, 3) == "...") return Make(Tok::kEllipsis, start, start + 3, line, col);
+      break;
+    case '"': {
+      size_t q = start + 1;
+      while (q < n && src_[q] != '"') {
+        if (src_[q] == '\\') ++q;
+        ++q;
+      }
+      if (q >= n) return Make(Tok::kError, start, n, line, col);
+      return Make(Tok::kString, start, q + 1, line, col);
+    }
+    case '-':
+      if (start + 1 < n && src_[start + 1] == '>') return Make(Tok::kArrow, start, start + 2, line, col);
+      break;
+    default:
+      break;
+  }
+  if (IsDigit(c) || c == '-' || c == '+' || c == '.') {
+    if (MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
+    if (MatchPad(start, &end)) return Make(Tok::kPad, start, end, line, col);
+    if (MatchDxD(start, &end)) return Make(Tok::kDxD, start, end, line, col);
+    bool is_float;
+    if (MatchNumber(start, &end, &is_float))
+      return Make(is_float ? Tok::kFloat : Tok::kInt, start, end, line, col);
+    return Make(Tok::kError, start, start + 1, line, col);
+  }
+  if (IsIdentStart(c) || c == '%') {
+    if (c != '%' && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
+    size_t q = start + 1;
+    while (q < n && IsIdentChar(src_[q])) {
+      if (src_[q] == '-' && q + 1 < n && src_[q + 1] == '>') break;
+      ++q;
+    }
+    if (c == '%' && q == start + 1) return Make(Tok::kError, start, q, line, col);
+    return Make(Tok::kName, start, q, line, col);
+  }
+  return Make(Tok::kError, start, start + 1, line, col);
+}
+
+std::string_view Lexer::ScanRaw(size_t offset, bool* ok) {
+  Seek(offset);
+  SkipSpaceAndComments();
+  const size_t n = src_.size();
+  size_t start = pos_;
+  size_t q = pos_;
+  int depth = 0;
+  *ok = true;
+  while (q < n) {
+    char c = src_[q];
+    if (c == '"') {
+      ++q;
+      while (q < n && src_[q] != '"') {
+        if (src_[q] == '\\') ++q;
+        ++q;
+      }
+      if (q >= n) {
+        *ok = false;
+        break;
+      }
+      ++q;
+      continue;
+    }
+    if (c == '{' || c == '[' || c == '(') {
+      ++depth;
+    } else if (c == '}' || c == ']' || c == ')') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r')) {
+      break;
+    }
+    ++q;
+  }
+  if (depth != 0) *ok = false;
+  Advance(q - pos_);
+  return src_.substr(start, q - start);
+}
+
+std::string UnquoteString(std::string_view q) {
+  std::string out;
+  if (q.size() < 2) return out;
+  out.reserve(q.size());
+  for (size_t i = 1; i + 1 < q.size(); ++i) {
+    char c = q[i];
+    if (c == '\\' && i + 2 < q.size()) {
+      char e = q[++i];
+      switch (e) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case '\\': out += '\\'; break;
+        case '"': out += '"'; break;
+        case '\'': out += '\''; break;
+        default: out += '\\'; out += e; break;
+      }
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string QuoteString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace hloscope

@@ -1,0 +1,345 @@
+// Module, computation and instruction structure of HLO text.
+#include "core/parser/parser.h"
+
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/parser/parser_impl.h"
+
+namespace hloscope {
+
+bool Parser::Fail(const Token& at, std::string msg) {
+  if (!error_.ok()) return false;  // keep the first error
+  error_ = Status::Error(file_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
+                         ": error: " + msg);
+  return false;
+}
+
+namespace {
+std::string Describe(const Token& t) {
+  switch (t.kind) {
+    case Tok::kEof: return "end of file";
+    case Tok::kError: return "invalid character '" + std::string(t.text.substr(0, 1)) + "'";
+    default: {
+      std::string s(t.text.substr(0, 40));
+      return "'" + s + "'";
+    }
+  }
+}
+}  // namespace
+
+bool Parser::Expect(Tok k, std::string_view what) {
+  if (At(k)) {
+    Advance();
+    return true;
+  }
+  return Fail("expected " + std::string(what) + ", found " + Describe(tok_));
+}
+
+bool Parser::ParseHeader(Module* m) {
+  Advance();  // HloModule
+  if (!At(Tok::kName)) return Fail("expected a module name after 'HloModule', found " + Describe(tok_));
+  m->set_name(std::string(StripPercent(tok_.text)));
+  Advance();
+  while (At(Tok::kComma)) {
+    Advance();
+    if (!At(Tok::kName)) return Fail("expected a module attribute name, found " + Describe(tok_));
+    std::string name(tok_.text);
+    Advance();
+    if (!Expect(Tok::kEqual, "'='")) return false;
+    std::string value;
+    if (!ParseRawValue(&value)) return false;
+    m->header_attrs().push_back({std::move(name), std::move(value)});
+  }
+  return true;
+}
+
+namespace {
+bool IsDebugTableName(std::string_view s) {
+  return s == "FileNames" || s == "FunctionNames" || s == "FileLocations" || s == "StackFrames";
+}
+}  // namespace
+
+bool Parser::ParseDebugTable(Module* m) {
+  DebugTable table;
+  table.name = std::string(tok_.text);
+  Advance();
+  while (At(Tok::kInt)) {
+    int64_t id;
+    if (!ParseInt(&id)) return false;
+    std::string value;
+    if (!ParseRawValue(&value)) return false;
+    table.rows.push_back({id, std::move(value)});
+  }
+  m->debug_tables().push_back(std::move(table));
+  return true;
+}
+
+bool Parser::ParseComputation(Module* m) {
+  bool is_entry = false;
+  if (AtName("ENTRY")) {
+    is_entry = true;
+    Advance();
+  }
+  if (!At(Tok::kName))
+    return Fail("expected a computation name, found " + Describe(tok_));
+  Token name_tok = tok_;
+  std::string name(StripPercent(tok_.text));
+  Advance();
+  if (m->FindComputation(name))
+    return Fail(name_tok, "computation '" + name + "' is defined twice");
+  if (At(Tok::kLparen)) {  // (p0: f32[], ...) -> shape
+    Advance();
+    while (!At(Tok::kRparen)) {
+      if (!At(Tok::kName)) return Fail("expected a parameter name, found " + Describe(tok_));
+      Advance();
+      if (!Expect(Tok::kColon, "':'")) return false;
+      Shape ignored;
+      if (!ParseShape(&ignored)) return false;
+      if (!At(Tok::kRparen) && !Expect(Tok::kComma, "',' or ')'")) return false;
+    }
+    Advance();
+    if (!Expect(Tok::kArrow, "'->'")) return false;
+    Shape ignored;
+    if (!ParseShape(&ignored)) return false;
+  }
+  if (!Expect(Tok::kLbrace, "'{' to open computation '" + name + "'")) return false;
+  auto comp = std::make_unique<Computation>(name);
+  comp->set_is_entry(is_entry);
+  comp->set_loc({name_tok.line, name_tok.col});
+  Computation* c = m->AddComputation(std::move(comp));
+  names_.clear();
+  pending_ops_.clear();
+  pending_ctrl_.clear();
+  Instruction* root = nullptr;
+  Token root_tok;
+  Instruction* last = nullptr;
+  while (!At(Tok::kRbrace)) {
+    if (At(Tok::kEof))
+      return Fail("unexpected end of file: computation '" + name + "' is not closed with '}'");
+    Token start = tok_;
+    bool is_root = false;
+    if (!ParseInstruction(c, &is_root)) return false;
+    last = &*c->instructions().back();
+    if (is_root) {
+      if (root) return Fail(start, "computation '" + name + "' has more than one ROOT");
+      root = last;
+      root_tok = start;
+    }
+  }
+  Advance();  // }
+  if (!last) return Fail(name_tok, "computation '" + name + "' has no instructions");
+  c->set_root(root ? root : last);
+  // Trailing computation attributes: }, execution_thread="..."
+  while (At(Tok::kComma)) {
+    Lexer la = lex_;
+    Token t1 = la.Next();
+    if (!(tok_.kind == Tok::kComma && t1.kind == Tok::kName)) break;
+    Token t2 = la.Next();
+    if (t2.kind != Tok::kEqual) break;
+    Advance();
+    std::string attr(tok_.text);
+    Advance();
+    Advance();
+    std::string value;
+    if (!ParseRawValue(&value)) return false;
+    c->trailing_attrs += ", " + attr + "=" + value;
+  }
+  return ResolveComputation();
+}
+
+bool Parser::ResolveComputation() {
+  for (auto& [instr, ops] : pending_ops_) {
+    for (auto& [n, at] : ops) {
+      auto it = names_.find(n);
+      if (it == names_.end())
+        return Fail(at, "use of undefined value '" + n + "' (operand of '" + instr->name() + "')");
+      instr->AppendOperand(it->second);
+    }
+  }
+  for (auto& [instr, preds] : pending_ctrl_) {
+    for (auto& [n, at] : preds) {
+      auto it = names_.find(n);
+      if (it == names_.end())
+        return Fail(at, "control predecessor '" + n + "' of '" + instr->name() + "' is not defined");
+      it->second->AddControlDependencyTo(instr);
+    }
+  }
+  return true;
+}
+
+bool Parser::ParseInstruction(Computation* c, bool* is_root) {
+  if (AtName("ROOT")) {
+    *is_root = true;
+    Advance();
+  }
+  if (!At(Tok::kName)) return Fail("expected an instruction name, found " + Describe(tok_));
+  Token name_tok = tok_;
+  std::string name(StripPercent(tok_.text));
+  Advance();
+  if (!Expect(Tok::kEqual, "'=' after instruction name '" + name + "'")) return false;
+  Shape shape;
+  if (!ParseShape(&shape)) return false;
+  if (!At(Tok::kName)) return Fail("expected an opcode, found " + Describe(tok_));
+  Token op_tok = tok_;
+  auto op = OpcodeFromName(tok_.text);
+  if (!op) return Fail("unknown opcode '" + std::string(tok_.text) + "'");
+  Advance();
+  auto instr = std::make_unique<Instruction>(*op, std::move(shape), name);
+  instr->set_loc({name_tok.line, name_tok.col});
+  Instruction* raw = instr.get();
+  if (!Expect(Tok::kLparen, "'(' after opcode")) return false;
+  if (*op == Opcode::kParameter) {
+    int64_t n;
+    Token nt = tok_;
+    if (!ParseInt(&n)) return false;
+    if (n < 0 || n >= (1 << 24)) return Fail(nt, "parameter number " + std::to_string(n) + " is out of range");
+    raw->set_parameter_number(n);
+    if (!Expect(Tok::kRparen, "')'")) return false;
+  } else if (*op == Opcode::kConstant) {
+    if (!raw->shape().IsArray() && !raw->shape().IsTuple())
+      return Fail(op_tok, "a constant must have an array or tuple shape");
+    auto lit = std::make_unique<Literal>();
+    if (!ParseLiteral(raw->shape(), lit.get())) return false;
+    raw->set_literal(std::move(lit));
+    if (!Expect(Tok::kRparen, "')' after the constant's value")) return false;
+  } else {
+    if (!ParseOperands(raw)) return false;
+  }
+  while (At(Tok::kComma)) {
+    Advance();
+    if (!ParseAttribute(raw)) return false;
+  }
+  // Duplicate name check after parsing, so the message points at the name.
+  c->AddInstruction(std::move(instr));
+  auto [it, inserted] = names_.emplace(std::string_view(raw->name()), raw);
+  if (!inserted)
+    return Fail(name_tok, "instruction '" + name + "' is defined twice in computation '" + c->name() + "'");
+  return true;
+}
+
+bool Parser::ParseOperands(Instruction* instr) {
+  std::vector<std::pair<std::string, Token>> ops;
+  if (!At(Tok::kRparen)) {
+    for (;;) {
+      // Optional operand shape: f32[2]{0} %x or (f32[], s32[]) %t.
+      bool typed = At(Tok::kLparen);
+      if (At(Tok::kName) && PrimitiveTypeFromName(tok_.text)) {
+        size_t after = tok_.offset + tok_.text.size();
+        typed = after < lex_.source().size() && lex_.source()[after] == '[';
+      }
+      if (typed) {
+        Shape ignored;
+        if (!ParseShape(&ignored)) return false;
+      }
+      if (!At(Tok::kName)) return Fail("expected an operand name, found " + Describe(tok_));
+      ops.push_back({std::string(StripPercent(tok_.text)), tok_});
+      Advance();
+      if (At(Tok::kRparen)) break;
+      if (!Expect(Tok::kComma, "',' or ')' in the operand list")) return false;
+    }
+  }
+  Advance();  // )
+  if (auto arity = OpcodeArity(instr->opcode()); arity && *arity != static_cast<int>(ops.size())) {
+    // Structural arity check; the verifier repeats it with more context.
+    return Fail(ops.empty() ? tok_ : ops.back().second,
+                "'" + std::string(OpcodeName(instr->opcode())) + "' takes " + std::to_string(*arity) +
+                    " operand(s) but '" + instr->name() + "' has " + std::to_string(ops.size()));
+  }
+  if (!ops.empty()) pending_ops_.push_back({instr, std::move(ops)});
+  return true;
+}
+
+bool Parser::ResolveModule(Module* m) {
+  std::unordered_map<std::string_view, Computation*> by_name;
+  for (const auto& c : m->computations()) by_name[c->name()] = c.get();
+  for (auto& pc : pending_calls_) {
+    auto& ref = pc.instr->mutable_called_refs()[pc.ref_index];
+    for (auto& [n, at] : pc.names) {
+      auto it = by_name.find(n);
+      if (it == by_name.end()) return Fail(at, "unknown computation '" + n + "'");
+      ref.comps.push_back(it->second);
+      if (pc.instr->opcode() == Opcode::kFusion && ref.attr == "calls")
+        it->second->fusion_instruction = pc.instr;
+    }
+  }
+  Computation* entry = nullptr;
+  for (const auto& c : m->computations()) {
+    if (!c->is_entry()) continue;
+    if (entry) {
+      Token t;
+      t.line = c->loc().line;
+      t.col = c->loc().col;
+      return Fail(t, "more than one ENTRY computation ('" + entry->name() + "' and '" + c->name() + "')");
+    }
+    entry = c.get();
+  }
+  if (!entry) {
+    if (m->computations().empty()) return Fail(tok_, "the module has no computations");
+    entry = m->computations().back().get();
+    entry->set_is_entry(true);
+  }
+  m->set_entry(entry);
+  return true;
+}
+
+StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
+  auto m = std::make_unique<Module>("module");
+  module_ = m.get();
+  if (AtName("HloModule")) {
+    if (!ParseHeader(m.get())) return error_;
+  } else {
+    m->set_has_header(false);
+  }
+  while (!At(Tok::kEof)) {
+    if (At(Tok::kName) && IsDebugTableName(tok_.text)) {
+      Lexer la = lex_;
+      if (la.Next().kind == Tok::kInt) {
+        if (!ParseDebugTable(m.get())) return error_;
+        continue;
+      }
+    }
+    if (!ParseComputation(m.get())) return error_;
+  }
+  if (!ResolveModule(m.get())) return error_;
+  return m;
+}
+
+StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::string_view filename) {
+  Parser p(text, filename);
+  return p.ParseModule();
+}
+
+StatusOr<std::string> ReadFileToString(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Error(path + ": error: cannot open file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Status::Error(path + ": error: read failed");
+  return ss.str();
+}
+
+StatusOr<std::unique_ptr<Module>> ParseHloFile(const std::string& path) {
+  auto text = ReadFileToString(path);
+  if (!text.ok()) return text.status();
+  auto m = ParseHloModule(*text, path);
+  if (m.ok()) (*m)->set_source_path(path);
+  return m;
+}
+
+bool Parser::ParseShapeOnly(Shape* s) {
+  if (!ParseShape(s)) return false;
+  if (!At(Tok::kEof)) return Fail("unexpected " + Describe(tok_) + " after the shape");
+  return true;
+}
+
+StatusOr<Shape> ParseShape(std::string_view text) {
+  Parser p(text, "<shape>");
+  Shape s;
+  if (!p.ParseShapeOnly(&s)) return p.error();
+  return s;
+}
+
+}  // namespace hloscope

@@ -1,0 +1,351 @@
+// Instruction attributes: typed ones parsed into Attrs, called computations,
+// metadata, control predecessors, and everything else kept verbatim.
+#include <charconv>
+
+#include "core/parser/parser_impl.h"
+
+namespace hloscope {
+
+namespace {
+bool SplitInts(std::string_view text, char sep, std::vector<int64_t>* out) {
+  out->clear();
+  size_t a = 0;
+  while (a <= text.size()) {
+    size_t b = text.find(sep, a);
+    if (b == std::string_view::npos) b = text.size();
+    std::string_view part = text.substr(a, b - a);
+    int64_t v;
+    auto r = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || r.ec != std::errc() || r.ptr != part.data() + part.size()) return false;
+    out->push_back(v);
+    a = b + 1;
+  }
+  return true;
+}
+}  // namespace
+
+bool Parser::ParseRawValue(std::string* out) {
+  bool ok;
+  Token at = tok_;
+  std::string_view v = lex_.ScanRaw(tok_.offset, &ok);
+  if (!ok) return Fail(at, "unbalanced brackets or unterminated string in attribute value");
+  if (v.empty()) return Fail(at, "expected an attribute value, found '" + std::string(at.text.substr(0, 20)) + "'");
+  *out = std::string(v);
+  Advance();
+  return true;
+}
+
+bool Parser::ParseWindow(Window* w) {
+  if (!Expect(Tok::kLbrace, "'{' to start the window")) return false;
+  w->dims.clear();
+  std::vector<std::pair<std::string, std::vector<int64_t>>> fields;
+  while (!At(Tok::kRbrace)) {
+    if (!At(Tok::kName)) return Fail("expected a window field (size, stride, pad, lhs_dilate, rhs_dilate, rhs_reversal)");
+    Token ft = tok_;
+    std::string field(tok_.text);
+    Advance();
+    if (!Expect(Tok::kEqual, "'='")) return false;
+    std::string_view text = tok_.text;
+    std::vector<int64_t> vals;
+    if (field == "pad") {
+      if (!(At(Tok::kPad) || At(Tok::kInt))) return Fail("expected padding like 1_1x0_0");
+      // lo_hi pairs separated by x.
+      size_t a = 0;
+      while (a <= text.size()) {
+        size_t b = text.find('x', a);
+        if (b == std::string_view::npos) b = text.size();
+        std::vector<int64_t> pair;
+        if (!SplitInts(text.substr(a, b - a), '_', &pair) || pair.size() != 2)
+          return Fail("invalid window padding '" + std::string(text) + "'");
+        vals.push_back(pair[0]);
+        vals.push_back(pair[1]);
+        a = b + 1;
+      }
+    } else {
+      if (!(At(Tok::kDxD) || At(Tok::kInt))) return Fail("expected dimensions like 3x3 for window " + field);
+      if (!SplitInts(text, 'x', &vals)) return Fail("invalid window " + field + " '" + std::string(text) + "'");
+    }
+    Advance();
+    fields.push_back({field, vals});
+    (void)ft;
+  }
+  Advance();
+  size_t rank = 0;
+  for (auto& [f, v] : fields)
+    if (f == "size") rank = v.size();
+  w->dims.assign(rank, WindowDim{});
+  for (auto& [f, v] : fields) {
+    size_t expect = f == "pad" ? 2 * rank : rank;
+    if (v.size() != expect) return Fail("window field '" + f + "' has " + std::to_string(v.size()) + " values but the window has " + std::to_string(rank) + " dimensions");
+    for (size_t i = 0; i < rank; ++i) {
+      WindowDim& d = w->dims[i];
+      if (f == "size") d.size = v[i];
+      else if (f == "stride") d.stride = v[i];
+      else if (f == "pad") { d.pad_lo = v[2 * i]; d.pad_hi = v[2 * i + 1]; }
+      else if (f == "lhs_dilate") d.base_dilation = v[i];
+      else if (f == "rhs_dilate") d.window_dilation = v[i];
+      else if (f == "rhs_reversal") d.reversal = v[i] != 0;
+      else return Fail("unknown window field '" + f + "'");
+    }
+  }
+  return true;
+}
+
+bool Parser::ParseDimLabels(ConvDnums* d) {
+  if (!At(Tok::kDimLabels)) return Fail("expected dimension labels like b01f_01io->b01f");
+  std::string_view t = tok_.text;
+  size_t us = t.find('_'), ar = t.find("->");
+  std::string_view parts[3] = {t.substr(0, us), t.substr(us + 1, ar - us - 1), t.substr(ar + 2)};
+  const char* letters[3] = {"bf", "io", "bf"};
+  int64_t* a[3] = {&d->input_batch, &d->kernel_input_feature, &d->output_batch};
+  int64_t* b[3] = {&d->input_feature, &d->kernel_output_feature, &d->output_feature};
+  std::vector<int64_t>* sp[3] = {&d->input_spatial, &d->kernel_spatial, &d->output_spatial};
+  size_t rank = parts[0].size();
+  for (int k = 0; k < 3; ++k) {
+    if (parts[k].size() != rank) return Fail("dimension labels '" + std::string(t) + "' have parts of different ranks");
+    *a[k] = *b[k] = -1;
+    sp[k]->assign(rank >= 2 ? rank - 2 : 0, -1);
+    for (size_t i = 0; i < rank; ++i) {
+      char c = parts[k][i];
+      if (c == letters[k][0]) *a[k] = static_cast<int64_t>(i);
+      else if (c == letters[k][1]) *b[k] = static_cast<int64_t>(i);
+      else if (c >= '0' && c <= '9' && static_cast<size_t>(c - '0') < sp[k]->size()) (*sp[k])[c - '0'] = static_cast<int64_t>(i);
+      else return Fail("invalid dimension label '" + std::string(1, c) + "' in '" + std::string(t) + "'");
+    }
+    bool ok = *a[k] >= 0 && *b[k] >= 0;
+    for (int64_t s : *sp[k]) ok = ok && s >= 0;
+    if (!ok) return Fail("dimension labels '" + std::string(t) + "' do not name every dimension once");
+  }
+  Advance();
+  return true;
+}
+
+bool Parser::ParsePadding(std::vector<PadDim>* p) {
+  if (!At(Tok::kPad)) return Fail("expected padding like 0_0x1_1 (low_high[_interior] per dimension)");
+  std::string_view text = tok_.text;
+  p->clear();
+  size_t a = 0;
+  while (a <= text.size()) {
+    size_t b = text.find('x', a);
+    if (b == std::string_view::npos) b = text.size();
+    std::vector<int64_t> v;
+    if (!SplitInts(text.substr(a, b - a), '_', &v) || v.size() < 2 || v.size() > 3)
+      return Fail("invalid padding '" + std::string(text) + "'");
+    p->push_back({v[0], v[1], v.size() == 3 ? v[2] : 0});
+    a = b + 1;
+  }
+  Advance();
+  return true;
+}
+
+bool Parser::ParseSliceRanges(std::vector<SliceDim>* s) {
+  if (!Expect(Tok::kLbrace, "'{' to start the slice")) return false;
+  s->clear();
+  while (!At(Tok::kRbrace)) {
+    if (!Expect(Tok::kLsquare, "'[' to start a slice range")) return false;
+    SliceDim d;
+    if (!ParseInt(&d.start)) return false;
+    if (!Expect(Tok::kColon, "':'")) return false;
+    if (!ParseInt(&d.limit)) return false;
+    if (Consume(Tok::kColon) && !ParseInt(&d.stride)) return false;
+    if (!Expect(Tok::kRsquare, "']'")) return false;
+    s->push_back(d);
+    if (!At(Tok::kRbrace) && !Expect(Tok::kComma, "',' between slice ranges")) return false;
+  }
+  Advance();
+  return true;
+}
+
+bool Parser::ParseMetadata(Instruction* instr) {
+  if (!Expect(Tok::kLbrace, "'{' to start metadata")) return false;
+  while (!At(Tok::kRbrace)) {
+    if (!At(Tok::kName)) return Fail("expected a metadata field name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
+    std::string key(tok_.text);
+    Advance();
+    if (!Expect(Tok::kEqual, "'=' in metadata")) return false;
+    std::string value;
+    if (!ParseRawValue(&value)) return false;
+    instr->metadata().push_back({std::move(key), std::move(value)});
+  }
+  Advance();
+  return true;
+}
+
+bool Parser::ParseCalledRef(Instruction* instr, std::string attr) {
+  PendingCall pc{instr, instr->called_refs().size(), {}};
+  bool braced = At(Tok::kLbrace);
+  if (braced) {
+    Advance();
+    while (!At(Tok::kRbrace)) {
+      if (!At(Tok::kName)) return Fail("expected a computation name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
+      pc.names.push_back({std::string(StripPercent(tok_.text)), tok_});
+      Advance();
+      if (!At(Tok::kRbrace) && !Expect(Tok::kComma, "',' between computation names")) return false;
+    }
+    Advance();
+  } else {
+    if (!At(Tok::kName)) return Fail("expected a computation name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
+    pc.names.push_back({std::string(StripPercent(tok_.text)), tok_});
+    Advance();
+  }
+  instr->mutable_called_refs().push_back(CalledRef{std::move(attr), {}, braced});
+  pending_calls_.push_back(std::move(pc));
+  return true;
+}
+
+bool Parser::ParseControlPredecessors(Instruction* instr) {
+  if (!Expect(Tok::kLbrace, "'{' to start control-predecessors")) return false;
+  std::vector<std::pair<std::string, Token>> names;
+  while (!At(Tok::kRbrace)) {
+    if (!At(Tok::kName)) return Fail("expected an instruction name in control-predecessors");
+    names.push_back({std::string(StripPercent(tok_.text)), tok_});
+    Advance();
+    if (!At(Tok::kRbrace) && !Expect(Tok::kComma, "','")) return false;
+  }
+  Advance();
+  pending_ctrl_.push_back({instr, std::move(names)});
+  return true;
+}
+
+bool Parser::ParseAttribute(Instruction* instr) {
+  if (!At(Tok::kName)) return Fail("expected an attribute name, found '" + std::string(tok_.text.substr(0, 30)) + "'");
+  Token at = tok_;
+  std::string name(tok_.text);
+  Advance();
+  if (!Expect(Tok::kEqual, "'=' after attribute '" + name + "'")) return false;
+  Attrs& a = instr->attrs();
+  const Opcode op = instr->opcode();
+  auto once = [&](Attr k) {
+    if (a.has(k)) return Fail(at, "attribute '" + name + "' is given twice");
+    a.mark(k);
+    return true;
+  };
+  auto parse_bool = [&](bool* v) {
+    if (AtName("true") || AtName("false")) {
+      *v = tok_.text == "true";
+      Advance();
+      return true;
+    }
+    return Fail("expected true or false for '" + name + "'");
+  };
+  auto dot = [&]() -> DotDnums& {
+    if (!a.dot) a.dot = std::make_unique<DotDnums>();
+    a.mark(Attr::kDotDims);
+    return *a.dot;
+  };
+  auto gather = [&]() -> GatherDnums& {
+    if (!a.gather) a.gather = std::make_unique<GatherDnums>();
+    a.mark(Attr::kGatherDims);
+    return *a.gather;
+  };
+  auto scatter = [&]() -> ScatterDnums& {
+    if (!a.scatter) a.scatter = std::make_unique<ScatterDnums>();
+    a.mark(Attr::kScatterDims);
+    return *a.scatter;
+  };
+
+  if (name == "dimensions") return once(Attr::kDimensions) && ParseBracedInts(&a.dimensions);
+  if (name == "slice" && op == Opcode::kSlice) return once(Attr::kSlice) && ParseSliceRanges(&a.slice);
+  if (name == "dynamic_slice_sizes" && op == Opcode::kDynamicSlice)
+    return once(Attr::kDynamicSliceSizes) && ParseBracedInts(&a.dynamic_slice_sizes);
+  if (name == "slice_sizes" && op == Opcode::kGather)
+    return once(Attr::kSliceSizes) && ParseBracedInts(&a.dynamic_slice_sizes);
+  if (name == "padding" && op == Opcode::kPad) return once(Attr::kPadding) && ParsePadding(&a.padding);
+  if (name == "window" && (op == Opcode::kConvolution || op == Opcode::kReduceWindow ||
+                           op == Opcode::kSelectAndScatter)) {
+    a.window = std::make_unique<Window>();
+    return once(Attr::kWindow) && ParseWindow(a.window.get());
+  }
+  if (name == "dim_labels" && op == Opcode::kConvolution) {
+    a.conv = std::make_unique<ConvDnums>();
+    return once(Attr::kDimLabels) && ParseDimLabels(a.conv.get());
+  }
+  if (name == "feature_group_count" && op == Opcode::kConvolution)
+    return once(Attr::kFeatureGroupCount) && ParseInt(&a.feature_group_count);
+  if (name == "batch_group_count" && op == Opcode::kConvolution)
+    return once(Attr::kBatchGroupCount) && ParseInt(&a.batch_group_count);
+  if (op == Opcode::kDot || op == Opcode::kRaggedDot || op == Opcode::kScaledDot) {
+    if (name == "lhs_batch_dims") return ParseBracedInts(&dot().lhs_batch);
+    if (name == "rhs_batch_dims") return ParseBracedInts(&dot().rhs_batch);
+    if (name == "lhs_contracting_dims") return ParseBracedInts(&dot().lhs_contracting);
+    if (name == "rhs_contracting_dims") return ParseBracedInts(&dot().rhs_contracting);
+  }
+  if (op == Opcode::kGather) {
+    if (name == "offset_dims") return ParseBracedInts(&gather().offset_dims);
+    if (name == "collapsed_slice_dims") return ParseBracedInts(&gather().collapsed_slice_dims);
+    if (name == "start_index_map") return ParseBracedInts(&gather().start_index_map);
+    if (name == "operand_batching_dims") return ParseBracedInts(&gather().operand_batching_dims);
+    if (name == "start_indices_batching_dims") return ParseBracedInts(&gather().start_indices_batching_dims);
+    if (name == "index_vector_dim") return ParseInt(&gather().index_vector_dim);
+  }
+  if (op == Opcode::kScatter) {
+    if (name == "update_window_dims") return ParseBracedInts(&scatter().update_window_dims);
+    if (name == "inserted_window_dims") return ParseBracedInts(&scatter().inserted_window_dims);
+    if (name == "scatter_dims_to_operand_dims") return ParseBracedInts(&scatter().scatter_dims_to_operand_dims);
+    if (name == "input_batching_dims") return ParseBracedInts(&scatter().input_batching_dims);
+    if (name == "scatter_indices_batching_dims") return ParseBracedInts(&scatter().scatter_indices_batching_dims);
+    if (name == "index_vector_dim") return ParseInt(&scatter().index_vector_dim);
+    if (name == "unique_indices") return once(Attr::kUniqueIndices) && parse_bool(&a.unique_indices);
+  }
+  if (name == "indices_are_sorted" && (op == Opcode::kGather || op == Opcode::kScatter))
+    return once(Attr::kIndicesAreSorted) && parse_bool(&a.indices_are_sorted);
+  if (name == "direction" && op == Opcode::kCompare) {
+    if (!once(Attr::kDirection)) return false;
+    auto d = At(Tok::kName) ? DirectionFromName(tok_.text) : std::nullopt;
+    if (!d) return Fail("expected a comparison direction (EQ, NE, LT, LE, GT, GE)");
+    a.direction = *d;
+    Advance();
+    return true;
+  }
+  if (name == "type" && op == Opcode::kCompare) {
+    if (!once(Attr::kCompareType)) return false;
+    if (!(AtName("FLOAT") || AtName("TOTALORDER") || AtName("SIGNED") || AtName("UNSIGNED")))
+      return Fail("expected a comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)");
+    a.compare_type = std::string(tok_.text);
+    Advance();
+    return true;
+  }
+  if (name == "iota_dimension" && op == Opcode::kIota)
+    return once(Attr::kIotaDimension) && ParseInt(&a.iota_dimension);
+  if (name == "kind" && op == Opcode::kFusion) {
+    if (!once(Attr::kFusionKind)) return false;
+    auto k = At(Tok::kName) ? FusionKindFromName(tok_.text) : std::nullopt;
+    if (!k) return Fail("expected a fusion kind (kLoop, kInput, kOutput, kCustom)");
+    a.fusion_kind = *k;
+    Advance();
+    return true;
+  }
+  if (name == "index" && op == Opcode::kGetTupleElement) return once(Attr::kIndex) && ParseInt(&a.index);
+  if (name == "exponent_bits" && op == Opcode::kReducePrecision)
+    return once(Attr::kExponentBits) && ParseInt(&a.exponent_bits);
+  if (name == "mantissa_bits" && op == Opcode::kReducePrecision)
+    return once(Attr::kMantissaBits) && ParseInt(&a.mantissa_bits);
+  if (name == "is_stable" && op == Opcode::kSort) return once(Attr::kIsStable) && parse_bool(&a.is_stable);
+  if (name == "custom_call_target" && op == Opcode::kCustomCall) {
+    if (!once(Attr::kCustomCallTarget)) return false;
+    if (!At(Tok::kString)) return Fail("expected a quoted custom_call_target");
+    a.custom_call_target = UnquoteString(tok_.text);
+    Advance();
+    return true;
+  }
+  if (name == "metadata") {
+    if (!instr->metadata().empty()) return Fail(at, "attribute 'metadata' is given twice");
+    return ParseMetadata(instr);
+  }
+  if (name == "control-predecessors") return ParseControlPredecessors(instr);
+  if (name == "to_apply" || name == "calls" || name == "condition" || name == "body" ||
+      name == "true_computation" || name == "false_computation" || name == "branch_computations" ||
+      name == "called_computations" ||
+      ((name == "select" || name == "scatter") && op == Opcode::kSelectAndScatter)) {
+    for (const auto& r : instr->called_refs())
+      if (r.attr == name) return Fail(at, "attribute '" + name + "' is given twice");
+    return ParseCalledRef(instr, name);
+  }
+  if (instr->FindRaw(name)) return Fail(at, "attribute '" + name + "' is given twice");
+  std::string value;
+  if (!ParseRawValue(&value)) return false;
+  instr->raw_attrs().push_back({std::move(name), std::move(value)});
+  return true;
+}
+
+}  // namespace hloscope

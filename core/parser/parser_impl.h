@@ -1,0 +1,99 @@
+// Internal: the recursive-descent parser class shared by parser*.cc.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir/module.h"
+#include "core/parser/lexer.h"
+#include "core/support/status.h"
+
+namespace hloscope {
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view filename) : lex_(text), file_(filename) {
+    Advance();
+  }
+
+  StatusOr<std::unique_ptr<Module>> ParseModule();
+  bool ParseShapeOnly(Shape* s);
+  const Status& error() const { return error_; }
+
+  // --- token handling ---
+  void Advance() { tok_ = lex_.Next(); }
+  bool At(Tok k) const { return tok_.kind == k; }
+  bool AtName(std::string_view s) const { return tok_.kind == Tok::kName && tok_.text == s; }
+  bool Consume(Tok k) {
+    if (!At(k)) return false;
+    Advance();
+    return true;
+  }
+  bool Expect(Tok k, std::string_view what);
+  bool Fail(const Token& at, std::string msg);
+  bool Fail(std::string msg) { return Fail(tok_, std::move(msg)); }
+  bool failed() const { return !error_.ok(); }
+
+  // --- pieces (parser_shapes.cc) ---
+  bool ParseShape(Shape* s, int depth = 0);
+  bool ParseLayout(Shape* s);
+  bool ParseInt(int64_t* v);
+  bool ParseIntList(std::vector<int64_t>* v, Tok open, Tok close);
+  bool ParseBracedInts(std::vector<int64_t>* v) { return ParseIntList(v, Tok::kLbrace, Tok::kRbrace); }
+  bool ParseLiteral(const Shape& shape, Literal* lit, int depth = 0);
+  bool ParseArrayLiteral(const Shape& shape, Literal* lit);
+  bool ParseElement(const Shape& shape, Literal* lit, int64_t index);
+
+  // --- attributes (parser_attrs.cc) ---
+  bool ParseAttribute(Instruction* instr);
+  bool ParseWindow(Window* w);
+  bool ParseDimLabels(ConvDnums* d);
+  bool ParsePadding(std::vector<PadDim>* p);
+  bool ParseSliceRanges(std::vector<SliceDim>* s);
+  bool ParseMetadata(Instruction* instr);
+  bool ParseRawValue(std::string* out);
+  bool ParseCalledRef(Instruction* instr, std::string attr);
+  bool ParseControlPredecessors(Instruction* instr);
+
+  // --- structure (parser.cc) ---
+  bool ParseHeader(Module* m);
+  bool ParseDebugTable(Module* m);
+  bool ParseComputation(Module* m);
+  bool ParseInstruction(Computation* c, bool* is_root);
+  bool ParseOperands(Instruction* instr);
+  bool ResolveComputation();
+  bool ResolveModule(Module* m);
+
+  std::string_view StripPercent(std::string_view s) const {
+    return (!s.empty() && s[0] == '%') ? s.substr(1) : s;
+  }
+
+  Lexer lex_;
+  std::string file_;
+  Token tok_;
+  Status error_;
+  Module* module_ = nullptr;
+
+  // Per-computation state.
+  struct PendingOperand {
+    Instruction* user;
+    std::string name;
+    Token at;
+  };
+  std::unordered_map<std::string_view, Instruction*> names_;
+  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ops_;
+  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ctrl_;
+  // Per-module: called computation references resolved at the end.
+  struct PendingCall {
+    Instruction* instr;
+    size_t ref_index;
+    std::vector<std::pair<std::string, Token>> names;
+  };
+  std::vector<PendingCall> pending_calls_;
+  std::vector<std::string> name_storage_;  // none: names_ keys view instruction names
+};
+
+}  // namespace hloscope

@@ -1,0 +1,206 @@
+#include "core/printer/printer.h"
+
+#include "core/parser/lexer.h"
+#include "core/support/str_util.h"
+
+namespace hloscope {
+namespace {
+
+
+void AppendAttrs(std::string& out, const Instruction& instr, const PrintOptions& opts) {
+  const Attrs& a = instr.attrs();
+  auto kv = [&](std::string_view k, const std::string& v) {
+    out += ", ";
+    out += k;
+    out += '=';
+    out += v;
+  };
+  if (a.has(Attr::kDimensions)) kv("dimensions", IntListBraced(a.dimensions));
+  if (a.has(Attr::kSlice)) kv("slice", SliceToString(a.slice));
+  if (a.has(Attr::kDynamicSliceSizes)) kv("dynamic_slice_sizes", IntListBraced(a.dynamic_slice_sizes));
+  if (a.has(Attr::kPadding)) kv("padding", PaddingToString(a.padding));
+  if (a.has(Attr::kWindow) && a.window) kv("window", WindowToString(*a.window));
+  if (a.has(Attr::kDimLabels) && a.conv) kv("dim_labels", ConvDnumsToString(*a.conv));
+  if (a.has(Attr::kFeatureGroupCount)) kv("feature_group_count", std::to_string(a.feature_group_count));
+  if (a.has(Attr::kBatchGroupCount)) kv("batch_group_count", std::to_string(a.batch_group_count));
+  if (a.has(Attr::kDotDims) && a.dot) {
+    if (!a.dot->lhs_batch.empty()) kv("lhs_batch_dims", IntListBraced(a.dot->lhs_batch));
+    kv("lhs_contracting_dims", IntListBraced(a.dot->lhs_contracting));
+    if (!a.dot->rhs_batch.empty()) kv("rhs_batch_dims", IntListBraced(a.dot->rhs_batch));
+    kv("rhs_contracting_dims", IntListBraced(a.dot->rhs_contracting));
+  }
+  if (a.has(Attr::kGatherDims) && a.gather) {
+    const GatherDnums& g = *a.gather;
+    kv("offset_dims", IntListBraced(g.offset_dims));
+    kv("collapsed_slice_dims", IntListBraced(g.collapsed_slice_dims));
+    kv("start_index_map", IntListBraced(g.start_index_map));
+    if (!g.operand_batching_dims.empty()) kv("operand_batching_dims", IntListBraced(g.operand_batching_dims));
+    if (!g.start_indices_batching_dims.empty())
+      kv("start_indices_batching_dims", IntListBraced(g.start_indices_batching_dims));
+    kv("index_vector_dim", std::to_string(g.index_vector_dim));
+  }
+  if (a.has(Attr::kSliceSizes)) kv("slice_sizes", IntListBraced(a.dynamic_slice_sizes));
+  if (a.has(Attr::kScatterDims) && a.scatter) {
+    const ScatterDnums& s = *a.scatter;
+    kv("update_window_dims", IntListBraced(s.update_window_dims));
+    kv("inserted_window_dims", IntListBraced(s.inserted_window_dims));
+    kv("scatter_dims_to_operand_dims", IntListBraced(s.scatter_dims_to_operand_dims));
+    if (!s.input_batching_dims.empty()) kv("input_batching_dims", IntListBraced(s.input_batching_dims));
+    if (!s.scatter_indices_batching_dims.empty())
+      kv("scatter_indices_batching_dims", IntListBraced(s.scatter_indices_batching_dims));
+    kv("index_vector_dim", std::to_string(s.index_vector_dim));
+  }
+  if (a.has(Attr::kIndicesAreSorted)) kv("indices_are_sorted", a.indices_are_sorted ? "true" : "false");
+  if (a.has(Attr::kUniqueIndices)) kv("unique_indices", a.unique_indices ? "true" : "false");
+  if (a.has(Attr::kDirection)) kv("direction", std::string(DirectionName(a.direction)));
+  if (a.has(Attr::kCompareType)) kv("type", a.compare_type);
+  if (a.has(Attr::kIotaDimension)) kv("iota_dimension", std::to_string(a.iota_dimension));
+  if (a.has(Attr::kFusionKind)) kv("kind", std::string(FusionKindName(a.fusion_kind)));
+  if (a.has(Attr::kIndex)) kv("index", std::to_string(a.index));
+  if (a.has(Attr::kExponentBits)) kv("exponent_bits", std::to_string(a.exponent_bits));
+  if (a.has(Attr::kMantissaBits)) kv("mantissa_bits", std::to_string(a.mantissa_bits));
+  if (a.has(Attr::kIsStable)) kv("is_stable", a.is_stable ? "true" : "false");
+  if (a.has(Attr::kCustomCallTarget)) kv("custom_call_target", QuoteString(a.custom_call_target));
+  for (const auto& r : instr.called_refs()) {
+    std::string v;
+    if (r.braced || r.comps.size() != 1) {
+      v = "{" + JoinMapped(r.comps, ", ", [](const Computation* c) { return "%" + c->name(); }) + "}";
+    } else {
+      v = "%" + r.comps[0]->name();
+    }
+    kv(r.attr, v);
+  }
+  if (!instr.control_predecessors().empty()) {
+    kv("control-predecessors",
+       "{" + JoinMapped(instr.control_predecessors(), ", ", [](const Instruction* p) { return "%" + p->name(); }) + "}");
+  }
+  const RawAttr* backend = nullptr;
+  for (const auto& r : instr.raw_attrs()) {
+    if (r.name == "backend_config") {
+      backend = &r;
+      continue;
+    }
+    kv(r.name, r.value);
+  }
+  if (opts.print_metadata && !instr.metadata().empty()) {
+    std::string m = "{";
+    bool first = true;
+    for (const auto& e : instr.metadata()) {
+      if (!first) m += ' ';
+      first = false;
+      m += e.name + "=" + e.value;
+    }
+    m += "}";
+    kv("metadata", m);
+  }
+  if (backend && opts.print_backend_config) kv("backend_config", backend->value);
+}
+
+void AppendInstruction(std::string& out, const Instruction& instr, const PrintOptions& opts) {
+  out += '%';
+  out += instr.name();
+  out += " = ";
+  instr.shape().AppendTo(out);
+  out += ' ';
+  out += OpcodeName(instr.opcode());
+  out += '(';
+  if (instr.opcode() == Opcode::kParameter) {
+    out += std::to_string(instr.parameter_number());
+  } else if (instr.opcode() == Opcode::kConstant && instr.literal()) {
+    instr.literal()->AppendTo(out);
+  } else {
+    for (int i = 0; i < instr.operand_count(); ++i) {
+      if (i) out += ", ";
+      if (opts.print_operand_shapes) {
+        instr.operand(i)->shape().AppendTo(out);
+        out += ' ';
+      }
+      out += '%';
+      out += instr.operand(i)->name();
+    }
+  }
+  out += ')';
+  AppendAttrs(out, instr, opts);
+}
+
+void AppendComputation(std::string& out, const Computation& c, const PrintOptions& opts) {
+  if (c.is_entry()) out += "ENTRY ";
+  out += '%';
+  out += c.name();
+  out += " (";
+  bool first = true;
+  for (const Instruction* p : c.parameters()) {
+    if (!p) continue;
+    if (!first) out += ", ";
+    first = false;
+    out += p->name();
+    out += ": ";
+    p->shape().AppendTo(out);
+  }
+  out += ") -> ";
+  if (c.root()) c.root()->shape().AppendTo(out);
+  out += " {\n";
+  for (const auto& i : c.instructions()) {
+    out += "  ";
+    if (i.get() == c.root()) out += "ROOT ";
+    AppendInstruction(out, *i, opts);
+    out += '\n';
+  }
+  out += '}';
+  out += c.trailing_attrs;
+  out += '\n';
+}
+
+}  // namespace
+
+std::string PrintInstruction(const Instruction& i, const PrintOptions& opts) {
+  std::string s;
+  AppendInstruction(s, i, opts);
+  return s;
+}
+
+std::string PrintAttributes(const Instruction& i, const PrintOptions& opts) {
+  std::string s;
+  AppendAttrs(s, i, opts);
+  return s;
+}
+
+std::string PrintComputation(const Computation& c, const PrintOptions& opts) {
+  std::string s;
+  AppendComputation(s, c, opts);
+  return s;
+}
+
+std::string PrintModule(const Module& m, const PrintOptions& opts) {
+  std::string out;
+  out.reserve(static_cast<size_t>(m.instruction_count()) * 96);
+  out += "HloModule ";
+  out += m.name();
+  for (const auto& h : m.header_attrs()) {
+    out += ", ";
+    out += h.name;
+    out += '=';
+    out += h.value;
+  }
+  out += "\n\n";
+  for (const auto& t : m.debug_tables()) {
+    out += t.name;
+    out += '\n';
+    for (const auto& [id, v] : t.rows) {
+      out += std::to_string(id);
+      out += ' ';
+      out += v;
+      out += '\n';
+    }
+    out += '\n';
+  }
+  bool first = true;
+  for (const auto& c : m.computations()) {
+    if (!first) out += '\n';
+    first = false;
+    AppendComputation(out, *c, opts);
+  }
+  return out;
+}
+
+}  // namespace hloscope
