@@ -37,6 +37,13 @@ struct Command {
 const std::vector<Command>& Commands();
 void RegisterCommand(Command c);
 
+// Self-registration from each cmd_*.cc: HLOSCOPE_CLI_COMMAND(name, summary, usage, fn).
+struct CommandRegistrar {
+  explicit CommandRegistrar(Command c) { RegisterCommand(c); }
+};
+#define HLOSCOPE_CLI_COMMAND(id, name, summary, usage, fn) \
+  static ::hloscope::cli::CommandRegistrar hloscope_cli_registrar_##id({name, summary, usage, fn})
+
 // Writes `text` to `path` atomically (temp file + rename); refuses to
 // replace an existing file unless `force`. "-" writes to stdout.
 bool WriteOutput(const std::string& path, const std::string& text, bool force, std::string* error);

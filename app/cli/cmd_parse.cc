@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_args.h"
-#include "app/cli/commands.h"
 #include "core/parser/parser.h"
 #include "core/printer/printer.h"
 #include "core/verify/verifier.h"
@@ -124,21 +123,19 @@ int RunStats(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-void RegisterParseCommands() {
-  RegisterCommand({"parse", "parse and verify HLO files",
+HLOSCOPE_CLI_COMMAND(parse, "parse", "parse and verify HLO files",
                    "usage: hloscope-cli parse FILE... [--no-verify]\n"
                    "Parses and verifies each file; prints `OK <module> computations=N instructions=M`.\n"
                    "Exits 1 with `FILE:LINE:COL: error: ...` on the first failure.",
-                   RunParse});
-  RegisterCommand({"print", "print canonical HLO text",
+                   RunParse);
+HLOSCOPE_CLI_COMMAND(print, "print", "print canonical HLO text",
                    "usage: hloscope-cli print FILE [-o OUT] [--force] [--no-metadata] [--operand-shapes]\n"
                    "Writes the module as canonical HLO text (stdout by default). An existing OUT\n"
                    "is only replaced with --force.",
-                   RunPrint});
-  RegisterCommand({"stats", "opcode and type histograms, parameter/output bytes",
+                   RunPrint);
+HLOSCOPE_CLI_COMMAND(stats, "stats", "opcode and type histograms, parameter/output bytes",
                    "usage: hloscope-cli stats FILE [--json]\n"
                    "Prints the opcode histogram, element-type histogram and parameter/output bytes.",
-                   RunStats});
-}
+                   RunStats);
 
 }  // namespace hloscope::cli

@@ -1,21 +1,22 @@
 // hloscope-cli: every stage of hloscope, headless.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli_args.h"
-#include "app/cli/commands.h"
 
 using hloscope::cli::Commands;
 
 static void PrintUsage() {
   std::printf("usage: hloscope-cli <command> [args] (hloscope-cli <command> --help for details)\n\ncommands:\n");
-  for (const auto& c : Commands()) std::printf("  %-14s %s\n", c.name, c.summary);
+  auto cmds = Commands();
+  std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return std::string(a.name) < b.name; });
+  for (const auto& c : cmds) std::printf("  %-14s %s\n", c.name, c.summary);
 }
 
 int main(int argc, char** argv) {
-  hloscope::cli::RegisterAllCommands();
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
     PrintUsage();
