@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <functional>
 
 #include "core/ir/float_types.h"
@@ -26,6 +27,24 @@ Literal Literal::Elided(const Shape& shape) {
   l.count_ = shape.IsArray() ? shape.num_elements() : 0;
   l.elem_bytes_ = shape.IsArray() ? StorageBytes(shape.element_type()) : 0;
   return l;
+}
+
+Literal Literal::Splat(const Shape& shape, const Literal& scalar) {
+  Literal l;
+  l.shape_ = shape;
+  l.count_ = shape.num_elements();
+  l.elem_bytes_ = StorageBytes(shape.element_type());
+  l.data_.assign(scalar.data_.begin(), scalar.data_.begin() + std::min<size_t>(scalar.data_.size(), l.elem_bytes_));
+  l.data_.resize(l.elem_bytes_, 0);
+  l.splat_ = l.count_ != 1;
+  return l;
+}
+
+void Literal::MaterializeSlow() const {
+  std::vector<uint8_t> one = data_;
+  splat_ = false;
+  data_.resize(static_cast<size_t>(count_) * elem_bytes_);
+  for (int64_t i = 0; i < count_; ++i) std::memcpy(data_.data() + i * elem_bytes_, one.data(), elem_bytes_);
 }
 
 double Literal::GetDouble(int64_t i) const {
@@ -157,6 +176,13 @@ void Literal::AppendTo(std::string& out) const {
   }
   if (!shape_.IsArray()) return;
   int rank = shape_.rank();
+  if (splat_) {
+    // Print the single value without materializing (XLA's splat syntax).
+    Literal one(Shape(shape_.element_type(), {}));
+    std::memcpy(one.data_.data(), data_.data(), elem_bytes_);
+    one.AppendElement(out, 0);
+    return;
+  }
   if (rank == 0) {
     AppendElement(out, 0);
     return;
@@ -207,6 +233,9 @@ std::string Literal::ToString() const {
 bool Literal::operator==(const Literal& o) const {
   if (!shape_.Compatible(o.shape_) || elided_ != o.elided_) return false;
   if (shape_.IsTuple()) return tuple_ == o.tuple_;
+  if (splat_ && o.splat_) return data_ == o.data_;
+  Materialize();
+  o.Materialize();
   return data_ == o.data_;
 }
 
@@ -217,13 +246,20 @@ size_t Literal::Hash() const {
     return h;
   }
   std::string_view bytes(reinterpret_cast<const char*>(data_.data()), data_.size());
+  if (splat_) h ^= 0x51a7;
   return h ^ (std::hash<std::string_view>()(bytes) + 0x9e3779b97f4a7c15ull + (h << 6));
 }
 
 bool Literal::AllEqualTo(double v) const {
   if (elided_ || !shape_.IsArray()) return false;
   PrimitiveType t = shape_.element_type();
-  for (int64_t i = 0; i < count_; ++i) {
+  int64_t n = splat_ ? std::min<int64_t>(count_, 1) : count_;
+  if (splat_) {
+    Literal one(Shape(t, {}));
+    std::memcpy(one.data_.data(), data_.data(), elem_bytes_);
+    return one.AllEqualTo(v);
+  }
+  for (int64_t i = 0; i < n; ++i) {
     if (IsComplex(t)) {
       if (GetComplex(i) != std::complex<double>(v, 0)) return false;
     } else if (GetDouble(i) != v) {

@@ -20,6 +20,10 @@ class Literal {
   explicit Literal(const Shape& shape);
   // A literal whose values were elided in the text (`{...}`); no storage.
   static Literal Elided(const Shape& shape);
+  // Every element equal to element 0 of `scalar` (XLA's `f32[100] constant(0)`).
+  // Stores one element until the values are first accessed.
+  static Literal Splat(const Shape& shape, const Literal& scalar);
+  bool is_splat() const { return splat_; }
 
   const Shape& shape() const { return shape_; }
   bool elided() const { return elided_; }
@@ -27,9 +31,18 @@ class Literal {
   int64_t num_elements() const { return count_; }
   int element_bytes() const { return elem_bytes_; }
 
-  uint8_t* raw() { return data_.data(); }
-  const uint8_t* raw() const { return data_.data(); }
-  size_t raw_size() const { return data_.size(); }
+  uint8_t* raw() {
+    Materialize();
+    return data_.data();
+  }
+  const uint8_t* raw() const {
+    Materialize();
+    return data_.data();
+  }
+  size_t raw_size() const {
+    Materialize();
+    return data_.size();
+  }
 
   std::vector<Literal>& tuple_elements() { return tuple_; }
   const std::vector<Literal>& tuple_elements() const { return tuple_; }
@@ -37,11 +50,13 @@ class Literal {
   template <typename T>
   T Get(int64_t i) const {
     T v;
+    Materialize();
     std::memcpy(&v, data_.data() + i * sizeof(T), sizeof(T));
     return v;
   }
   template <typename T>
   void Set(int64_t i, T v) {
+    Materialize();
     std::memcpy(data_.data() + i * sizeof(T), &v, sizeof(T));
   }
 
@@ -67,11 +82,17 @@ class Literal {
   bool AllEqualTo(double v) const;
 
  private:
+  void Materialize() const {
+    if (splat_) MaterializeSlow();
+  }
+  void MaterializeSlow() const;
+
   Shape shape_;
   bool elided_ = false;
+  mutable bool splat_ = false;
   int64_t count_ = 0;
   int elem_bytes_ = 0;
-  std::vector<uint8_t> data_;
+  mutable std::vector<uint8_t> data_;
   std::vector<Literal> tuple_;
 };
 

@@ -263,7 +263,7 @@ Token Lexer::Next() {
   return Make(Tok::kError, start, start + 1, line, col);
 }
 
-std::string_view Lexer::ScanRaw(size_t offset, bool* ok) {
+std::string_view Lexer::ScanRaw(size_t offset, bool* ok, bool allow_spaces) {
   Seek(offset);
   SkipSpaceAndComments();
   const size_t n = src_.size();
@@ -273,9 +273,10 @@ std::string_view Lexer::ScanRaw(size_t offset, bool* ok) {
   *ok = true;
   while (q < n) {
     char c = src_[q];
-    if (c == '"') {
+    if (c == '"' || (c == '\'' && depth > 0)) {
+      char quote = c;
       ++q;
-      while (q < n && src_[q] != '"') {
+      while (q < n && src_[q] != quote) {
         if (src_[q] == '\\') ++q;
         ++q;
       }
@@ -291,7 +292,19 @@ std::string_view Lexer::ScanRaw(size_t offset, bool* ok) {
     } else if (c == '}' || c == ']' || c == ')') {
       if (depth == 0) break;
       --depth;
-    } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r')) {
+    } else if (depth == 0 && (c == ' ' || c == '\t')) {
+      if (!allow_spaces) break;
+      // A value may continue after spaces on the same line
+      // (`mesh['a'=4] {'a'}`, `literal=s32[] 1`); stop before a comma, a
+      // line end, a comment or a closing bracket.
+      size_t r = q;
+      while (r < n && (src_[r] == ' ' || src_[r] == '\t')) ++r;
+      if (r >= n || src_[r] == ',' || src_[r] == '\n' || src_[r] == '\r' || src_[r] == '/' ||
+          src_[r] == '}' || src_[r] == ')' || src_[r] == ']')
+        break;
+      q = r;
+      continue;
+    } else if (depth == 0 && (c == ',' || c == '\n' || c == '\r')) {
       break;
     }
     ++q;

@@ -50,7 +50,7 @@ class Lexer {
   // whitespace): a balanced {...}/[...]/(...) group or a run of non-space
   // characters, stopping at a depth-0 ',' '}' ')' or whitespace. Strings and
   // nesting are respected. Returns the value text; positions after it.
-  std::string_view ScanRaw(size_t offset, bool* ok);
+  std::string_view ScanRaw(size_t offset, bool* ok, bool allow_spaces = false);
   // Repositions the lexer (line/col recomputed incrementally).
   void Seek(size_t offset);
   std::string_view source() const { return src_; }

@@ -7,6 +7,10 @@
 #include <unordered_set>
 
 #include "core/parser/parser_impl.h"
+#if __has_include("core/verify/shape_inference.h")
+#include "core/verify/shape_inference.h"
+#define HLOSCOPE_HAVE_INFER 1
+#endif
 
 namespace hloscope {
 
@@ -43,6 +47,7 @@ bool Parser::ParseHeader(Module* m) {
   if (!At(Tok::kName)) return Fail("expected a module name after 'HloModule', found " + Describe(tok_));
   m->set_name(std::string(StripPercent(tok_.text)));
   Advance();
+  Consume(Tok::kColon);  // `HloModule name:` appears in older dumps
   while (At(Tok::kComma)) {
     Advance();
     if (!At(Tok::kName)) return Fail("expected a module attribute name, found " + Describe(tok_));
@@ -110,6 +115,7 @@ bool Parser::ParseComputation(Module* m) {
   comp->set_is_entry(is_entry);
   comp->set_loc({name_tok.line, name_tok.col});
   Computation* c = m->AddComputation(std::move(comp));
+  cur_comp_ = c;
   names_.clear();
   pending_ops_.clear();
   pending_ctrl_.clear();
@@ -152,7 +158,14 @@ bool Parser::ParseComputation(Module* m) {
 
 bool Parser::ResolveComputation() {
   for (auto& [instr, ops] : pending_ops_) {
-    for (auto& [n, at] : ops) {
+    auto nested = nested_ops_.find(instr);
+    for (size_t k = 0; k < ops.size(); ++k) {
+      auto& [n, at] = ops[k];
+      if (n.empty() && nested != nested_ops_.end()) {
+        for (auto& [idx, inner] : nested->second)
+          if (idx == k) instr->AppendOperand(inner);
+        continue;
+      }
       auto it = names_.find(n);
       if (it == names_.end())
         return Fail(at, "use of undefined value '" + n + "' (operand of '" + instr->name() + "')");
@@ -180,16 +193,39 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
   std::string name(StripPercent(tok_.text));
   Advance();
   if (!Expect(Tok::kEqual, "'=' after instruction name '" + name + "'")) return false;
+  Instruction* raw = nullptr;
+  if (!ParseInstructionTail(c, name, name_tok, /*allow_attrs=*/true, &raw)) return false;
+  auto [it, inserted] = names_.emplace(std::string_view(raw->name()), raw);
+  if (!inserted)
+    return Fail(name_tok, "instruction '" + name + "' is defined twice in computation '" + c->name() + "'");
+  return true;
+}
+
+bool Parser::AtShapeStart() const {
+  if (At(Tok::kLparen)) return true;
+  if (!At(Tok::kName) || !PrimitiveTypeFromName(tok_.text)) return false;
+  size_t after = tok_.offset + tok_.text.size();
+  return after < lex_.source().size() && lex_.source()[after] == '[';
+}
+
+bool Parser::ParseInstructionTail(Computation* c, const std::string& name, const Token& name_tok,
+                                  bool allow_attrs, Instruction** out) {
+  if (++nesting_ > 64) return Fail("instructions nested deeper than 64 levels");
   Shape shape;
-  if (!ParseShape(&shape)) return false;
+  bool shapeless = !AtShapeStart();
+  if (!shapeless && !ParseShape(&shape)) return false;
   if (!At(Tok::kName)) return Fail("expected an opcode, found " + Describe(tok_));
   Token op_tok = tok_;
   auto op = OpcodeFromName(tok_.text);
-  if (!op) return Fail("unknown opcode '" + std::string(tok_.text) + "'");
+  if (!op) {
+    if (shapeless) return Fail("expected a shape or an opcode, found " + Describe(tok_));
+    return Fail("unknown opcode '" + std::string(tok_.text) + "'");
+  }
   Advance();
   auto instr = std::make_unique<Instruction>(*op, std::move(shape), name);
   instr->set_loc({name_tok.line, name_tok.col});
   Instruction* raw = instr.get();
+  if (shapeless) shapeless_.push_back({raw, op_tok});
   if (!Expect(Tok::kLparen, "'(' after opcode")) return false;
   if (*op == Opcode::kParameter) {
     int64_t n;
@@ -199,6 +235,7 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
     raw->set_parameter_number(n);
     if (!Expect(Tok::kRparen, "')'")) return false;
   } else if (*op == Opcode::kConstant) {
+    if (shapeless) return Fail(op_tok, "a constant needs a shape");
     if (!raw->shape().IsArray() && !raw->shape().IsTuple())
       return Fail(op_tok, "a constant must have an array or tuple shape");
     auto lit = std::make_unique<Literal>();
@@ -206,37 +243,47 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
     raw->set_literal(std::move(lit));
     if (!Expect(Tok::kRparen, "')' after the constant's value")) return false;
   } else {
-    if (!ParseOperands(raw)) return false;
+    if (!ParseOperands(c, raw)) return false;
   }
-  while (At(Tok::kComma)) {
-    Advance();
-    if (!ParseAttribute(raw)) return false;
+  if (allow_attrs) {
+    while (At(Tok::kComma)) {
+      Advance();
+      if (!ParseAttribute(raw)) return false;
+    }
   }
-  // Duplicate name check after parsing, so the message points at the name.
   c->AddInstruction(std::move(instr));
-  auto [it, inserted] = names_.emplace(std::string_view(raw->name()), raw);
-  if (!inserted)
-    return Fail(name_tok, "instruction '" + name + "' is defined twice in computation '" + c->name() + "'");
+  *out = raw;
+  --nesting_;
   return true;
 }
 
-bool Parser::ParseOperands(Instruction* instr) {
+bool Parser::ParseOperands(Computation* c, Instruction* instr) {
   std::vector<std::pair<std::string, Token>> ops;
   if (!At(Tok::kRparen)) {
     for (;;) {
       // Optional operand shape: f32[2]{0} %x or (f32[], s32[]) %t.
-      bool typed = At(Tok::kLparen);
-      if (At(Tok::kName) && PrimitiveTypeFromName(tok_.text)) {
-        size_t after = tok_.offset + tok_.text.size();
-        typed = after < lex_.source().size() && lex_.source()[after] == '[';
-      }
-      if (typed) {
-        Shape ignored;
-        if (!ParseShape(&ignored)) return false;
-      }
+      bool typed = AtShapeStart();
+      Token operand_start = tok_;
+      Shape operand_shape;
+      if (typed && !ParseShape(&operand_shape)) return false;
       if (!At(Tok::kName)) return Fail("expected an operand name, found " + Describe(tok_));
-      ops.push_back({std::string(StripPercent(tok_.text)), tok_});
-      Advance();
+      Token at = tok_;
+      size_t after = tok_.offset + tok_.text.size();
+      bool nested = OpcodeFromName(tok_.text) && after < lex_.source().size() && lex_.source()[after] == '(';
+      if (nested) {
+        // An instruction written inline as an operand: add(f32[] parameter(0), ...).
+        // Re-read from the operand's start so the nested instruction gets its shape.
+        lex_.Seek(operand_start.offset);
+        Advance();
+        Instruction* inner = nullptr;
+        if (!ParseInstructionTail(c, "\x01nested", at, /*allow_attrs=*/false, &inner)) return false;
+        generated_instrs_.push_back(inner);
+        ops.push_back({"", at});
+        nested_ops_[instr].push_back({ops.size() - 1, inner});
+      } else {
+        ops.push_back({std::string(StripPercent(tok_.text)), tok_});
+        Advance();
+      }
       if (At(Tok::kRparen)) break;
       if (!Expect(Tok::kComma, "',' or ')' in the operand list")) return false;
     }
@@ -249,6 +296,47 @@ bool Parser::ParseOperands(Instruction* instr) {
                     " operand(s) but '" + instr->name() + "' has " + std::to_string(ops.size()));
   }
   if (!ops.empty()) pending_ops_.push_back({instr, std::move(ops)});
+  return true;
+}
+
+bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr) {
+  // to_apply={ a = f32[] parameter(0) ... }: a computation written in place.
+  Token open = tok_;
+  Advance();  // {
+  auto saved_names = std::move(names_);
+  auto saved_ops = std::move(pending_ops_);
+  auto saved_ctrl = std::move(pending_ctrl_);
+  Computation* saved_comp = cur_comp_;
+  names_.clear();
+  pending_ops_.clear();
+  pending_ctrl_.clear();
+  auto comp = std::make_unique<Computation>("\x01" + instr->name() + "." + attr);
+  comp->set_loc({open.line, open.col});
+  Computation* c = module_->AddComputationBefore(std::move(comp), saved_comp);
+  generated_comps_.push_back(c);
+  cur_comp_ = c;
+  Instruction* root = nullptr;
+  Instruction* last = nullptr;
+  while (!At(Tok::kRbrace)) {
+    if (At(Tok::kEof)) return Fail("unexpected end of file in an inline computation");
+    Token start = tok_;
+    bool is_root = false;
+    if (!ParseInstruction(c, &is_root)) return false;
+    last = &*c->instructions().back();
+    if (is_root) {
+      if (root) return Fail(start, "inline computation has more than one ROOT");
+      root = last;
+    }
+  }
+  Advance();
+  if (!last) return Fail(open, "inline computation has no instructions");
+  c->set_root(root ? root : last);
+  if (!ResolveComputation()) return false;
+  names_ = std::move(saved_names);
+  pending_ops_ = std::move(saved_ops);
+  pending_ctrl_ = std::move(saved_ctrl);
+  cur_comp_ = saved_comp;
+  instr->mutable_called_refs().push_back(CalledRef{attr, {c}, false});
   return true;
 }
 
@@ -285,6 +373,34 @@ bool Parser::ResolveModule(Module* m) {
   return true;
 }
 
+bool Parser::FinishModule(Module* m) {
+  for (Instruction* i : generated_instrs_) i->set_name(m->UniqueName(OpcodeName(i->opcode())));
+  for (Computation* c : generated_comps_) c->set_name(m->UniqueComputationName(c->name().substr(1)));
+  if (shapeless_.empty()) return true;
+  // Instructions written without a shape get it from shape inference, in an
+  // order where operands and callees come first.
+  std::unordered_map<const Instruction*, Token> pending;
+  for (auto& [i, t] : shapeless_) pending[i] = t;
+  for (const auto& c : m->computations()) {
+    for (Instruction* i : c->MakePostOrder()) {
+      auto it = pending.find(i);
+      if (it == pending.end()) continue;
+#ifdef HLOSCOPE_HAVE_INFER
+      auto shape = InferShape(*i);
+#else
+      StatusOr<Shape> shape = Status::Error("shape inference unavailable");
+#endif
+      if (!shape.ok())
+        return Fail(it->second, "cannot infer the shape of '" + i->name() + "' (write it explicitly): " +
+                                    shape.status().message());
+      *i->mutable_shape() = *shape;
+      pending.erase(it);
+    }
+  }
+  if (!pending.empty()) return Fail(pending.begin()->second, "cannot infer the shape of an unreachable instruction");
+  return true;
+}
+
 StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   auto m = std::make_unique<Module>("module");
   module_ = m.get();
@@ -304,6 +420,7 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     if (!ParseComputation(m.get())) return error_;
   }
   if (!ResolveModule(m.get())) return error_;
+  if (!FinishModule(m.get())) return error_;
   return m;
 }
 

@@ -24,10 +24,10 @@ bool SplitInts(std::string_view text, char sep, std::vector<int64_t>* out) {
 }
 }  // namespace
 
-bool Parser::ParseRawValue(std::string* out) {
+bool Parser::ParseRawValue(std::string* out, bool allow_spaces) {
   bool ok;
   Token at = tok_;
-  std::string_view v = lex_.ScanRaw(tok_.offset, &ok);
+  std::string_view v = lex_.ScanRaw(tok_.offset, &ok, allow_spaces);
   if (!ok) return Fail(at, "unbalanced brackets or unterminated string in attribute value");
   if (v.empty()) return Fail(at, "expected an attribute value, found '" + std::string(at.text.substr(0, 20)) + "'");
   *out = std::string(v);
@@ -166,12 +166,20 @@ bool Parser::ParseMetadata(Instruction* instr) {
     std::string value;
     if (!ParseRawValue(&value)) return false;
     instr->metadata().push_back({std::move(key), std::move(value)});
+    Consume(Tok::kComma);  // some writers separate fields with commas
   }
   Advance();
   return true;
 }
 
 bool Parser::ParseCalledRef(Instruction* instr, std::string attr) {
+  if (At(Tok::kLbrace)) {
+    Lexer la = lex_;
+    Token t1 = la.Next();
+    Token t2 = la.Next();
+    if ((t1.kind == Tok::kName && t2.kind == Tok::kEqual) || (t1.kind == Tok::kName && t1.text == "ROOT"))
+      return ParseInlineComputation(instr, attr);
+  }
   PendingCall pc{instr, instr->called_refs().size(), {}};
   bool braced = At(Tok::kLbrace);
   if (braced) {
@@ -343,7 +351,7 @@ bool Parser::ParseAttribute(Instruction* instr) {
   }
   if (instr->FindRaw(name)) return Fail(at, "attribute '" + name + "' is given twice");
   std::string value;
-  if (!ParseRawValue(&value)) return false;
+  if (!ParseRawValue(&value, /*allow_spaces=*/true)) return false;
   instr->raw_attrs().push_back({std::move(name), std::move(value)});
   return true;
 }

@@ -54,7 +54,7 @@ class Parser {
   bool ParsePadding(std::vector<PadDim>* p);
   bool ParseSliceRanges(std::vector<SliceDim>* s);
   bool ParseMetadata(Instruction* instr);
-  bool ParseRawValue(std::string* out);
+  bool ParseRawValue(std::string* out, bool allow_spaces = false);
   bool ParseCalledRef(Instruction* instr, std::string attr);
   bool ParseControlPredecessors(Instruction* instr);
 
@@ -63,7 +63,12 @@ class Parser {
   bool ParseDebugTable(Module* m);
   bool ParseComputation(Module* m);
   bool ParseInstruction(Computation* c, bool* is_root);
-  bool ParseOperands(Instruction* instr);
+  bool AtShapeStart() const;
+  bool ParseInstructionTail(Computation* c, const std::string& name, const Token& name_tok, bool allow_attrs,
+                            Instruction** out);
+  bool ParseOperands(Computation* c, Instruction* instr);
+  bool ParseInlineComputation(Instruction* instr, const std::string& attr);
+  bool FinishModule(Module* m);
   bool ResolveComputation();
   bool ResolveModule(Module* m);
 
@@ -93,7 +98,14 @@ class Parser {
     std::vector<std::pair<std::string, Token>> names;
   };
   std::vector<PendingCall> pending_calls_;
-  std::vector<std::string> name_storage_;  // none: names_ keys view instruction names
+  // Inline syntax: nested operand instructions, shapeless instructions and
+  // inline called computations, completed in FinishModule.
+  int nesting_ = 0;
+  Computation* cur_comp_ = nullptr;
+  std::unordered_map<Instruction*, std::vector<std::pair<size_t, Instruction*>>> nested_ops_;
+  std::vector<std::pair<Instruction*, Token>> shapeless_;
+  std::vector<Instruction*> generated_instrs_;
+  std::vector<Computation*> generated_comps_;
 };
 
 }  // namespace hloscope

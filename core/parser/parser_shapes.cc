@@ -99,7 +99,11 @@ bool Parser::ParseShape(Shape* s, int depth) {
     for (size_t i = 0; i < dynamic.size(); ++i) s->SetDynamicDim(static_cast<int>(i), dynamic[i]);
   // As in XLA, a layout must follow the ']' directly: `f32[2]{0}`; a brace
   // after whitespace opens something else (e.g. a computation body).
-  if (At(Tok::kLbrace) && tok_.offset == rsquare_end) return ParseLayout(s);
+  if (At(Tok::kLbrace) && tok_.offset == rsquare_end) {
+    Lexer la = lex_;
+    Tok next = la.Next().kind;
+    if (next == Tok::kInt || next == Tok::kRbrace || next == Tok::kColon) return ParseLayout(s);
+  }
   return true;
 }
 
@@ -376,6 +380,13 @@ bool Parser::ParseLiteral(const Shape& shape, Literal* lit, int depth) {
       *lit = Literal::Elided(shape);
       return true;
     }
+  }
+  if (shape.rank() > 0 && !At(Tok::kLbrace)) {
+    // A single value for an array: every element takes it (XLA's splat form).
+    Literal scalar(Shape(shape.element_type(), {}));
+    if (!ParseElement(scalar.shape(), &scalar, 0)) return false;
+    *lit = Literal::Splat(shape, scalar);
+    return true;
   }
   int64_t n = shape.num_elements();
   // Each value takes at least two characters of text: refuse impossible sizes

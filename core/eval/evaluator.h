@@ -1,0 +1,39 @@
+// The reference interpreter: evaluates HLO modules, computations and single
+// instructions on literals with XLA's semantics (see docs/eval-tolerances.md
+// for how its results are compared with JAX's).
+//
+// Values are logical (row-major) arrays; layouts never change values, except
+// that `bitcast` reinterprets the physical buffer as XLA does. Ops that
+// cannot be evaluated on one device without outside state (collectives,
+// custom-call, send/recv, infeed, stateful rng, ...) and constants whose
+// values were elided (`{...}`) give an error naming the op and the
+// instruction, never a wrong answer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ir/literal.h"
+#include "core/ir/module.h"
+#include "core/support/status.h"
+
+namespace hloscope {
+
+struct EvalOptions {
+  // A while loop that runs more iterations than this is an error.
+  int64_t max_while_iterations = 10'000'000;
+};
+
+// Evaluates the entry computation. The result is one Literal (a tuple
+// literal for tuple roots).
+StatusOr<Literal> EvaluateModule(const Module& m, const std::vector<Literal>& args,
+                                 const EvalOptions& opts = {});
+StatusOr<Literal> EvaluateComputation(const Computation& c, const std::vector<Literal>& args,
+                                      const EvalOptions& opts = {});
+// Evaluates one instruction given its operand values (used by constant
+// folding). Called computations (fusion, reduce, while...) are evaluated too.
+StatusOr<Literal> EvaluateInstruction(const Instruction& instr,
+                                      const std::vector<const Literal*>& operands,
+                                      const EvalOptions& opts = {});
+
+}  // namespace hloscope

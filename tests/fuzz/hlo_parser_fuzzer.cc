@@ -1,0 +1,21 @@
+// libFuzzer entry: parse arbitrary bytes as HLO, verify, print and re-parse.
+// Must never crash, hang or allocate without bound.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/parser/parser.h"
+#include "core/printer/printer.h"
+#include "core/verify/verifier.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto m = hloscope::ParseHloModule(text, "<fuzz>");
+  if (!m.ok()) return 0;
+  if (!hloscope::VerifyModule(**m).ok()) return 0;
+  std::string printed = hloscope::PrintModule(**m);
+  auto again = hloscope::ParseHloModule(printed, "<printed>");
+  if (!again.ok()) __builtin_trap();  // printed text must parse back
+  return 0;
+}

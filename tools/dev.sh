@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The two commands of the README's Quick start, and what CI runs.
+#   tools/dev.sh run   install missing packages, build, open hloscope on the default sample
+#   tools/dev.sh test  install missing packages, build, run every test (+ ASan/UBSan build,
+#                      core tests under the sanitizers, a bounded libFuzzer run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+JOBS=${JOBS:-$(nproc)}
+BUILD=${BUILD_DIR:-$ROOT/build}
+SAN_BUILD=${SAN_BUILD_DIR:-$ROOT/build-asan}
+DEFAULT_SAMPLE=$ROOT/samples/transformer_block.hlo
+
+step() { printf '\n== %s\n' "$*"; }
+
+configure_and_build() {
+  step "configure + build ($BUILD)"
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build "$BUILD" -j "$JOBS"
+}
+
+sanitizer_build_and_test() {
+  step "ASan+UBSan build with libFuzzer ($SAN_BUILD)"
+  CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$SAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DHLOSCOPE_SANITIZE=ON -DHLOSCOPE_FUZZ=ON -DHLOSCOPE_BENCHMARKS=OFF -DHLOSCOPE_GUI=OFF
+  cmake --build "$SAN_BUILD" -j "$JOBS"
+  step "core tests under ASan+UBSan"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$SAN_BUILD" -L core -LE slow --output-on-failure -j "$JOBS"
+  step "fuzz the parser for ${FUZZ_SECONDS:-60}s"
+  mkdir -p "$SAN_BUILD/fuzz-corpus"
+  "$SAN_BUILD/bin/hlo_parser_fuzzer" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 -timeout=10 \
+    -rss_limit_mb=2048 "$SAN_BUILD/fuzz-corpus" "$ROOT/tests/fuzz/seeds" "$ROOT/samples" 2>&1 | tail -5
+}
+
+case "${1:-}" in
+  run)
+    tools/install_deps.sh
+    configure_and_build
+    shift
+    if [ -x "$BUILD/bin/hloscope" ]; then
+      exec "$BUILD/bin/hloscope" "${@:-$DEFAULT_SAMPLE}"
+    fi
+    step "hloscope-cli on the default sample"
+    "$BUILD/bin/hloscope-cli" parse "${@:-$DEFAULT_SAMPLE}"
+    "$BUILD/bin/hloscope-cli" stats "${@:-$DEFAULT_SAMPLE}"
+    ;;
+  test)
+    tools/install_deps.sh
+    configure_and_build
+    step "tests"
+    export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+    ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"
+    if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then sanitizer_build_and_test; fi
+    step "all tests passed"
+    ;;
+  *)
+    echo "usage: tools/dev.sh run [FILE] | test" >&2
+    exit 2
+    ;;
+esac
