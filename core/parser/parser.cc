@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "core/parser/parser_impl.h"
-#if __has_include("core/verify/shape_inference.h")
+#if __has_include("core/verify/shape_inference.h") && !defined(HLOSCOPE_NO_INFER)
 #include "core/verify/shape_inference.h"
 #define HLOSCOPE_HAVE_INFER 1
 #endif
@@ -93,7 +93,7 @@ bool Parser::ParseComputation(Module* m) {
   Token name_tok = tok_;
   std::string name(StripPercent(tok_.text));
   Advance();
-  if (m->FindComputation(name))
+  if (!comp_by_name_.emplace(name, nullptr).second)
     return Fail(name_tok, "computation '" + name + "' is defined twice");
   if (At(Tok::kLparen)) {  // (p0: f32[], ...) -> shape
     Advance();
@@ -116,7 +116,9 @@ bool Parser::ParseComputation(Module* m) {
   comp->set_loc({name_tok.line, name_tok.col});
   Computation* c = m->AddComputation(std::move(comp));
   cur_comp_ = c;
-  names_.clear();
+  // A fresh table per computation: clear() on a table sized for a large
+  // computation would walk all its buckets for every later small one.
+  names_ = decltype(names_)();
   pending_ops_.clear();
   pending_ctrl_.clear();
   Instruction* root = nullptr;
@@ -168,7 +170,7 @@ bool Parser::ResolveComputation() {
       }
       auto it = names_.find(n);
       if (it == names_.end())
-        return Fail(at, "use of undefined value '" + n + "' (operand of '" + instr->name() + "')");
+        return Fail(at, "use of undefined value '" + std::string(n) + "' (operand of '" + instr->name() + "')");
       instr->AppendOperand(it->second);
     }
   }
@@ -203,9 +205,10 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
 
 bool Parser::AtShapeStart() const {
   if (At(Tok::kLparen)) return true;
-  if (!At(Tok::kName) || !PrimitiveTypeFromName(tok_.text)) return false;
+  if (!At(Tok::kName)) return false;
   size_t after = tok_.offset + tok_.text.size();
-  return after < lex_.source().size() && lex_.source()[after] == '[';
+  // Cheap test first: a shape's type name is followed directly by '['.
+  return after < lex_.source().size() && lex_.source()[after] == '[' && PrimitiveTypeFromName(tok_.text);
 }
 
 bool Parser::ParseInstructionTail(Computation* c, const std::string& name, const Token& name_tok,
@@ -258,7 +261,7 @@ bool Parser::ParseInstructionTail(Computation* c, const std::string& name, const
 }
 
 bool Parser::ParseOperands(Computation* c, Instruction* instr) {
-  std::vector<std::pair<std::string, Token>> ops;
+  std::vector<std::pair<std::string_view, Token>> ops;
   if (!At(Tok::kRparen)) {
     for (;;) {
       // Optional operand shape: f32[2]{0} %x or (f32[], s32[]) %t.
@@ -269,7 +272,7 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
       if (!At(Tok::kName)) return Fail("expected an operand name, found " + Describe(tok_));
       Token at = tok_;
       size_t after = tok_.offset + tok_.text.size();
-      bool nested = OpcodeFromName(tok_.text) && after < lex_.source().size() && lex_.source()[after] == '(';
+      bool nested = after < lex_.source().size() && lex_.source()[after] == '(' && OpcodeFromName(tok_.text);
       if (nested) {
         // An instruction written inline as an operand: add(f32[] parameter(0), ...).
         // Re-read from the operand's start so the nested instruction gets its shape.
@@ -281,7 +284,7 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
         ops.push_back({"", at});
         nested_ops_[instr].push_back({ops.size() - 1, inner});
       } else {
-        ops.push_back({std::string(StripPercent(tok_.text)), tok_});
+        ops.push_back({StripPercent(tok_.text), tok_});
         Advance();
       }
       if (At(Tok::kRparen)) break;

@@ -81,6 +81,7 @@ class Parser {
   Token tok_;
   Status error_;
   Module* module_ = nullptr;
+  std::unordered_map<std::string, Computation*> comp_by_name_;
 
   // Per-computation state.
   struct PendingOperand {
@@ -89,7 +90,7 @@ class Parser {
     Token at;
   };
   std::unordered_map<std::string_view, Instruction*> names_;
-  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ops_;
+  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string_view, Token>>>> pending_ops_;
   std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ctrl_;
   // Per-module: called computation references resolved at the end.
   struct PendingCall {
