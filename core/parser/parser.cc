@@ -7,10 +7,7 @@
 #include <unordered_set>
 
 #include "core/parser/parser_impl.h"
-#if __has_include("core/verify/shape_inference.h") && !defined(HLOSCOPE_NO_INFER)
 #include "core/verify/shape_inference.h"
-#define HLOSCOPE_HAVE_INFER 1
-#endif
 
 namespace hloscope {
 
@@ -388,11 +385,7 @@ bool Parser::FinishModule(Module* m) {
     for (Instruction* i : c->MakePostOrder()) {
       auto it = pending.find(i);
       if (it == pending.end()) continue;
-#ifdef HLOSCOPE_HAVE_INFER
       auto shape = InferShape(*i);
-#else
-      StatusOr<Shape> shape = Status::Error("shape inference unavailable");
-#endif
       if (!shape.ok())
         return Fail(it->second, "cannot infer the shape of '" + i->name() + "' (write it explicitly): " +
                                     shape.status().message());
