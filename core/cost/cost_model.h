@@ -1,0 +1,57 @@
+// The cost model: flops, HBM bytes read and written, and an estimated time
+//   time = max(bytes / bandwidth, flops / throughput) + launch overhead
+// for one kernel (an unfused instruction or a fusion), for a candidate group
+// of instructions (what a fusion would be), and for a whole module.
+// Formulas and the flop weights are documented in docs/cost-model.md.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/cost/device.h"
+#include "core/ir/module.h"
+
+namespace hloscope {
+
+struct Cost {
+  double flops = 0;
+  int64_t bytes_read = 0, bytes_written = 0;
+  double memory_us = 0, compute_us = 0, launch_us = 0, time_us = 0;
+  int64_t kernels = 0;
+  int64_t bytes() const { return bytes_read + bytes_written; }
+  Cost& operator+=(const Cost& o);
+};
+
+// Flops of one instruction as an unfused op (fusions: their members).
+double InstructionFlops(const Instruction& i);
+// True if the instruction becomes a kernel of its own on a GPU (false for
+// parameters, constants, tuples, get-tuple-element, bitcasts, control flow
+// whose work is in nested computations, ...).
+bool LaunchesKernel(const Instruction& i);
+// Ops that are costly to recompute (XLA's "expensive" set for fusion).
+bool IsExpensive(const Instruction& i);
+
+// Cost of `i` as one kernel (a fusion counts its fused computation; its
+// parameters are read once each).
+Cost KernelCost(const Instruction& i, const DeviceSpec& d);
+
+// Cost of a candidate kernel made of `members` (all in one computation): an
+// operand from outside is read once however many members use it (a slice
+// or gather reads only what it selects); members used outside the group
+// (or the root) are written.
+Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec& d);
+
+// Turns flops and bytes into times on the device.
+void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_type);
+
+struct ModuleCost {
+  int64_t kernels = 0;
+  int64_t hbm_bytes = 0;
+  double est_us = 0;
+  double flops = 0;
+};
+// Sum over the kernels of the entry (nested while/conditional/call bodies
+// counted once).
+ModuleCost EstimateModule(const Module& m, const DeviceSpec& d);
+
+}  // namespace hloscope

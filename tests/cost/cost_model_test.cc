@@ -1,0 +1,128 @@
+// Cost model numbers computed by hand (see docs/cost-model.md).
+#include <gtest/gtest.h>
+
+#include "core/cost/cost_model.h"
+#include "core/parser/parser.h"
+
+namespace hloscope {
+namespace {
+
+DeviceSpec TestDevice() {
+  DeviceSpec d;
+  d.id = "test";
+  d.hbm_bandwidth_gbs = 1000;  // 1e12 B/s → 1 MB takes 1 us
+  d.fp32_tflops = 10;          // 1e13 FLOP/s
+  d.tf32_tflops = 100;
+  d.bf16_tflops = 200;
+  d.f16_tflops = 200;
+  d.launch_overhead_us = 2;
+  return d;
+}
+
+std::unique_ptr<Module> Parse(const char* t) {
+  auto m = ParseHloModule(t);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return std::move(*m);
+}
+
+const Instruction* Find(const Module& m, const std::string& name) {
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions())
+      if (i->name() == name) return i.get();
+  return nullptr;
+}
+
+TEST(CostModel, DevicePresetsLoad) {
+  for (const auto& id : DevicePresetIds()) {
+    auto d = LoadDevice(id);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    EXPECT_GT(d->hbm_bandwidth_gbs, 0);
+    EXPECT_FALSE(d->sources.empty()) << id << " must cite its sources";
+  }
+  EXPECT_EQ(DevicePresetIds().size(), 5u);
+  auto h200 = LoadDevice("h200");
+  ASSERT_TRUE(h200.ok());
+  EXPECT_EQ(h200->hbm_bandwidth_gbs, 4800);
+  EXPECT_FALSE(LoadDevice("nope").ok());
+}
+
+TEST(CostModel, ElementwiseIsMemoryBound) {
+  auto m = Parse(R"hlo(ENTRY e {
+  a = f32[262144] parameter(0)
+  b = f32[262144] parameter(1)
+  ROOT c = f32[262144] add(a, b)
+})hlo");
+  Cost c = KernelCost(*Find(*m, "c"), TestDevice());
+  // reads 2 × 1 MiB, writes 1 MiB; 262144 flops.
+  EXPECT_EQ(c.bytes_read, 2 * 1048576);
+  EXPECT_EQ(c.bytes_written, 1048576);
+  EXPECT_DOUBLE_EQ(c.flops, 262144);
+  EXPECT_NEAR(c.memory_us, 3 * 1048576 / 1e12 * 1e6, 1e-9);  // 3.145728 us
+  EXPECT_NEAR(c.compute_us, 262144 / 1e13 * 1e6, 1e-9);
+  EXPECT_NEAR(c.time_us, c.memory_us + 2, 1e-9);
+}
+
+TEST(CostModel, DotIsComputeBoundOnTensorCores) {
+  auto m = Parse(R"hlo(ENTRY e {
+  a = bf16[1024,1024] parameter(0)
+  b = bf16[1024,1024] parameter(1)
+  ROOT c = bf16[1024,1024] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})hlo");
+  Cost c = KernelCost(*Find(*m, "c"), TestDevice());
+  EXPECT_DOUBLE_EQ(c.flops, 2.0 * 1024 * 1024 * 1024);
+  EXPECT_NEAR(c.compute_us, 2.0 * 1024 * 1024 * 1024 / 200e12 * 1e6, 1e-9);  // 10.737 us
+  EXPECT_EQ(c.bytes(), 3 * 1024 * 1024 * 2);
+  EXPECT_NEAR(c.time_us, c.compute_us + 2, 1e-9);
+}
+
+TEST(CostModel, GroupReadsSharedOperandOnceAndBroadcastAtItsOwnSize) {
+  auto m = Parse(R"hlo(ENTRY e {
+  x = f32[1024] parameter(0)
+  s = f32[] parameter(1)
+  b = f32[1024] broadcast(s), dimensions={}
+  m = f32[1024] multiply(x, b)
+  ROOT a = f32[1024] add(m, x)
+})hlo");
+  std::vector<const Instruction*> group = {Find(*m, "b"), Find(*m, "m"), Find(*m, "a")};
+  Cost c = GroupCost(group, TestDevice());
+  EXPECT_EQ(c.bytes_read, 4096 + 4);  // x once, s at its own size
+  EXPECT_EQ(c.bytes_written, 4096);   // only the root escapes
+  EXPECT_EQ(c.kernels, 1);
+}
+
+TEST(CostModel, SliceReadsOnlyWhatItSelects) {
+  auto m = Parse(R"hlo(ENTRY e {
+  x = f32[1000] parameter(0)
+  s = f32[10] slice(x), slice={[0:10]}
+  ROOT n = f32[10] negate(s)
+})hlo");
+  Cost c = GroupCost({Find(*m, "s"), Find(*m, "n")}, TestDevice());
+  EXPECT_EQ(c.bytes_read, 40);
+  EXPECT_EQ(c.bytes_written, 40);
+}
+
+TEST(CostModel, FusionKernelAndModuleTotals) {
+  auto m = Parse(R"hlo(
+fused {
+  p0 = f32[256] parameter(0)
+  p1 = f32[256] parameter(1)
+  e = f32[256] exponential(p0)
+  ROOT m = f32[256] multiply(e, p1)
+}
+ENTRY main {
+  a = f32[256] parameter(0)
+  b = f32[256] parameter(1)
+  f = f32[256] fusion(a, b), kind=kLoop, calls=fused
+  ROOT t = (f32[256]) tuple(f)
+})hlo");
+  Cost c = KernelCost(*Find(*m, "f"), TestDevice());
+  EXPECT_EQ(c.bytes_read, 2048);
+  EXPECT_EQ(c.bytes_written, 1024);
+  EXPECT_DOUBLE_EQ(c.flops, 256 * 16 + 256);
+  ModuleCost mc = EstimateModule(*m, TestDevice());
+  EXPECT_EQ(mc.kernels, 1);  // parameters and the tuple launch nothing
+  EXPECT_EQ(mc.hbm_bytes, 3072);
+}
+
+}  // namespace
+}  // namespace hloscope
