@@ -1,6 +1,7 @@
 #include "core/cost/device.h"
 
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "core/parser/parser.h"
@@ -81,6 +82,33 @@ StatusOr<DeviceSpec> LoadDevice(const std::string& id_or_path) {
   std::string known;
   for (const auto& [id, t] : presets) known += (known.empty() ? "" : ", ") + id;
   return Status::Error("unknown device '" + id_or_path + "' (presets: " + known + ", or a JSON file path)");
+}
+
+}  // namespace hloscope
+
+namespace hloscope {
+namespace {
+std::mutex& DeviceMutex() {
+  static std::mutex mu;
+  return mu;
+}
+DeviceSpec& DeviceSlot() {
+  static DeviceSpec d = [] {
+    auto loaded = LoadDevice(kDefaultDevice);
+    return loaded.ok() ? *loaded : DeviceSpec{};
+  }();
+  return d;
+}
+}  // namespace
+
+DeviceSpec CurrentDevice() {
+  std::lock_guard<std::mutex> lock(DeviceMutex());
+  return DeviceSlot();
+}
+
+void SetCurrentDevice(const DeviceSpec& d) {
+  std::lock_guard<std::mutex> lock(DeviceMutex());
+  DeviceSlot() = d;
 }
 
 }  // namespace hloscope

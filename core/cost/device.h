@@ -37,4 +37,9 @@ StatusOr<DeviceSpec> LoadDevice(const std::string& id_or_path);
 std::vector<std::string> DevicePresetIds();
 StatusOr<DeviceSpec> ParseDeviceJson(const std::string& json, const std::string& origin);
 
+// The device fusion passes and step statistics use (set by --device or the
+// GUI's device chooser; thread-safe copy). Defaults to kDefaultDevice.
+DeviceSpec CurrentDevice();
+void SetCurrentDevice(const DeviceSpec& d);
+
 }  // namespace hloscope

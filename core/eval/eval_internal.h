@@ -24,7 +24,8 @@ Status Unsupported(const Instruction& instr, const std::string& why);
 
 class Interp {
  public:
-  explicit Interp(const EvalOptions& opts) : opts_(opts) {}
+  explicit Interp(const EvalOptions& opts);
+  ~Interp();
   const EvalOptions& opts() const { return opts_; }
 
   // Evaluates a computation on argument values (not copied).

@@ -51,6 +51,11 @@ void Computation::RebuildParameters() {
   }
 }
 
+void Computation::Reorder(const std::vector<Instruction*>& order) {
+  if (order.size() != instrs_.size()) return;
+  for (Instruction* i : order) instrs_.splice(instrs_.end(), instrs_, i->self_it);
+}
+
 std::vector<Instruction*> Computation::MakePostOrder() const {
   std::vector<Instruction*> order;
   order.reserve(instrs_.size());

@@ -45,6 +45,11 @@ class Computation {
   void RemoveInstruction(Instruction* instr);
   // Rebuilds the parameter table from parameter instructions.
   void RebuildParameters();
+  // Puts the instructions in `order` (a permutation of all of them).
+  void Reorder(const std::vector<Instruction*>& order);
+  // Sorts the list so every instruction follows its operands (stable where
+  // the list already was topological).
+  void SortTopologically() { Reorder(MakePostOrder()); }
 
   // Instructions in an order where operands (and control predecessors)
   // come before users. Unreachable instructions are included.

@@ -10,6 +10,7 @@
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/support/status.h"
+#include "core/verify/shape_inference.h"
 
 namespace hloscope::infer {
 
@@ -98,12 +99,12 @@ StatusOr<Shape> WindowOutputShape(const Shape& base, const Window& window, Primi
 
 // --- Per-family inference (one file each) --------------------------------------
 
-StatusOr<Shape> InferElementwise(const Instruction& instr);    // shape_inference_elementwise.cc
-StatusOr<Shape> InferDataMovement(const Instruction& instr);   // shape_inference_movement.cc
-StatusOr<Shape> InferContraction(const Instruction& instr);    // shape_inference_contraction.cc
-StatusOr<Shape> InferGather(const Instruction& instr);         // shape_inference_indexing.cc
-StatusOr<Shape> InferScatter(const Instruction& instr);        // shape_inference_indexing.cc
-StatusOr<Shape> InferReduction(const Instruction& instr);      // shape_inference_reduction.cc
-StatusOr<Shape> InferControlFlow(const Instruction& instr);    // shape_inference_control.cc
+StatusOr<Shape> InferElementwise(const Instruction& instr);   // shape_inference_elementwise.cc
+StatusOr<Shape> InferDataMovement(const Instruction& instr);  // shape_inference_movement.cc
+StatusOr<Shape> InferContraction(const Instruction& instr);   // shape_inference_contraction.cc
+StatusOr<Shape> InferGather(const Instruction& instr);        // shape_inference_indexing.cc
+StatusOr<Shape> InferScatter(const Instruction& instr);       // shape_inference_indexing.cc
+StatusOr<Shape> InferReduction(const Instruction& instr);     // shape_inference_reduction.cc
+StatusOr<Shape> InferControlFlow(const Instruction& instr);   // shape_inference_control.cc
 
 }  // namespace hloscope::infer

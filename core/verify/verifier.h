@@ -11,8 +11,18 @@ namespace hloscope {
 struct VerifyOptions {
   // Check result shapes against shape inference (in addition to structure).
   bool check_shapes = true;
+  // Let real floating types differ between operands and results where XLA's
+  // HloVerifier does with allow_mixed_precision (its HloTestBase default):
+  // e.g. an f32 add of bf16 operands. Data-movement ops (tuple,
+  // get-tuple-element, call, while, ...) never change types either way.
+  bool allow_mixed_precision = true;
+  // Stop after this many errors; the message lists them one per line.
+  int max_errors = 20;
 };
 
+// Errors read `FILE:LINE:COL: error: NAME: MESSAGE` where FILE is the
+// module's source_path() ("<module>" when empty), LINE:COL the instruction's
+// location (omitted when unknown) and NAME the instruction (or computation).
 Status VerifyModule(const Module& m, const VerifyOptions& opts = {});
 
 }  // namespace hloscope

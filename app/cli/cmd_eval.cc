@@ -1,0 +1,132 @@
+// eval: runs a module's entry computation in the reference interpreter.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_args.h"
+#include "core/eval/compare.h"
+#include "core/eval/data_file.h"
+#include "core/eval/evaluator.h"
+#include "core/eval/random_inputs.h"
+#include "core/parser/parser.h"
+#include "core/verify/verifier.h"
+
+namespace hloscope::cli {
+namespace {
+
+uint64_t Checksum(const Literal& l) {  // FNV-1a over the element bytes
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < l.raw_size(); ++i) h = (h ^ l.raw()[i]) * 0x100000001b3ull;
+  return h;
+}
+
+int RunEval(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--seed", "--inputs", "--expected"}, {"--json", "--no-verify"}, &err) ||
+      args.positional().size() != 1) {
+    std::fprintf(stderr, "hloscope-cli eval: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
+    return 2;
+  }
+  if (args.Has("--seed") && args.Has("--inputs")) {
+    std::fprintf(stderr, "hloscope-cli eval: error: --seed and --inputs exclude each other\n");
+    return 2;
+  }
+  long long seed = 0;
+  if (args.Has("--seed") && !args.GetInt("--seed", &seed, &err)) {
+    std::fprintf(stderr, "hloscope-cli eval: error: %s\n", err.c_str());
+    return 2;
+  }
+  const std::string& path = args.positional()[0];
+  auto m = ParseHloFile(path);
+  if (!m.ok()) {
+    std::fprintf(stderr, "%s\n", m.status().message().c_str());
+    return 1;
+  }
+  if (!args.Has("--no-verify")) {
+    Status s = VerifyModule(**m);
+    if (!s.ok()) {
+      std::fprintf(stderr, "%s\n", s.message().c_str());
+      return 1;
+    }
+  }
+  const Computation& entry = *(*m)->entry();
+  std::vector<Literal> inputs;
+  if (auto in = args.Get("--inputs")) {
+    auto d = ReadDataFile(*in);
+    if (!d.ok()) {
+      std::fprintf(stderr, "%s\n", d.status().message().c_str());
+      return 1;
+    }
+    inputs = std::move(d->inputs);
+    if (static_cast<int>(inputs.size()) != entry.num_parameters()) {
+      std::fprintf(stderr, "%s: error: %zu inputs given, but the entry computation takes %d parameters\n",
+                   in->c_str(), inputs.size(), entry.num_parameters());
+      return 1;
+    }
+  } else {
+    inputs = MakeRandomInputs(entry, static_cast<uint64_t>(seed));
+  }
+  auto result = EvaluateModule(**m, inputs);
+  if (!result.ok()) {
+    std::fprintf(stderr, "%s\n", result.status().message().c_str());
+    return 1;
+  }
+  std::vector<Literal> outs = FlattenTuple(*result);
+  if (args.Has("--json")) {
+    nlohmann::ordered_json j;
+    j["outputs"] = nlohmann::ordered_json::array();
+    for (const Literal& o : outs) j["outputs"].push_back(LiteralToJson(o));
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    for (size_t i = 0; i < outs.size(); ++i) {
+      const Literal& o = outs[i];
+      std::string first;
+      int64_t shown = std::min<int64_t>(o.num_elements(), 8);
+      for (int64_t k = 0; k < shown; ++k) {
+        if (k) first += ", ";
+        o.AppendElement(first, k);
+      }
+      if (o.num_elements() > shown) first += ", ...";
+      std::printf("output %zu: %s checksum=%016llx values=[%s]\n", i, o.shape().ToString(false).c_str(),
+                  static_cast<unsigned long long>(Checksum(o)), first.c_str());
+    }
+  }
+  if (auto ex = args.Get("--expected")) {
+    auto d = ReadDataFile(*ex);
+    if (!d.ok()) {
+      std::fprintf(stderr, "%s\n", d.status().message().c_str());
+      return 1;
+    }
+    if (d->outputs.size() != outs.size()) {
+      std::fprintf(stderr, "%s: mismatch: expected %zu outputs, got %zu\n", ex->c_str(), d->outputs.size(), outs.size());
+      return 1;
+    }
+    for (size_t i = 0; i < outs.size(); ++i) {
+      std::string diff = CompareLiterals(d->outputs[i], outs[i]);
+      if (!diff.empty()) {
+        // Report with the flattened output number.
+        auto pos = diff.find("output {}");
+        if (pos != std::string::npos) diff.replace(pos, 9, "output {" + std::to_string(i) + "}");
+        std::fprintf(stderr, "%s: mismatch: %s\n", ex->c_str(), diff.c_str());
+        return 1;
+      }
+    }
+    std::fprintf(stderr, "all %zu outputs match %s\n", outs.size(), ex->c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+HLOSCOPE_CLI_COMMAND(eval, "eval", "run the entry computation in the reference interpreter",
+                   "usage: hloscope-cli eval FILE [--seed N | --inputs F.json] [--json] [--expected F.json]\n"
+                   "                          [--no-verify]\n"
+                   "Evaluates the entry computation on deterministic random inputs (--seed, default 0)\n"
+                   "or on the inputs of a hloscope-data-v1 file. Prints each output (tuples flattened):\n"
+                   "shape, an FNV-1a checksum of its bytes and its first values; --json prints\n"
+                   "{\"outputs\":[{\"shape\":\"f32[2,2]\",\"values\":[...]}]} with every value.\n"
+                   "--expected compares with the outputs of a data file (default tolerances per type)\n"
+                   "and exits 1 on a mismatch. Errors are located (FILE:LINE:COL) and exit 1.",
+                   RunEval);
+
+}  // namespace hloscope::cli

@@ -1,0 +1,233 @@
+// list-passes, opt, check: running passes and pipelines on a module.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/cli/cli_args.h"
+#include "core/parser/parser.h"
+#include "core/passes/differential_checker.h"
+#include "core/passes/dump_writer.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/step_recorder.h"
+#include "core/passes/verifier_instrumentation.h"
+#include "core/printer/printer.h"
+#include "core/verify/verifier.h"
+
+namespace hloscope::cli {
+namespace {
+
+std::vector<std::string> SplitComma(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+// The pipeline named by --pipeline / --passes (default `simplify`).
+std::unique_ptr<Pipeline> BuildFromArgs(const Args& args, const char* cmd) {
+  const PassRegistry& reg = PassRegistry::Global();
+  StatusOr<std::unique_ptr<Pipeline>> p = Status::Error("");
+  if (args.Has("--passes") && args.Has("--pipeline")) {
+    std::fprintf(stderr, "hloscope-cli %s: error: give either --pipeline or --passes\n", cmd);
+    return nullptr;
+  }
+  if (args.Has("--passes")) {
+    p = reg.BuildPassList(SplitComma(args.GetOr("--passes", "")));
+  } else {
+    p = reg.BuildPipeline(args.GetOr("--pipeline", "simplify"));
+  }
+  if (!p.ok()) {
+    std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, p.status().message().c_str());
+    return nullptr;
+  }
+  return std::move(*p);
+}
+
+std::unique_ptr<Module> Load(const std::string& path) {
+  auto m = ParseHloFile(path);
+  if (!m.ok()) {
+    std::fprintf(stderr, "%s\n", m.status().message().c_str());
+    return nullptr;
+  }
+  return std::move(*m);
+}
+
+int RunListPasses(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {}, {"--json"}, &err) || !args.positional().empty()) {
+    std::fprintf(stderr, "hloscope-cli list-passes: error: %s\n", err.empty() ? "takes no files" : err.c_str());
+    return 2;
+  }
+  const PassRegistry& reg = PassRegistry::Global();
+  if (args.Has("--json")) {
+    nlohmann::ordered_json j;
+    j["passes"] = nlohmann::ordered_json::array();
+    for (const PassInfo& p : reg.passes())
+      j["passes"].push_back({{"name", p.name}, {"pipelines", reg.PipelinesContaining(p.name)}, {"description", p.description}});
+    j["pipelines"] = nlohmann::ordered_json::array();
+    for (const PipelineSpec& p : reg.pipelines()) {
+      auto built = reg.BuildPipeline(p.name);
+      j["pipelines"].push_back({{"name", p.name},
+                                {"description", p.description},
+                                {"passes", built.ok() ? (*built)->Describe() : built.status().message()}});
+    }
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("%-28s %-14s %s\n", "pass", "pipelines", "description");
+  for (const PassInfo& p : reg.passes()) {
+    std::string pipes;
+    for (const std::string& n : reg.PipelinesContaining(p.name)) pipes += (pipes.empty() ? "" : ",") + n;
+    std::printf("%-28s %-14s %s\n", p.name.c_str(), pipes.empty() ? "-" : pipes.c_str(), p.description.c_str());
+  }
+  std::printf("\npipelines:\n");
+  for (const PipelineSpec& p : reg.pipelines()) {
+    auto built = reg.BuildPipeline(p.name);
+    std::printf("  %s: %s\n    %s\n", p.name.c_str(), p.description.c_str(),
+                built.ok() ? (*built)->Describe().c_str() : built.status().message().c_str());
+  }
+  return 0;
+}
+
+nlohmann::ordered_json StepsJson(const Module& m, const StepRecorder& rec) {
+  nlohmann::ordered_json j;
+  j["module"] = m.name();
+  j["steps"] = nlohmann::ordered_json::array();
+  for (const auto& s : rec.steps()) {
+    nlohmann::ordered_json step;
+    step["pass"] = s->pass;
+    step["iteration"] = s->iteration;
+    step["changed"] = s->changed;
+    step["ms"] = s->ms;
+    step["instructions"] = s->instructions;
+    step["computations"] = s->computations;
+    step["stats"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s->stats) step["stats"][k] = v;
+    step["rewrites"] = nlohmann::ordered_json::array();
+    for (const Rewrite& r : s->rewrites) step["rewrites"].push_back(r.ToString(s->pass));
+    j["steps"].push_back(std::move(step));
+  }
+  j["final"] = {{"instructions", m.instruction_count()}};
+  return j;
+}
+
+int RunOpt(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--pipeline", "--passes", "-o", "--dump-dir"}, {"--json", "--force", "--no-verify"}, &err) ||
+      args.positional().size() != 1) {
+    std::fprintf(stderr, "hloscope-cli opt: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
+    return 2;
+  }
+  std::unique_ptr<Pipeline> pipeline = BuildFromArgs(args, "opt");
+  if (!pipeline) return 2;
+  std::unique_ptr<Module> m = Load(args.positional()[0]);
+  if (!m) return 1;
+
+  StepRecorder recorder;
+  VerifierInstrumentation verifier;
+  std::unique_ptr<DumpWriter> dumper;
+  pipeline->AddInstrumentation(&recorder);
+  if (!args.Has("--no-verify")) pipeline->AddInstrumentation(&verifier);
+  if (args.Has("--dump-dir")) {
+    dumper = std::make_unique<DumpWriter>(DumpOptions{args.GetOr("--dump-dir", ""), 0, args.Has("--force")});
+    pipeline->AddInstrumentation(dumper.get());
+  }
+  StatusOr<bool> changed = pipeline->Run(*m);
+  if (!changed.ok()) {
+    std::fprintf(stderr, "hloscope-cli opt: error: %s\n", changed.status().message().c_str());
+    return 1;
+  }
+  const bool json = args.Has("--json");
+  if (args.Has("-o") || !json) {
+    if (!WriteOutput(args.GetOr("-o", "-"), PrintModule(*m), args.Has("--force"), &err)) {
+      std::fprintf(stderr, "%s\n", err.c_str());
+      return 1;
+    }
+  }
+  if (json) {
+    std::printf("%s\n", StepsJson(*m, recorder).dump(2).c_str());
+    return 0;
+  }
+  // A short summary on stderr (stdout may hold the module).
+  int changed_steps = 0;
+  for (const auto& s : recorder.steps()) changed_steps += s->changed;
+  std::fprintf(stderr, "%s: %zu pass runs, %d changed the module; instructions %lld → %lld\n",
+               pipeline->name().c_str(), recorder.steps().size(), changed_steps,
+               static_cast<long long>(recorder.initial()->instruction_count()),
+               static_cast<long long>(m->instruction_count()));
+  return 0;
+}
+
+int RunCheck(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--pipeline", "--passes", "--seeds"}, {}, &err) || args.positional().size() != 1) {
+    std::fprintf(stderr, "hloscope-cli check: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
+    return 2;
+  }
+  long long seeds = 1;
+  if (!args.GetInt("--seeds", &seeds, &err) || seeds < 1 || seeds > 1000) {
+    std::fprintf(stderr, "hloscope-cli check: error: %s\n", err.empty() ? "--seeds must be in 1..1000" : err.c_str());
+    return 2;
+  }
+  std::unique_ptr<Pipeline> pipeline = BuildFromArgs(args, "check");
+  if (!pipeline) return 2;
+  std::unique_ptr<Module> m = Load(args.positional()[0]);
+  if (!m) return 1;
+  DifferentialOptions opts;
+  opts.seeds = static_cast<int>(seeds);
+  DifferentialChecker checker(opts);
+  VerifierInstrumentation verifier;
+  StepRecorder recorder;
+  pipeline->AddInstrumentation(&recorder);
+  pipeline->AddInstrumentation(&verifier);
+  pipeline->AddInstrumentation(&checker);
+  StatusOr<bool> changed = pipeline->Run(*m);
+  if (!changed.ok()) {
+    std::fprintf(stderr, "%s: FAIL: %s\n", args.positional()[0].c_str(), changed.status().message().c_str());
+    return 1;
+  }
+  int changed_steps = 0;
+  for (const auto& s : recorder.steps()) changed_steps += s->changed;
+  if (!checker.evaluable()) {
+    std::printf("%s: verified %d changed steps; not evaluable, no differential check (%s)\n",
+                args.positional()[0].c_str(), changed_steps, checker.not_evaluable_reason().c_str());
+    return 0;
+  }
+  std::printf("%s: OK, %zu pass runs, %d changed, %d comparisons on %lld seeds, 0 mismatches\n",
+              args.positional()[0].c_str(), recorder.steps().size(), changed_steps, checker.comparisons(), seeds);
+  return 0;
+}
+
+}  // namespace
+
+HLOSCOPE_CLI_COMMAND(list_passes, "list-passes", "list the registered passes and pipelines",
+                     "usage: hloscope-cli list-passes [--json]\n"
+                     "Prints every pass (name, the pipelines that run it, a one-line description)\n"
+                     "and every pipeline with its passes.",
+                     RunListPasses);
+HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
+                     "usage: hloscope-cli opt FILE [--pipeline NAME | --passes a,b,c] [-o OUT.hlo]\n"
+                     "                        [--dump-dir DIR] [--json] [--force] [--no-verify]\n"
+                     "Runs the pipeline (default `simplify`) with the verifier after every pass that\n"
+                     "changed the module. Writes the result to OUT (stdout without -o and --json).\n"
+                     "--json prints {\"module\", \"steps\":[{\"pass\", \"iteration\", \"changed\", \"ms\",\n"
+                     "\"instructions\", \"computations\", \"stats\", \"rewrites\"}], \"final\"}.\n"
+                     "--dump-dir writes XLA-style dumps: module_0000.<name>.before_optimizations.txt,\n"
+                     "module_0000.<name>.NNNN.<pipeline>.after_<pass>.txt for each pass that changed\n"
+                     "something, module_0000.<name>.after_optimizations.txt. Existing files (OUT or\n"
+                     "dumps) are only replaced with --force.",
+                     RunOpt);
+HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipeline",
+                     "usage: hloscope-cli check FILE [--pipeline NAME | --passes a,b,c] [--seeds K]\n"
+                     "Runs the pipeline (default `simplify`) with the verifier and the interpreter:\n"
+                     "after every pass that changed the module, its outputs on K random input sets\n"
+                     "(seeds 1..K, default 1) must equal those before the pass (float tolerance by\n"
+                     "type). Exits 1 on the first mismatch, naming the pass and the output element.",
+                     RunCheck);
+
+}  // namespace hloscope::cli

@@ -1,0 +1,165 @@
+// Structure and control flow: tuple, get-tuple-element, call, fusion (runs
+// its fused computation), while, conditional (pred or branch index; an out
+// of range index runs the last branch), map, and the value-preserving ops
+// (opt-barrier, domain, add-dependency, async and copy start/done pairs).
+#include "core/eval/scalar_fn.h"
+#include "core/ir/computation.h"
+
+namespace hloscope::eval {
+namespace {
+
+StatusOr<Literal> RunCalled(Interp& in, const Instruction& instr, const Computation* c, Operands ops) {
+  if (!c) return InstrError(instr, "missing called computation");
+  StatusOr<Literal> r = in.Run(*c, ops);
+  if (!r.ok() && r.status().message().find("error: cannot evaluate") == std::string::npos)
+    return InstrError(instr, r.status().message());
+  return r;
+}
+
+StatusOr<Literal> While(Interp& in, const Instruction& instr, const Literal& init) {
+  const Computation* cond = instr.called("condition");
+  const Computation* body = instr.called("body");
+  if (!cond || !body) return InstrError(instr, "while needs condition and body computations");
+  Literal state = init;
+  for (int64_t iter = 0;; ++iter) {
+    const Literal* arg = &state;
+    ASSIGN_OR_RETURN(Literal p, RunCalled(in, instr, cond, Operands(&arg, 1)));
+    if (p.IsTuple() || p.shape().element_type() != PrimitiveType::kPred || p.num_elements() != 1)
+      return InstrError(instr, "condition must return a pred scalar");
+    if (!p.raw()[0]) return state;
+    if (iter >= in.opts().max_while_iterations)
+      return InstrError(instr, "while loop did not finish within max_while_iterations (" +
+                                   std::to_string(in.opts().max_while_iterations) + ")");
+    ASSIGN_OR_RETURN(state, RunCalled(in, instr, body, Operands(&arg, 1)));
+  }
+}
+
+StatusOr<Literal> Conditional(Interp& in, const Instruction& instr, Operands ops) {
+  std::vector<Computation*> branches;
+  for (const CalledRef& r : instr.called_refs())
+    if (r.attr == "branch_computations") branches = r.comps;
+  if (branches.empty()) {
+    Computation* t = instr.called("true_computation");
+    Computation* f = instr.called("false_computation");
+    if (!t || !f) return InstrError(instr, "conditional needs branch computations");
+    branches = {t, f};
+  }
+  const Literal& sel = *ops[0];
+  if (sel.IsTuple() || sel.num_elements() != 1) return InstrError(instr, "the branch selector must be a scalar");
+  int64_t b;
+  if (sel.shape().element_type() == PrimitiveType::kPred) {
+    b = sel.raw()[0] ? 0 : 1;
+  } else if (IsInteger(sel.shape().element_type())) {
+    b = sel.GetInt(0);
+    if (b < 0 || b >= static_cast<int64_t>(branches.size())) b = static_cast<int64_t>(branches.size()) - 1;
+  } else {
+    return InstrError(instr, "the branch selector must be pred or an integer");
+  }
+  if (static_cast<int64_t>(ops.size()) != static_cast<int64_t>(branches.size()) + 1)
+    return InstrError(instr, "needs one operand per branch");
+  return RunCalled(in, instr, branches[b], ops.subspan(b + 1, 1));
+}
+
+StatusOr<Literal> Map(Interp& in, const Instruction& instr, Operands ops) {
+  const Computation* fn = instr.to_apply();
+  if (!fn || ops.empty()) return InstrError(instr, "map needs operands and to_apply");
+  Literal out(NoLayout(instr.shape()));
+  std::vector<PrimitiveType> types;
+  for (const Literal* o : ops) {
+    if (o->num_elements() != out.num_elements()) return InstrError(instr, "operands must match the result size");
+    types.push_back(o->shape().element_type());
+  }
+  ScalarCall call(in, *fn, types);
+  for (int64_t i = 0; i < out.num_elements(); ++i) {
+    for (size_t k = 0; k < ops.size(); ++k) CopyElement(*ops[k], i, call.arg(static_cast<int>(k)), 0);
+    Status st = call.Call();
+    if (!st.ok()) return InstrError(instr, "mapped computation: " + st.message());
+    if (call.results()[0].shape().element_type() != out.shape().element_type())
+      return InstrError(instr, "mapped computation returns the wrong type");
+    CopyElement(call.results()[0], 0, out, i);
+  }
+  return out;
+}
+
+StatusOr<Literal> Element(const Instruction& instr, const Literal& t, int64_t i) {
+  if (!t.IsTuple() || i < 0 || i >= static_cast<int64_t>(t.tuple_elements().size()))
+    return InstrError(instr, "tuple index " + std::to_string(i) + " is out of range for " + t.shape().ToString(false));
+  return t.tuple_elements()[i];
+}
+
+}  // namespace
+
+StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops) {
+  switch (instr.opcode()) {
+    case Opcode::kTuple: {
+      std::vector<Literal> elems;
+      for (const Literal* o : ops) elems.push_back(*o);
+      return MakeTuple(std::move(elems));
+    }
+    case Opcode::kGetTupleElement:
+      if (ops.size() != 1) break;
+      return Element(instr, *ops[0], instr.tuple_index());
+    case Opcode::kCall: return RunCalled(in, instr, instr.to_apply(), ops);
+    case Opcode::kFusion: return RunCalled(in, instr, instr.fused_computation(), ops);
+    case Opcode::kWhile:
+      if (ops.size() != 1) break;
+      return While(in, instr, *ops[0]);
+    case Opcode::kConditional:
+      if (ops.empty()) break;
+      return Conditional(in, instr, ops);
+    case Opcode::kMap: return Map(in, instr, ops);
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kDomain:
+    case Opcode::kAddDependency:
+    case Opcode::kAsyncUpdate:
+      if (ops.empty()) break;
+      return *ops[0];
+    case Opcode::kAfterAll: return Literal(Shape(PrimitiveType::kToken, {}));
+    case Opcode::kAsyncStart: {
+      const Shape& s = instr.shape();
+      if (!s.IsTuple() || s.tuple_size() < 2) return Unsupported(instr, "async-start without a (operands, result, ...) shape");
+      Computation* c = instr.called("calls");
+      if (!c && !instr.called_computations().empty()) c = instr.called_computations()[0];
+      ASSIGN_OR_RETURN(Literal r, RunCalled(in, instr, c, ops));
+      Literal out(NoLayout(s));
+      std::vector<Literal> args;
+      for (const Literal* o : ops) args.push_back(*o);
+      if (out.tuple_elements()[0].IsTuple()) out.tuple_elements()[0] = MakeTuple(std::move(args));
+      else if (args.size() == 1) out.tuple_elements()[0] = std::move(args[0]);
+      out.tuple_elements()[1] = std::move(r);
+      return out;
+    }
+    case Opcode::kAsyncDone:
+      if (ops.size() != 1) break;
+      return Element(instr, *ops[0], 1);
+    case Opcode::kCopyStart: {
+      if (ops.size() != 1 || !instr.shape().IsTuple() || instr.shape().tuple_size() < 2) break;
+      Literal out(NoLayout(instr.shape()));
+      out.tuple_elements()[0] = *ops[0];
+      out.tuple_elements()[1] = *ops[0];
+      return out;
+    }
+    case Opcode::kCopyDone:
+      if (ops.size() != 1) break;
+      return Element(instr, *ops[0], 0);
+    case Opcode::kGetDimensionSize: {
+      if (ops.size() != 1 || instr.dimensions().size() != 1) break;
+      int64_t d = instr.dimensions()[0];
+      if (d < 0 || d >= ops[0]->shape().rank()) return InstrError(instr, "dimension out of range");
+      Literal out(NoLayout(instr.shape()));
+      if (out.num_elements() != 1) break;
+      out.SetInt(0, ops[0]->shape().dim(static_cast<int>(d)));
+      return out;
+    }
+    case Opcode::kReplicaId:
+    case Opcode::kPartitionId: {
+      // One replica and one partition: the id is 0.
+      Literal out(NoLayout(instr.shape()));
+      return out;
+    }
+    default: break;
+  }
+  return InstrError(instr, "malformed instruction (operands or shape)");
+}
+
+}  // namespace hloscope::eval

@@ -1,0 +1,21 @@
+// Deterministic random arguments for a computation: the same seed gives the
+// same values on every machine (own splitmix64 stream per parameter, no
+// std:: distributions). Ranges: floats uniform in [-1, 1) rounded to the
+// type; signed integers in [-10, 10]; unsigned in [0, 20]; pred 0/1;
+// complex parts in [-1, 1). Integer parameters that feed gather/scatter
+// indices or dynamic-slice/dynamic-update-slice starts (directly or through
+// convert, reshape, broadcast, slice, concatenate, fusion/call parameters)
+// are drawn from [0, largest start that keeps every such use in bounds].
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ir/computation.h"
+#include "core/ir/literal.h"
+
+namespace hloscope {
+
+std::vector<Literal> MakeRandomInputs(const Computation& entry, uint64_t seed);
+
+}  // namespace hloscope

@@ -1,0 +1,159 @@
+#include "core/fusion/fusibility.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/cost/cost_model.h"
+#include "core/fusion/fusion_builder.h"
+
+namespace hloscope {
+namespace {
+
+std::string Op(const Instruction& i) { return std::string(OpcodeName(i.opcode())); }
+
+bool IsLoopFusibleOp(Opcode op) {
+  switch (op) {
+    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kTranspose:
+    case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kConcatenate: case Opcode::kPad:
+    case Opcode::kIota: case Opcode::kReverse: case Opcode::kGather: case Opcode::kConstant:
+    case Opcode::kSelect: case Opcode::kClamp: case Opcode::kReducePrecision:
+      return true;
+    default:
+      return IsElementwise(op);
+  }
+}
+
+}  // namespace
+
+bool ContainsReduce(const Instruction& i) {
+  if (i.opcode() == Opcode::kReduce) return true;
+  if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return false;
+  for (const auto& m : i.fused_computation()->instructions())
+    if (m->opcode() == Opcode::kReduce) return true;
+  return false;
+}
+
+int FusedInstructionCount(const Instruction& i) {
+  if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return 1;
+  int n = 0;
+  for (const auto& m : i.fused_computation()->instructions())
+    if (m->opcode() != Opcode::kParameter) ++n;
+  return n;
+}
+
+Refusal ProducerFusible(const Instruction& p) {
+  if (p.HasSideEffect()) return "the producer " + Op(p) + " has side effects";
+  switch (p.opcode()) {
+    case Opcode::kParameter: return "the producer is a parameter: it is read, not computed";
+    case Opcode::kReduce:
+      return "the producer is a reduce: its result is complete only after all elements are combined, so it "
+             "ends a kernel";
+    case Opcode::kDot: case Opcode::kConvolution:
+      return "the producer " + Op(p) + " runs as its own library-style kernel (cuBLAS/cuDNN in XLA) and stays unfused";
+    case Opcode::kTuple: case Opcode::kGetTupleElement:
+      return "the producer " + Op(p) + " only rearranges buffers; there is nothing to compute";
+    case Opcode::kFusion:
+      if (ContainsReduce(p)) return "the producer fusion ends in a reduction";
+      if (p.fusion_kind() != FusionKind::kLoop) return "only loop fusions are merged into consumers";
+      if (p.shape().IsTuple()) return "the producer fusion has several outputs";
+      return "";
+    default:
+      break;
+  }
+  if (p.shape().IsTuple()) return "the producer " + Op(p) + " returns a tuple";
+  if (!IsLoopFusibleOp(p.opcode())) return "the producer " + Op(p) + " is not an elementwise or data-movement op";
+  return "";
+}
+
+Refusal ConsumerFusible(const Instruction& c) {
+  if (c.HasSideEffect()) return "the consumer " + Op(c) + " has side effects";
+  switch (c.opcode()) {
+    case Opcode::kReduce:
+      if (c.shape().IsTuple() && c.operand_count() > 2) return "";  // variadic reduce: input fusion too
+      return "";
+    case Opcode::kFusion:
+      return c.fusion_kind() == FusionKind::kLoop || c.fusion_kind() == FusionKind::kInput
+                 ? ""
+                 : "the consumer fusion is of kind " + std::string(FusionKindName(c.fusion_kind()));
+    case Opcode::kDynamicUpdateSlice:
+      return "";
+    case Opcode::kDot: case Opcode::kConvolution:
+      return "the consumer " + Op(c) + " stays an unfused library-style kernel";
+    case Opcode::kTuple: return "the consumer is a tuple: it only groups the program's outputs";
+    case Opcode::kGetTupleElement: return "the consumer is a get-tuple-element";
+    default:
+      break;
+  }
+  if (c.shape().IsTuple()) return "the consumer " + Op(c) + " returns a tuple";
+  if (!IsLoopFusibleOp(c.opcode()) || c.opcode() == Opcode::kConstant)
+    return "the consumer " + Op(c) + " cannot host fused producers";
+  return "";
+}
+
+double ReuseFactor(const Instruction& producer, const Instruction& consumer) {
+  int64_t pe = producer.shape().IsArray() ? producer.shape().num_elements() : 1;
+  if (pe == 0) return 1;
+  auto reads_many = [&](const Instruction& user) -> double {
+    switch (user.opcode()) {
+      case Opcode::kBroadcast: case Opcode::kReduceWindow: case Opcode::kGather: case Opcode::kPad:
+      case Opcode::kConcatenate: {
+        int64_t ue = user.shape().IsArray() ? user.shape().num_elements() : 1;
+        return std::max(1.0, double(ue) / double(pe));
+      }
+      default:
+        return 1.0;
+    }
+  };
+  if (consumer.opcode() != Opcode::kFusion) return reads_many(consumer);
+  // Inside a fusion: the users of the parameter that stands for `producer`.
+  const Computation* fc = consumer.fused_computation();
+  double f = 1.0;
+  for (int k = 0; k < consumer.operand_count(); ++k) {
+    if (consumer.operand(k) != &producer || !fc->parameter(k)) continue;
+    for (const Instruction* u : fc->parameter(k)->users()) f = std::max(f, reads_many(*u));
+  }
+  return f;
+}
+
+int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& consumer) {
+  std::unordered_set<const Instruction*> ops;
+  for (const Instruction* o : consumer.operands())
+    if (o != &producer) ops.insert(o);
+  for (const Instruction* o : producer.operands()) ops.insert(o);
+  return static_cast<int>(ops.size()) + static_cast<int>(consumer.shape().leaf_count());
+}
+
+Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate) {
+  if (Refusal r = ProducerFusible(producer); !r.empty()) return r;
+  if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
+  if (ContainsReduce(producer) && ContainsReduce(consumer))
+    return "both contain a reduction; XLA keeps two reductions in separate kernels";
+  if (consumer.opcode() == Opcode::kDynamicUpdateSlice && consumer.operand(0) == &producer)
+    return "the consumer dynamic-update-slice updates this operand in place; fusing it would lose the in-place "
+           "buffer";
+  if (consumer.opcode() == Opcode::kFusion && consumer.fused_computation() &&
+      consumer.fused_computation()->root()->opcode() == Opcode::kDynamicUpdateSlice) {
+    const Computation* fc = consumer.fused_computation();
+    const Instruction* dus = fc->root();
+    for (int k = 0; k < consumer.operand_count(); ++k)
+      if (consumer.operand(k) == &producer && fc->parameter(k) == dus->operand(0))
+        return "the consumer updates this operand in place (dynamic-update-slice)";
+  }
+  double reuse = ReuseFactor(producer, consumer);
+  if (IsExpensive(producer) && reuse > 1.0)
+    return "the producer " + Op(producer) + " is expensive and the consumer reads each of its elements about " +
+           std::to_string(static_cast<int64_t>(reuse)) + " times; fusing would recompute it that often";
+  if (duplicate && IsExpensive(producer)) {
+    int64_t users = producer.user_count();
+    return "the producer " + Op(producer) + " is expensive and has " + std::to_string(users) +
+           " consumers; fusing would compute it " + std::to_string(users) + " times";
+  }
+  if (FusedOperandsAndOutputs(producer, consumer) > kMaxOperandsAndOutputsPerFusion)
+    return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
+           " operands and outputs";
+  if (FusedInstructionCount(producer) + FusedInstructionCount(consumer) > kMaxFusedInstructions)
+    return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
+  return "";
+}
+
+}  // namespace hloscope

@@ -1,0 +1,352 @@
+#include "core/fusion/fusion_builder.h"
+
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace hloscope {
+namespace {
+
+bool NameTaken(const Computation& c, const std::string& name) {
+  for (const auto& i : c.instructions())
+    if (i->name() == name) return true;
+  return false;
+}
+
+// A copy of `src` in `dest` reading `operands`, keeping its name (made
+// unique within `dest` when needed) and everything but control edges.
+Instruction* CopyInto(const Instruction& src, Computation* dest, const std::vector<Instruction*>& operands,
+                      Instruction* before) {
+  std::string name = src.name();
+  if (NameTaken(*dest, name)) name = dest->parent()->UniqueName(name);
+  auto c = std::make_unique<Instruction>(src.opcode(), src.shape(), name);
+  c->attrs() = src.attrs();
+  c->mutable_called_refs() = src.called_refs();
+  if (src.literal()) c->set_literal(std::make_unique<Literal>(*src.literal()));
+  c->set_parameter_number(src.parameter_number());
+  c->metadata() = src.metadata();
+  c->raw_attrs() = src.raw_attrs();
+  c->set_loc(src.loc());
+  for (Instruction* o : operands) c->AppendOperand(o);
+  return dest->AddInstructionBefore(std::move(c), before);
+}
+
+Instruction* FirstNonParameter(const Computation& c) {
+  for (const auto& i : c.instructions())
+    if (i->opcode() != Opcode::kParameter) return i.get();
+  return nullptr;
+}
+
+Instruction* NewParameter(Computation* c, int64_t number, const Shape& shape) {
+  std::string name = "param_" + std::to_string(number);
+  if (NameTaken(*c, name)) name = c->parent()->UniqueName(name);
+  auto p = std::make_unique<Instruction>(Opcode::kParameter, shape, name);
+  p->set_parameter_number(number);
+  Instruction* first = c->instructions().empty() ? nullptr : c->instructions().front().get();
+  return c->AddInstructionBefore(std::move(p), first);
+}
+
+// Renumbers the fused computation's parameters to match `operands` (the
+// fusion's new operand list, where params[k] stands for operands[k]).
+void Renumber(Instruction* fusion, Computation* fc, const std::vector<Instruction*>& operands,
+              const std::vector<Instruction*>& params) {
+  fusion->DetachOperands();
+  for (size_t k = 0; k < operands.size(); ++k) {
+    fusion->AppendOperand(operands[k]);
+    params[k]->set_parameter_number(static_cast<int64_t>(k));
+  }
+  fc->RebuildParameters();
+}
+
+// Inlines the computation of `producer` (a fusion or a plain instruction)
+// into `fc`, mapping its inputs through `input_for`; returns the values that
+// stand for the producer's outputs (one per root / tuple element of root).
+std::vector<Instruction*> Inline(Instruction* producer, Computation* fc,
+                                 const std::function<Instruction*(Instruction*)>& input_for) {
+  Instruction* before = FirstNonParameter(*fc);
+  if (producer->opcode() != Opcode::kFusion) {
+    std::vector<Instruction*> ops;
+    for (Instruction* o : producer->operands()) ops.push_back(input_for(o));
+    return {CopyInto(*producer, fc, ops, before)};
+  }
+  const Computation* pc = producer->fused_computation();
+  const bool tuple_root = pc->root()->opcode() == Opcode::kTuple;
+  std::unordered_map<const Instruction*, Instruction*> map;
+  for (Instruction* i : pc->MakePostOrder()) {
+    if (i->opcode() == Opcode::kParameter) {
+      map[i] = input_for(producer->operand(static_cast<int>(i->parameter_number())));
+      continue;
+    }
+    if (tuple_root && i == pc->root()) continue;  // its elements are the outputs
+    std::vector<Instruction*> ops;
+    for (Instruction* o : i->operands()) ops.push_back(map.at(o));
+    map[i] = CopyInto(*i, fc, ops, before);
+  }
+  if (tuple_root) {
+    std::vector<Instruction*> outs;
+    for (const Instruction* o : pc->root()->operands()) outs.push_back(map.at(o));
+    return outs;
+  }
+  Instruction* root = map.at(pc->root());
+  if (root->shape().IsTuple()) {
+    // A variadic root (reduce, sort): expose each element.
+    std::vector<Instruction*> outs;
+    for (int64_t k = 0; k < root->shape().tuple_size(); ++k) {
+      auto g = std::make_unique<Instruction>(Opcode::kGetTupleElement, root->shape().tuple_shapes()[k],
+                                             fc->parent()->UniqueName(root->name() + "_gte"));
+      g->attrs().index = k;
+      g->attrs().mark(Attr::kIndex);
+      g->AppendOperand(root);
+      outs.push_back(fc->AddInstructionBefore(std::move(g), nullptr));
+    }
+    return outs;
+  }
+  return {root};
+}
+
+void RemoveIfDead(Instruction* i) {
+  if (!i->users().empty() || i->IsRoot()) return;
+  Computation* parent = i->parent();
+  Computation* fused = i->opcode() == Opcode::kFusion ? i->fused_computation() : nullptr;
+  parent->RemoveInstruction(i);
+  if (fused) parent->parent()->RemoveComputation(fused);
+}
+
+Instruction* AddGte(Computation* c, Instruction* tuple, int64_t index, Instruction* before) {
+  auto g = std::make_unique<Instruction>(Opcode::kGetTupleElement, tuple->shape().tuple_shapes()[index],
+                                         c->parent()->UniqueName(tuple->name() + "_gte"));
+  g->attrs().index = index;
+  g->attrs().mark(Attr::kIndex);
+  g->AppendOperand(tuple);
+  return c->AddInstructionBefore(std::move(g), before);
+}
+
+}  // namespace
+
+Instruction* WrapInFusion(Instruction* instr, FusionKind kind) {
+  Computation* parent = instr->parent();
+  Module* m = parent->parent();
+  auto comp = std::make_unique<Computation>(m->UniqueComputationName("fused_computation"));
+  Computation* fc = m->AddComputationBefore(std::move(comp), parent);
+  std::vector<Instruction*> operands, params;
+  std::unordered_map<Instruction*, Instruction*> param_of;
+  std::vector<Instruction*> mapped;
+  for (Instruction* o : instr->operands()) {
+    auto it = param_of.find(o);
+    if (it == param_of.end()) {
+      Instruction* p = NewParameter(fc, static_cast<int64_t>(operands.size()), o->shape());
+      // Keep parameters in number order at the front.
+      fc->Reorder([&] {
+        std::vector<Instruction*> order;
+        for (Instruction* q : params) order.push_back(q);
+        order.push_back(p);
+        for (const auto& i : fc->instructions())
+          if (std::find(order.begin(), order.end(), i.get()) == order.end()) order.push_back(i.get());
+        return order;
+      }());
+      operands.push_back(o);
+      params.push_back(p);
+      it = param_of.emplace(o, p).first;
+    }
+    mapped.push_back(it->second);
+  }
+  Instruction* inner = CopyInto(*instr, fc, mapped, nullptr);
+  fc->set_root(inner);
+  auto f = std::make_unique<Instruction>(Opcode::kFusion, instr->shape(), m->UniqueName("fusion"));
+  f->set_fusion_kind(kind);
+  f->SetCalled("calls", fc);
+  f->metadata() = instr->metadata();
+  for (Instruction* o : operands) f->AppendOperand(o);
+  Instruction* fusion = parent->AddInstructionBefore(std::move(f), instr);
+  fc->fusion_instruction = fusion;
+  for (Instruction* p : instr->control_predecessors()) p->AddControlDependencyTo(fusion);
+  for (Instruction* s : instr->control_successors()) fusion->AddControlDependencyTo(s);
+  instr->ReplaceAllUsesWith(fusion);
+  int64_t id = instr->id();
+  parent->RemoveInstruction(instr);
+  inner->set_id(id);  // the instruction moved into the fusion: same identity
+  return fusion;
+}
+
+Instruction* FuseProducerInto(Instruction* consumer, Instruction* producer) {
+  Computation* fc = consumer->fused_computation();
+  std::vector<Instruction*> operands(consumer->operands().begin(), consumer->operands().end());
+  std::vector<Instruction*> params;
+  for (size_t k = 0; k < operands.size(); ++k) params.push_back(fc->parameter(static_cast<int>(k)));
+  auto input_for = [&](Instruction* o) -> Instruction* {
+    for (size_t k = 0; k < operands.size(); ++k)
+      if (operands[k] == o) return params[k];
+    Instruction* p = NewParameter(fc, static_cast<int64_t>(operands.size()), o->shape());
+    operands.push_back(o);
+    params.push_back(p);
+    return p;
+  };
+  std::vector<Instruction*> outs = Inline(producer, fc, input_for);
+  bool tuple_valued = producer->opcode() == Opcode::kFusion && producer->shape().IsTuple();
+  Instruction* value = outs.size() == 1 && !tuple_valued ? outs[0] : nullptr;
+  if (!value) {
+    // A tuple-shaped producer: rebuild the tuple inside.
+    auto t = std::make_unique<Instruction>(Opcode::kTuple, producer->shape(),
+                                           fc->parent()->UniqueName(producer->name() + "_tuple"));
+    for (Instruction* o : outs) t->AppendOperand(o);
+    value = fc->AddInstructionBefore(std::move(t), nullptr);
+  }
+  std::vector<Instruction*> keep_ops, keep_params;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    if (operands[k] == producer) {
+      params[k]->ReplaceAllUsesWith(value);
+      fc->RemoveInstruction(params[k]);
+    } else {
+      keep_ops.push_back(operands[k]);
+      keep_params.push_back(params[k]);
+    }
+  }
+  Renumber(consumer, fc, keep_ops, keep_params);
+  fc->SortTopologically();
+  int64_t pid = producer->id();
+  bool fusion_producer = producer->opcode() == Opcode::kFusion;
+  RemoveIfDead(producer);
+  // When the producer moved entirely, its copy keeps its identity.
+  bool removed = true;
+  for (const auto& i : consumer->parent()->instructions())
+    if (i->id() == pid) removed = false;
+  if (removed && !fusion_producer && value->id() != pid) value->set_id(pid);
+  return value;
+}
+
+Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer) {
+  Computation* parent = consumer->parent();
+  Computation* fc = consumer->fused_computation();
+  // Users of the producer other than the consumer get the extra output.
+  std::vector<Instruction*> others;
+  for (Instruction* u : producer->users())
+    if (u != consumer) others.push_back(u);
+  bool was_root = producer->IsRoot();
+  // Inline the producer and keep a handle on its value inside.
+  Instruction* inner = FuseProducerInto(consumer, producer);  // producer stays (other users)
+  if (!inner) return consumer;
+  // Make the root a tuple that also returns `inner`.
+  Instruction* root = fc->root();
+  std::vector<Instruction*> outs;
+  bool was_tuple = root->opcode() == Opcode::kTuple;
+  if (was_tuple) outs.assign(root->operands().begin(), root->operands().end());
+  else outs.push_back(root);
+  outs.push_back(inner);
+  std::vector<Shape> shapes;
+  for (Instruction* o : outs) shapes.push_back(o->shape());
+  auto t = std::make_unique<Instruction>(Opcode::kTuple, Shape::Tuple(shapes), fc->parent()->UniqueName("tuple"));
+  for (Instruction* o : outs) t->AppendOperand(o);
+  Instruction* new_root = fc->AddInstructionBefore(std::move(t), nullptr);
+  fc->set_root(new_root);
+  if (was_tuple && root->users().empty()) fc->RemoveInstruction(root);
+  Shape old_shape = consumer->shape();
+  *consumer->mutable_shape() = new_root->shape();
+  Instruction* after = nullptr;
+  {
+    auto it = consumer->self_it;
+    ++it;
+    after = it == parent->instructions().end() ? nullptr : it->get();
+  }
+  if (!was_tuple) {
+    // Old users read element 0.
+    std::vector<Instruction*> users(consumer->users().begin(), consumer->users().end());
+    bool consumer_root = consumer->IsRoot();
+    Instruction* g0 = AddGte(parent, consumer, 0, after);
+    for (Instruction* u : users)
+      for (int k = 0; k < u->operand_count(); ++k)
+        if (u->operand(k) == consumer) u->ReplaceOperand(k, g0);
+    if (consumer_root) parent->set_root(g0);
+  }
+  (void)old_shape;
+  Instruction* gp = AddGte(parent, consumer, static_cast<int64_t>(outs.size()) - 1, after);
+  for (Instruction* u : others)
+    for (int k = 0; k < u->operand_count(); ++k)
+      if (u->operand(k) == producer) u->ReplaceOperand(k, gp);
+  if (was_root) parent->set_root(gp);
+  RemoveIfDead(producer);
+  parent->SortTopologically();
+  return consumer;
+}
+
+Instruction* MergeSiblingFusions(Instruction* a, Instruction* b) {
+  Computation* parent = a->parent();
+  Module* m = parent->parent();
+  auto comp = std::make_unique<Computation>(m->UniqueComputationName("fused_computation"));
+  Computation* fc = m->AddComputationBefore(std::move(comp), parent);
+  std::vector<Instruction*> operands, params;
+  auto input_for = [&](Instruction* o) -> Instruction* {
+    for (size_t k = 0; k < operands.size(); ++k)
+      if (operands[k] == o) return params[k];
+    Instruction* p = NewParameter(fc, static_cast<int64_t>(operands.size()), o->shape());
+    operands.push_back(o);
+    params.push_back(p);
+    return p;
+  };
+  std::vector<Instruction*> outs_a = Inline(a, fc, input_for);
+  std::vector<Instruction*> outs_b = Inline(b, fc, input_for);
+  std::vector<Instruction*> outs = outs_a;
+  outs.insert(outs.end(), outs_b.begin(), outs_b.end());
+  std::vector<Shape> shapes;
+  for (Instruction* o : outs) shapes.push_back(o->shape());
+  auto t = std::make_unique<Instruction>(Opcode::kTuple, Shape::Tuple(shapes), m->UniqueName("tuple"));
+  for (Instruction* o : outs) t->AppendOperand(o);
+  Instruction* root = fc->AddInstructionBefore(std::move(t), nullptr);
+  fc->set_root(root);
+  // Parameters first, in number order.
+  fc->SortTopologically();
+  bool input = FusionHasReduceRoot(*a) || FusionHasReduceRoot(*b);
+  auto f = std::make_unique<Instruction>(Opcode::kFusion, root->shape(), m->UniqueName("fusion"));
+  f->set_fusion_kind(input ? FusionKind::kInput : FusionKind::kLoop);
+  f->SetCalled("calls", fc);
+  f->metadata() = a->metadata();
+  for (Instruction* o : operands) f->AppendOperand(o);
+  Instruction* merged = parent->AddInstructionBefore(std::move(f), nullptr);
+  fc->fusion_instruction = merged;
+  auto redirect = [&](Instruction* old, size_t first, size_t count) {
+    Instruction* replacement;
+    if (!old->shape().IsTuple()) {
+      replacement = AddGte(parent, merged, static_cast<int64_t>(first), nullptr);
+    } else {
+      std::vector<Instruction*> gtes;
+      for (size_t k = 0; k < count; ++k) gtes.push_back(AddGte(parent, merged, static_cast<int64_t>(first + k), nullptr));
+      auto tt = std::make_unique<Instruction>(Opcode::kTuple, old->shape(), m->UniqueName("tuple"));
+      for (Instruction* g : gtes) tt->AppendOperand(g);
+      replacement = parent->AddInstructionBefore(std::move(tt), nullptr);
+    }
+    for (Instruction* p : old->control_predecessors()) p->AddControlDependencyTo(merged);
+    for (Instruction* s : old->control_successors()) merged->AddControlDependencyTo(s);
+    old->ReplaceAllUsesWith(replacement);
+    old->DropAllControlDeps();
+    RemoveIfDead(old);
+  };
+  redirect(a, 0, outs_a.size());
+  redirect(b, outs_a.size(), outs_b.size());
+  parent->SortTopologically();
+  return merged;
+}
+
+std::vector<std::string> FusionMembers(const Instruction& fusion) {
+  std::vector<std::string> out;
+  if (const Computation* c = fusion.fused_computation())
+    for (const auto& i : c->instructions())
+      if (i->opcode() != Opcode::kParameter && !(i.get() == c->root() && i->opcode() == Opcode::kTuple))
+        out.push_back(i->name());
+  return out;
+}
+
+std::vector<const Instruction*> FusionRoots(const Instruction& fusion) {
+  const Computation* c = fusion.fused_computation();
+  if (!c || !c->root()) return {};
+  if (c->root()->opcode() == Opcode::kTuple)
+    return std::vector<const Instruction*>(c->root()->operands().begin(), c->root()->operands().end());
+  return {c->root()};
+}
+
+bool FusionHasReduceRoot(const Instruction& fusion) {
+  for (const Instruction* r : FusionRoots(fusion))
+    if (r->opcode() == Opcode::kReduce) return true;
+  return false;
+}
+
+}  // namespace hloscope

@@ -1,0 +1,85 @@
+// `horizontal_loop_fusion`: independent small loop fusions are joined into
+// one kernel to save launches (XLA's HorizontalLoopFusion). Only kernels
+// whose launch overhead rivals their work are joined.
+#include <algorithm>
+
+#include "core/fusion/fusibility.h"
+#include "core/fusion/fusion_builder.h"
+#include "core/fusion/fusion_pass_base.h"
+#include "core/fusion/reachability.h"
+
+namespace hloscope {
+namespace {
+
+constexpr int64_t kSmallElements = 1 << 15;  // "small": ≤ 32K output elements
+constexpr int kMaxGroup = 16;
+
+class HorizontalLoopFusion : public FusionPassBase {
+ public:
+  std::string_view name() const override { return "horizontal_loop_fusion"; }
+  std::string_view description() const override {
+    return "Horizontal loop fusion: joins independent small loop kernels into one launch.";
+  }
+  StatusOr<bool> Run(Module& m) override {
+    device_ = CurrentDevice();
+    bool changed = false;
+    for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
+    return changed;
+  }
+
+ private:
+  bool RunOn(Computation* comp) {
+    std::vector<Instruction*> small;
+    for (Instruction* i : comp->MakePostOrder()) {
+      if (i->opcode() != Opcode::kFusion || i->fusion_kind() != FusionKind::kLoop || i->shape().IsTuple()) continue;
+      if (i->shape().num_elements() > kSmallElements) continue;
+      small.push_back(i);
+    }
+    if (small.size() < 2) return false;
+    Reachability reach(*comp);
+    std::vector<std::vector<Instruction*>> groups;
+    std::vector<char> used(small.size(), 0);
+    for (size_t i = 0; i < small.size(); ++i) {
+      if (used[i]) continue;
+      std::vector<Instruction*> g = {small[i]};
+      int operands = small[i]->operand_count() + 1;
+      used[i] = 1;
+      for (size_t j = i + 1; j < small.size() && static_cast<int>(g.size()) < kMaxGroup; ++j) {
+        if (used[j]) continue;
+        bool independent = true;
+        for (Instruction* x : g) independent = independent && reach.Independent(x, small[j]);
+        if (!independent || operands + small[j]->operand_count() + 1 > kMaxOperandsAndOutputsPerFusion) continue;
+        g.push_back(small[j]);
+        operands += small[j]->operand_count() + 1;
+        used[j] = 1;
+      }
+      if (g.size() > 1) groups.push_back(g);
+    }
+    bool changed = false;
+    for (auto& g : groups) {
+      Cost before;
+      for (Instruction* x : g) before += KernelCost(*x, device_);
+      std::vector<const Instruction*> rest(g.begin() + 1, g.end());
+      Decide(*g[0], rest, FusionVerdict::kMerged,
+             std::to_string(g.size()) + " independent small loop kernels share one launch (saves " +
+                 std::to_string((g.size() - 1) * device_.launch_overhead_us) + " us of launch overhead)",
+             before, before);
+      size_t record = mutable_log().decisions.size() - 1;
+      Instruction* merged = g[0];
+      for (size_t k = 1; k < g.size(); ++k) merged = MergeSiblingFusions(merged, g[k]);
+      Cost now = KernelCost(*merged, device_);
+      auto& d = mutable_log().decisions[record];
+      d.result = merged->name();
+      d.bytes_after = now.bytes();
+      d.us_after = now.time_us;
+      changed = true;
+    }
+    return changed;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> MakeHorizontalLoopFusionPass() { return std::make_unique<HorizontalLoopFusion>(); }
+
+}  // namespace hloscope

@@ -1,0 +1,115 @@
+// `fusion`: XLA GPU's instruction fusion. Consumers are visited from the
+// root backwards; each operand that may fuse is pulled into the consumer's
+// kernel (kLoop, or kInput when the consumer is a reduction). With
+// duplication off, producers with several users stay; with it on, cheap
+// producers are copied into each consumer, expensive ones never.
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/fusion/fusibility.h"
+#include "core/fusion/fusion_builder.h"
+#include "core/fusion/fusion_pass_base.h"
+
+namespace hloscope {
+namespace {
+
+class InstructionFusion : public FusionPassBase {
+ public:
+  explicit InstructionFusion(bool may_duplicate) : may_duplicate_(may_duplicate) {}
+  std::string_view name() const override { return may_duplicate_ ? "fusion_dup" : "fusion"; }
+  std::string_view description() const override {
+    return may_duplicate_
+               ? "Instruction fusion, second round: cheap producers used by several consumers are copied into each."
+               : "Instruction fusion: pulls elementwise and data-movement producers into their consumer's kernel "
+                 "(loop fusions; reductions become input fusions) when that saves memory traffic.";
+  }
+
+  StatusOr<bool> Run(Module& m) override {
+    device_ = CurrentDevice();
+    bool changed = false;
+    for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
+    return changed;
+  }
+
+ private:
+  bool RunOn(Computation* comp) {
+    bool changed = false;
+    std::vector<Instruction*> order = comp->MakePostOrder();
+    std::reverse(order.begin(), order.end());
+    std::unordered_set<const Instruction*> alive;
+    for (const auto& i : comp->instructions()) alive.insert(i.get());
+    for (Instruction* consumer : order) {
+      if (!alive.count(consumer)) continue;
+      if (!ConsumerFusible(*consumer).empty()) continue;
+      bool again = true;
+      while (again) {
+        again = false;
+        for (int k = 0; k < consumer->operand_count(); ++k) {
+          Instruction* producer = consumer->operand(k);
+          if (producer->parent() != comp) continue;
+          Opcode pop = producer->opcode();
+          // Not candidates at all: inputs and bookkeeping.
+          if (pop == Opcode::kParameter || pop == Opcode::kGetTupleElement || pop == Opcode::kTuple) continue;
+          std::vector<const Instruction*> consumers = {consumer};
+          bool other_users = producer->IsRoot();
+          for (const Instruction* u : producer->users())
+            if (u != consumer) other_users = true;
+          Cost before = CostUnfused(*producer, consumers, device_);
+          Cost after = CostFused(*producer, consumers, device_);
+          Refusal r = PairFusible(*producer, *consumer, other_users);
+          if (r.empty() && other_users && !may_duplicate_)
+            r = "the producer has other users; this round does not duplicate work (a later round may)";
+          if (r.empty() && other_users && after.bytes() > before.bytes())
+            r = "copying the producer into this consumer would move more bytes (" + std::to_string(after.bytes()) +
+                ") than keeping it separate (" + std::to_string(before.bytes()) + ")";
+          if (!r.empty()) {
+            Decide(*producer, consumers, FusionVerdict::kNotFused, r, before, before);
+            continue;
+          }
+          std::string pop_name(OpcodeName(pop));
+          bool producer_was_fusion = pop == Opcode::kFusion;
+          std::string reason =
+              other_users ? "the producer " + pop_name + " is cheap; a copy goes into this consumer and it stays for "
+                                                         "its other users"
+                          : (producer_was_fusion ? "the producer fusion's only consumer takes it over"
+                                                 : "the producer " + pop_name +
+                                                       " has this single consumer; fusing saves writing and re-reading "
+                                                       "its result");
+          // Record before the producer may disappear; costs after are filled in below.
+          Decide(*producer, consumers, other_users ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
+                 reason, before, after);
+          size_t record = mutable_log().decisions.size() - 1;
+          if (consumer->opcode() != Opcode::kFusion) {
+            FusionKind kind = consumer->opcode() == Opcode::kReduce ? FusionKind::kInput : FusionKind::kLoop;
+            alive.erase(consumer);
+            consumer = WrapInFusion(consumer, kind);
+            alive.insert(consumer);
+          }
+          FuseProducerInto(consumer, producer);
+          if (!other_users) alive.erase(producer);
+          Cost now = KernelCost(*consumer, device_);
+          if (other_users) now += KernelCost(*producer, device_);
+          FusionDecision& d = mutable_log().decisions[record];
+          d.result = consumer->name();
+          d.bytes_after = now.bytes();
+          d.us_after = now.time_us;
+          changed = true;
+          again = true;
+          break;
+        }
+      }
+    }
+    if (changed) comp->SortTopologically();
+    return changed;
+  }
+
+  bool may_duplicate_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> MakeInstructionFusionPass(bool may_duplicate) {
+  return std::make_unique<InstructionFusion>(may_duplicate);
+}
+
+}  // namespace hloscope

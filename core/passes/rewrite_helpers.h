@@ -1,0 +1,65 @@
+// Helpers every rewriting pass shares: building new instructions (fresh ids,
+// names from Module::UniqueName, layouts like their neighbours), replacing an
+// instruction while keeping metadata and control dependencies, and reading
+// constants (including broadcasts of scalar constants).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/module.h"
+#include "core/passes/pass.h"
+
+namespace hloscope {
+
+// A shape of `type` and `dims`, with a default layout when `like` has one.
+Shape ShapeLike(const Shape& like, PrimitiveType type, std::vector<int64_t> dims);
+
+// Adds a new instruction before `before` (at the end when null), named
+// `<opcode>.N`, with `operands`. The caller sets attributes.
+Instruction* AddNew(Computation* comp, Instruction* before, Opcode op, Shape shape,
+                    const std::vector<Instruction*>& operands);
+Instruction* AddConstant(Computation* comp, Instruction* before, Literal literal);
+// A scalar constant of `type` holding `value` (integers via SetInt, floats via SetDouble).
+Instruction* AddScalarConstant(Computation* comp, Instruction* before, PrimitiveType type, double value);
+// broadcast(scalar) to `shape` (dimensions={}).
+Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruction* scalar, const Shape& shape);
+
+// Copies `from`'s metadata onto `to` when `to` has none.
+void CopyMetadataIfMissing(const Instruction& from, Instruction& to);
+
+// Replaces every use of `old` by `now` (operands and computation root),
+// moves control dependencies, keeps metadata, logs the replacement and the
+// named rule, and removes `old`. `old` must not have side effects.
+void ReplaceInstruction(Instruction* old, Instruction* now, PassLog& log, std::string_view rule);
+
+// The literal of a constant with known values, else null.
+const Literal* KnownLiteral(const Instruction* instr);
+// Element `i` of an array literal as a scalar literal. Never materializes
+// a splat literal (reading a splat's values expands it, and it would then
+// print every element).
+Literal ScalarElement(const Literal& l, int64_t i);
+// When every element `instr` produces is the same known value: that value as
+// a scalar literal. Looks through broadcast/reshape/copy/transpose of constants.
+std::optional<Literal> SplatScalar(const Instruction* instr);
+
+// Value classes of a scalar literal.
+bool IsPositiveZero(const Literal& s);  // +0 (floats), 0 (integers), false
+bool IsNegativeZero(const Literal& s);  // -0.0 (floats only)
+bool IsZeroValue(const Literal& s);     // either zero; false for pred
+bool IsOneValue(const Literal& s);       // 1 (numbers), true (pred)
+bool IsMinusOneValue(const Literal& s);  // -1 for signed ints and floats
+bool IsAllOnesValue(const Literal& s);   // every bit set: -1 / max unsigned / true
+
+// Product of dims (static shapes).
+int64_t ElementCount(const std::vector<int64_t>& dims);
+// True for array shapes without dynamic dimensions.
+bool IsStaticArray(const Shape& s);
+// True when replacing a value of shape `a` by one of shape `b` is invisible:
+// same element type, dims and dynamic dims, and same layout (or either has none).
+bool ShapesInterchangeable(const Shape& a, const Shape& b);
+
+}  // namespace hloscope

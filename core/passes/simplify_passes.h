@@ -1,0 +1,31 @@
+// Factories of the simplification passes (each class lives in its own .cc,
+// named for the pass) and the `simplify` pipeline.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "core/passes/pass.h"
+
+namespace hloscope {
+
+std::unique_ptr<Pass> MakeDcePass();
+std::unique_ptr<Pass> MakeCsePass();
+std::unique_ptr<Pass> MakeAlgebraicSimplifierPass();
+std::unique_ptr<Pass> MakeTupleSimplifierPass();
+std::unique_ptr<Pass> MakeCallInlinerPass();
+std::unique_ptr<Pass> MakeZeroSizedHloEliminationPass();
+std::unique_ptr<Pass> MakeReshapeMoverPass();
+std::unique_ptr<Pass> MakeWhileLoopSimplifierPass();
+std::unique_ptr<Pass> MakeFlattenCallGraphPass();
+
+struct ConstantFoldingOptions {
+  // Results with more elements are not folded (XLA caps folded constants
+  // too; ours is lower because every step's module is printed and diffed).
+  int64_t max_result_elements = 1 << 16;
+  // Iteration cap for while loops evaluated while folding.
+  int64_t max_while_iterations = 1 << 16;
+};
+std::unique_ptr<Pass> MakeConstantFoldingPass(const ConstantFoldingOptions& opts = {});
+
+}  // namespace hloscope

@@ -1,0 +1,169 @@
+// InferShape's dispatch by opcode family, and the shape comparison the
+// verifier uses (XLA's ShapeVerifier::CheckShape).
+#include "core/verify/shape_inference.h"
+
+#include "core/verify/shape_inference_internal.h"
+
+namespace hloscope {
+
+using infer::Fail;
+
+bool HasShapeInferenceRule(const Instruction& instr) {
+  switch (instr.opcode()) {
+    // The result is whatever was declared (or the literal): nothing to infer.
+    case Opcode::kParameter:
+    case Opcode::kConstant:
+    case Opcode::kBitcast:
+    case Opcode::kCustomCall:
+    case Opcode::kInfeed:
+    case Opcode::kRecv:
+    case Opcode::kRng:
+    // Result shapes depend on replica groups, channels or wrapped computations.
+    case Opcode::kAllGather:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone:
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone:
+    case Opcode::kReduceScatter:
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
+    case Opcode::kScan:
+      return false;
+    case Opcode::kDot:
+      // A sparse dot (sparsity=..., metadata operands) is not modelled.
+      return instr.operand_count() == 2;
+    default:
+      return true;
+  }
+}
+
+StatusOr<Shape> InferShape(const Instruction& instr) {
+  for (int i = 0; i < instr.operand_count(); ++i)
+    if (!instr.operand(i)) return Fail(infer::Operand(instr, i) + " is missing");
+  if (!HasShapeInferenceRule(instr)) {
+    std::string why = "its result shape is not determined by its operands and must be written";
+    if (instr.opcode() == Opcode::kDot) why = "sparse dots are not modelled";
+    return Fail("cannot infer the shape of " + infer::Op(instr) + ": " + why);
+  }
+  switch (instr.opcode()) {
+    case Opcode::kDot:
+    case Opcode::kRaggedDot:
+    case Opcode::kScaledDot:
+    case Opcode::kConvolution:
+    case Opcode::kFft:
+    case Opcode::kTriangularSolve:
+    case Opcode::kCholesky:
+      return infer::InferContraction(instr);
+    case Opcode::kGather:
+      return infer::InferGather(instr);
+    case Opcode::kScatter:
+      return infer::InferScatter(instr);
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter:
+    case Opcode::kSort:
+    case Opcode::kMap:
+    case Opcode::kTopK:
+      return infer::InferReduction(instr);
+    case Opcode::kCall:
+    case Opcode::kFusion:
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kRecvDone:
+    case Opcode::kOutfeed:
+    case Opcode::kAfterAll:
+    case Opcode::kAddDependency:
+    case Opcode::kCopyStart:
+    case Opcode::kCopyDone:
+    case Opcode::kPartitionId:
+    case Opcode::kReplicaId:
+    case Opcode::kRngGetAndUpdateState:
+    case Opcode::kRngBitGenerator:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kDomain:
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+      return infer::InferControlFlow(instr);
+    default:
+      break;
+  }
+  if (IsElementwise(instr.opcode()) || instr.opcode() == Opcode::kStochasticConvert)
+    return infer::InferElementwise(instr);
+  return infer::InferDataMovement(instr);
+}
+
+bool ShapesCompatible(const Shape& a, const Shape& b, bool ignore_fp_precision) {
+  if (a.IsTuple() || b.IsTuple()) {
+    if (!a.IsTuple() || !b.IsTuple() || a.tuple_size() != b.tuple_size()) return false;
+    for (int i = 0; i < a.tuple_size(); ++i)
+      if (!ShapesCompatible(a.tuple_shapes()[i], b.tuple_shapes()[i], ignore_fp_precision)) return false;
+    return true;
+  }
+  if (!a.IsArray() || !b.IsArray()) return a.element_type() == b.element_type();
+  bool types_ok = ignore_fp_precision ? infer::SameTypeIgnoringFp(a.element_type(), b.element_type())
+                                      : a.element_type() == b.element_type();
+  return types_ok && infer::SameDimsCompatible(a, b);
+}
+
+namespace {
+// Opcodes that only move or reinterpret data: XLA's CheckShape never lets
+// them change bf16 <-> f32 implicitly.
+bool NeedsExactElementTypes(Opcode op) {
+  switch (op) {
+    case Opcode::kBitcast:
+    case Opcode::kCall:
+    case Opcode::kConditional:
+    case Opcode::kConstant:
+    case Opcode::kCopyDone:
+    case Opcode::kCopyStart:
+    case Opcode::kCustomCall:
+    case Opcode::kGetTupleElement:
+    case Opcode::kInfeed:
+    case Opcode::kOutfeed:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kParameter:
+    case Opcode::kRecv:
+    case Opcode::kRecvDone:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kTuple:
+    case Opcode::kWhile:
+    case Opcode::kDynamicUpdateSlice:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+Status CheckShapeCompatible(const Instruction& instr, bool allow_mixed_precision) {
+  if (!HasShapeInferenceRule(instr)) return Status::Ok();
+  auto inferred = InferShape(instr);
+  if (!inferred.ok()) return inferred.status();
+  bool ignore_fp = allow_mixed_precision && !NeedsExactElementTypes(instr.opcode());
+  if (ShapesCompatible(instr.shape(), *inferred, ignore_fp)) return Status::Ok();
+  std::string msg = "has shape " + infer::Str(instr.shape()) + " but its operands and attributes give " +
+                    infer::Str(*inferred);
+  if (instr.shape().IsArray() && inferred->IsArray() && instr.shape().rank() == inferred->rank() &&
+      infer::SameDimsCompatible(instr.shape(), *inferred)) {
+    msg += " (the element type differs";
+    if (IsFloat(instr.shape().element_type()) && IsFloat(inferred->element_type()))
+      msg += allow_mixed_precision ? "; " + infer::Op(instr) + " may not change floating precision"
+                                   : "; mixed precision is not allowed";
+    msg += ")";
+  }
+  return Fail(msg);
+}
+
+}  // namespace hloscope

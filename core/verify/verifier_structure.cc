@@ -1,0 +1,245 @@
+// Structural checks: the module has an entry; computation names are unique;
+// every computation has a root of its own and dense parameter numbers;
+// instruction names are unique within their computation; operands, users and
+// control edges stay inside the computation and agree with each other; the
+// dependency graph (operands plus control predecessors) has no cycle; called
+// computations belong to the module and never call back into their callers.
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/verify/verifier_internal.h"
+
+namespace hloscope::verify {
+namespace {
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+std::string LocText(SourceLoc l) {
+  return l.line > 0 ? " at " + std::to_string(l.line) + ":" + std::to_string(l.col) : std::string();
+}
+
+void CheckParameters(const Computation& c, Errors& errors) {
+  std::vector<const Instruction*> params;
+  for (const auto& i : c.instructions())
+    if (i->opcode() == Opcode::kParameter) params.push_back(i.get());
+  const int64_t n = static_cast<int64_t>(params.size());
+  std::vector<const Instruction*> by_number(n, nullptr);
+  bool dense = true;
+  for (const Instruction* p : params) {
+    int64_t k = p->parameter_number();
+    if (k < 0 || k >= n) {
+      errors.Add(*p, "parameter number " + std::to_string(k) + " is out of range: computation " +
+                         Quote(c.name()) + " has " + std::to_string(n) + " parameter(s), numbered 0.." +
+                         std::to_string(n - 1));
+      dense = false;
+    } else if (by_number[k]) {
+      errors.Add(*p, "parameter number " + std::to_string(k) + " is already used by " +
+                         Quote(by_number[k]->name()) + LocText(by_number[k]->loc()));
+      dense = false;
+    } else {
+      by_number[k] = p;
+    }
+  }
+  if (!dense) return;
+  bool table_ok = c.num_parameters() == n;
+  for (int64_t k = 0; table_ok && k < n; ++k) table_ok = c.parameter(static_cast<int>(k)) == by_number[k];
+  if (!table_ok)
+    errors.Add(c,
+               "the computation's parameter table does not match its parameter instructions "
+               "(a pass added or removed parameters without Computation::RebuildParameters)");
+}
+
+void CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) {
+  for (int i = 0; i < instr.operand_count(); ++i) {
+    const Instruction* o = instr.operand(i);
+    if (!o) {
+      errors.Add(instr, "operand " + std::to_string(i) + " is missing");
+      continue;
+    }
+    if (o->parent() != &c)
+      errors.Add(instr, "operand " + std::to_string(i) + " (" + Quote(o->name()) +
+                            ") belongs to computation " +
+                            Quote(o->parent() ? o->parent()->name() : "<none>") + ", not " + Quote(c.name()));
+  }
+  for (const Instruction* u : instr.users()) {
+    if (!u || u->OperandIndex(&instr) < 0) {
+      errors.Add(instr, "lists " + (u ? Quote(u->name()) : std::string("a missing instruction")) +
+                            " as a user, but it is not among that instruction's operands");
+    }
+  }
+  for (const Instruction* p : instr.control_predecessors()) {
+    if (!p) {
+      errors.Add(instr, "has a missing control predecessor");
+      continue;
+    }
+    if (p->parent() != &c)
+      errors.Add(instr, "control predecessor " + Quote(p->name()) + " belongs to another computation (" +
+                            Quote(p->parent() ? p->parent()->name() : "<none>") + ")");
+    bool mirrored = false;
+    for (const Instruction* s : p->control_successors()) mirrored = mirrored || s == &instr;
+    if (!mirrored)
+      errors.Add(instr,
+                 "has control predecessor " + Quote(p->name()) + " which does not list it as a successor");
+  }
+}
+
+// Depth-first search over operands and control predecessors; reports the
+// first cycle found.
+void CheckAcyclic(const Computation& c, Errors& errors) {
+  std::unordered_map<const Instruction*, char> state;  // 1 = on the stack, 2 = done
+  state.reserve(c.instructions().size() * 2);
+  struct Frame {
+    const Instruction* node;
+    size_t next;
+  };
+  std::vector<Frame> stack;
+  auto dep = [](const Instruction* n, size_t k) -> const Instruction* {
+    size_t ops = n->operands().size();
+    return k < ops ? n->operands()[k] : n->control_predecessors()[k - ops];
+  };
+  for (const auto& root : c.instructions()) {
+    if (state[root.get()]) continue;
+    stack.push_back({root.get(), 0});
+    state[root.get()] = 1;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      size_t total = f.node->operands().size() + f.node->control_predecessors().size();
+      if (f.next == total) {
+        state[f.node] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const Instruction* d = dep(f.node, f.next++);
+      if (!d || d->parent() != &c) continue;
+      char& st = state[d];
+      if (st == 0) {
+        st = 1;
+        stack.push_back({d, 0});
+      } else if (st == 1) {
+        std::string path;
+        size_t from = 0;
+        while (stack[from].node != d) ++from;
+        for (size_t k = from; k < stack.size(); ++k) path += stack[k].node->name() + " -> ";
+        path += d->name();
+        errors.Add(
+            *d, "is part of a cycle: " + path + " (each arrow points to an operand or control predecessor)");
+        return;
+      }
+    }
+  }
+}
+
+// XLA's CheckFusionInstruction: inside a fused computation every non-root
+// instruction is used (or has a side effect) and the root has no users.
+void CheckFusedComputation(const Computation& c, Errors& errors) {
+  for (const auto& i : c.instructions()) {
+    if (i.get() == c.root()) {
+      if (i->user_count() != 0)
+        errors.Add(*i, "the root of fused computation " + Quote(c.name()) + " cannot have users");
+    } else if (i->user_count() == 0 && !i->HasSideEffect()) {
+      errors.Add(*i, "is unused, but every non-root instruction of fused computation " + Quote(c.name()) +
+                         " must have users");
+    }
+  }
+}
+
+void CheckComputation(const Module& m, const Computation& c, Errors& errors) {
+  if (c.parent() != &m) errors.Add(c, "does not point back to its module");
+  if (c.instructions().empty()) {
+    errors.Add(c, "has no instructions");
+    return;
+  }
+  if (!c.root())
+    errors.Add(c, "has no root instruction");
+  else if (c.root()->parent() != &c)
+    errors.Add(c, "has root " + Quote(c.root()->name()) + " which belongs to another computation");
+  std::unordered_map<std::string, const Instruction*> names;
+  names.reserve(c.instructions().size() * 2);
+  for (const auto& i : c.instructions()) {
+    if (errors.full()) return;
+    if (i->parent() != &c) errors.Add(*i, "does not point back to its computation " + Quote(c.name()));
+    auto [it, inserted] = names.emplace(i->name(), i.get());
+    if (!inserted)
+      errors.Add(*i,
+                 "the name is already used in computation " + Quote(c.name()) + LocText(it->second->loc()));
+    CheckEdges(c, *i, errors);
+  }
+  CheckParameters(c, errors);
+  if (c.fusion_instruction) CheckFusedComputation(c, errors);
+  CheckAcyclic(c, errors);
+}
+
+// Called computations must be in the module, and the call graph acyclic.
+void CheckCalls(const Module& m, Errors& errors) {
+  std::unordered_set<const Computation*> in_module;
+  for (const auto& c : m.computations()) in_module.insert(c.get());
+  bool ok = true;
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions())
+      for (const auto& ref : i->called_refs())
+        for (const Computation* callee : ref.comps)
+          if (!callee || !in_module.count(callee)) {
+            errors.Add(*i, ref.attr + "= names a computation that is not in the module");
+            ok = false;
+          }
+  if (!ok) return;
+  std::unordered_map<const Computation*, char> state;
+  std::vector<const Computation*> path;
+  // Recursive over the call depth, which is small in practice.
+  auto visit = [&](auto&& self, const Computation* c) -> bool {
+    state[c] = 1;
+    path.push_back(c);
+    for (const auto& i : c->instructions())
+      for (const Computation* callee : i->called_computations()) {
+        char st = state[callee];
+        if (st == 1) {
+          std::string cycle;
+          size_t from = 0;
+          while (path[from] != callee) ++from;
+          for (size_t k = from; k < path.size(); ++k) cycle += path[k]->name() + " -> ";
+          errors.Add(*i, "calls " + Quote(callee->name()) + ", which is already being called: " + cycle +
+                             callee->name() + " (computations cannot recurse)");
+          return false;
+        }
+        if (st == 0 && !self(self, callee)) return false;
+      }
+    path.pop_back();
+    state[c] = 2;
+    return true;
+  };
+  for (const auto& c : m.computations())
+    if (!state[c.get()] && !visit(visit, c.get())) return;
+}
+
+}  // namespace
+
+void CheckStructure(const Module& m, Errors& errors) {
+  if (!m.entry()) {
+    errors.AddModule("the module has no entry computation");
+    return;
+  }
+  bool entry_found = false;
+  std::unordered_map<std::string, const Computation*> names;
+  for (const auto& c : m.computations()) {
+    if (!c) {
+      errors.AddModule("the module holds a missing computation");
+      return;
+    }
+    entry_found = entry_found || c.get() == m.entry();
+    auto [it, inserted] = names.emplace(c->name(), c.get());
+    if (!inserted)
+      errors.Add(*c, "the name is already used by another computation" + LocText(it->second->loc()));
+  }
+  if (!entry_found)
+    errors.AddModule("the entry computation " + Quote(m.entry()->name()) + " is not in the module");
+  if (m.entry()->fusion_instruction)
+    errors.Add(*m.entry(), "the entry computation cannot be a fused computation");
+  for (const auto& c : m.computations()) {
+    if (errors.full()) return;
+    CheckComputation(m, *c, errors);
+  }
+  if (errors.empty()) CheckCalls(m, errors);
+}
+
+}  // namespace hloscope::verify

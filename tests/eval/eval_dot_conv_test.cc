@@ -1,0 +1,126 @@
+// dot with general dimension numbers and convolution variants.
+#include "tests/eval/eval_test_util.h"
+
+namespace hloscope::testing {
+namespace {
+
+TEST(EvalDot, MatMul) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  b = f32[3,2] parameter(1)
+  ROOT d = f32[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})", {Lit("f32[2,3]", {1, 2, 3, 4, 5, 6}), Lit("f32[3,2]", {7, 8, 9, 10, 11, 12})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{58, 64, 139, 154}));
+}
+
+TEST(EvalDot, BatchAndTransposedContraction) {
+  // out[b,i,j] = sum_k a[b,k,i] * c[j,b,k]
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[2,2,1] parameter(0)
+  c = f32[1,2,2] parameter(1)
+  ROOT d = f32[2,1,1] dot(a, c), lhs_batch_dims={0}, rhs_batch_dims={1}, lhs_contracting_dims={1}, rhs_contracting_dims={2}
+})", {Lit("f32[2,2,1]", {1, 2, 3, 4}), Lit("f32[1,2,2]", {5, 6, 7, 8})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{1 * 5 + 2 * 6, 3 * 7 + 4 * 8}));
+}
+
+TEST(EvalDot, VectorAndMixedTypes) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = s8[3] parameter(0)
+  b = s8[3] parameter(1)
+  ROOT d = s32[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+})", {Lit("s8[3]", {100, 100, -128}), Lit("s8[3]", {100, 100, 1})});
+  EXPECT_EQ(Ints(r), (std::vector<int64_t>{19872}));
+  Literal o = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[2] parameter(0)
+  b = f32[3] parameter(1)
+  ROOT d = f32[2,3] dot(a, b)
+})", {Lit("f32[2]", {1, 2}), Lit("f32[3]", {3, 4, 5})});
+  EXPECT_EQ(Vals(o), (std::vector<double>{3, 4, 5, 6, 8, 10}));
+}
+
+TEST(EvalDot, BF16AccumulatesInF32) {
+  // 256 + 1 + 1 in f32 is 258, representable in bf16; per-step bf16
+  // rounding would give 256.
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = bf16[1,3] parameter(0)
+  b = bf16[3,1] parameter(1)
+  ROOT d = bf16[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})", {Lit("bf16[1,3]", {256, 1, 1}), Lit("bf16[3,1]", {1, 1, 1})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{258}));
+}
+
+TEST(EvalConv, Simple1D) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[1,1,5] parameter(0)
+  k = f32[1,1,3] parameter(1)
+  ROOT c = f32[1,1,3] convolution(x, k), window={size=3}, dim_labels=bf0_oi0->bf0
+})", {Lit("f32[1,1,5]", {1, 2, 3, 4, 5}), Lit("f32[1,1,3]", {1, 0, -1})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{-2, -2, -2}));
+}
+
+TEST(EvalConv, PaddingStrideDilationReversal) {
+  Literal p = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[1,1,4] parameter(0)
+  k = f32[1,1,2] parameter(1)
+  ROOT c = f32[1,1,3] convolution(x, k), window={size=2 stride=2 pad=1_1}, dim_labels=bf0_oi0->bf0
+})", {Lit("f32[1,1,4]", {1, 2, 3, 4}), Lit("f32[1,1,2]", {10, 1})});
+  // padded: 0 1 2 3 4 0 ; windows at 0,2,4: (0,1)->1 (2,3)->23 (4,0)->40
+  EXPECT_EQ(Vals(p), (std::vector<double>{1, 23, 40}));
+  Literal d = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[1,1,5] parameter(0)
+  k = f32[1,1,2] parameter(1)
+  ROOT c = f32[1,1,3] convolution(x, k), window={size=2 rhs_dilate=2}, dim_labels=bf0_oi0->bf0
+})", {Lit("f32[1,1,5]", {1, 2, 3, 4, 5}), Lit("f32[1,1,2]", {1, 10})});
+  EXPECT_EQ(Vals(d), (std::vector<double>{31, 42, 53}));
+  Literal l = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[1,1,2] parameter(0)
+  k = f32[1,1,2] parameter(1)
+  ROOT c = f32[1,1,4] convolution(x, k), window={size=2 pad=1_1 lhs_dilate=2 rhs_reversal=1}, dim_labels=bf0_oi0->bf0
+})", {Lit("f32[1,1,2]", {1, 2}), Lit("f32[1,1,2]", {10, 1})});
+  // dilated+padded input: 0 1 0 2 0 ; reversed kernel (1,10)
+  EXPECT_EQ(Vals(l), (std::vector<double>{10, 1, 20, 2}));
+}
+
+TEST(EvalConv, FeatureGroups2D) {
+  // Depthwise: 2 input features, 2 groups, each output feature sees one.
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[1,2,2,2] parameter(0)
+  k = f32[1,1,1,2] parameter(1)
+  ROOT c = f32[1,2,2,2] convolution(x, k), window={size=1x1}, dim_labels=b01f_01io->b01f, feature_group_count=2
+})", {Lit("f32[1,2,2,2]", {1, 2, 3, 4, 5, 6, 7, 8}), Lit("f32[1,1,1,2]", {10, 100})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{10, 200, 30, 400, 50, 600, 70, 800}));
+}
+
+TEST(EvalConv, BatchGroups) {
+  // batch_group_count=2: output feature f uses input batch f (weight gradient form).
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[2,1,3] parameter(0)
+  k = f32[2,1,3] parameter(1)
+  ROOT c = f32[1,2,1] convolution(x, k), window={size=3}, dim_labels=bf0_oi0->bf0, batch_group_count=2
+})", {Lit("f32[2,1,3]", {1, 2, 3, 4, 5, 6}), Lit("f32[2,1,3]", {1, 1, 1, 1, 0, 0})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{6, 4}));
+}
+
+TEST(EvalConv, NHWCInputHWIOKernel) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[1,3,3,1] parameter(0)
+  k = f32[2,2,1,1] parameter(1)
+  ROOT c = f32[1,2,2,1] convolution(x, k), window={size=2x2}, dim_labels=b01f_01io->b01f
+})", {Lit("f32[1,3,3,1]", {1, 2, 3, 4, 5, 6, 7, 8, 9}), Lit("f32[2,2,1,1]", {1, 0, 0, 1})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{6, 8, 12, 14}));
+}
+
+}  // namespace
+}  // namespace hloscope::testing
