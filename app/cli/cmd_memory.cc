@@ -2,7 +2,10 @@
 #include <cstdio>
 
 #include "app/cli/cli_args.h"
+#include "core/cost/device.h"
 #include "core/memory/buffer_assignment.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/pipeline.h"
 #include "core/parser/parser.h"
 #include "core/verify/verifier.h"
 
@@ -12,7 +15,7 @@ namespace {
 int RunMemory(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--scheduler", "--alignment", "-o"},
+  if (!args.Parse(argv, {"--scheduler", "--alignment", "--pipeline", "--device", "-o"},
                   {"--json", "--keep-schedule", "--no-sharing", "--force", "--check"}, &err) ||
       args.positional().size() != 1) {
     std::fprintf(stderr, "hloscope-cli memory: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
@@ -45,6 +48,27 @@ int RunMemory(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "%s\n", s.message().c_str());
     return 1;
   }
+  if (auto p = args.Get("--pipeline")) {
+    if (auto d = args.Get("--device")) {
+      auto spec = LoadDevice(*d);
+      if (!spec.ok()) {
+        std::fprintf(stderr, "hloscope-cli memory: error: %s\n", spec.status().message().c_str());
+        return 2;
+      }
+      SetCurrentDevice(*spec);
+    }
+    auto pipeline = PassRegistry::Global().BuildPipeline(*p);
+    if (!pipeline.ok()) {
+      std::fprintf(stderr, "hloscope-cli memory: error: %s\n", pipeline.status().message().c_str());
+      return 2;
+    }
+    auto ran = (*pipeline)->Run(**m);
+    if (!ran.ok()) {
+      std::fprintf(stderr, "%s: error: pipeline %s failed: %s\n", args.positional()[0].c_str(), p->c_str(),
+                   ran.status().message().c_str());
+      return 1;
+    }
+  }
   auto ba = AssignBuffers(**m, opts);
   if (!ba.ok()) {
     std::fprintf(stderr, "%s: error: %s\n", args.positional()[0].c_str(), ba.status().message().c_str());
@@ -69,7 +93,7 @@ int RunMemory(const std::vector<std::string>& argv) {
 }  // namespace
 
 HLOSCOPE_CLI_COMMAND(memory, "memory", "schedule + buffer assignment: liveness, heap packing, peak vs lower bound",
-                     "usage: hloscope-cli memory FILE [--scheduler auto|dfs|list|postorder]\n"
+                     "usage: hloscope-cli memory FILE [--pipeline NAME] [--scheduler auto|dfs|list|postorder]\n"
                      "                           [--keep-schedule] [--alignment N] [--no-sharing] [--check]\n"
                      "                           [--json] [-o OUT] [--force]\n"
                      "Schedules the entry computation (auto: DFS, list and size-ordered post-order, keeping the\n"

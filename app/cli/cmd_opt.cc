@@ -1,6 +1,11 @@
 // list-passes, opt, check: running passes and pipelines on a module.
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/cost/cost_model.h"
+#include "core/fusion/fusion_builder.h"
 #include <sstream>
 
 #include "app/cli/cli_args.h"
@@ -92,9 +97,56 @@ int RunListPasses(const std::vector<std::string>& argv) {
   return 0;
 }
 
+nlohmann::ordered_json CostJson(const ModuleCost& c) {
+  return {{"kernels", c.kernels}, {"hbm_bytes", c.hbm_bytes}, {"est_us", c.est_us}};
+}
+
+nlohmann::ordered_json DecisionJson(const FusionDecision& d) {
+  nlohmann::ordered_json j;
+  j["pass"] = d.pass;
+  j["producer"] = d.producer;
+  j["consumers"] = d.consumers;
+  j["verdict"] = FusionVerdictName(d.verdict);
+  j["reason"] = d.reason;
+  if (!d.result.empty()) j["result"] = d.result;
+  j["bytes_before"] = d.bytes_before;
+  j["bytes_after"] = d.bytes_after;
+  j["us_before"] = d.us_before;
+  j["us_after"] = d.us_after;
+  return j;
+}
+
+// Final fusions with their members (the names the fused instructions had in
+// the input) and the earlier fusions they absorbed.
+nlohmann::ordered_json FusionsJson(const Module& m, const StepRecorder& rec) {
+  std::map<std::string, std::vector<std::string>> absorbed;
+  for (const auto& s : rec.steps())
+    for (const auto& d : s->decisions)
+      if (d.verdict != FusionVerdict::kNotFused && d.producer.rfind("fusion", 0) == 0 && !d.result.empty())
+        absorbed[d.result].push_back(d.producer);
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& c : m.computations()) {
+    if (c->fusion_instruction) continue;
+    for (const auto& i : c->instructions()) {
+      if (i->opcode() != Opcode::kFusion) continue;
+      nlohmann::ordered_json f;
+      f["name"] = i->name();
+      f["kind"] = std::string(FusionKindName(i->fusion_kind()));
+      f["computation"] = i->fused_computation() ? i->fused_computation()->name() : "";
+      f["members"] = FusionMembers(*i);
+      if (absorbed.count(i->name())) f["absorbed"] = absorbed[i->name()];
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
 nlohmann::ordered_json StepsJson(const Module& m, const StepRecorder& rec) {
   nlohmann::ordered_json j;
   j["module"] = m.name();
+  j["device"] = CurrentDevice().id;
+  j["initial"] = CostJson(rec.initial_cost());
+  j["initial"]["instructions"] = rec.initial()->instruction_count();
   j["steps"] = nlohmann::ordered_json::array();
   for (const auto& s : rec.steps()) {
     nlohmann::ordered_json step;
@@ -104,26 +156,139 @@ nlohmann::ordered_json StepsJson(const Module& m, const StepRecorder& rec) {
     step["ms"] = s->ms;
     step["instructions"] = s->instructions;
     step["computations"] = s->computations;
+    step["kernels"] = s->cost.kernels;
+    step["hbm_bytes"] = s->cost.hbm_bytes;
+    step["est_us"] = s->cost.est_us;
     step["stats"] = nlohmann::ordered_json::object();
     for (const auto& [k, v] : s->stats) step["stats"][k] = v;
     step["rewrites"] = nlohmann::ordered_json::array();
     for (const Rewrite& r : s->rewrites) step["rewrites"].push_back(r.ToString(s->pass));
+    if (!s->decisions.empty()) {
+      step["decisions"] = nlohmann::ordered_json::array();
+      for (const auto& d : s->decisions) step["decisions"].push_back(DecisionJson(d));
+    }
     j["steps"].push_back(std::move(step));
   }
-  j["final"] = {{"instructions", m.instruction_count()}};
+  ModuleCost final_cost = rec.steps().empty() ? rec.initial_cost() : rec.steps().back()->cost;
+  j["final"] = CostJson(final_cost);
+  j["final"]["instructions"] = m.instruction_count();
+  j["final"]["fusions"] = FusionsJson(m, rec);
   return j;
+}
+
+// --device NAME|FILE.json sets the cost model's device for fusion decisions.
+bool ApplyDevice(const Args& args, const char* cmd) {
+  if (auto d = args.Get("--device")) {
+    auto spec = LoadDevice(*d);
+    if (!spec.ok()) {
+      std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, spec.status().message().c_str());
+      return false;
+    }
+    SetCurrentDevice(*spec);
+  }
+  return true;
+}
+
+int RunExplain(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--pipeline", "--passes", "--instruction", "--device"}, {"--json"}, &err) ||
+      args.positional().size() != 1 || !args.Has("--instruction")) {
+    std::fprintf(stderr, "hloscope-cli explain: error: %s\n",
+                 err.empty() ? "expected FILE and --instruction NAME" : err.c_str());
+    return 2;
+  }
+  if (!ApplyDevice(args, "explain")) return 2;
+  std::unique_ptr<Pipeline> pipeline = BuildFromArgs(args, "explain");
+  if (!pipeline) return 2;
+  std::unique_ptr<Module> m = Load(args.positional()[0]);
+  if (!m) return 1;
+  std::string name = args.GetOr("--instruction", "");
+  if (!name.empty() && name[0] == '%') name = name.substr(1);
+  bool exists = false;
+  for (const auto& c : m->computations())
+    for (const auto& i : c->instructions()) exists |= i->name() == name;
+  if (!exists) {
+    std::fprintf(stderr, "%s: error: no instruction named '%s'\n", args.positional()[0].c_str(), name.c_str());
+    return 1;
+  }
+  StepRecorder recorder;
+  pipeline->AddInstrumentation(&recorder);
+  StatusOr<bool> changed = pipeline->Run(*m);
+  if (!changed.ok()) {
+    std::fprintf(stderr, "hloscope-cli explain: error: %s\n", changed.status().message().c_str());
+    return 1;
+  }
+  // Names this instruction went by: itself and the fusions it ended up in.
+  std::set<std::string> names = {name};
+  nlohmann::ordered_json story = nlohmann::ordered_json::array();
+  std::string text;
+  for (const auto& s : recorder.steps()) {
+    for (const auto& d : s->decisions) {
+      bool about = names.count(d.producer) > 0;
+      for (const auto& c : d.consumers) about |= names.count(c) > 0;
+      if (!about) continue;
+      if (d.verdict != FusionVerdict::kNotFused && !d.result.empty() && names.count(d.producer)) names.insert(d.result);
+      if (d.verdict != FusionVerdict::kNotFused && !d.result.empty())
+        for (const auto& c : d.consumers)
+          if (names.count(c)) names.insert(d.result);
+      nlohmann::ordered_json e = DecisionJson(d);
+      e["step"] = s->index;
+      story.push_back(e);
+      char line[128];
+      std::snprintf(line, sizeof line, "step %d %s: ", s->index, d.pass.c_str());
+      text += line + d.producer + " → {";
+      for (size_t k = 0; k < d.consumers.size(); ++k) text += (k ? ", " : "") + d.consumers[k];
+      text += "}: " + std::string(FusionVerdictName(d.verdict)) + (d.result.empty() ? "" : " into " + d.result) +
+              "\n    " + d.reason + "\n";
+      std::snprintf(line, sizeof line, "    bytes %lld → %lld, est. %.3f → %.3f us\n",
+                    static_cast<long long>(d.bytes_before), static_cast<long long>(d.bytes_after), d.us_before,
+                    d.us_after);
+      text += line;
+    }
+  }
+  // Where it ended: inside a fusion (fused instructions keep their names) or on its own.
+  std::string ended = "not fused: it is a kernel (or bookkeeping) of its own";
+  bool found = false;
+  for (const auto& c : m->computations()) {
+    for (const auto& i : c->instructions()) {
+      if (i->name() != name) continue;
+      found = true;
+      if (c->fusion_instruction)
+        ended = "ended in " + c->fusion_instruction->name() + " (kind=" +
+                std::string(FusionKindName(c->fusion_instruction->fusion_kind())) + ", calls=" + c->name() + ")";
+    }
+  }
+  if (!found) ended = "removed by the pipeline (simplified or folded away)";
+  if (args.Has("--json")) {
+    nlohmann::ordered_json j;
+    j["instruction"] = name;
+    j["decisions"] = story;
+    j["ended"] = ended;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("%s%s: %s\n", text.empty() ? "no fusion decision named it\n" : text.c_str(), name.c_str(), ended.c_str());
+  return 0;
 }
 
 int RunOpt(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--passes", "-o", "--dump-dir"}, {"--json", "--force", "--no-verify"}, &err) ||
+  if (!args.Parse(argv, {"--pipeline", "--passes", "-o", "--dump-dir", "--device"}, {"--json", "--force", "--no-verify"},
+                  &err) ||
       args.positional().size() != 1) {
     std::fprintf(stderr, "hloscope-cli opt: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
     return 2;
   }
+  if (!ApplyDevice(args, "opt")) return 2;
   std::unique_ptr<Pipeline> pipeline = BuildFromArgs(args, "opt");
   if (!pipeline) return 2;
+  const std::string out_path = args.GetOr("-o", "-");
+  if (out_path != "-" && !args.Has("--force") && std::filesystem::exists(out_path)) {
+    std::fprintf(stderr, "%s: error: file exists (use --force to overwrite)\n", out_path.c_str());
+    return 1;
+  }
   std::unique_ptr<Module> m = Load(args.positional()[0]);
   if (!m) return 1;
 
@@ -143,7 +308,7 @@ int RunOpt(const std::vector<std::string>& argv) {
   }
   const bool json = args.Has("--json");
   if (args.Has("-o") || !json) {
-    if (!WriteOutput(args.GetOr("-o", "-"), PrintModule(*m), args.Has("--force"), &err)) {
+    if (!WriteOutput(out_path, PrintModule(*m), args.Has("--force"), &err)) {
       std::fprintf(stderr, "%s\n", err.c_str());
       return 1;
     }
@@ -211,12 +376,16 @@ HLOSCOPE_CLI_COMMAND(list_passes, "list-passes", "list the registered passes and
                      "and every pipeline with its passes.",
                      RunListPasses);
 HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
-                     "usage: hloscope-cli opt FILE [--pipeline NAME | --passes a,b,c] [-o OUT.hlo]\n"
-                     "                        [--dump-dir DIR] [--json] [--force] [--no-verify]\n"
+                     "usage: hloscope-cli opt FILE [--pipeline NAME | --passes a,b,c] [--device ID|FILE.json]\n"
+                     "                        [-o OUT.hlo] [--dump-dir DIR] [--json] [--force] [--no-verify]\n"
                      "Runs the pipeline (default `simplify`) with the verifier after every pass that\n"
                      "changed the module. Writes the result to OUT (stdout without -o and --json).\n"
                      "--json prints {\"module\", \"steps\":[{\"pass\", \"iteration\", \"changed\", \"ms\",\n"
-                     "\"instructions\", \"computations\", \"stats\", \"rewrites\"}], \"final\"}.\n"
+                     "\"instructions\", \"computations\", \"kernels\", \"hbm_bytes\", \"est_us\", \"stats\",\n"
+                     "\"rewrites\", \"decisions\":[{\"pass\", \"producer\", \"consumers\", \"verdict\", \"reason\",\n"
+                     "\"bytes_before\", \"bytes_after\", \"us_before\", \"us_after\"}]}], \"final\":{\"instructions\",\n"
+                     "\"kernels\", \"hbm_bytes\", \"est_us\", \"fusions\":[{\"name\", \"kind\", \"members\"}]}}.\n"
+                     "--device picks the cost model's GPU (h200 default, h100_sxm, a100_80gb, rtx4090, l4).\n"
                      "--dump-dir writes XLA-style dumps: module_0000.<name>.before_optimizations.txt,\n"
                      "module_0000.<name>.NNNN.<pipeline>.after_<pass>.txt for each pass that changed\n"
                      "something, module_0000.<name>.after_optimizations.txt. Existing files (OUT or\n"
@@ -229,5 +398,12 @@ HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipe
                      "(seeds 1..K, default 1) must equal those before the pass (float tolerance by\n"
                      "type). Exits 1 on the first mismatch, naming the pass and the output element.",
                      RunCheck);
+HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
+                     "usage: hloscope-cli explain FILE --instruction NAME [--pipeline NAME | --passes a,b,c]\n"
+                     "                            [--device ID] [--json]\n"
+                     "Runs the pipeline (e.g. --pipeline gpu) and prints every fusion decision that\n"
+                     "named the instruction (or the fusions it became part of), with its reason and\n"
+                     "cost numbers, then the fusion it ended in.",
+                     RunExplain);
 
 }  // namespace hloscope::cli

@@ -152,7 +152,15 @@ bool IsExpensive(const Instruction& i) {
     case Opcode::kDot: case Opcode::kConvolution: case Opcode::kReduce: case Opcode::kReduceWindow:
     case Opcode::kSort: case Opcode::kFft: case Opcode::kCustomCall: case Opcode::kScatter:
     case Opcode::kRng: case Opcode::kRngBitGenerator: case Opcode::kWhile: case Opcode::kConditional:
-    case Opcode::kCall: case Opcode::kFusion: case Opcode::kCholesky: case Opcode::kTriangularSolve:
+    case Opcode::kCall: case Opcode::kCholesky: case Opcode::kTriangularSolve:
+      return true;
+    case Opcode::kFusion:
+      // A fusion is as expensive as the most expensive thing inside it.
+      if (const Computation* c = i.fused_computation()) {
+        for (const auto& m : c->instructions())
+          if (m->opcode() != Opcode::kParameter && IsExpensive(*m)) return true;
+        return false;
+      }
       return true;
     default:
       // Transcendentals and divides on floats (XLA: IsExpensive).

@@ -44,6 +44,7 @@ class PriorityFusion : public FusionPassBase {
       return e;
     }
     bool dup = users.size() > 1;
+    e.before = CostUnfused(p, users, device_);
     for (const Instruction* u : users) {
       if (u->parent() != comp) {
         e.refusal = "a consumer is in another computation";
@@ -55,7 +56,6 @@ class PriorityFusion : public FusionPassBase {
         return e;
       }
     }
-    e.before = CostUnfused(p, users, device_);
     e.after = CostFused(p, users, device_);
     e.saved_us = e.before.time_us - e.after.time_us;
     if (e.saved_us <= 0)

@@ -141,6 +141,8 @@ Status StepRecorder::BeforePipeline(const Module& m, std::string_view pipeline) 
   initial_ = ModuleSnapshot::Capture(m);
   last_ = initial_;
   last_next_id_ = m.next_id();
+  device_ = CurrentDevice();
+  initial_cost_ = last_cost_ = EstimateModule(m, device_);
   return Status::Ok();
 }
 
@@ -156,6 +158,7 @@ Status StepRecorder::AfterPass(const Module& m, const PassRunInfo& info, const P
   if (result.log) {
     step->stats = result.log->stats;
     step->rewrites = result.log->rewrites;
+    step->decisions = result.log->decisions;
   }
   // A pass that reports no change but touched ids or counts is recorded as
   // changed anyway, so the snapshot never lies.
@@ -166,7 +169,9 @@ Status StepRecorder::AfterPass(const Module& m, const PassRunInfo& info, const P
     step->diff = DiffSnapshots(*last_, *snap, result.log ? result.log->replacements : std::vector<Replacement>{});
     last_ = std::move(snap);
     last_next_id_ = m.next_id();
+    last_cost_ = EstimateModule(m, device_);
   }
+  step->cost = last_cost_;
   step->module = last_;
   step->instructions = last_->instruction_count();
   step->computations = last_->computation_count();

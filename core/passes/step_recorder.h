@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "core/ir/module.h"
+#include "core/cost/cost_model.h"
+#include "core/passes/fusion_decision.h"
 #include "core/passes/instrumentation.h"
 
 namespace hloscope {
@@ -91,6 +93,10 @@ struct Step {
   StepDiff diff;                                 // against the previous step
   std::map<std::string, int64_t> stats;
   std::vector<Rewrite> rewrites;
+  // Fusion passes: every candidate considered in this step.
+  std::vector<FusionDecision> decisions;
+  // Cost model totals of the module after the step (CurrentDevice()).
+  ModuleCost cost;
 };
 
 class StepRecorder : public PassInstrumentation {
@@ -100,6 +106,8 @@ class StepRecorder : public PassInstrumentation {
 
   // The module before the first pass.
   const std::shared_ptr<const ModuleSnapshot>& initial() const { return initial_; }
+  // Cost model totals of the module before the first pass.
+  const ModuleCost& initial_cost() const { return initial_cost_; }
   const std::vector<std::shared_ptr<const Step>>& steps() const { return steps_; }
   // Called after each step is recorded (e.g. by the GUI's worker thread).
   std::function<void(const std::shared_ptr<const Step>&)> on_step;
@@ -108,6 +116,8 @@ class StepRecorder : public PassInstrumentation {
   std::shared_ptr<const ModuleSnapshot> initial_;
   std::shared_ptr<const ModuleSnapshot> last_;
   int64_t last_next_id_ = 0;
+  ModuleCost initial_cost_, last_cost_;
+  DeviceSpec device_;
   std::vector<std::shared_ptr<const Step>> steps_;
 };
 

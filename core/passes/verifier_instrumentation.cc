@@ -11,7 +11,7 @@ Status VerifierInstrumentation::BeforePipeline(const Module& m, std::string_view
 }
 
 Status VerifierInstrumentation::AfterPass(const Module& m, const PassRunInfo& info, const PassRunResult& result) {
-  if (!result.changed) return Status::Ok();
+  if (!result.changed && only_changed_) return Status::Ok();
   ++verifications_;
   Status s = VerifyModule(m, opts_);
   if (!s.ok()) {
