@@ -162,8 +162,15 @@ bool IsExpensive(const Instruction& i) {
         return false;
       }
       return true;
+    case Opcode::kDivide: case Opcode::kRemainder:
+      // XLA GPU: integer division is emulated and expensive; f32 division is
+      // a fast hardware approximation and counts as cheap (GpuInstructionFusion).
+      return !(i.shape().element_type() == PrimitiveType::kF32 || i.shape().element_type() == PrimitiveType::kF16 ||
+               i.shape().element_type() == PrimitiveType::kBF16);
+    case Opcode::kSqrt: case Opcode::kRsqrt:
+      return i.shape().element_type() == PrimitiveType::kF64;
     default:
-      // Transcendentals and divides on floats (XLA: IsExpensive).
+      // Transcendentals on floats (XLA: IsExpensive).
       return IsElementwise(i.opcode()) && ElementwiseWeight(i.opcode()) > 1 &&
              (IsFloat(i.shape().element_type()) || IsComplex(i.shape().element_type()));
   }
