@@ -206,11 +206,9 @@ Instruction* FuseProducerInto(Instruction* consumer, Instruction* producer) {
   fc->SortTopologically();
   int64_t pid = producer->id();
   bool fusion_producer = producer->opcode() == Opcode::kFusion;
+  bool removed = producer->users().empty() && !producer->IsRoot();
   RemoveIfDead(producer);
   // When the producer moved entirely, its copy keeps its identity.
-  bool removed = true;
-  for (const auto& i : consumer->parent()->instructions())
-    if (i->id() == pid) removed = false;
   if (removed && !fusion_producer && value->id() != pid) value->set_id(pid);
   return value;
 }

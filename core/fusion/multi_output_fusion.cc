@@ -4,6 +4,7 @@
 // siblings — fusions that read the same operand with the same iteration
 // space become one kernel with several outputs (XLA's MultiOutputFusion).
 #include <algorithm>
+#include <optional>
 
 #include "core/fusion/fusibility.h"
 #include "core/fusion/fusion_builder.h"
@@ -30,10 +31,36 @@ std::vector<int64_t> LoopShape(const Instruction& i) {
 
 namespace {
 
+// Output dims of the reduce a kernel is built around, or nullopt when it has
+// none. Two reductions over the same input but different dimensions need
+// different thread mappings (XLA compares the reduction heroes too).
+std::optional<std::vector<int64_t>> ReduceOutputShape(const Instruction& i) {
+  if (i.opcode() != Opcode::kFusion) return std::nullopt;
+  for (const Instruction* r : FusionRoots(i))
+    if (r->opcode() == Opcode::kReduce)
+      return (r->shape().IsTuple() ? r->shape().tuple_shapes()[0] : r->shape()).dims();
+  return std::nullopt;
+}
+
+bool SameIterationSpace(const Instruction& a, const Instruction& b) {
+  if (LoopShape(a) != LoopShape(b)) return false;
+  auto ra = ReduceOutputShape(a), rb = ReduceOutputShape(b);
+  return !ra || !rb || *ra == *rb;
+}
+
 bool IsMultiOutputCandidate(const Instruction& i) {
   if (i.opcode() == Opcode::kFusion)
     return i.fusion_kind() == FusionKind::kLoop || i.fusion_kind() == FusionKind::kInput;
   return false;
+}
+
+// Each merge re-derives reachability over the whole computation (cycles must
+// never form), so very large computations get fewer rounds: at most ~4M
+// instruction visits per group of rounds. (XLA keeps reachability
+// incrementally; we trade completeness on huge modules for bounded time.)
+int RoundCap(const Computation& c, int cap) {
+  int64_t n = std::max<int64_t>(1, c.instruction_count());
+  return static_cast<int>(std::clamp<int64_t>(4'000'000 / n, 4, cap));
 }
 
 class MultiOutputFusion : public FusionPassBase {
@@ -58,7 +85,7 @@ class MultiOutputFusion : public FusionPassBase {
     bool changed = false;
     bool again = true;
     int rounds = 0;
-    while (again && rounds++ < 64) {
+    while (again && rounds++ < RoundCap(*comp, 64)) {
       again = false;
       Reachability reach(*comp);
       for (Instruction* c : comp->MakePostOrder()) {
@@ -109,7 +136,7 @@ class MultiOutputFusion : public FusionPassBase {
     bool changed = false;
     bool again = true;
     int rounds = 0;
-    while (again && rounds++ < 256) {
+    while (again && rounds++ < RoundCap(*comp, 256)) {
       again = false;
       Reachability reach(*comp);
       for (Instruction* x : comp->MakePostOrder()) {
@@ -126,7 +153,7 @@ class MultiOutputFusion : public FusionPassBase {
             Cost before = KernelCost(*a, device_);
             before += KernelCost(*b, device_);
             Refusal r;
-            if (LoopShape(*a) != LoopShape(*b)) r = "the siblings iterate over different shapes";
+            if (!SameIterationSpace(*a, *b)) r = "the siblings iterate over different shapes or reduce different dimensions";
             else if (!reach.Independent(a, b)) r = "one sibling depends on the other";
             else if (a->operand_count() + b->operand_count() + a->shape().leaf_count() + b->shape().leaf_count() >
                      kMaxOperandsAndOutputsPerFusion)

@@ -14,6 +14,10 @@
 namespace hloscope {
 namespace {
 
+// Producers with more consumers than this stay (the cost of evaluating and of
+// recomputing grows with every consumer).
+constexpr size_t kMaxConsumers = 32;
+
 class PriorityFusion : public FusionPassBase {
  public:
   std::string_view name() const override { return "priority_fusion"; }
@@ -41,6 +45,11 @@ class PriorityFusion : public FusionPassBase {
     std::vector<const Instruction*> users(p.users().begin(), p.users().end());
     if (users.empty() || p.IsRoot()) {
       e.refusal = users.empty() ? "the producer has no users" : "the producer is the computation's result";
+      return e;
+    }
+    if (users.size() > kMaxConsumers) {
+      e.refusal = "the producer has " + std::to_string(users.size()) + " consumers; fusing into more than " +
+                  std::to_string(kMaxConsumers) + " at once is not considered";
       return e;
     }
     bool dup = users.size() > 1;
