@@ -75,7 +75,7 @@ TEST(SimplifyCorpus, VerifierHoldsAndEvaluableModulesKeepTheirMeaning) {
     }
     auto pipeline = PassRegistry::Global().BuildPipeline("simplify");
     ASSERT_TRUE(pipeline.ok());
-    VerifierInstrumentation verifier(VerifyOptions{}, /*verify_input=*/false);
+    VerifierInstrumentation verifier(VerifyOptions{}, /*verify_input=*/false, /*only_changed=*/true);
     DifferentialOptions opts;
     opts.eval.max_while_iterations = 10000;
     DifferentialChecker checker(opts);

@@ -54,7 +54,7 @@ inline PassRun RunPasses(const std::vector<std::string>& names, const std::strin
   EXPECT_TRUE(pipeline.ok()) << pipeline.status().message();
   if (!pipeline.ok()) return run;
   StepRecorder recorder;
-  VerifierInstrumentation verifier;
+  VerifierInstrumentation verifier(VerifyOptions{}, /*verify_input=*/true, /*only_changed=*/false);
   DifferentialOptions dopts;
   dopts.seeds = 2;
   DifferentialChecker checker(dopts);
@@ -66,8 +66,11 @@ inline PassRun RunPasses(const std::vector<std::string>& names, const std::strin
   run.changed = changed.ok() && *changed;
   run.evaluable = checker.evaluable();
   run.steps = recorder.steps();
-  for (const auto& s : recorder.steps())
+  for (const auto& s : recorder.steps()) {
+    // A pass that says "no change" must not have changed anything.
+    EXPECT_TRUE(s->changed || s->diff.empty()) << s->pass << " changed the module but returned false";
     for (const Rewrite& r : s->rewrites) run.rules.push_back(r.rule);
+  }
   return run;
 }
 

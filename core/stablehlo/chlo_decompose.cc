@@ -1,0 +1,41 @@
+// chlo ops: those HLO has directly are mapped; a few are decomposed into HLO ops.
+#include "core/stablehlo/convert_internal.h"
+
+namespace hloscope::mlir {
+
+Status Converter::ConvertChlo(const Op& op, Scope& s, const std::vector<Instruction*>& in, const Shape& out,
+                              Instruction** result) {
+  std::string n = op.name.substr(5);
+  static const std::pair<const char*, Opcode> kDirect[] = {
+      {"erf", Opcode::kErf},     {"tan", Opcode::kTan},     {"acos", Opcode::kAcos},   {"acosh", Opcode::kAcosh},
+      {"asin", Opcode::kAsin},   {"asinh", Opcode::kAsinh}, {"atanh", Opcode::kAtanh}, {"cosh", Opcode::kCosh},
+      {"sinh", Opcode::kSinh},
+  };
+  for (const auto& [name, opc] : kDirect) {
+    if (n == name) {
+      *result = Add(s, opc, out, in, &op);
+      return Status::Ok();
+    }
+  }
+  if (n == "square" && in.size() == 1) {
+    *result = Add(s, Opcode::kMultiply, out, {in[0], in[0]}, &op);
+    return Status::Ok();
+  }
+  if (n == "atan" && in.size() == 1) {  // atan(x) = atan2(x, 1)
+    Literal one(Shape::Scalar(out.element_type()));
+    if (IsComplex(out.element_type())) return Unsupported("chlo.atan of complex");
+    one.SetDouble(0, 1.0);
+    Instruction* c = Add(s, Opcode::kConstant, Shape::Scalar(out.element_type()), {}, &op);
+    c->set_literal(std::make_unique<Literal>(std::move(one)));
+    Instruction* b = Add(s, Opcode::kBroadcast, out, {c}, &op);
+    b->set_dimensions({});
+    *result = Add(s, Opcode::kAtan2, out, {in[0], b}, &op);
+    return Status::Ok();
+  }
+  if (n == "broadcast_add" || n == "broadcast_multiply" || n == "broadcast_subtract") {
+    return Unsupported("op " + op.name);
+  }
+  return Unsupported("op " + op.name);
+}
+
+}  // namespace hloscope::mlir

@@ -1,0 +1,66 @@
+// Internals of the StableHLO → HLO conversion shared by its .cc files.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/module.h"
+#include "core/stablehlo/convert_to_hlo.h"
+
+namespace hloscope::mlir {
+
+inline Status Unsupported(const std::string& what) { return Error("UNSUPPORTED: " + what); }
+
+// Element type of an MLIR type name (f32, i1, ui8, complex<f32>, ...).
+StatusOr<PrimitiveType> ElementTypeFromMlir(const std::string& e);
+StatusOr<Shape> ShapeFromType(const Type& t);
+// A literal of `shape` from the body of dense<...>.
+StatusOr<Literal> LiteralFromDense(const std::string& body, const Shape& shape);
+
+class Converter {
+ public:
+  Converter(const ModuleAst& ast, const ConvertOptions& opts, Module* m) : ast_(ast), opts_(opts), m_(m) {}
+
+  StatusOr<Computation*> ConvertFunc(const Func& f, bool is_entry);
+  std::vector<CheckOp>& checks() { return checks_; }
+
+  // One lexical scope = one computation being built.
+  struct Scope {
+    Computation* comp = nullptr;
+    Scope* parent = nullptr;
+    std::map<std::string, Instruction*> vals;
+    std::vector<Instruction*> check_values;  // entry only, in checks mode
+    bool is_entry = false;
+  };
+
+  StatusOr<Instruction*> Lookup(Scope& s, const Value& v);
+  Instruction* Add(Scope& s, Opcode op, Shape shape, const std::vector<Instruction*>& operands, const Op* src);
+  // A computation from a region; block args become parameters (or, with
+  // `tuple_param`, elements of one tuple parameter).
+  StatusOr<Computation*> ConvertRegion(const Region& r, Scope* parent, const std::string& name, bool tuple_param,
+                                       const Op* src);
+  Status ConvertOps(const Block& b, Scope& s, std::vector<Instruction*>* returned);
+  Status ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* returned);
+  Status ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruction*>* results, bool* handled);
+  Status ConvertCheck(const Op& op, Scope& s, bool* handled);
+  Status ConvertChlo(const Op& op, Scope& s, const std::vector<Instruction*>& in, const Shape& out,
+                     Instruction** result);
+  Status BindResults(const Op& op, Scope& s, Instruction* result);
+  void SetLocation(Instruction* i, const Op* src);
+  std::string Where(const Op& op) const;
+
+  const ModuleAst& ast_;
+  const ConvertOptions& opts_;
+  Module* m_;
+  std::map<std::string, Computation*> funcs_;
+  std::vector<std::string> converting_;
+  std::vector<CheckOp> checks_;
+};
+
+// Per-op conversion of the non-control-flow ops (convert_ops.cc).
+Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
+                       Instruction** result);
+
+}  // namespace hloscope::mlir

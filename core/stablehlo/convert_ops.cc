@@ -1,0 +1,413 @@
+// The static-shape stablehlo ops (and the chlo ops HLO has directly) → one HLO instruction each.
+#include <map>
+
+#include "core/stablehlo/convert_internal.h"
+
+namespace hloscope::mlir {
+namespace {
+
+const std::map<std::string, Opcode>& DirectOps() {
+  static const std::map<std::string, Opcode> m = {
+      {"abs", Opcode::kAbs}, {"add", Opcode::kAdd}, {"and", Opcode::kAnd}, {"atan2", Opcode::kAtan2},
+      {"cbrt", Opcode::kCbrt}, {"ceil", Opcode::kCeil}, {"cosine", Opcode::kCos},
+      {"count_leading_zeros", Opcode::kClz}, {"divide", Opcode::kDivide}, {"exponential", Opcode::kExp},
+      {"exponential_minus_one", Opcode::kExpm1}, {"floor", Opcode::kFloor}, {"imag", Opcode::kImag},
+      {"is_finite", Opcode::kIsFinite}, {"log", Opcode::kLog}, {"log_plus_one", Opcode::kLog1p},
+      {"logistic", Opcode::kLogistic}, {"maximum", Opcode::kMaximum}, {"minimum", Opcode::kMinimum},
+      {"multiply", Opcode::kMultiply}, {"negate", Opcode::kNegate}, {"not", Opcode::kNot}, {"or", Opcode::kOr},
+      {"popcnt", Opcode::kPopulationCount}, {"power", Opcode::kPower}, {"real", Opcode::kReal},
+      {"remainder", Opcode::kRemainder}, {"round_nearest_afz", Opcode::kRoundNearestAfz},
+      {"round_nearest_even", Opcode::kRoundNearestEven}, {"rsqrt", Opcode::kRsqrt},
+      {"shift_left", Opcode::kShiftLeft}, {"shift_right_arithmetic", Opcode::kShiftRightArithmetic},
+      {"shift_right_logical", Opcode::kShiftRightLogical}, {"sign", Opcode::kSign}, {"sine", Opcode::kSin},
+      {"sqrt", Opcode::kSqrt}, {"subtract", Opcode::kSubtract}, {"tan", Opcode::kTan}, {"tanh", Opcode::kTanh},
+      {"xor", Opcode::kXor}, {"complex", Opcode::kComplex}, {"select", Opcode::kSelect},
+      {"clamp", Opcode::kClamp}, {"convert", Opcode::kConvert}, {"bitcast_convert", Opcode::kBitcastConvert},
+      {"reshape", Opcode::kReshape}, {"tuple", Opcode::kTuple}, {"dynamic_update_slice", Opcode::kDynamicUpdateSlice},
+      {"optimization_barrier", Opcode::kOptimizationBarrier}, {"after_all", Opcode::kAfterAll},
+      {"erf", Opcode::kErf}, {"acos", Opcode::kAcos}, {"acosh", Opcode::kAcosh}, {"asin", Opcode::kAsin},
+      {"asinh", Opcode::kAsinh}, {"atanh", Opcode::kAtanh}, {"cosh", Opcode::kCosh}, {"sinh", Opcode::kSinh},
+  };
+  return m;
+}
+
+const Attr* AnyAttr(const Op& op, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (const Attr* a = op.FindAttr(n)) return a;
+  return nullptr;
+}
+
+bool IntsOf(const Op& op, std::initializer_list<const char*> names, std::vector<int64_t>* out) {
+  const Attr* a = AnyAttr(op, names);
+  return a && a->Ints(out);
+}
+
+std::vector<int64_t> FieldInts(const Attr* a, const char* name) {
+  std::vector<int64_t> v;
+  if (a)
+    if (const Attr* f = a->Field(name)) f->Ints(&v);
+  return v;
+}
+
+}  // namespace
+
+Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
+                       Instruction** result) {
+  std::string name = op.name;
+  bool chlo = name.starts_with("chlo.");
+  if (name.starts_with("stablehlo.")) name = name.substr(10);
+  else if (name.starts_with("mhlo.")) name = name.substr(5);
+  else if (chlo) name = name.substr(5);
+  else return Unsupported("op " + op.name);
+  // Result shape.
+  Shape out;
+  if (!op.result_types.empty()) {
+    if (op.results.size() > 1 || op.result_types.size() > 1) {
+      if (op.results.size() <= 1 && name != "tuple") {
+        ASSIGN_OR_RETURN(out, ShapeFromType(op.result_types.back()));
+      } else {
+        std::vector<Shape> el;
+        for (const Type& t : op.result_types) {
+          ASSIGN_OR_RETURN(Shape sh, ShapeFromType(t));
+          el.push_back(sh);
+        }
+        out = el.size() == 1 && name != "tuple" ? el[0] : Shape::Tuple(el);
+      }
+    } else {
+      ASSIGN_OR_RETURN(out, ShapeFromType(op.result_types.back()));
+    }
+  }
+  if (chlo) return c.ConvertChlo(op, s, in, out, result);
+  if (name == "constant") {
+    const Attr* v = AnyAttr(op, {"value"});
+    if (!v) return Error("constant without a value");
+    if (v->type && op.result_types.empty()) {
+      ASSIGN_OR_RETURN(out, ShapeFromType(*v->type));
+    }
+    if (v->kind != Attr::kDense) return Unsupported("constant " + v->raw);
+    ASSIGN_OR_RETURN(Literal l, LiteralFromDense(v->s, out));
+    Instruction* i = c.Add(s, Opcode::kConstant, out, {}, &op);
+    i->set_literal(std::make_unique<Literal>(std::move(l)));
+    *result = i;
+    return Status::Ok();
+  }
+  if (out.element_type() == PrimitiveType::kInvalid && name != "tuple")
+    return Error("missing result type");
+  if (auto it = DirectOps().find(name); it != DirectOps().end()) {
+    Opcode opc = it->second;
+    if (name == "tuple") {
+      std::vector<Shape> el;
+      for (Instruction* i : in) el.push_back(i->shape());
+      out = Shape::Tuple(el);
+    }
+    if (name == "optimization_barrier") {
+      std::vector<Shape> el;
+      for (Instruction* i : in) el.push_back(i->shape());
+      Instruction* t = c.Add(s, Opcode::kTuple, Shape::Tuple(el), in, &op);
+      *result = c.Add(s, opc, t->shape(), {t}, &op);
+      if (in.size() == 1) {
+        Instruction* g = c.Add(s, Opcode::kGetTupleElement, in[0]->shape(), {*result}, &op);
+        g->attrs().index = 0;
+        g->attrs().mark(::hloscope::Attr::kIndex);
+        *result = g;
+      }
+      return Status::Ok();
+    }
+    if (name == "after_all") out = Shape::Scalar(PrimitiveType::kToken);
+    *result = c.Add(s, opc, out, in, &op);
+    return Status::Ok();
+  }
+  if (name == "get_tuple_element") {
+    const Attr* a = AnyAttr(op, {"index"});
+    if (!a) return Error("get_tuple_element without index");
+    std::vector<int64_t> idx;
+    a->Ints(&idx);
+    if (idx.size() != 1 || in.size() != 1 || !in[0]->shape().IsTuple() || idx[0] < 0 ||
+        idx[0] >= in[0]->shape().tuple_size())
+      return Error("bad get_tuple_element");
+    Instruction* g = c.Add(s, Opcode::kGetTupleElement, in[0]->shape().tuple_shapes()[idx[0]], in, &op);
+    g->attrs().index = idx[0];
+    g->attrs().mark(::hloscope::Attr::kIndex);
+    *result = g;
+    return Status::Ok();
+  }
+  std::vector<int64_t> v;
+  if (name == "broadcast_in_dim" || name == "dynamic_broadcast_in_dim") {
+    if (!IntsOf(op, {"dims", "broadcast_dimensions"}, &v)) return Error("missing broadcast dimensions");
+    Instruction* x = in.at(0);
+    if (x->shape().IsArray() && static_cast<int>(v.size()) == x->shape().rank()) {
+      // stablehlo broadcasts size-1 operand dims; HLO's broadcast does not: drop them first.
+      std::vector<int64_t> keep_dims, keep_map;
+      for (size_t k = 0; k < v.size(); ++k) {
+        if (x->shape().dim(static_cast<int>(k)) == 1 && v[k] < out.rank() && out.dim(static_cast<int>(v[k])) != 1) continue;
+        keep_dims.push_back(x->shape().dim(static_cast<int>(k)));
+        keep_map.push_back(v[k]);
+      }
+      if (keep_map.size() != v.size()) {
+        x = c.Add(s, Opcode::kReshape, Shape(x->shape().element_type(), keep_dims), {x}, &op);
+        v = keep_map;
+      }
+    }
+    Instruction* i = c.Add(s, Opcode::kBroadcast, out, {x}, &op);
+    i->set_dimensions(v);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "dynamic_reshape") {
+    *result = c.Add(s, Opcode::kReshape, out, {in.at(0)}, &op);
+    return Status::Ok();
+  }
+  if (name == "transpose" || name == "reverse") {
+    if (!IntsOf(op, {"dims", "permutation", "dimensions"}, &v)) return Error("missing dimensions");
+    Instruction* i = c.Add(s, name == "transpose" ? Opcode::kTranspose : Opcode::kReverse, out, in, &op);
+    i->set_dimensions(v);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "iota" || name == "dynamic_iota") {
+    if (!IntsOf(op, {"dim", "iota_dimension"}, &v) || v.size() != 1) return Error("missing iota dimension");
+    Instruction* i = c.Add(s, Opcode::kIota, out, {}, &op);
+    i->attrs().iota_dimension = v[0];
+    i->attrs().mark(::hloscope::Attr::kIotaDimension);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "get_dimension_size") {
+    if (!IntsOf(op, {"dimension", "dim"}, &v) || v.size() != 1 || in.size() != 1 || v[0] < 0 ||
+        v[0] >= in[0]->shape().rank())
+      return Error("bad get_dimension_size");
+    Literal l(out);
+    l.SetInt(0, in[0]->shape().dim(static_cast<int>(v[0])));
+    Instruction* i = c.Add(s, Opcode::kConstant, out, {}, &op);
+    i->set_literal(std::make_unique<Literal>(std::move(l)));
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "compare") {
+    std::string dir, type;
+    if (!op.keywords.empty()) {
+      dir = op.keywords[0];
+      if (op.keywords.size() > 1) type = op.keywords[1];
+    }
+    if (const Attr* a = AnyAttr(op, {"comparison_direction"})) {
+      dir = a->raw;
+      if (size_t sp = dir.rfind(' '); sp != std::string::npos) dir = dir.substr(sp + 1);
+    }
+    if (const Attr* a = AnyAttr(op, {"compare_type"})) {
+      type = a->raw;
+      if (size_t sp = type.rfind(' '); sp != std::string::npos) type = type.substr(sp + 1);
+    }
+    auto d = DirectionFromName(dir);
+    if (!d) return Error("unknown comparison direction '" + dir + "'");
+    Instruction* i = c.Add(s, Opcode::kCompare, out, in, &op);
+    i->attrs().direction = *d;
+    i->attrs().mark(::hloscope::Attr::kDirection);
+    if (!type.empty() && type != "NOTYPE") {
+      i->attrs().compare_type = type;
+      i->attrs().mark(::hloscope::Attr::kCompareType);
+    }
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "dot_general" || name == "dot") {
+    auto d = std::make_unique<DotDnums>();
+    if (const Attr* p = AnyAttr(op, {"batching_dims"}); p && p->kind == Attr::kPair) {
+      p->items[0].Ints(&d->lhs_batch);
+      p->items[1].Ints(&d->rhs_batch);
+    }
+    if (const Attr* p = AnyAttr(op, {"contracting_dims"}); p && p->kind == Attr::kPair) {
+      p->items[0].Ints(&d->lhs_contracting);
+      p->items[1].Ints(&d->rhs_contracting);
+    }
+    if (const Attr* g = AnyAttr(op, {"dot_dimension_numbers"})) {
+      d->lhs_batch = FieldInts(g, "lhs_batching_dimensions");
+      d->rhs_batch = FieldInts(g, "rhs_batching_dimensions");
+      d->lhs_contracting = FieldInts(g, "lhs_contracting_dimensions");
+      d->rhs_contracting = FieldInts(g, "rhs_contracting_dimensions");
+    }
+    if (name == "dot" && in.size() == 2 && in[0]->shape().rank() >= 1) {
+      d->lhs_contracting = {in[0]->shape().rank() - 1};
+      d->rhs_contracting = {0};
+    }
+    if (AnyAttr(op, {"algorithm"})) return Unsupported("dot_general algorithm");
+    Instruction* i = c.Add(s, Opcode::kDot, out, in, &op);
+    i->attrs().dot = std::move(d);
+    i->attrs().mark(::hloscope::Attr::kDotDims);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "reduce" || name == "reduce_window" || name == "scatter" || name == "sort" ||
+      name == "select_and_scatter" || name == "map") {
+    if (op.regions.empty()) return Error("missing region");
+    ASSIGN_OR_RETURN(Computation * body, c.ConvertRegion(*op.regions[0], &s, name + "_body", false, &op));
+    Opcode opc = name == "reduce" ? Opcode::kReduce : name == "reduce_window" ? Opcode::kReduceWindow
+               : name == "scatter" ? Opcode::kScatter : name == "sort" ? Opcode::kSort
+               : name == "map" ? Opcode::kMap : Opcode::kSelectAndScatter;
+    Instruction* i = c.Add(s, opc, out, in, &op);
+    if (opc == Opcode::kSelectAndScatter) {
+      if (op.regions.size() != 2) return Error("select_and_scatter needs two regions");
+      ASSIGN_OR_RETURN(Computation * sc, c.ConvertRegion(*op.regions[1], &s, "scatter_body", false, &op));
+      i->SetCalled("select", body);
+      i->SetCalled("scatter", sc);
+    } else {
+      i->SetCalled(opc == Opcode::kSort ? "to_apply" : "to_apply", body);
+    }
+    if (opc == Opcode::kReduce || opc == Opcode::kMap) {
+      IntsOf(op, {"dimensions"}, &v);
+      i->set_dimensions(v);
+    }
+    if (opc == Opcode::kSort) {
+      IntsOf(op, {"dimension"}, &v);
+      i->set_dimensions(v);
+      const Attr* st = AnyAttr(op, {"is_stable"});
+      i->attrs().is_stable = st && st->i;
+      if (i->attrs().is_stable) i->attrs().mark(::hloscope::Attr::kIsStable);
+    }
+    if (opc == Opcode::kReduceWindow || opc == Opcode::kSelectAndScatter) {
+      std::vector<int64_t> size, stride, bd, wd, pad;
+      IntsOf(op, {"window_dimensions"}, &size);
+      IntsOf(op, {"window_strides"}, &stride);
+      IntsOf(op, {"base_dilations"}, &bd);
+      IntsOf(op, {"window_dilations"}, &wd);
+      IntsOf(op, {"padding"}, &pad);
+      auto w = std::make_unique<Window>();
+      for (size_t k = 0; k < size.size(); ++k) {
+        WindowDim wdim;
+        wdim.size = size[k];
+        if (k < stride.size()) wdim.stride = stride[k];
+        if (k < bd.size()) wdim.base_dilation = bd[k];
+        if (k < wd.size()) wdim.window_dilation = wd[k];
+        if (2 * k + 1 < pad.size()) {
+          wdim.pad_lo = pad[2 * k];
+          wdim.pad_hi = pad[2 * k + 1];
+        }
+        w->dims.push_back(wdim);
+      }
+      i->attrs().window = std::move(w);
+      i->attrs().mark(::hloscope::Attr::kWindow);
+    }
+    if (opc == Opcode::kScatter) {
+      const Attr* g = AnyAttr(op, {"scatter_dimension_numbers"});
+      auto d = std::make_unique<ScatterDnums>();
+      d->update_window_dims = FieldInts(g, "update_window_dims");
+      d->inserted_window_dims = FieldInts(g, "inserted_window_dims");
+      d->input_batching_dims = FieldInts(g, "input_batching_dims");
+      d->scatter_indices_batching_dims = FieldInts(g, "scatter_indices_batching_dims");
+      d->scatter_dims_to_operand_dims = FieldInts(g, "scatter_dims_to_operand_dims");
+      auto ivd = FieldInts(g, "index_vector_dim");
+      d->index_vector_dim = ivd.empty() ? 0 : ivd[0];
+      i->attrs().scatter = std::move(d);
+      i->attrs().mark(::hloscope::Attr::kScatterDims);
+      if (const Attr* a = AnyAttr(op, {"indices_are_sorted"}); a && a->i) {
+        i->attrs().indices_are_sorted = true;
+        i->attrs().mark(::hloscope::Attr::kIndicesAreSorted);
+      }
+      if (const Attr* a = AnyAttr(op, {"unique_indices"}); a && a->i) {
+        i->attrs().unique_indices = true;
+        i->attrs().mark(::hloscope::Attr::kUniqueIndices);
+      }
+    }
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "gather") {
+    const Attr* g = AnyAttr(op, {"dimension_numbers"});
+    auto d = std::make_unique<GatherDnums>();
+    d->offset_dims = FieldInts(g, "offset_dims");
+    d->collapsed_slice_dims = FieldInts(g, "collapsed_slice_dims");
+    d->operand_batching_dims = FieldInts(g, "operand_batching_dims");
+    d->start_indices_batching_dims = FieldInts(g, "start_indices_batching_dims");
+    d->start_index_map = FieldInts(g, "start_index_map");
+    auto ivd = FieldInts(g, "index_vector_dim");
+    d->index_vector_dim = ivd.empty() ? 0 : ivd[0];
+    Instruction* i = c.Add(s, Opcode::kGather, out, in, &op);
+    i->attrs().gather = std::move(d);
+    i->attrs().mark(::hloscope::Attr::kGatherDims);
+    IntsOf(op, {"slice_sizes"}, &v);
+    i->attrs().dynamic_slice_sizes = v;
+    i->attrs().mark(::hloscope::Attr::kSliceSizes);
+    if (const Attr* a = AnyAttr(op, {"indices_are_sorted"}); a && a->i) {
+      i->attrs().indices_are_sorted = true;
+      i->attrs().mark(::hloscope::Attr::kIndicesAreSorted);
+    }
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "slice") {
+    std::vector<SliceDim> sl;
+    if (const Attr* a = AnyAttr(op, {"slice"})) {
+      for (const Attr& e : a->items) {
+        std::vector<int64_t> p;
+        e.Ints(&p);
+        SliceDim d;
+        if (p.size() >= 2) {
+          d.start = p[0];
+          d.limit = p[1];
+        }
+        if (p.size() >= 3) d.stride = p[2];
+        sl.push_back(d);
+      }
+    } else {
+      std::vector<int64_t> st, li, str;
+      IntsOf(op, {"start_indices"}, &st);
+      IntsOf(op, {"limit_indices"}, &li);
+      IntsOf(op, {"strides"}, &str);
+      for (size_t k = 0; k < st.size() && k < li.size(); ++k)
+        sl.push_back({st[k], li[k], k < str.size() ? str[k] : 1});
+    }
+    Instruction* i = c.Add(s, Opcode::kSlice, out, in, &op);
+    i->attrs().slice = sl;
+    i->attrs().mark(::hloscope::Attr::kSlice);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "dynamic_slice") {
+    if (!IntsOf(op, {"sizes", "slice_sizes"}, &v)) return Error("missing slice sizes");
+    Instruction* i = c.Add(s, Opcode::kDynamicSlice, out, in, &op);
+    i->attrs().dynamic_slice_sizes = v;
+    i->attrs().mark(::hloscope::Attr::kDynamicSliceSizes);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "concatenate") {
+    if (!IntsOf(op, {"dim", "dimension"}, &v) || v.size() != 1) return Error("missing concatenate dimension");
+    Instruction* i = c.Add(s, Opcode::kConcatenate, out, in, &op);
+    i->set_dimensions(v);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "pad") {
+    std::vector<int64_t> lo, hi, inr;
+    IntsOf(op, {"low", "edge_padding_low"}, &lo);
+    IntsOf(op, {"high", "edge_padding_high"}, &hi);
+    IntsOf(op, {"interior", "interior_padding"}, &inr);
+    std::vector<PadDim> p;
+    for (size_t k = 0; k < lo.size(); ++k)
+      p.push_back({lo[k], k < hi.size() ? hi[k] : 0, k < inr.size() ? inr[k] : 0});
+    Instruction* i = c.Add(s, Opcode::kPad, out, in, &op);
+    i->attrs().padding = p;
+    i->attrs().mark(::hloscope::Attr::kPadding);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "reduce_precision") {
+    int64_t e = 0, m = 0;
+    if (const Attr* f = AnyAttr(op, {"format"}); f && f->kind == Attr::kIdent) {
+      std::sscanf(f->s.c_str(), "e%ldm%ld", &e, &m);
+    }
+    if (const Attr* a = AnyAttr(op, {"exponent_bits"})) e = a->i;
+    if (const Attr* a = AnyAttr(op, {"mantissa_bits"})) m = a->i;
+    Instruction* i = c.Add(s, Opcode::kReducePrecision, out, in, &op);
+    i->attrs().exponent_bits = e;
+    i->attrs().mantissa_bits = m;
+    i->attrs().mark(::hloscope::Attr::kExponentBits);
+    i->attrs().mark(::hloscope::Attr::kMantissaBits);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "custom_call") return Unsupported("custom_call @" + op.callee);
+  if (name == "uniform_quantize" || name == "uniform_dequantize") return Unsupported("quantized op " + op.name);
+  return Unsupported("op " + op.name);
+}
+
+}  // namespace hloscope::mlir

@@ -1,0 +1,393 @@
+// Functions, regions, control flow, calls and check ops.
+#include "core/stablehlo/convert_to_hlo.h"
+
+#include <algorithm>
+
+#include "core/stablehlo/convert_internal.h"
+#include "core/stablehlo/mlir_parser.h"
+
+namespace hloscope::mlir {
+
+std::string Converter::Where(const Op& op) const {
+  return ast_.file + ":" + std::to_string(op.pos.line) + ":" + std::to_string(op.pos.col) + ": error: ";
+}
+
+void Converter::SetLocation(Instruction* i, const Op* src) {
+  if (!src) return;
+  i->set_loc(SourceLoc{src->pos.line, src->pos.col});
+  std::string loc = src->loc;
+  for (int depth = 0; depth < 8 && loc.starts_with("#"); ++depth) {
+    auto it = ast_.loc_aliases.find(loc);
+    if (it == ast_.loc_aliases.end()) break;
+    loc = it->second;
+  }
+  // loc("name"(#child)) or loc("file":line:col)
+  if (loc.starts_with("\"")) {
+    size_t e = loc.find('"', 1);
+    if (e == std::string::npos) return;
+    std::string first = loc.substr(1, e - 1);
+    std::string rest = loc.substr(e + 1);
+    if (rest.starts_with(":")) {
+      i->metadata().push_back({"source_file", "\"" + first + "\""});
+      i->metadata().push_back({"source_line", std::to_string(std::atoi(rest.c_str() + 1))});
+    } else {
+      i->metadata().push_back({"op_name", "\"" + first + "\""});
+      // follow the child alias to a file:line
+      size_t h = rest.find('#');
+      for (int depth = 0; h != std::string::npos && depth < 16; ++depth) {
+        size_t he = rest.find_first_of(")", h);
+        std::string alias = rest.substr(h, he - h);
+        auto it = ast_.loc_aliases.find(alias);
+        if (it == ast_.loc_aliases.end()) break;
+        std::string v = it->second;
+        if (v.starts_with("callsite(")) v = v.substr(9);
+        if (v.starts_with("\"")) {
+          size_t q = v.find('"', 1);
+          if (q != std::string::npos && q + 1 < v.size() && v[q + 1] == ':') {
+            i->metadata().push_back({"source_file", "\"" + v.substr(1, q - 1) + "\""});
+            i->metadata().push_back({"source_line", std::to_string(std::atoi(v.c_str() + q + 2))});
+            break;
+          }
+        }
+        rest = v;
+        h = rest.find('#');
+      }
+    }
+  }
+}
+
+Instruction* Converter::Add(Scope& s, Opcode op, Shape shape, const std::vector<Instruction*>& operands,
+                            const Op* src) {
+  std::string prefix(OpcodeName(op));
+  auto instr = std::make_unique<Instruction>(op, std::move(shape), m_->UniqueName(prefix));
+  for (Instruction* o : operands) instr->AppendOperand(o);
+  SetLocation(instr.get(), src);
+  return s.comp->AddInstruction(std::move(instr));
+}
+
+StatusOr<Instruction*> Converter::Lookup(Scope& s, const Value& v) {
+  auto it = s.vals.find(v.name);
+  if (it != s.vals.end()) return it->second;
+  for (Scope* p = s.parent; p; p = p->parent) {
+    auto pit = p->vals.find(v.name);
+    if (pit == p->vals.end()) continue;
+    Instruction* src = pit->second;
+    if (src->opcode() == Opcode::kConstant && src->literal()) {
+      Instruction* c = Add(s, Opcode::kConstant, src->shape(), {}, nullptr);
+      c->set_literal(std::make_unique<Literal>(*src->literal()));
+      s.vals[v.name] = c;
+      return c;
+    }
+    return Unsupported("implicit capture of %" + v.name + " in a region");
+  }
+  return Error(ast_.file + ":" + std::to_string(v.pos.line) + ":" + std::to_string(v.pos.col) +
+               ": error: use of undefined value %" + v.name);
+}
+
+Status Converter::BindResults(const Op& op, Scope& s, Instruction* result) {
+  if (op.results.empty()) return Status::Ok();
+  if (op.results.size() == 1) {
+    s.vals[op.results[0]] = result;
+    return Status::Ok();
+  }
+  if (!result->shape().IsTuple() || result->shape().tuple_size() != static_cast<int>(op.results.size()))
+    return Error(Where(op) + op.name + ": result count mismatch");
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    Instruction* g = Add(s, Opcode::kGetTupleElement, result->shape().tuple_shapes()[i], {result}, &op);
+    g->attrs().index = static_cast<int64_t>(i);
+    g->attrs().mark(::hloscope::Attr::kIndex);
+    s.vals[op.results[i]] = g;
+  }
+  return Status::Ok();
+}
+
+StatusOr<Computation*> Converter::ConvertRegion(const Region& r, Scope* parent, const std::string& name,
+                                                bool tuple_param, const Op* src) {
+  if (r.blocks.size() != 1) return Unsupported("region with " + std::to_string(r.blocks.size()) + " blocks");
+  const Block& b = r.blocks[0];
+  auto comp = std::make_unique<Computation>(m_->UniqueComputationName(name));
+  comp->set_parent(m_);
+  Scope s;
+  s.comp = comp.get();
+  s.parent = parent;
+  std::vector<Shape> arg_shapes;
+  for (const auto& [n, t] : b.args) {
+    ASSIGN_OR_RETURN(Shape sh, ShapeFromType(t));
+    arg_shapes.push_back(sh);
+  }
+  if (tuple_param) {
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, Shape::Tuple(arg_shapes), m_->UniqueName("param"));
+    p->set_parameter_number(0);
+    Instruction* pi = comp->AddInstruction(std::move(p));
+    for (size_t i = 0; i < b.args.size(); ++i) {
+      Instruction* g = Add(s, Opcode::kGetTupleElement, arg_shapes[i], {pi}, src);
+      g->attrs().index = static_cast<int64_t>(i);
+      g->attrs().mark(::hloscope::Attr::kIndex);
+      s.vals[b.args[i].first] = g;
+    }
+  } else {
+    for (size_t i = 0; i < b.args.size(); ++i) {
+      auto p = std::make_unique<Instruction>(Opcode::kParameter, arg_shapes[i], m_->UniqueName("param"));
+      p->set_parameter_number(static_cast<int64_t>(i));
+      s.vals[b.args[i].first] = comp->AddInstruction(std::move(p));
+    }
+  }
+  std::vector<Instruction*> ret;
+  RETURN_IF_ERROR(ConvertOps(b, s, &ret));
+  if (ret.size() == 1) {
+    comp->set_root(ret[0]);
+  } else {
+    std::vector<Shape> shapes;
+    for (Instruction* i : ret) shapes.push_back(i->shape());
+    comp->set_root(Add(s, Opcode::kTuple, Shape::Tuple(shapes), ret, src));
+  }
+  return m_->AddComputation(std::move(comp));
+}
+
+StatusOr<Computation*> Converter::ConvertFunc(const Func& f, bool is_entry) {
+  if (auto it = funcs_.find(f.name); it != funcs_.end()) return it->second;
+  if (std::find(converting_.begin(), converting_.end(), f.name) != converting_.end())
+    return Unsupported("recursive call of @" + f.name);
+  converting_.push_back(f.name);
+  auto comp = std::make_unique<Computation>(m_->UniqueComputationName(f.name));
+  comp->set_parent(m_);
+  comp->set_loc(SourceLoc{f.pos.line, f.pos.col});
+  Scope s;
+  s.comp = comp.get();
+  s.is_entry = is_entry;
+  for (size_t i = 0; i < f.args.size(); ++i) {
+    ASSIGN_OR_RETURN(Shape sh, ShapeFromType(f.args[i].second));
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, sh, m_->UniqueName(f.args[i].first));
+    p->set_parameter_number(static_cast<int64_t>(i));
+    if (i < f.arg_attrs.size()) {
+      const std::string& a = f.arg_attrs[i];
+      size_t sp = a.find("mhlo.sharding = \"");
+      if (sp != std::string::npos) {
+        size_t e = a.find('"', sp + 17);
+        p->SetRaw("sharding", a.substr(sp + 17, e - sp - 17));
+      }
+    }
+    s.vals[f.args[i].first] = comp->AddInstruction(std::move(p));
+  }
+  if (f.body.blocks.size() != 1) return Unsupported("function @" + f.name + " with several blocks");
+  std::vector<Instruction*> ret;
+  RETURN_IF_ERROR(ConvertOps(f.body.blocks[0], s, &ret));
+  if (is_entry && opts_.checks_as_outputs) ret = s.check_values;
+  if (ret.size() == 1 && !(is_entry && opts_.checks_as_outputs)) {
+    comp->set_root(ret[0]);
+  } else {
+    std::vector<Shape> shapes;
+    for (Instruction* i : ret) shapes.push_back(i->shape());
+    comp->set_root(Add(s, Opcode::kTuple, Shape::Tuple(shapes), ret, nullptr));
+  }
+  converting_.pop_back();
+  Computation* c = m_->AddComputation(std::move(comp));
+  funcs_[f.name] = c;
+  return c;
+}
+
+Status Converter::ConvertOps(const Block& b, Scope& s, std::vector<Instruction*>* returned) {
+  for (const Op& op : b.ops) RETURN_IF_ERROR(ConvertOp(op, s, returned));
+  return Status::Ok();
+}
+
+Status Converter::ConvertCheck(const Op& op, Scope& s, bool* handled) {
+  std::string kind;
+  if (op.name.starts_with("check.")) kind = op.name.substr(6);
+  else if (op.name == "stablehlo.custom_call" && op.callee.starts_with("check.")) kind = op.callee.substr(6);
+  if (kind.empty()) return Status::Ok();
+  *handled = true;
+  if (!opts_.checks_as_outputs) return Status::Ok();  // checks are dropped on import
+  if (!s.is_entry) return Unsupported("check op outside the test function");
+  std::vector<Instruction*> in;
+  for (const Value& v : op.operands) {
+    ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
+    in.push_back(i);
+  }
+  if (in.empty()) return Error(Where(op) + op.name + ": no operands");
+  CheckOp c;
+  c.kind = kind;
+  c.pos = op.pos;
+  Instruction* expected = nullptr;
+  if (kind.ends_with("_const")) {
+    const Attr* v = op.FindAttr("value");
+    if (!v) v = op.FindAttr("expected");
+    if (!v || v->kind != Attr::kDense) return Error(Where(op) + op.name + ": expected a dense<> value");
+    Shape sh = in[0]->shape();
+    if (v->type) {
+      ASSIGN_OR_RETURN(sh, ShapeFromType(*v->type));
+    } else if (!op.result_types.empty()) {
+      ASSIGN_OR_RETURN(sh, ShapeFromType(op.result_types.back()));
+    }
+    auto lit = LiteralFromDense(v->s, sh);
+    if (!lit.ok()) return Error(Where(op) + lit.status().message());
+    expected = Add(s, Opcode::kConstant, sh, {}, &op);
+    expected->set_literal(std::make_unique<Literal>(std::move(*lit)));
+  } else if (in.size() >= 2) {
+    expected = in[1];
+  } else {
+    return Unsupported("check." + kind + " with one operand");
+  }
+  c.actual = static_cast<int>(s.check_values.size());
+  s.check_values.push_back(in[0]);
+  c.expected = static_cast<int>(s.check_values.size());
+  s.check_values.push_back(expected);
+  checks_.push_back(c);
+  return Status::Ok();
+}
+
+Status Converter::ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* returned) {
+  if (op.name == "func.return" || op.name == "stablehlo.return") {
+    for (const Value& v : op.operands) {
+      ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
+      returned->push_back(i);
+    }
+    return Status::Ok();
+  }
+  bool handled = false;
+  RETURN_IF_ERROR(ConvertCheck(op, s, &handled));
+  if (handled) return Status::Ok();
+  std::vector<Instruction*> results;
+  RETURN_IF_ERROR(ConvertControlFlow(op, s, &results, &handled));
+  if (handled) {
+    if (results.size() == 1 && op.results.size() == 1) {
+      s.vals[op.results[0]] = results[0];
+    } else {
+      for (size_t i = 0; i < op.results.size() && i < results.size(); ++i) s.vals[op.results[i]] = results[i];
+    }
+    return Status::Ok();
+  }
+  std::vector<Instruction*> in;
+  for (const Value& v : op.operands) {
+    ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
+    in.push_back(i);
+  }
+  Instruction* result = nullptr;
+  Status st = ConvertSimpleOp(*this, op, s, in, &result);
+  if (!st.ok()) {
+    if (st.message().starts_with("UNSUPPORTED") || st.message().find(": error: ") != std::string::npos) return st;
+    return Error(Where(op) + op.name + ": " + st.message());
+  }
+  if (!result) return Status::Ok();
+  return BindResults(op, s, result);
+}
+
+namespace {
+Shape TupleOf(const std::vector<Instruction*>& v) {
+  std::vector<Shape> sh;
+  for (Instruction* i : v) sh.push_back(i->shape());
+  return Shape::Tuple(sh);
+}
+}  // namespace
+
+Status Converter::ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruction*>* results, bool* handled) {
+  const std::string& n = op.name;
+  if (n != "func.call" && n != "stablehlo.while" && n != "stablehlo.if" && n != "stablehlo.case" &&
+      n != "stablehlo.composite")
+    return Status::Ok();
+  *handled = true;
+  std::vector<Instruction*> in;
+  for (const Value& v : op.operands) {
+    ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
+    in.push_back(i);
+  }
+  auto split = [&](Instruction* r) {
+    if (op.results.size() == 1 && !(r->shape().IsTuple() && op.result_types.size() == 1 &&
+                                     op.result_types[0].kind != Type::kTuple)) {
+      results->push_back(r);
+      return;
+    }
+    for (int i = 0; i < r->shape().tuple_size(); ++i) {
+      Instruction* g = Add(s, Opcode::kGetTupleElement, r->shape().tuple_shapes()[i], {r}, &op);
+      g->attrs().index = i;
+      g->attrs().mark(::hloscope::Attr::kIndex);
+      results->push_back(g);
+    }
+  };
+  if (n == "func.call" || n == "stablehlo.composite") {
+    std::string callee = op.callee;
+    if (n == "stablehlo.composite") {
+      const Attr* d = op.FindAttr("decomposition");
+      if (!d) return Error(Where(op) + "composite without decomposition");
+      callee = d->s;
+    }
+    const Func* f = ast_.FindFunc(callee);
+    if (!f) return Error(Where(op) + "call of unknown function @" + callee);
+    ASSIGN_OR_RETURN(Computation * c, ConvertFunc(*f, false));
+    Instruction* call = Add(s, Opcode::kCall, c->root()->shape(), in, &op);
+    call->SetCalled("to_apply", c);
+    if (f->results.size() == 1) results->push_back(call);
+    else split(call);
+    return Status::Ok();
+  }
+  if (n == "stablehlo.while") {
+    if (op.regions.size() != 2) return Error(Where(op) + "while needs cond and body regions");
+    // Block args of the regions (generic form: ^bb0 args).
+    Instruction* init = Add(s, Opcode::kTuple, TupleOf(in), in, &op);
+    ASSIGN_OR_RETURN(Computation * cond, ConvertRegion(*op.regions[0], &s, "while_cond", true, &op));
+    ASSIGN_OR_RETURN(Computation * body, ConvertRegion(*op.regions[1], &s, "while_body", true, &op));
+    if (!body->root()->shape().IsTuple()) {
+      Scope bs;
+      bs.comp = body;
+      Instruction* r = body->root();
+      body->set_root(Add(bs, Opcode::kTuple, Shape::Tuple({r->shape()}), {r}, &op));
+    }
+    Instruction* w = Add(s, Opcode::kWhile, init->shape(), {init}, &op);
+    w->SetCalled("condition", cond);
+    w->SetCalled("body", body);
+    for (int i = 0; i < w->shape().tuple_size(); ++i) {
+      Instruction* g = Add(s, Opcode::kGetTupleElement, w->shape().tuple_shapes()[i], {w}, &op);
+      g->attrs().index = i;
+      g->attrs().mark(::hloscope::Attr::kIndex);
+      results->push_back(g);
+    }
+    return Status::Ok();
+  }
+  // if / case: branches take an empty tuple.
+  if (in.size() != 1) return Error(Where(op) + n + ": expected one operand");
+  std::vector<Computation*> branches;
+  for (size_t i = 0; i < op.regions.size(); ++i) {
+    ASSIGN_OR_RETURN(Computation * b, ConvertRegion(*op.regions[i], &s, n == "stablehlo.if" ? "if_branch" : "case_branch", true, &op));
+    branches.push_back(b);
+  }
+  if (branches.empty()) return Error(Where(op) + n + ": no branches");
+  std::vector<Instruction*> ops{in[0]};
+  for (size_t i = 0; i < branches.size(); ++i) ops.push_back(Add(s, Opcode::kTuple, Shape::Tuple({}), {}, &op));
+  Instruction* c = Add(s, Opcode::kConditional, branches[0]->root()->shape(), ops, &op);
+  if (n == "stablehlo.if") {
+    if (branches.size() != 2) return Error(Where(op) + "if needs two regions");
+    c->SetCalled("true_computation", branches[0]);
+    c->SetCalled("false_computation", branches[1]);
+  } else {
+    c->mutable_called_refs().push_back(CalledRef{"branch_computations", branches, true});
+  }
+  if (op.results.size() == 1 && !(branches[0]->root()->opcode() == Opcode::kTuple && op.result_types.size() == 1 &&
+                                  op.result_types[0].kind != Type::kTuple && c->shape().IsTuple()))
+    results->push_back(c);
+  else
+    split(c);
+  return Status::Ok();
+}
+
+StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions& opts) {
+  ConvertResult r;
+  r.module = std::make_unique<Module>(ast.name.empty() ? "stablehlo_module" : ast.name);
+  r.module->set_source_path(ast.file);
+  const Func* entry = ast.FindFunc(opts.entry);
+  if (!entry && opts.entry == "main" && !ast.funcs.empty()) entry = &ast.funcs[0];
+  if (!entry) return Error(ast.file + ": error: no function @" + opts.entry);
+  Converter c(ast, opts, r.module.get());
+  ASSIGN_OR_RETURN(Computation * e, c.ConvertFunc(*entry, true));
+  r.module->set_entry(e);
+  e->set_is_entry(true);
+  r.checks = std::move(c.checks());
+  return r;
+}
+
+StatusOr<std::unique_ptr<Module>> ImportStablehloFile(const std::string& path) {
+  ASSIGN_OR_RETURN(ModuleAst ast, ParseMlirFile(path));
+  ASSIGN_OR_RETURN(ConvertResult r, ConvertToHlo(ast));
+  return std::move(r.module);
+}
+
+}  // namespace hloscope::mlir

@@ -1,0 +1,42 @@
+// StableHLO (as read by mlir_parser.h) to an HLO Module: functions become
+// computations, func.call becomes call, regions become called computations,
+// locations become metadata. What cannot be converted (quantized types,
+// truly dynamic shapes, unknown ops) is refused with a message that starts
+// with "UNSUPPORTED: " and names the op or type.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/module.h"
+#include "core/stablehlo/mlir_ast.h"
+#include "core/support/status.h"
+
+namespace hloscope::mlir {
+
+// One check.* op (or custom_call @check.*) of a conformance program.
+struct CheckOp {
+  std::string kind;  // expect_eq, expect_almost_eq, expect_close, ...
+  Pos pos;
+  // Index of the actual / expected value in the entry's result tuple.
+  int actual = -1, expected = -1;
+};
+
+struct ConvertOptions {
+  std::string entry = "main";  // function that becomes the entry computation
+  // Conformance mode: check ops are collected; the entry returns a tuple of
+  // (actual, expected) values, in check order.
+  bool checks_as_outputs = false;
+};
+
+struct ConvertResult {
+  std::unique_ptr<Module> module;
+  std::vector<CheckOp> checks;
+};
+
+StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions& opts = {});
+
+// Convenience: parse + convert a file; the module's source_path is the file.
+StatusOr<std::unique_ptr<Module>> ImportStablehloFile(const std::string& path);
+
+}  // namespace hloscope::mlir

@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include "core/eval/evaluator.h"
+#include "core/printer/printer.h"
+#include "core/stablehlo/conformance.h"
+#include "core/stablehlo/convert_to_hlo.h"
+#include "core/stablehlo/mlir_parser.h"
+#include "core/verify/verifier.h"
+
+namespace hloscope::mlir {
+namespace {
+
+TEST(MlirParser, PrettyAndGenericForms) {
+  const char* text = R"mlir(
+#loc1 = loc("x.py":3:4)
+module @m attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x3xf32> loc("x")) -> (tensor<2xf32> {jax.result_info = "r"}) {
+    %c = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc1)
+    %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+    %1 = "stablehlo.add"(%0, %0) {unknown.attr = "kept"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %2 = stablehlo.compare GT, %1, %0, FLOAT : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+    %3 = stablehlo.select %2, %1, %0 : tensor<2xi1>, tensor<2xf32>
+    return %3 : tensor<2xf32>
+  }
+}
+)mlir";
+  auto ast = ParseMlir(text, "t.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  ASSERT_EQ(ast->funcs.size(), 1u);
+  EXPECT_EQ(ast->funcs[0].body.blocks[0].ops.size(), 6u);
+  EXPECT_EQ(ast->loc_aliases.count("#loc1"), 1u);
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_TRUE(conv.ok()) << conv.status().message();
+  EXPECT_TRUE(VerifyModule(*conv->module).ok()) << PrintModule(*conv->module);
+  Literal in(Shape(PrimitiveType::kF32, {2, 3}));
+  for (int i = 0; i < 6; ++i) in.SetDouble(i, i);
+  auto r = EvaluateModule(*conv->module, {in});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->GetDouble(0), 6.0);
+  EXPECT_EQ(r->GetDouble(1), 24.0);
+  std::string hlo = PrintModule(*conv->module);
+  EXPECT_NE(hlo.find("source_file=\"x.py\""), std::string::npos) << hlo;
+}
+
+TEST(MlirParser, ErrorsAreLocated) {
+  auto ast = ParseMlir("func.func @f() {\n  %0 = stablehlo.add %a, %b : tensor<f32\n}\n", "bad.mlir");
+  ASSERT_FALSE(ast.ok());
+  EXPECT_EQ(ast.status().message().rfind("bad.mlir:2:", 0), 0u) << ast.status().message();
+}
+
+TEST(MlirParser, HexDenseConstant) {
+  auto ast = ParseMlir(R"(func.func @main() -> tensor<2xf32> {
+  %0 = stablehlo.constant dense<"0x0000803F00000040"> : tensor<2xf32>
+  return %0 : tensor<2xf32>
+})", "h.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_TRUE(conv.ok()) << conv.status().message();
+  auto r = EvaluateModule(*conv->module, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->GetDouble(0), 1.0);
+  EXPECT_EQ(r->GetDouble(1), 2.0);
+}
+
+TEST(MlirParser, UnsupportedNamesTheOp) {
+  auto ast = ParseMlir(R"(func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  return %a : tensor<?xf32>
+})", "d.mlir");
+  ASSERT_TRUE(ast.ok());
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_FALSE(conv.ok());
+  EXPECT_NE(conv.status().message().find("UNSUPPORTED: dynamic shape"), std::string::npos);
+}
+
+TEST(Conformance, ChecksPassAndFail) {
+  auto res = RunConformanceText(R"(func.func @ok() {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %1 = stablehlo.add %0, %0 : tensor<2xi64>
+  check.expect_eq_const %1, dense<[2, 4]> : tensor<2xi64>
+  func.return
+}
+// -----
+func.func @bad() {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  check.expect_eq_const %0, dense<[1, 3]> : tensor<2xi64>
+  func.return
+}
+)", "c.mlir");
+  ASSERT_EQ(res.size(), 2u);
+  EXPECT_EQ(res[0].verdict, TestResult::kPass) << res[0].detail;
+  EXPECT_EQ(res[1].verdict, TestResult::kFail);
+}
+
+}  // namespace
+}  // namespace hloscope::mlir
