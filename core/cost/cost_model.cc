@@ -62,29 +62,19 @@ bool IsMatrixOp(const Instruction& i) {
          i.opcode() == Opcode::kScaledDot;
 }
 
-// Bytes a kernel reads of `operand` given its users inside the kernel.
-int64_t ReadBytes(const Instruction* operand, const std::vector<const Instruction*>& users) {
+}  // namespace
+
+int64_t OperandReadBytes(const Instruction* operand, const std::vector<const Instruction*>& users) {
   int64_t full = operand->shape().byte_size();
   int64_t selected = 0;
   for (const Instruction* u : users) {
-    switch (u->opcode()) {
-      case Opcode::kSlice: case Opcode::kDynamicSlice:
-        selected += u->shape().byte_size();
-        break;
-      case Opcode::kGather:
-        if (u->operand(0) == operand) {
-          selected += u->shape().byte_size();
-          break;
-        }
-        return full;
-      default:
-        return full;
-    }
+    bool selects = u->opcode() == Opcode::kSlice || u->opcode() == Opcode::kDynamicSlice ||
+                   (u->opcode() == Opcode::kGather && u->operand(0) == operand);
+    if (!selects) return full;
+    selected += u->shape().byte_size();
   }
   return std::min(full, selected);
 }
-
-}  // namespace
 
 double InstructionFlops(const Instruction& i) {
   const Shape& s = i.shape();
@@ -209,7 +199,7 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
       if (!in.count(u)) escapes = true;
     if (escapes) c.bytes_written += m->shape().byte_size();
   }
-  for (const Instruction* o : externals) c.bytes_read += ReadBytes(o, external_users[o]);
+  for (const Instruction* o : externals) c.bytes_read += OperandReadBytes(o, external_users[o]);
   FinishCost(c, d, matrix, mtype);
   return c;
 }
@@ -233,7 +223,7 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
       const Instruction* p = fc->parameter(k);
       if (!p) continue;
       std::vector<const Instruction*> users(p->users().begin(), p->users().end());
-      int64_t bytes = users.empty() ? 0 : ReadBytes(p, users);
+      int64_t bytes = users.empty() ? 0 : OperandReadBytes(p, users);
       c.bytes_read += bytes;
     }
     c.bytes_written = i.shape().byte_size();

@@ -31,6 +31,11 @@ bool LaunchesKernel(const Instruction& i);
 // Ops that are costly to recompute (XLA's "expensive" set for fusion).
 bool IsExpensive(const Instruction& i);
 
+// Bytes a kernel reads of `operand` when `users` are its readers inside the
+// kernel: everything, unless all of them only select (slice, dynamic-slice,
+// gather's operand), then what they select.
+int64_t OperandReadBytes(const Instruction* operand, const std::vector<const Instruction*>& users);
+
 // Cost of `i` as one kernel (a fusion counts its fused computation; its
 // parameters are read once each).
 Cost KernelCost(const Instruction& i, const DeviceSpec& d);

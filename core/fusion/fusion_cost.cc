@@ -6,19 +6,6 @@
 namespace hloscope {
 namespace {
 
-int64_t SelectedBytes(const Instruction* operand, const std::vector<const Instruction*>& users) {
-  int64_t full = operand->shape().byte_size();
-  int64_t sel = 0;
-  for (const Instruction* u : users) {
-    if (u->opcode() == Opcode::kSlice || u->opcode() == Opcode::kDynamicSlice ||
-        (u->opcode() == Opcode::kGather && u->operand(0) == operand))
-      sel += u->shape().byte_size();
-    else
-      return full;
-  }
-  return std::min(full, sel);
-}
-
 bool IsMatrix(const Instruction& i) {
   return i.opcode() == Opcode::kDot || i.opcode() == Opcode::kConvolution;
 }
@@ -33,14 +20,14 @@ std::vector<std::pair<const Instruction*, int64_t>> KernelInputs(const Instructi
       const Instruction* param = fc->parameter(p);
       if (!param) continue;
       std::vector<const Instruction*> users(param->users().begin(), param->users().end());
-      out.push_back({k.operand(p), users.empty() ? 0 : SelectedBytes(param, users)});
+      out.push_back({k.operand(p), users.empty() ? 0 : OperandReadBytes(param, users)});
     }
     return out;
   }
   for (const Instruction* o : k.operands()) {
     bool seen = false;
     for (auto& [x, b] : out) seen |= x == o;
-    if (!seen) out.push_back({o, SelectedBytes(o, {&k})});
+    if (!seen) out.push_back({o, OperandReadBytes(o, {&k})});
   }
   return out;
 }

@@ -43,6 +43,7 @@ Literal Literal::Splat(const Shape& shape, const Literal& scalar) {
 void Literal::MaterializeSlow() const {
   std::vector<uint8_t> one = data_;
   splat_ = false;
+  from_splat_ = true;
   data_.resize(static_cast<size_t>(count_) * elem_bytes_);
   for (int64_t i = 0; i < count_; ++i) std::memcpy(data_.data() + i * elem_bytes_, one.data(), elem_bytes_);
 }
@@ -176,7 +177,13 @@ void Literal::AppendTo(std::string& out) const {
   }
   if (!shape_.IsArray()) return;
   int rank = shape_.rank();
-  if (splat_) {
+  bool uniform = splat_;
+  if (!uniform && from_splat_ && count_ > 1) {
+    uniform = true;
+    for (int64_t i = 1; i < count_ && uniform; ++i)
+      uniform = std::memcmp(data_.data(), data_.data() + i * elem_bytes_, elem_bytes_) == 0;
+  }
+  if (uniform) {
     // Print the single value without materializing (XLA's splat syntax).
     Literal one(Shape(shape_.element_type(), {}));
     std::memcpy(one.data_.data(), data_.data(), elem_bytes_);

@@ -90,6 +90,7 @@ class Literal {
   Shape shape_;
   bool elided_ = false;
   mutable bool splat_ = false;
+  mutable bool from_splat_ = false;  // printed as a splat again while still uniform
   int64_t count_ = 0;
   int elem_bytes_ = 0;
   mutable std::vector<uint8_t> data_;

@@ -32,6 +32,18 @@ Status Converter::ConvertChlo(const Op& op, Scope& s, const std::vector<Instruct
     *result = Add(s, Opcode::kAtan2, out, {in[0], b}, &op);
     return Status::Ok();
   }
+  if (n == "erfc" && in.size() == 1) {  // erfc(x) = 1 - erf(x), for real floating-point x
+    if (!IsFloat(out.element_type())) return Unsupported("chlo.erfc of a non-real type");
+    Literal one(Shape::Scalar(out.element_type()));
+    one.SetDouble(0, 1.0);
+    Instruction* c = Add(s, Opcode::kConstant, Shape::Scalar(out.element_type()), {}, &op);
+    c->set_literal(std::make_unique<Literal>(std::move(one)));
+    Instruction* b = Add(s, Opcode::kBroadcast, out, {c}, &op);
+    b->set_dimensions({});
+    Instruction* e = Add(s, Opcode::kErf, out, {in[0]}, &op);
+    *result = Add(s, Opcode::kSubtract, out, {b, e}, &op);
+    return Status::Ok();
+  }
   if (n == "broadcast_add" || n == "broadcast_multiply" || n == "broadcast_subtract") {
     return Unsupported("op " + op.name);
   }

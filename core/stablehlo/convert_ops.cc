@@ -1,4 +1,5 @@
 // The static-shape stablehlo ops (and the chlo ops HLO has directly) → one HLO instruction each.
+#include <cstdlib>
 #include <map>
 
 #include "core/stablehlo/convert_internal.h"
@@ -49,6 +50,69 @@ std::vector<int64_t> FieldInts(const Attr* a, const char* name) {
   return v;
 }
 
+
+// Convolution dimension labels: [b, 0, f]x[0, i, o]->[b, 0, f], from the pretty
+// form (a list of three label lists) or from #stablehlo.conv<...> text.
+bool ConvLabels(const Attr& a, std::vector<std::vector<std::string>>* out) {
+  out->clear();
+  if (a.kind == Attr::kList && a.items.size() == 3) {
+    for (const Attr& l : a.items) {
+      if (l.kind != Attr::kList) return false;
+      std::vector<std::string> v;
+      for (const Attr& e : l.items) {
+        if (e.kind == Attr::kInt) v.push_back(std::to_string(e.i));
+        else if (e.kind == Attr::kIdent) v.push_back(e.s);
+        else return false;
+      }
+      out->push_back(std::move(v));
+    }
+    return true;
+  }
+  std::string t = a.raw;
+  if (size_t r = t.find("raw"); r != std::string::npos) t = t.substr(r + 3);
+  std::vector<std::string> cur;
+  std::string tok;
+  bool in = false;
+  for (char ch : t) {
+    if (ch == '[') {
+      in = true;
+      cur.clear();
+      tok.clear();
+    } else if (in && (ch == ',' || ch == ']')) {
+      if (!tok.empty()) cur.push_back(tok);
+      tok.clear();
+      if (ch == ']') {
+        in = false;
+        out->push_back(cur);
+      }
+    } else if (in && ch != ' ') {
+      tok += ch;
+    }
+  }
+  return out->size() == 3;
+}
+
+// One side's labels → batch/feature dims (named by `b`/`f` or `i`/`o`) and the spatial dims.
+bool ConvSide(const std::vector<std::string>& l, char b, char f, int64_t* bd, int64_t* fd,
+              std::vector<int64_t>* sp) {
+  sp->assign(l.size(), -1);
+  size_t n = 0;
+  for (size_t p = 0; p < l.size(); ++p) {
+    if (l[p].size() == 1 && l[p][0] == b) *bd = static_cast<int64_t>(p);
+    else if (l[p].size() == 1 && l[p][0] == f) *fd = static_cast<int64_t>(p);
+    else {
+      char* end = nullptr;
+      long k = std::strtol(l[p].c_str(), &end, 10);
+      if (*end || k < 0 || k >= static_cast<long>(l.size())) return false;
+      (*sp)[k] = static_cast<int64_t>(p);
+      ++n;
+    }
+  }
+  sp->resize(n);
+  for (int64_t v : *sp)
+    if (v < 0) return false;
+  return true;
+}
 }  // namespace
 
 Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
@@ -402,6 +466,66 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     i->attrs().mantissa_bits = m;
     i->attrs().mark(::hloscope::Attr::kExponentBits);
     i->attrs().mark(::hloscope::Attr::kMantissaBits);
+    *result = i;
+    return Status::Ok();
+  }
+  if (name == "convolution") {
+    const Attr* dn = AnyAttr(op, {"dim_numbers", "dimension_numbers"});
+    std::vector<std::vector<std::string>> labels;
+    if (!dn || !ConvLabels(*dn, &labels)) return Error("convolution without dimension numbers");
+    if (in.size() != 2) return Error("convolution needs two operands");
+    auto d = std::make_unique<ConvDnums>();
+    if (!ConvSide(labels[0], 'b', 'f', &d->input_batch, &d->input_feature, &d->input_spatial) ||
+        !ConvSide(labels[1], 'i', 'o', &d->kernel_input_feature, &d->kernel_output_feature, &d->kernel_spatial) ||
+        !ConvSide(labels[2], 'b', 'f', &d->output_batch, &d->output_feature, &d->output_spatial) ||
+        d->input_spatial.size() != d->kernel_spatial.size() || d->input_spatial.size() != d->output_spatial.size())
+      return Error("bad convolution dimension numbers");
+    size_t n = d->kernel_spatial.size();
+    const Attr* w = AnyAttr(op, {"window"});
+    auto ints = [&](const char* pretty, const char* generic) {
+      std::vector<int64_t> r;
+      if (w) r = FieldInts(w, pretty);
+      if (r.empty()) IntsOf(op, {generic}, &r);
+      return r;
+    };
+    std::vector<int64_t> stride = ints("stride", "window_strides"), lhs = ints("lhs_dilate", "lhs_dilation"),
+                         rhs = ints("rhs_dilate", "rhs_dilation"), rev = ints("reverse", "window_reversal");
+    std::vector<int64_t> pad;
+    if (const Attr* p = w ? w->Field("pad") : nullptr) {
+      for (const Attr& e : p->items) {
+        std::vector<int64_t> lohi;
+        e.Ints(&lohi);
+        pad.insert(pad.end(), lohi.begin(), lohi.end());
+      }
+    } else {
+      IntsOf(op, {"padding"}, &pad);
+    }
+    auto win = std::make_unique<Window>();
+    const Shape& ks = in[1]->shape();
+    for (size_t k = 0; k < n; ++k) {
+      WindowDim wd;
+      if (d->kernel_spatial[k] >= ks.rank()) return Error("bad convolution kernel");
+      wd.size = ks.dim(static_cast<int>(d->kernel_spatial[k]));
+      if (k < stride.size()) wd.stride = stride[k];
+      if (k < lhs.size()) wd.base_dilation = lhs[k];
+      if (k < rhs.size()) wd.window_dilation = rhs[k];
+      if (k < rev.size()) wd.reversal = rev[k] != 0;
+      if (2 * k + 1 < pad.size()) {
+        wd.pad_lo = pad[2 * k];
+        wd.pad_hi = pad[2 * k + 1];
+      }
+      win->dims.push_back(wd);
+    }
+    Instruction* i = c.Add(s, Opcode::kConvolution, out, in, &op);
+    i->attrs().conv = std::move(d);
+    i->attrs().window = std::move(win);
+    i->attrs().mark(::hloscope::Attr::kDimLabels);
+    i->attrs().mark(::hloscope::Attr::kWindow);
+    std::vector<int64_t> g;
+    if (IntsOf(op, {"feature_group_count"}, &g) && g.size() == 1) i->attrs().feature_group_count = g[0];
+    if (IntsOf(op, {"batch_group_count"}, &g) && g.size() == 1) i->attrs().batch_group_count = g[0];
+    i->attrs().mark(::hloscope::Attr::kFeatureGroupCount);
+    i->attrs().mark(::hloscope::Attr::kBatchGroupCount);
     *result = i;
     return Status::Ok();
   }

@@ -641,6 +641,8 @@ class Parser {
       if (t.kind == Token::kIdent && t.text == "loc") break;
       if (t.kind == Token::kPunct && t.text == ",") {
         lex_.Next();
+        // A trailing comma continues the op on the next line.
+        if (lex_.Peek().kind != Token::kEof) line = lex_.Peek().pos.line;
         continue;
       }
       if (t.kind == Token::kValue) {
@@ -704,6 +706,17 @@ class Parser {
         if (lex_.Peek().text == "=") {
           lex_.Next();
           ASSIGN_OR_RETURN(Attr v, ParseAttrValue(false));
+          if (save.text == "dim_numbers" && v.kind == Attr::kPair && lex_.Peek().text == "->") {
+            // convolution: [b, 0, f]x[0, i, o]->[b, 0, f] → a list of three label lists.
+            lex_.Next();
+            ASSIGN_OR_RETURN(Attr o, ParseAttrValue(false));
+            Attr l;
+            l.kind = Attr::kList;
+            l.items.push_back(v.items[0]);
+            l.items.push_back(v.items[1]);
+            l.items.push_back(std::move(o));
+            v = std::move(l);
+          }
           op.attrs.push_back({save.text, std::move(v)});
           continue;
         }
@@ -827,6 +840,8 @@ class Parser {
       }
       lhs.insert(lhs.end(), rhs.begin(), rhs.end());
       RETURN_IF_ERROR(ParseRegion(region.get(), &lhs));
+      std::string region_loc;
+      RETURN_IF_ERROR(ParseTrailingLoc(&region_loc));
     }
     op.regions.push_back(std::move(region));
     return op;

@@ -42,6 +42,31 @@ module @m attributes {mhlo.num_partitions = 1 : i32} {
   EXPECT_NE(hlo.find("source_file=\"x.py\""), std::string::npos) << hlo;
 }
 
+TEST(MlirParser, PrettyConvolution) {
+  // x = [1..5] (NWC, C=1), kernel [1, 1] (WIO): padded by one on the left, stride 2
+  // → windows [0,1], [2,3], [4,5] = 1, 5, 9.
+  const char* text = R"mlir(
+func.func @main(%x: tensor<1x5x1xf32>, %k: tensor<2x1x1xf32>) -> tensor<1x3x1xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = [[1, 0]], lhs_dilate = [1], rhs_dilate = [1], reverse = [false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x5x1xf32>, tensor<2x1x1xf32>) -> tensor<1x3x1xf32> loc("c")
+  return %0 : tensor<1x3x1xf32>
+}
+)mlir";
+  auto ast = ParseMlir(text, "t.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_TRUE(conv.ok()) << conv.status().message();
+  EXPECT_TRUE(VerifyModule(*conv->module).ok()) << PrintModule(*conv->module);
+  Literal x(Shape(PrimitiveType::kF32, {1, 5, 1})), k(Shape(PrimitiveType::kF32, {2, 1, 1}));
+  for (int i = 0; i < 5; ++i) x.SetDouble(i, i + 1);
+  k.SetDouble(0, 1);
+  k.SetDouble(1, 1);
+  auto r = EvaluateModule(*conv->module, {x, k});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->GetDouble(0), 1.0);
+  EXPECT_EQ(r->GetDouble(1), 5.0);
+  EXPECT_EQ(r->GetDouble(2), 9.0);
+}
+
 TEST(MlirParser, ErrorsAreLocated) {
   auto ast = ParseMlir("func.func @f() {\n  %0 = stablehlo.add %a, %b : tensor<f32\n}\n", "bad.mlir");
   ASSERT_FALSE(ast.ok());
