@@ -238,7 +238,6 @@ Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer) {
   Instruction* new_root = fc->AddInstructionBefore(std::move(t), nullptr);
   fc->set_root(new_root);
   if (was_tuple && root->users().empty()) fc->RemoveInstruction(root);
-  Shape old_shape = consumer->shape();
   *consumer->mutable_shape() = new_root->shape();
   Instruction* after = nullptr;
   {
@@ -256,7 +255,6 @@ Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer) {
         if (u->operand(k) == consumer) u->ReplaceOperand(k, g0);
     if (consumer_root) parent->set_root(g0);
   }
-  (void)old_shape;
   Instruction* gp = AddGte(parent, consumer, static_cast<int64_t>(outs.size()) - 1, after);
   for (Instruction* u : others)
     for (int k = 0; k < u->operand_count(); ++k)

@@ -41,7 +41,6 @@ bool Parser::ParseWindow(Window* w) {
   std::vector<std::pair<std::string, std::vector<int64_t>>> fields;
   while (!At(Tok::kRbrace)) {
     if (!At(Tok::kName)) return Fail("expected a window field (size, stride, pad, lhs_dilate, rhs_dilate, rhs_reversal)");
-    Token ft = tok_;
     std::string field(tok_.text);
     Advance();
     if (!Expect(Tok::kEqual, "'='")) return false;
@@ -67,7 +66,6 @@ bool Parser::ParseWindow(Window* w) {
     }
     Advance();
     fields.push_back({field, vals});
-    (void)ft;
   }
   Advance();
   size_t rank = 0;

@@ -84,11 +84,6 @@ class Parser {
   std::unordered_map<std::string, Computation*> comp_by_name_;
 
   // Per-computation state.
-  struct PendingOperand {
-    Instruction* user;
-    std::string name;
-    Token at;
-  };
   std::unordered_map<std::string_view, Instruction*> names_;
   std::vector<std::pair<Instruction*, std::vector<std::pair<std::string_view, Token>>>> pending_ops_;
   std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ctrl_;

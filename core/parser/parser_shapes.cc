@@ -356,7 +356,6 @@ bool Parser::ParseLiteral(const Shape& shape, Literal* lit, int depth) {
   if (depth > kMaxNesting) return Fail("constant nesting is too deep");
   if (shape.IsTuple()) {
     if (!Expect(Tok::kLparen, "'(' to start a tuple constant")) return false;
-    *lit = Literal(Shape::Tuple({}));
     std::vector<Literal> elems;
     for (int i = 0; i < shape.tuple_size(); ++i) {
       if (i && !Expect(Tok::kComma, "',' in the tuple constant")) return false;
@@ -365,7 +364,6 @@ bool Parser::ParseLiteral(const Shape& shape, Literal* lit, int depth) {
       elems.push_back(std::move(e));
     }
     if (!Expect(Tok::kRparen, "')' to close the tuple constant")) return false;
-    Literal out(Shape::Tuple({}));
     *lit = Literal(shape);
     lit->tuple_elements() = std::move(elems);
     return true;
