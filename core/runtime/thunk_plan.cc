@@ -1,0 +1,27 @@
+#include "core/runtime/thunk_plan.h"
+
+namespace hloscope::runtime {
+namespace {
+
+void Collect(const ThunkSequence& seq, std::vector<const KernelThunk*>& out) {
+  for (const Thunk& t : seq) {
+    if (auto* k = std::get_if<KernelThunk>(&t.v)) {
+      out.push_back(k);
+    } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
+      Collect(w->condition, out);
+      Collect(w->body, out);
+    } else if (auto* c = std::get_if<ConditionalThunk>(&t.v)) {
+      for (const ThunkSequence& b : c->branches) Collect(b, out);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan) {
+  std::vector<const KernelThunk*> out;
+  Collect(plan.thunks, out);
+  return out;
+}
+
+}  // namespace hloscope::runtime

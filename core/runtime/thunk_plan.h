@@ -1,0 +1,122 @@
+// The kernel plan: what the entry computation becomes after `gpu` fusion and
+// buffer assignment, as XLA's GPU backend lowers it — a sequence of thunks over
+// allocations. Codegen (core/codegen) builds it; the executors (CPU in
+// core/codegen, CUDA in core/runtime) run it; a bundle stores it as
+// manifest.json (see docs/bundle-format.md). No LLVM, no Qt in here: the
+// standalone `hloscope-run` reads and runs it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace hloscope::runtime {
+
+inline constexpr int kManifestVersion = 1;
+
+// One buffer-assignment allocation = one device allocation.
+struct PlanAllocation {
+  int index = 0;
+  std::string kind;               // "parameter" | "constant" | "temp" | "output"
+  int64_t size = 0;               // bytes
+  int64_t parameter_number = -1;  // kind == parameter
+  std::vector<int64_t> parameter_index;  // tuple index inside that parameter
+  bool maybe_live_out = false;
+  // kind == constant: the initial contents (size bytes), written by the host
+  // before the first thunk. In a bundle: a file under constants/.
+  std::vector<uint8_t> init;
+};
+
+// A byte range of an allocation (XLA's BufferAllocation::Slice).
+struct Slice {
+  int allocation = -1;
+  int64_t offset = 0;
+  int64_t size = 0;
+};
+
+struct LaunchDims {
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t shared_bytes = 0;  // dynamic shared memory (static shared is in the kernel)
+  int64_t threads() const {
+    return int64_t(grid[0]) * grid[1] * grid[2] * block[0] * block[1] * block[2];
+  }
+};
+
+// A kernel launch. Arguments are passed as one pointer each, in `args` order
+// (kernel signature: `void name(ptr noalias %arg0, ...)`).
+struct KernelThunk {
+  std::string name;          // kernel (function) name, unique in the plan
+  std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "transpose" |
+                             // "dot" | "dynamic-update-slice" | "scatter" | "concatenate" |
+                             // "copy" | "sort" | "convolution" | ...
+  std::string instruction;   // the HLO instruction (usually a fusion) it implements
+  LaunchDims dims;
+  std::vector<Slice> args;
+  std::vector<bool> arg_written;  // per arg: does the kernel write it
+  // Cost-model numbers for the same instruction (for measured vs estimated).
+  int64_t bytes = 0;
+  int64_t flops = 0;
+  double estimated_us = 0;
+};
+
+struct CopyThunk {  // device-to-device copy
+  std::string instruction;
+  Slice src, dst;
+};
+
+struct MemsetThunk {  // fill dst with a 32-bit pattern (e.g. reduction init)
+  std::string instruction;
+  Slice dst;
+  uint32_t pattern = 0;
+};
+
+struct Thunk;
+using ThunkSequence = std::vector<Thunk>;
+
+// while: run `condition`, read the pred (1 byte) at `pred` back to the host,
+// stop when false, else run `body` and repeat.
+struct WhileThunk {
+  std::string instruction;
+  ThunkSequence condition;
+  Slice pred;
+  ThunkSequence body;
+};
+
+// conditional: read the branch index (s32) or pred at `index`; out of range
+// selects the last branch (as XLA does); pred true → branch 0.
+struct ConditionalThunk {
+  std::string instruction;
+  Slice index;
+  bool index_is_pred = false;
+  std::vector<ThunkSequence> branches;
+};
+
+struct Thunk {
+  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk> v;
+};
+
+// How an entry parameter/output maps onto allocations.
+struct PlanValue {
+  std::string shape;               // HLO shape text of this array (leaf)
+  std::vector<int64_t> index;      // tuple index (outputs: in the entry result)
+  int64_t parameter_number = -1;   // parameters only
+  Slice slice;
+};
+
+struct ThunkPlan {
+  std::string module;
+  std::string target;              // e.g. "sm_90"
+  std::vector<PlanAllocation> allocations;
+  ThunkSequence thunks;
+  std::vector<PlanValue> parameters;  // every array leaf of every entry parameter
+  std::vector<PlanValue> outputs;     // every array leaf of the entry result
+};
+
+// Every kernel thunk in execution (pre-)order, including those inside loops
+// and branches.
+std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan);
+
+}  // namespace hloscope::runtime
