@@ -1,0 +1,71 @@
+// The per-kind kernel emitters (one file each: loop_emitter.cc,
+// reduction_emitter.cc, transpose_emitter.cc, dot_emitter.cc,
+// convolution_emitter.cc, sort_emitter.cc, scatter_emitter.cc), and the
+// elemental generator they share. kernel_emitter.cc dispatches to them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "core/codegen/kernel_emitter.h"
+
+namespace llvm {
+class IRBuilderBase;
+class Value;
+class Function;
+}  // namespace llvm
+
+namespace hloscope::codegen {
+
+// Generates the value of an instruction at a multi-dimensional index, as XLA's
+// elemental IR emitter does: for a fusion kernel, instructions of the fused
+// computation (parameters read the kernel's operand arguments); for an
+// unfused kernel, the instruction's operands are read from their arguments.
+// Index: one i64 per dimension of the instruction's shape, logical order.
+// Values are cached per (instruction, index) within one basic block scope.
+class ElementalEmitter {
+ public:
+  // `args`: the kernel function's arguments, in KernelSpec::args order.
+  ElementalEmitter(llvm::IRBuilderBase& b, const KernelSpec& spec, std::vector<llvm::Value*> args);
+  ~ElementalEmitter();
+
+  StatusOr<llvm::Value*> Emit(const Instruction* instr, const std::vector<llvm::Value*>& index);
+  // Address of element `index` of kernel argument `arg` (layout-aware).
+  llvm::Value* ElementAddress(int arg, const std::vector<llvm::Value*>& index);
+  // Loads/stores an element in its storage type (pred as i8 ↔ i1 value).
+  llvm::Value* Load(int arg, const std::vector<llvm::Value*>& index);
+  void Store(int arg, const std::vector<llvm::Value*>& index, llvm::Value* v);
+  // Applies a scalar computation (reducer, comparator) to scalar values;
+  // returns one value per root leaf.
+  StatusOr<std::vector<llvm::Value*>> EmitScalarComputation(const Computation& c,
+                                                           const std::vector<llvm::Value*>& params);
+  // Forgets cached values (call when leaving the scope they were made in).
+  void ClearCache();
+
+  llvm::IRBuilderBase& builder() { return b_; }
+  const KernelSpec& spec() const { return spec_; }
+
+ private:
+  struct Impl;
+  llvm::IRBuilderBase& b_;
+  const KernelSpec& spec_;
+  Impl* impl_;
+};
+
+// Creates `void @spec.name(ptr %arg0, …)` with noalias on non-aliased args and
+// an entry block; the builder is positioned there.
+llvm::Function* CreateKernelFunction(llvm::Module& module, const KernelSpec& spec,
+                                     llvm::IRBuilderBase& b);
+
+// Emitters (signature: KernelEmitterFn).
+StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec);        // loop fusions, elementwise, copy, concatenate, data movement
+StatusOr<EmittedKernel> EmitReductionKernel(llvm::Module& m, const KernelSpec& spec);   // reduce / input fusions: row, column, full, variadic, multi-output
+StatusOr<EmittedKernel> EmitTransposeKernel(llvm::Module& m, const KernelSpec& spec);   // tiled through shared memory
+StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec);         // tiled shared-memory GEMM, batch dims
+StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec& spec);
+StatusOr<EmittedKernel> EmitSortKernel(llvm::Module& m, const KernelSpec& spec);
+StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spec);     // in place
+StatusOr<EmittedKernel> EmitDynamicUpdateSliceKernel(llvm::Module& m, const KernelSpec& spec);  // in place
+
+}  // namespace hloscope::codegen

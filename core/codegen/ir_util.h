@@ -1,0 +1,53 @@
+// IR-building helpers every kernel emitter uses. The GPU-specific ones are the
+// complete list of GPU features kernels may use (see kernel_emitter.h); the
+// CPU execution (cpu_*.cc) provides exactly these.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ir/primitive_type.h"
+#include "core/ir/shape.h"
+
+namespace llvm {
+class Value;
+class Type;
+class LLVMContext;
+class Module;
+class GlobalVariable;
+class Function;
+class IRBuilderBase;
+}  // namespace llvm
+
+namespace hloscope::codegen {
+
+// Element types in registers: pred → i8 in memory / i1 in values; f16 → half;
+// bf16 → bfloat; f8 types are rejected (named) until an emitter supports them;
+// c64/c128 → {float,float}/{double,double}.
+llvm::Type* LlvmStorageType(PrimitiveType t, llvm::LLVMContext& ctx);
+
+// --- GPU features (the only ones) -------------------------------------------
+enum class Dim { kX = 0, kY = 1, kZ = 2 };
+llvm::Value* ThreadIdx(llvm::IRBuilderBase& b, Dim d);   // tid.*
+llvm::Value* BlockIdx(llvm::IRBuilderBase& b, Dim d);    // ctaid.*
+llvm::Value* BlockDim(llvm::IRBuilderBase& b, Dim d);    // ntid.*
+llvm::Value* GridDim(llvm::IRBuilderBase& b, Dim d);     // nctaid.*
+void SyncThreads(llvm::IRBuilderBase& b);                 // barrier0
+// Full-warp shuffles (mask 0xffffffff) of an i32 or f32 value; other types of
+// ≤64 bits are split/bitcast by the helper.
+llvm::Value* ShuffleDown(llvm::IRBuilderBase& b, llvm::Value* v, int delta);
+llvm::Value* ShuffleXor(llvm::IRBuilderBase& b, llvm::Value* v, int lane_mask);
+llvm::Value* ShuffleIdx(llvm::IRBuilderBase& b, llvm::Value* v, llvm::Value* lane);
+// A static shared-memory array of `count` elements of `elem` in addrspace(3);
+// returns it cast to a generic pointer.
+llvm::Value* SharedArray(llvm::IRBuilderBase& b, llvm::Type* elem, int64_t count,
+                         const std::string& name);
+// Calls a libdevice math function (`__nv_expf`…), declaring it if needed.
+llvm::Value* CallLibdevice(llvm::IRBuilderBase& b, const std::string& name,
+                           const std::vector<llvm::Value*>& args, llvm::Type* result);
+
+// Marks `f` as a kernel (nvvm.annotations "kernel", maxntidx = block size).
+void MarkKernel(llvm::Function* f, int64_t threads_per_block);
+
+}  // namespace hloscope::codegen
