@@ -214,6 +214,13 @@ bool ComplexLoop(Opcode op, const T* a, const T* b, T* o, int64_t n) {
     case Opcode::kSubtract: for (int64_t i = 0; i < n; ++i) o[i] = a[i] - b[i]; return true;
     case Opcode::kMultiply: for (int64_t i = 0; i < n; ++i) o[i] = a[i] * b[i]; return true;
     case Opcode::kDivide: for (int64_t i = 0; i < n; ++i) o[i] = a[i] / b[i]; return true;
+    case Opcode::kMaximum:  // lexicographic (real, then imaginary), as StableHLO defines it
+    case Opcode::kMinimum:
+      for (int64_t i = 0; i < n; ++i) {
+        bool a_less = a[i].real() < b[i].real() || (a[i].real() == b[i].real() && a[i].imag() < b[i].imag());
+        o[i] = (op == Opcode::kMaximum) != a_less ? a[i] : b[i];
+      }
+      return true;
     case Opcode::kPower:
       for (int64_t i = 0; i < n; ++i) o[i] = (a[i] == T(1) || b[i] == T(0)) ? T(1) : std::pow(a[i], b[i]);
       return true;
@@ -232,6 +239,33 @@ bool ComplexUnaryLoop(Opcode op, const T* a, T* o, int64_t n) {
     case Opcode::kTanh: for (int64_t i = 0; i < n; ++i) o[i] = std::tanh(a[i]); return true;
     case Opcode::kSin: for (int64_t i = 0; i < n; ++i) o[i] = std::sin(a[i]); return true;
     case Opcode::kCos: for (int64_t i = 0; i < n; ++i) o[i] = std::cos(a[i]); return true;
+    case Opcode::kTan: for (int64_t i = 0; i < n; ++i) o[i] = std::tan(a[i]); return true;
+    case Opcode::kAcos: for (int64_t i = 0; i < n; ++i) o[i] = std::acos(a[i]); return true;
+    case Opcode::kAcosh: for (int64_t i = 0; i < n; ++i) o[i] = std::acosh(a[i]); return true;
+    case Opcode::kAsin: for (int64_t i = 0; i < n; ++i) o[i] = std::asin(a[i]); return true;
+    case Opcode::kAsinh: for (int64_t i = 0; i < n; ++i) o[i] = std::asinh(a[i]); return true;
+    case Opcode::kAtanh: for (int64_t i = 0; i < n; ++i) o[i] = std::atanh(a[i]); return true;
+    case Opcode::kCosh: for (int64_t i = 0; i < n; ++i) o[i] = std::cosh(a[i]); return true;
+    case Opcode::kSinh: for (int64_t i = 0; i < n; ++i) o[i] = std::sinh(a[i]); return true;
+    case Opcode::kCbrt:  // the principal cube root
+      for (int64_t i = 0; i < n; ++i) o[i] = a[i] == T(0) ? T(0) : std::pow(a[i], T(1) / T(3));
+      return true;
+    case Opcode::kExpm1:  // exp(x)cos(y) - 1 written without cancellation for small |z|
+      for (int64_t i = 0; i < n; ++i) {
+        using R = typename T::value_type;
+        R x = a[i].real(), y = a[i].imag(), h = std::sin(y / 2);
+        o[i] = T(std::expm1(x) * std::cos(y) - 2 * h * h, std::exp(x) * std::sin(y));
+      }
+      return true;
+    case Opcode::kLog1p:  // log|1+z| = log1p(x(2+x) + y²)/2, arg(1+z)
+      for (int64_t i = 0; i < n; ++i) {
+        using R = typename T::value_type;
+        R x = a[i].real(), y = a[i].imag();
+        R m = std::max(std::abs(x + 1), std::abs(y));
+        R re = m > R(1e4) ? std::log(std::abs(a[i] + T(1))) : std::log1p(x * (2 + x) + y * y) / 2;
+        o[i] = T(re, std::atan2(y, x + 1));
+      }
+      return true;
     case Opcode::kSign:
       for (int64_t i = 0; i < n; ++i) {
         auto m = std::abs(a[i]);

@@ -56,6 +56,10 @@ StatusOr<Literal> EvalDot(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalConvolution(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalRngBitGenerator(const Instruction& instr, Operands ops);
+StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops);
+StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops);
+StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
+StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);
 
 // Converts an array literal to another element type with XLA's rules
 // (float->int saturates, NaN->0; narrow floats round to nearest even).

@@ -183,6 +183,10 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kDot: return EvalDot(instr, ops);
     case Opcode::kConvolution: return EvalConvolution(instr, ops);
     case Opcode::kRngBitGenerator: return EvalRngBitGenerator(instr, ops);
+    case Opcode::kTriangularSolve: return EvalTriangularSolve(instr, ops);
+    case Opcode::kCholesky: return EvalCholesky(instr, ops);
+    case Opcode::kFft: return EvalFft(instr, ops);
+    case Opcode::kTopK: return EvalTopK(instr, ops);
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
     case Opcode::kCall:

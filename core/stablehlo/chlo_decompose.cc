@@ -17,6 +17,15 @@ Status Converter::ConvertChlo(const Op& op, Scope& s, const std::vector<Instruct
       return Status::Ok();
     }
   }
+  if (n == "top_k" && in.size() == 1) {  // HLO's topk(x), k=K, largest=true
+    const Attr* k = op.FindAttr("k");
+    if (!k || k->kind != Attr::kInt) return Error("chlo.top_k needs k = N");
+    Instruction* t = Add(s, Opcode::kTopK, out, in, &op);
+    t->SetRaw("k", std::to_string(k->i));
+    t->SetRaw("largest", "true");
+    *result = t;
+    return Status::Ok();
+  }
   if (n == "square" && in.size() == 1) {
     *result = Add(s, Opcode::kMultiply, out, {in[0], in[0]}, &op);
     return Status::Ok();
@@ -44,6 +53,9 @@ Status Converter::ConvertChlo(const Op& op, Scope& s, const std::vector<Instruct
     *result = Add(s, Opcode::kSubtract, out, {b, e}, &op);
     return Status::Ok();
   }
+  bool handled = false;
+  RETURN_IF_ERROR(DecomposeSpecialChlo(*this, op, s, in, out, result, &handled));
+  if (handled) return Status::Ok();
   if (n == "broadcast_add" || n == "broadcast_multiply" || n == "broadcast_subtract") {
     return Unsupported("op " + op.name);
   }

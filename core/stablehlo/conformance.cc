@@ -77,7 +77,9 @@ void RunFunc(const ModuleAst& ast, const Func& f, std::vector<TestResult>* out) 
       diff = "shape " + actual.shape().ToString(false) + " vs expected " + expected.shape().ToString(false);
     } else {
       PrimitiveType et = actual.shape().IsArray() ? actual.shape().element_type() : PrimitiveType::kF32;
-      diff = CompareLiterals(expected, actual, ToleranceFor(c.kind, et));
+      std::optional<Tolerance> tol = ToleranceFor(c.kind, et);
+      if (c.tolerance >= 0) tol = Tolerance{c.tolerance, c.tolerance};
+      diff = CompareLiterals(expected, actual, tol);
     }
     if (!diff.empty()) {
       r.verdict = TestResult::kFail;

@@ -59,6 +59,11 @@ class Converter {
   std::vector<CheckOp> checks_;
 };
 
+// chlo's special functions (lgamma, digamma, erf_inv, bessel_i1e, next_after)
+// built from HLO ops (chlo_special.cc); `handled` is false for other ops.
+Status DecomposeSpecialChlo(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
+                            const Shape& out, Instruction** result, bool* handled);
+
 // Per-op conversion of the non-control-flow ops (convert_ops.cc).
 Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
                        Instruction** result);

@@ -529,6 +529,48 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     *result = i;
     return Status::Ok();
   }
+  if (name == "triangular_solve" || name == "cholesky" || name == "fft") {
+    // Enum-valued attributes: `#stablehlo<transpose NO_TRANSPOSE>` or a bare identifier.
+    auto enum_value = [&](std::initializer_list<const char*> keys) -> std::string {
+      const Attr* a = AnyAttr(op, keys);
+      if (!a) return "";
+      std::string v = a->kind == Attr::kHash ? a->raw : a->s;
+      if (size_t sp = v.rfind(' '); sp != std::string::npos) v = v.substr(sp + 1);
+      return v;
+    };
+    auto flag = [&](const char* key) -> std::optional<bool> {
+      const Attr* a = AnyAttr(op, {key});
+      if (!a) return std::nullopt;
+      return a->i != 0;
+    };
+    if (name == "fft") {
+      std::string type = enum_value({"fft_type", "type"});
+      std::vector<int64_t> len;
+      IntsOf(op, {"fft_length", "length"}, &len);
+      if (type.empty() || len.empty()) return Error("fft needs a type and a length");
+      Instruction* i = c.Add(s, Opcode::kFft, out, in, &op);
+      i->SetRaw("fft_type", type);
+      std::string l = "{";
+      for (size_t k = 0; k < len.size(); ++k) l += (k ? "," : "") + std::to_string(len[k]);
+      i->SetRaw("fft_length", l + "}");
+      *result = i;
+      return Status::Ok();
+    }
+    if (name == "cholesky") {
+      Instruction* i = c.Add(s, Opcode::kCholesky, out, in, &op);
+      i->SetRaw("lower", flag("lower").value_or(false) ? "true" : "false");
+      *result = i;
+      return Status::Ok();
+    }
+    Instruction* i = c.Add(s, Opcode::kTriangularSolve, out, in, &op);
+    i->SetRaw("left_side", flag("left_side").value_or(false) ? "true" : "false");
+    i->SetRaw("lower", flag("lower").value_or(false) ? "true" : "false");
+    i->SetRaw("unit_diagonal", flag("unit_diagonal").value_or(false) ? "true" : "false");
+    std::string tr = enum_value({"transpose_a"});
+    i->SetRaw("transpose_a", tr.empty() ? "NO_TRANSPOSE" : tr);
+    *result = i;
+    return Status::Ok();
+  }
   if (name == "custom_call") return Unsupported("custom_call @" + op.callee);
   if (name == "uniform_quantize" || name == "uniform_dequantize") return Unsupported("quantized op " + op.name);
   return Unsupported("op " + op.name);

@@ -208,6 +208,8 @@ Status Converter::ConvertCheck(const Op& op, Scope& s, bool* handled) {
   CheckOp c;
   c.kind = kind;
   c.pos = op.pos;
+  if (const Attr* t = op.FindAttr("tolerance"))
+    c.tolerance = t->kind == Attr::kFloat ? t->f : static_cast<double>(t->i);
   Instruction* expected = nullptr;
   if (kind.ends_with("_const")) {
     const Attr* v = op.FindAttr("value");

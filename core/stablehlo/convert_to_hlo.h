@@ -20,6 +20,7 @@ struct CheckOp {
   Pos pos;
   // Index of the actual / expected value in the entry's result tuple.
   int actual = -1, expected = -1;
+  double tolerance = -1;  // `{tolerance = 0.1 : f64}` when given
 };
 
 struct ConvertOptions {

@@ -663,7 +663,22 @@ class Parser {
       }
       if (t.kind == Token::kPunct && t.text == "(") {
         lex_.Next();
-        RETURN_IF_ERROR(ParseOperandList(&op.operands, ")"));
+        // `(%a, %b)` or, as chlo.top_k writes it, `(%a, k = 2)`.
+        if (!Accept(")")) {
+          do {
+            Token v = lex_.Next();
+            if (v.kind == Token::kValue) {
+              op.operands.push_back({v.text, v.pos});
+            } else if (v.kind == Token::kIdent && lex_.Peek().text == "=") {
+              lex_.Next();
+              ASSIGN_OR_RETURN(Attr a, ParseAttrValue(false));
+              op.attrs.push_back({v.text, std::move(a)});
+            } else {
+              return Err(v, "expected an SSA value or name = value, got '" + v.text + "'");
+            }
+          } while (Accept(","));
+          RETURN_IF_ERROR(Expect(")"));
+        }
         continue;
       }
       if (t.kind == Token::kPunct && t.text == "[") {  // slice [a:b:c, ...]
@@ -749,6 +764,11 @@ class Parser {
       return Err(t, "unexpected '" + t.text + "' in " + op.name);
     }
     if (Accept(":")) RETURN_IF_ERROR(ParseOpTypes(&op, false));
+    // check.* ops end with an attribute dictionary: `... : tensor<f64> {tolerance = 0.1 : f64}`.
+    if (op.name.starts_with("check.") && lex_.Peek().text == "{" && lex_.Peek().pos.line == line) {
+      lex_.Next();
+      RETURN_IF_ERROR(ParseDictBody(&op.attrs, "}"));
+    }
     if (lex_.Peek().text == "attributes") {
       lex_.Next();
       RETURN_IF_ERROR(Expect("{"));

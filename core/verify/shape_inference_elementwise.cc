@@ -25,21 +25,21 @@ StatusOr<Shape> InferUnary(const Instruction& instr) {
   const PrimitiveType t = s.element_type();
   const bool fp = IsFloat(t), cplx = IsComplex(t), integral = IsInteger(t);
   switch (instr.opcode()) {
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kErf:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+      if (!fp) return WrongType(instr, 0, "floating-point");
+      return NoLayout(s);
     case Opcode::kAcos:
     case Opcode::kAcosh:
     case Opcode::kAsin:
     case Opcode::kAsinh:
     case Opcode::kAtanh:
     case Opcode::kCosh:
-    case Opcode::kFloor:
-    case Opcode::kCbrt:
-    case Opcode::kCeil:
-    case Opcode::kErf:
     case Opcode::kSinh:
-    case Opcode::kRoundNearestAfz:
-    case Opcode::kRoundNearestEven:
-      if (!fp) return WrongType(instr, 0, "floating-point");
-      return NoLayout(s);
+    case Opcode::kCbrt:
     case Opcode::kCos:
     case Opcode::kSin:
     case Opcode::kExp:

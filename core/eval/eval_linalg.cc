@@ -1,0 +1,253 @@
+// triangular-solve, cholesky, fft and topk: the linear-algebra and spectral
+// ops, computed in double / complex<double> and rounded to the result type.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <numeric>
+
+#include "core/eval/eval_internal.h"
+
+namespace hloscope::eval {
+namespace {
+
+using C = std::complex<double>;
+
+std::string Raw(const Instruction& instr, std::string_view name) {
+  const RawAttr* a = instr.FindRaw(name);
+  return a ? a->value : std::string();
+}
+
+std::vector<int64_t> RawList(const Instruction& instr, std::string_view name) {
+  std::vector<int64_t> out;
+  std::string v = Raw(instr, name);
+  std::string cur;
+  for (char ch : v) {
+    if ((ch >= '0' && ch <= '9') || ch == '-') {
+      cur += ch;
+    } else if (!cur.empty()) {
+      out.push_back(std::stoll(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(std::stoll(cur));
+  return out;
+}
+
+int64_t Product(const std::vector<int64_t>& d, int from, int to) {
+  int64_t p = 1;
+  for (int i = from; i < to; ++i) p *= d[i];
+  return p;
+}
+
+}  // namespace
+
+// op(a) x = b (left_side) or x op(a) = b, with a's `lower` (or upper)
+// triangle, optionally unit diagonal; op = identity, transpose or adjoint.
+StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const Literal& b = *ops[1];
+  const int r = a.shape().rank();
+  const int64_t m = a.shape().dim(r - 1);
+  const bool left = Raw(instr, "left_side") == "true";
+  const bool lower = Raw(instr, "lower") == "true";
+  const bool unit = Raw(instr, "unit_diagonal") == "true";
+  std::string tr = Raw(instr, "transpose_a");
+  if (tr.empty()) tr = "NO_TRANSPOSE";
+  if (tr != "NO_TRANSPOSE" && tr != "TRANSPOSE" && tr != "ADJOINT")
+    return InstrError(instr, "transpose_a=" + tr + " is not NO_TRANSPOSE, TRANSPOSE or ADJOINT");
+  const int64_t rows = b.shape().dim(r - 2), cols = b.shape().dim(r - 1);
+  const int64_t batches = Product(b.shape().dims(), 0, r - 2);
+  Literal out(NoLayout(b.shape()));
+  std::vector<C> op(m * m), x(rows * cols);
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    // op(tri(a)) as a dense m×m matrix.
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < m; ++j) {
+        C v = 0;
+        bool in_tri = lower ? j <= i : j >= i;
+        if (i == j && unit) v = 1;
+        else if (in_tri) v = a.GetComplex(bt * m * m + i * m + j);
+        if (tr == "NO_TRANSPOSE") op[i * m + j] = v;
+        else op[j * m + i] = tr == "ADJOINT" ? std::conj(v) : v;
+      }
+    }
+    const bool op_lower = lower == (tr == "NO_TRANSPOSE");
+    for (int64_t i = 0; i < rows * cols; ++i) x[i] = b.GetComplex(bt * rows * cols + i);
+    if (left) {  // op · X = B, X is m×cols: substitution down (lower) or up (upper) the rows.
+      for (int64_t step = 0; step < m; ++step) {
+        int64_t i = op_lower ? step : m - 1 - step;
+        for (int64_t c = 0; c < cols; ++c) {
+          C s = x[i * cols + c];
+          for (int64_t k = 0; k < m; ++k) {
+            if (k == i || (op_lower ? k > i : k < i)) continue;
+            s -= op[i * m + k] * x[k * cols + c];
+          }
+          x[i * cols + c] = s / op[i * m + i];
+        }
+      }
+    } else {  // X · op = B, X is rows×m: column j depends on the columns solved before it.
+      for (int64_t step = 0; step < m; ++step) {
+        int64_t j = op_lower ? m - 1 - step : step;
+        for (int64_t rr = 0; rr < rows; ++rr) {
+          C s = x[rr * cols + j];
+          for (int64_t k = 0; k < m; ++k) {
+            if (k == j || (op_lower ? k < j : k > j)) continue;
+            s -= x[rr * cols + k] * op[k * m + j];
+          }
+          x[rr * cols + j] = s / op[j * m + j];
+        }
+      }
+    }
+    for (int64_t i = 0; i < rows * cols; ++i) out.SetComplex(bt * rows * cols + i, x[i]);
+  }
+  return out;
+}
+
+// a = L·L^H (lower=true, the default) or U^H·U; the other triangle is zero.
+StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const int r = a.shape().rank();
+  const int64_t n = a.shape().dim(r - 1);
+  const bool lower = Raw(instr, "lower") != "false";
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  Literal out(NoLayout(a.shape()));
+  std::vector<C> l(n * n);
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    auto A = [&](int64_t i, int64_t j) {  // the lower-triangle view of a
+      return lower ? a.GetComplex(bt * n * n + i * n + j) : std::conj(a.GetComplex(bt * n * n + j * n + i));
+    };
+    std::fill(l.begin(), l.end(), C(0));
+    for (int64_t j = 0; j < n; ++j) {
+      C d = A(j, j);
+      for (int64_t k = 0; k < j; ++k) d -= l[j * n + k] * std::conj(l[j * n + k]);
+      double dj = std::sqrt(d.real());  // NaN when not positive definite, as XLA gives
+      l[j * n + j] = dj;
+      for (int64_t i = j + 1; i < n; ++i) {
+        C s = A(i, j);
+        for (int64_t k = 0; k < j; ++k) s -= l[i * n + k] * std::conj(l[j * n + k]);
+        l[i * n + j] = s / dj;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        out.SetComplex(bt * n * n + i * n + j, lower ? l[i * n + j] : std::conj(l[j * n + i]));
+  }
+  return out;
+}
+
+namespace {
+
+// In-place DFT of every line along `dim` of a row-major complex array.
+void DftAlong(std::vector<C>& data, const std::vector<int64_t>& dims, int dim, bool inverse) {
+  const int64_t n = dims[dim];
+  if (n == 0) return;
+  const int64_t inner = Product(dims, dim + 1, static_cast<int>(dims.size()));
+  const int64_t outer = Product(dims, 0, dim);
+  std::vector<C> twiddle(n), line(n), res(n);
+  const double sign = inverse ? 1.0 : -1.0;
+  for (int64_t k = 0; k < n; ++k) twiddle[k] = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n));
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      int64_t base = o * n * inner + in;
+      for (int64_t k = 0; k < n; ++k) line[k] = data[base + k * inner];
+      for (int64_t k = 0; k < n; ++k) {
+        C s = 0;
+        for (int64_t t = 0; t < n; ++t) s += line[t] * twiddle[(k * t) % n];
+        res[k] = inverse ? s / double(n) : s;
+      }
+      for (int64_t k = 0; k < n; ++k) data[base + k * inner] = res[k];
+    }
+  }
+}
+
+}  // namespace
+
+// FFT/IFFT over the innermost fft_length dims; RFFT keeps n/2+1 outputs of
+// the last; IRFFT rebuilds the Hermitian half and returns the real part.
+StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops) {
+  const Literal& in = *ops[0];
+  const std::string type = Raw(instr, "fft_type");
+  const std::vector<int64_t> len = RawList(instr, "fft_length");
+  const Shape& rs = instr.shape();
+  const int r = rs.rank();
+  const int n = static_cast<int>(len.size());
+  if (n < 1 || n > r) return InstrError(instr, "fft_length must have 1 to rank entries");
+  Literal out(NoLayout(rs));
+  if (type == "FFT" || type == "IFFT" || type == "RFFT") {
+    std::vector<int64_t> dims = in.shape().dims();
+    std::vector<C> data(in.num_elements());
+    for (int64_t i = 0; i < in.num_elements(); ++i) data[i] = in.GetComplex(i);
+    for (int d = r - n; d < r; ++d) DftAlong(data, dims, d, type == "IFFT");
+    if (type != "RFFT") {
+      for (int64_t i = 0; i < out.num_elements(); ++i) out.SetComplex(i, data[i]);
+      return out;
+    }
+    // Keep the first len/2+1 entries of the last dimension.
+    const int64_t full = dims[r - 1], half = rs.dim(r - 1);
+    const int64_t lines = out.num_elements() / std::max<int64_t>(half, 1);
+    for (int64_t l = 0; l < lines; ++l)
+      for (int64_t k = 0; k < half; ++k) out.SetComplex(l * half + k, data[l * full + k]);
+    return out;
+  }
+  if (type == "IRFFT") {
+    const int64_t half = in.shape().dim(r - 1), full = rs.dim(r - 1);
+    std::vector<int64_t> dims = in.shape().dims();
+    std::vector<C> data(in.num_elements());
+    for (int64_t i = 0; i < in.num_elements(); ++i) data[i] = in.GetComplex(i);
+    for (int d = r - n; d < r - 1; ++d) DftAlong(data, dims, d, true);
+    // Each line along the last dim is now the spectrum of a real signal.
+    const int64_t lines = half ? in.num_elements() / half : 0;
+    std::vector<C> line(full);
+    for (int64_t l = 0; l < lines; ++l) {
+      for (int64_t k = 0; k < full; ++k)
+        line[k] = k < half ? data[l * half + k] : std::conj(data[l * half + (full - k)]);
+      if (full > 0) line[0] = line[0].real();
+      if (full % 2 == 0 && full / 2 < half) line[full / 2] = line[full / 2].real();
+      std::vector<int64_t> ldims = {full};
+      DftAlong(line, ldims, 0, true);
+      for (int64_t k = 0; k < full; ++k) out.SetDouble(l * full + k, line[k].real());
+    }
+    return out;
+  }
+  return InstrError(instr, "fft_type=" + type + " is not FFT, IFFT, RFFT or IRFFT");
+}
+
+// topk(x), k=K, largest=true: the K largest (or smallest) of every row of the
+// last dimension, sorted, ties in index order; values and s32 indices.
+StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops) {
+  const Literal& in = *ops[0];
+  const Shape& vs = instr.shape().tuple_shapes()[0];
+  const int r = in.shape().rank();
+  const int64_t len = in.shape().dim(r - 1), k = vs.dim(r - 1);
+  const bool largest = Raw(instr, "largest") != "false";
+  const PrimitiveType t = in.shape().element_type();
+  if (IsComplex(t)) return InstrError(instr, "topk of a complex type");
+  // Total order for floats: -NaN < -inf < ... < +inf < +NaN.
+  auto key = [&](int64_t i) -> std::pair<int, double> {
+    if (!IsFloat(t)) return {0, double(in.GetInt(i))};
+    double v = in.GetDouble(i);
+    if (std::isnan(v)) return {std::signbit(v) ? -1 : 1, 0.0};
+    return {0, v};
+  };
+  const int64_t rows = len ? in.num_elements() / len : 0;
+  Literal values(NoLayout(vs));
+  Literal indices(NoLayout(instr.shape().tuple_shapes()[1]));
+  std::vector<int64_t> idx(len);
+  std::vector<std::pair<int, double>> keys(len);
+  for (int64_t row = 0; row < rows; ++row) {
+    for (int64_t j = 0; j < len; ++j) keys[j] = key(row * len + j);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) {
+      return largest ? keys[x] > keys[y] : keys[x] < keys[y];
+    });
+    for (int64_t j = 0; j < k; ++j) {
+      std::memcpy(values.raw() + (row * k + j) * values.element_bytes(),
+                  in.raw() + (row * len + idx[j]) * in.element_bytes(), in.element_bytes());
+      indices.SetInt(row * k + j, idx[j]);
+    }
+  }
+  return MakeTuple({std::move(values), std::move(indices)});
+}
+
+}  // namespace hloscope::eval

@@ -1,0 +1,78 @@
+// triangular-solve, cholesky, fft and topk against hand-computed values.
+#include "tests/eval/eval_test_util.h"
+
+namespace hloscope::testing {
+namespace {
+
+TEST(EvalLinalg, TriangularSolveLeftLower) {
+  // [[2,0],[1,4]] x = [[4],[10]] → x = [[2],[2]].
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  a = f32[2,2] parameter(0)
+  b = f32[2,1] parameter(1)
+  ROOT x = f32[2,1] triangular-solve(a, b), left_side=true, lower=true, unit_diagonal=false, transpose_a=NO_TRANSPOSE
+})";
+  Literal r = MustRun(hlo, {Lit("f32[2,2]", {2, 99, 1, 4}), Lit("f32[2,1]", {4, 10})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{2, 2}));
+}
+
+TEST(EvalLinalg, TriangularSolveRightUpperTransposed) {
+  // x · op(a) = b with a upper [[1,2],[0,1]], op = transpose → x · [[1,0],[2,1]] = [5, 2] → x = [1, 2].
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  a = f32[2,2] parameter(0)
+  b = f32[1,2] parameter(1)
+  ROOT x = f32[1,2] triangular-solve(a, b), left_side=false, lower=false, unit_diagonal=true, transpose_a=TRANSPOSE
+})";
+  Literal r = MustRun(hlo, {Lit("f32[2,2]", {7, 2, 99, 7}), Lit("f32[1,2]", {5, 2})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{1, 2}));
+}
+
+TEST(EvalLinalg, CholeskyLower) {
+  // [[4,2],[2,5]] = L Lᵀ with L = [[2,0],[1,2]].
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  a = f32[2,2] parameter(0)
+  ROOT l = f32[2,2] cholesky(a), lower=true
+})";
+  Literal r = MustRun(hlo, {Lit("f32[2,2]", {4, 2, 2, 5})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{2, 0, 1, 2}));
+}
+
+TEST(EvalLinalg, RfftOfAConstantIsItsSumAtZero) {
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  x = f32[4] parameter(0)
+  ROOT f = c64[3] fft(x), fft_type=RFFT, fft_length={4}
+})";
+  Literal r = MustRun(hlo, {Lit("f32[4]", {1, 1, 1, 1})});
+  EXPECT_NEAR(r.GetComplex(0).real(), 4, 1e-6);
+  EXPECT_NEAR(std::abs(r.GetComplex(1)), 0, 1e-6);
+  EXPECT_NEAR(std::abs(r.GetComplex(2)), 0, 1e-6);
+}
+
+TEST(EvalLinalg, IrfftInvertsRfft) {
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  x = f64[6] parameter(0)
+  f = c128[4] fft(x), fft_type=RFFT, fft_length={6}
+  ROOT y = f64[6] fft(f), fft_type=IRFFT, fft_length={6}
+})";
+  Literal r = MustRun(hlo, {Lit("f64[6]", {1, -2, 3, 0.5, 7, -1})});
+  std::vector<double> want = {1, -2, 3, 0.5, 7, -1};
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(r.GetDouble(i), want[i], 1e-12) << i;
+}
+
+TEST(EvalLinalg, TopKLargestWithTiesInIndexOrder) {
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  x = f32[2,4] parameter(0)
+  ROOT t = (f32[2,2], s32[2,2]) topk(x), k=2, largest=true
+})";
+  Literal r = MustRun(hlo, {Lit("f32[2,4]", {1, 5, 3, 5, -1, -2, -3, 0})});
+  EXPECT_EQ(Vals(r.tuple_elements()[0]), (std::vector<double>{5, 5, 0, -1}));
+  EXPECT_EQ(Ints(r.tuple_elements()[1]), (std::vector<int64_t>{1, 3, 3, 0}));
+}
+
+}  // namespace
+}  // namespace hloscope::testing
