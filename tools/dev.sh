@@ -25,7 +25,7 @@ sanitizer_build_and_test() {
     -DHLOSCOPE_SANITIZE=ON -DHLOSCOPE_FUZZ=ON -DHLOSCOPE_BENCHMARKS=OFF -DHLOSCOPE_GUI=OFF
   # The core suites that exercise parsing, verification, evaluation and memory
   # planning; the whole-corpus sweeps run in the optimized build above.
-  cmake --build "$SAN_BUILD" -j "$JOBS" --target hloscope-cli hlo_parser_fuzzer parser_test verify_test eval_test \
+  cmake --build "$SAN_BUILD" -j "$JOBS" --target hlo_parser_fuzzer parser_test verify_test eval_test \
     memory_test cost_test
   step "core tests under ASan+UBSan"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

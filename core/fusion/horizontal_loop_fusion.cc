@@ -2,6 +2,7 @@
 // one kernel to save launches (XLA's HorizontalLoopFusion). Only kernels
 // whose launch overhead rivals their work are joined.
 #include <algorithm>
+#include <optional>
 
 #include "core/fusion/fusibility.h"
 #include "core/fusion/fusion_builder.h"
@@ -36,45 +37,53 @@ class HorizontalLoopFusion : public FusionPassBase {
       small.push_back(i);
     }
     if (small.size() < 2) return false;
-    Reachability reach(*comp);
-    std::vector<std::vector<Instruction*>> groups;
+    // Groups are formed one at a time against the current graph: merging a
+    // group adds paths (everything feeding one member now feeds the others'
+    // users), so two kernels independent before a merge may not be after it.
+    // Reachability is rebuilt after every merge for that reason.
     std::vector<char> used(small.size(), 0);
+    bool changed = false;
+    std::optional<Reachability> reach;
     for (size_t i = 0; i < small.size(); ++i) {
       if (used[i]) continue;
+      if (!reach) reach.emplace(*comp);
       std::vector<Instruction*> g = {small[i]};
       int operands = small[i]->operand_count() + 1;
       used[i] = 1;
       for (size_t j = i + 1; j < small.size() && static_cast<int>(g.size()) < kMaxGroup; ++j) {
         if (used[j]) continue;
         bool independent = true;
-        for (Instruction* x : g) independent = independent && reach.Independent(x, small[j]);
+        for (Instruction* x : g) independent = independent && reach->Independent(x, small[j]);
         if (!independent || operands + small[j]->operand_count() + 1 > kMaxOperandsAndOutputsPerFusion) continue;
         g.push_back(small[j]);
         operands += small[j]->operand_count() + 1;
         used[j] = 1;
       }
-      if (g.size() > 1) groups.push_back(g);
-    }
-    bool changed = false;
-    for (auto& g : groups) {
-      Cost before;
-      for (Instruction* x : g) before += KernelCost(*x, device_);
-      std::vector<const Instruction*> rest(g.begin() + 1, g.end());
-      Decide(*g[0], rest, FusionVerdict::kMerged,
-             std::to_string(g.size()) + " independent small loop kernels share one launch (saves " +
-                 std::to_string((g.size() - 1) * device_.launch_overhead_us) + " us of launch overhead)",
-             before, before);
-      size_t record = mutable_log().decisions.size() - 1;
-      Instruction* merged = g[0];
-      for (size_t k = 1; k < g.size(); ++k) merged = MergeSiblingFusions(merged, g[k]);
-      Cost now = KernelCost(*merged, device_);
-      auto& d = mutable_log().decisions[record];
-      d.result = merged->name();
-      d.bytes_after = now.bytes();
-      d.us_after = now.time_us;
-      changed = true;
+      if (g.size() > 1) {
+        MergeGroup(g);
+        changed = true;
+        reach.reset();
+      }
     }
     return changed;
+  }
+
+  void MergeGroup(const std::vector<Instruction*>& g) {
+    Cost before;
+    for (Instruction* x : g) before += KernelCost(*x, device_);
+    std::vector<const Instruction*> rest(g.begin() + 1, g.end());
+    Decide(*g[0], rest, FusionVerdict::kMerged,
+           std::to_string(g.size()) + " independent small loop kernels share one launch (saves " +
+               std::to_string((g.size() - 1) * device_.launch_overhead_us) + " us of launch overhead)",
+           before, before);
+    size_t record = mutable_log().decisions.size() - 1;
+    Instruction* merged = g[0];
+    for (size_t k = 1; k < g.size(); ++k) merged = MergeSiblingFusions(merged, g[k]);
+    Cost now = KernelCost(*merged, device_);
+    auto& d = mutable_log().decisions[record];
+    d.result = merged->name();
+    d.bytes_after = now.bytes();
+    d.us_after = now.time_us;
   }
 };
 

@@ -104,3 +104,47 @@ ENTRY entry {
 
 }  // namespace
 }  // namespace hloscope::fusion_testing
+
+namespace hloscope::fusion_testing {
+namespace {
+
+// Regression (found on the Llama 3.1 corpus module): groups must be formed
+// against the graph as it is after the previous merges. Here {x, a, b} merge
+// first (c is left out: too many operands); c feeds a and b feeds d, so after
+// that merge c reaches d through it, and joining c with d would form a cycle.
+TEST(HorizontalLoopFusion, NoCycleThroughAnEarlierMerge) {
+  const int k = 95;  // c's operands: with x's two slots the group would exceed 96
+  std::string text = "HloModule m\nfc {\n";
+  for (int i = 0; i < k; ++i) text += "  q" + std::to_string(i) + " = f32[8] parameter(" + std::to_string(i) + ")\n";
+  std::string acc = "q0";
+  for (int i = 1; i < k; ++i) {
+    text += "  s" + std::to_string(i) + " = f32[8] add(" + acc + ", q" + std::to_string(i) + ")\n";
+    acc = "s" + std::to_string(i);
+  }
+  text += "  ROOT r = f32[8] negate(" + acc + ")\n}\n";
+  text += "f1 {\n  y = f32[8] parameter(0)\n  ROOT n = f32[8] negate(y)\n}\n";
+  text += "f2 {\n  y = f32[8] parameter(0)\n  ROOT n = f32[8] abs(y)\n}\n";
+  text += "f3 {\n  y = f32[8] parameter(0)\n  ROOT n = f32[8] exponential(y)\n}\n";
+  text += "f4 {\n  y = f32[8] parameter(0)\n  ROOT n = f32[8] sqrt(y)\n}\n";
+  text += "ENTRY e {\n";
+  std::string cargs;
+  for (int i = 0; i < k; ++i) {
+    text += "  p" + std::to_string(i) + " = f32[8] parameter(" + std::to_string(i) + ")\n";
+    cargs += (i ? ", p" : "p") + std::to_string(i);
+  }
+  text += "  x = f32[8] fusion(p0), kind=kLoop, calls=f1\n";
+  text += "  c = f32[8] fusion(" + cargs + "), kind=kLoop, calls=fc\n";
+  text += "  a = f32[8] fusion(c), kind=kLoop, calls=f2\n";
+  text += "  b = f32[8] fusion(p1), kind=kLoop, calls=f3\n";
+  text += "  d = f32[8] fusion(b), kind=kLoop, calls=f4\n";
+  text += "  ROOT t = (f32[8], f32[8], f32[8]) tuple(x, a, d)\n}\n";
+  FusionRun r = RunFusion("horizontal_loop_fusion", text);  // verifies: no cycle
+  EXPECT_TRUE(r.changed);
+  // x, a and b share a launch; c and d stay kernels of their own.
+  EXPECT_NE(r.Find("c"), nullptr) << r.Text();
+  EXPECT_NE(r.Find("d"), nullptr) << r.Text();
+  EXPECT_EQ(r.CountFusions(), 3) << r.Text();
+}
+
+}  // namespace
+}  // namespace hloscope::fusion_testing
