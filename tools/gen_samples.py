@@ -735,6 +735,22 @@ keep it out of `samples/`. Without `--platform cuda` the same `XLA_FLAGS`
 setting dumps the CPU compilations instead (`*before_optimizations.txt`,
 `*after_optimizations.txt`).
 
+Which dump file to pick. Called directly (without `gen_samples.py`), set
+`XLA_FLAGS="--xla_dump_to=/tmp/dump --xla_dump_hlo_as_text"`; every jitted
+function then gives `module_NNNN.jit_STEM.before_optimizations.txt` (what JAX
+handed to XLA), `module_NNNN.jit_STEM.sm_9.0_gpu_after_optimizations.txt`
+(XLA:GPU's optimized module; `sm_X.Y` names the GPU, the CPU backend writes
+`cpu_after_optimizations.txt`) and the same name ending in
+`-buffer-assignment.txt` (XLA's own buffer assignment). The helper functions
+JAX compiles on the way (`jit_convert_element_type`, `jit_broadcast_in_dim`,
+...) get modules of their own: pick the one named `jit_STEM`
+(`hloscope-cli xla-dump /tmp/dump` lists them with their steps; adding
+`--xla_dump_hlo_pass_re=.*` also dumps the module after every pass). Then
+`hloscope-cli compare samples/STEM.hlo /tmp/dump --module jit_STEM
+--pipeline-a gpu` compares our GPU pipeline with XLA's, and
+`hloscope-cli export-timeline --xla-buffer-assignment FILE -o xla.svg` draws
+XLA's buffer timeline.
+
 ## Summary
 
 | stem | params | outputs | HLO instructions | optimized (CPU) | bytes (4 files) |

@@ -58,6 +58,11 @@ class ElementalEmitter {
 llvm::Function* CreateKernelFunction(llvm::Module& module, const KernelSpec& spec,
                                      llvm::IRBuilderBase& b);
 
+// Launch dimensions of a one-thread-per-element kernel over `elements`
+// (block 256 or less for tiny kernels; grid capped, the kernel's grid-stride
+// loop covers the rest).
+runtime::LaunchDims LoopLaunchDims(int64_t elements, const DeviceSpec* device);
+
 // Emitters (signature: KernelEmitterFn).
 StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec);        // loop fusions, elementwise, copy, concatenate, data movement
 StatusOr<EmittedKernel> EmitReductionKernel(llvm::Module& m, const KernelSpec& spec);   // reduce / input fusions: row, column, full, variadic, multi-output

@@ -1,0 +1,260 @@
+// export-graph, export-timeline, xla-dump: pictures of a step and XLA's dumps.
+#include <cstdio>
+#include <filesystem>
+
+#include "app/cli/cli_args.h"
+#include "core/cost/device.h"
+#include "core/layout/graph_layout.h"
+#include "core/memory/buffer_assignment.h"
+#include "core/parser/parser.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/step_recorder.h"
+#include "core/report/graph_svg.h"
+#include "core/report/timeline.h"
+#include "core/report/xla_dump.h"
+
+namespace hloscope::cli {
+namespace {
+
+// Runs the pipeline with a recorder and picks the snapshot of --step
+// (initial, last or a step index); returns null after printing an error.
+std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char* cmd, const std::string& dflt_step,
+                                                   StepRecorder* recorder) {
+  if (auto d = args.Get("--device")) {
+    auto spec = LoadDevice(*d);
+    if (!spec.ok()) {
+      std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, spec.status().message().c_str());
+      return nullptr;
+    }
+    SetCurrentDevice(*spec);
+  }
+  const std::string file = args.positional()[0];
+  auto m = ParseHloFile(file);
+  if (!m.ok()) {
+    std::fprintf(stderr, "%s\n", m.status().message().c_str());
+    return nullptr;
+  }
+  std::string step = args.GetOr("--step", dflt_step);
+  std::string pipeline = args.GetOr("--pipeline", step == "initial" ? "none" : "gpu");
+  if (pipeline == "none") {
+    return ModuleSnapshot::Capture(**m);
+  }
+  auto p = PassRegistry::Global().BuildPipeline(pipeline);
+  if (!p.ok()) {
+    std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, p.status().message().c_str());
+    return nullptr;
+  }
+  (*p)->AddInstrumentation(recorder);
+  auto ran = (*p)->Run(**m);
+  if (!ran.ok()) {
+    std::fprintf(stderr, "%s: error: pipeline %s failed: %s\n", file.c_str(), pipeline.c_str(),
+                 ran.status().message().c_str());
+    return nullptr;
+  }
+  const auto& steps = recorder->steps();
+  if (step == "initial") return recorder->initial();
+  if (step == "last") return steps.empty() ? recorder->initial() : steps.back()->module;
+  long long n = -1;
+  try {
+    size_t pos;
+    n = std::stoll(step, &pos);
+    if (pos != step.size()) n = -1;
+  } catch (...) {
+    n = -1;
+  }
+  if (n < 0 || n >= static_cast<long long>(steps.size())) {
+    std::fprintf(stderr, "hloscope-cli %s: error: --step must be initial, last or 0..%zu (pipeline %s ran %zu steps)\n",
+                 cmd, steps.empty() ? size_t{0} : steps.size() - 1, pipeline.c_str(), steps.size());
+    return nullptr;
+  }
+  return steps[n]->module;
+}
+
+int RunExportGraph(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--pipeline", "--step", "--format", "-o", "--computation", "--device"},
+                  {"--expand-fusions", "--force"}, &err) ||
+      args.positional().size() != 1 || !args.Has("-o")) {
+    std::fprintf(stderr, "hloscope-cli export-graph: error: %s\n", err.empty() ? "expected FILE and -o OUT" : err.c_str());
+    return 2;
+  }
+  std::string format = args.GetOr("--format", "svg");
+  if (format != "svg" && format != "png" && format != "dot") {
+    std::fprintf(stderr, "hloscope-cli export-graph: error: --format must be svg, png or dot\n");
+    return 2;
+  }
+  const std::string out = args.GetOr("-o", "");
+  if (out != "-" && std::filesystem::exists(out) && !args.Has("--force")) {
+    std::fprintf(stderr, "%s: error: file exists (use --force to overwrite)\n", out.c_str());
+    return 1;
+  }
+  StepRecorder recorder;
+  auto snap = StepSnapshot(args, "export-graph", "last", &recorder);
+  if (!snap) return 1;
+  layout::GraphOptions go;
+  go.computation = args.GetOr("--computation", "");
+  go.expand_fusions = args.Has("--expand-fusions");
+  std::string text;
+  if (format == "dot") {
+    auto m = ParseHloModule(snap->text, "<snapshot>");
+    if (!m.ok()) {
+      std::fprintf(stderr, "%s\n", m.status().message().c_str());
+      return 1;
+    }
+    auto g = layout::BuildGraph(**m, *snap, go);
+    if (!g.ok()) {
+      std::fprintf(stderr, "%s: error: %s\n", args.positional()[0].c_str(), g.status().message().c_str());
+      return 1;
+    }
+    text = layout::ToDot(*g);
+  } else {
+    auto laid = report::LayOutSnapshot(*snap, go);
+    if (!laid.ok()) {
+      std::fprintf(stderr, "%s: error: %s\n", args.positional()[0].c_str(), laid.status().message().c_str());
+      return 1;
+    }
+    if (format == "svg") {
+      report::GraphSvgOptions so;
+      so.title = args.positional()[0] + " — " + (laid->graph.computation.empty() ? "entry" : laid->graph.computation) +
+                 " (step " + args.GetOr("--step", "last") + ")";
+      text = report::RenderGraphSvg(*laid, so);
+    } else {
+      auto png = report::RenderDotPng(layout::ToDot(laid->graph));
+      if (!png.ok()) {
+        std::fprintf(stderr, "%s\n", png.status().message().c_str());
+        return 1;
+      }
+      text = std::move(*png);
+    }
+  }
+  if (!WriteOutput(out, text, args.Has("--force"), &err)) {
+    std::fprintf(stderr, "%s\n", err.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int RunExportTimeline(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--pipeline", "--step", "--format", "-o", "--device", "--xla-buffer-assignment", "--width",
+                         "--height"},
+                  {"--force"}, &err) ||
+      args.positional().size() > 1 || !args.Has("-o") ||
+      (args.positional().empty() && !args.Has("--xla-buffer-assignment"))) {
+    std::fprintf(stderr, "hloscope-cli export-timeline: error: %s\n",
+                 err.empty() ? "expected FILE (or --xla-buffer-assignment F) and -o OUT" : err.c_str());
+    return 2;
+  }
+  std::string format = args.GetOr("--format", "svg");
+  if (format != "svg" && format != "png") {
+    std::fprintf(stderr, "hloscope-cli export-timeline: error: --format must be svg or png\n");
+    return 2;
+  }
+  long long width = 960, height = 480;
+  if (!args.GetInt("--width", &width, &err) || !args.GetInt("--height", &height, &err) || width < 320 || height < 200 ||
+      width > 20000 || height > 20000) {
+    std::fprintf(stderr, "hloscope-cli export-timeline: error: %s\n",
+                 err.empty() ? "--width/--height must be in 320..20000 / 200..20000" : err.c_str());
+    return 2;
+  }
+  const std::string out = args.GetOr("-o", "");
+  if (out != "-" && std::filesystem::exists(out) && !args.Has("--force")) {
+    std::fprintf(stderr, "%s: error: file exists (use --force to overwrite)\n", out.c_str());
+    return 1;
+  }
+  report::TimelineOptions to;
+  to.width = static_cast<int>(width);
+  to.height = static_cast<int>(height);
+  std::shared_ptr<const BufferAssignment> ba;
+  if (auto xla = args.Get("--xla-buffer-assignment")) {
+    auto parsed = report::ReadXlaBufferAssignment(*xla);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "%s\n", parsed.status().message().c_str());
+      return 1;
+    }
+    to.title = "XLA buffer timeline — " + parsed->module;
+    ba = std::make_shared<const BufferAssignment>(std::move(*parsed));
+  } else {
+    StepRecorder recorder;
+    auto snap = StepSnapshot(args, "export-timeline", "last", &recorder);
+    if (!snap) return 1;
+    auto m = ParseHloModule(snap->text, "<snapshot>");
+    if (!m.ok()) {
+      std::fprintf(stderr, "%s\n", m.status().message().c_str());
+      return 1;
+    }
+    auto assigned = AssignBuffers(**m);
+    if (!assigned.ok()) {
+      std::fprintf(stderr, "%s: error: %s\n", args.positional()[0].c_str(), assigned.status().message().c_str());
+      return 1;
+    }
+    ba = *assigned;
+  }
+  std::string text = format == "svg" ? report::RenderTimelineSvg(*ba, to) : report::RenderTimelinePng(*ba, to);
+  if (!WriteOutput(out, text, args.Has("--force"), &err)) {
+    std::fprintf(stderr, "%s\n", err.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int RunXlaDump(const std::vector<std::string>& argv) {
+  Args args;
+  std::string err;
+  if (!args.Parse(argv, {"--module"}, {}, &err) || args.positional().size() != 1) {
+    std::fprintf(stderr, "hloscope-cli xla-dump: error: %s\n", err.empty() ? "expected one dump folder" : err.c_str());
+    return 2;
+  }
+  auto mods = report::ListXlaDump(args.positional()[0]);
+  if (!mods.ok()) {
+    std::fprintf(stderr, "%s\n", mods.status().message().c_str());
+    return 1;
+  }
+  for (const auto& m : *mods) {
+    if (args.Has("--module") && m.id != args.GetOr("--module", "") && m.name != args.GetOr("--module", "")) continue;
+    std::printf("%s %s: %zu steps%s\n", m.id.c_str(), m.name.c_str(), m.steps.size(),
+                m.buffer_assignment.empty() ? "" : ", buffer assignment");
+    for (size_t k = 0; k < m.steps.size(); ++k)
+      std::printf("  %3zu %-60s %s\n", k, m.steps[k].label.c_str(),
+                  std::filesystem::path(m.steps[k].path).filename().c_str());
+    if (!m.buffer_assignment.empty()) {
+      auto ba = report::ReadXlaBufferAssignment(m.buffer_assignment);
+      if (ba.ok())
+        std::printf("  buffers: %zu in %zu allocations, temp heap %lld B, lower bound %lld B\n", ba->buffers.size(),
+                    ba->allocations.size(), static_cast<long long>(ba->peak_bytes),
+                    static_cast<long long>(ba->lower_bound_bytes));
+      else
+        std::printf("  buffer assignment: %s\n", ba.status().message().c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+HLOSCOPE_CLI_COMMAND(export_graph, "export-graph", "the graph of a step as SVG, PNG or DOT",
+                     "usage: hloscope-cli export-graph FILE -o OUT [--format svg|png|dot] [--pipeline P|none]\n"
+                     "                                 [--step N|last|initial] [--computation NAME]\n"
+                     "                                 [--expand-fusions] [--device ID] [--force]\n"
+                     "Runs the pipeline (default gpu; none with --step initial) and draws the chosen step's\n"
+                     "computation (default: entry) as the GUI does: SVG (own renderer of the Graphviz layout),\n"
+                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Large computations are grouped.",
+                     RunExportGraph);
+HLOSCOPE_CLI_COMMAND(export_timeline, "export-timeline", "the buffer timeline of a step (or XLA's) as SVG or PNG",
+                     "usage: hloscope-cli export-timeline FILE -o OUT [--format svg|png] [--pipeline P|none]\n"
+                     "                                    [--step N|last|initial] [--width W] [--height H] [--force]\n"
+                     "       hloscope-cli export-timeline --xla-buffer-assignment F.txt -o OUT [--format svg|png]\n"
+                     "x = schedule position, y = offset (temp heap at the bottom), one rectangle per buffer\n"
+                     "coloured by kind, the live-bytes curve, the lower bound and the peak. The second form\n"
+                     "draws XLA's own assignment from its *buffer-assignment.txt dump.",
+                     RunExportTimeline);
+HLOSCOPE_CLI_COMMAND(xla_dump, "xla-dump", "list the modules and steps of an --xla_dump_to folder",
+                     "usage: hloscope-cli xla-dump DIR [--module ID|NAME]\n"
+                     "Lists each module of the folder with its steps in order (before_optimizations, every\n"
+                     "per-pass file of --xla_dump_hlo_pass_re, after_optimizations) and a summary of its\n"
+                     "*buffer-assignment.txt.",
+                     RunXlaDump);
+
+}  // namespace hloscope::cli

@@ -1,0 +1,75 @@
+// hloscope: the desktop application. `hloscope [FILE]` opens FILE (or the
+// default sample); with --screenshot it renders the window to a PNG and
+// exits (see screenshot.h).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <cstdio>
+
+#include "app/gui/main_window.h"
+#include "app/gui/screenshot.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("hloscope");
+  QApplication::setApplicationName("hloscope");
+  QCommandLineParser cli;
+  cli.setApplicationDescription("hloscope: step through XLA's graph compiler passes on an HLO module.");
+  cli.addHelpOption();
+  cli.addPositionalArgument("FILE", "HLO text or StableHLO (.mlir); default: samples/transformer_block.hlo");
+  QCommandLineOption pipeline("pipeline", "Pipeline to run (simplify, gpu, gpu-classic).", "P", "gpu");
+  QCommandLineOption step("step", "Screenshot: the step to show (a number or 'last').", "N", "last");
+  QCommandLineOption select("select", "Screenshot: select this instruction.", "NAME");
+  QCommandLineOption panel("panel", "Screenshot: the panel to raise (graph, timeline, decisions, text).", "PANEL",
+                           "graph");
+  QCommandLineOption shot("screenshot", "Render the window to OUT.png and exit.", "OUT.png");
+  QCommandLineOption size("size", "Screenshot: window size.", "WxH", "1600x1000");
+  QCommandLineOption force("force", "Screenshot: overwrite an existing OUT.png.");
+  cli.addOptions({pipeline, step, select, panel, shot, size, force});
+  cli.process(app);
+
+  QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
+  if (cli.positionalArguments().size() > 1) {
+    std::fprintf(stderr, "hloscope: error: expected at most one FILE\n");
+    return 2;
+  }
+  if (file.isEmpty()) file = hloscope::gui::DefaultSamplePath();
+
+  if (cli.isSet(shot)) {
+    hloscope::gui::ScreenshotOptions o;
+    o.file = file;
+    o.pipeline = cli.value(pipeline);
+    o.step = cli.value(step);
+    o.select = cli.value(select);
+    o.panel = cli.value(panel);
+    o.output = cli.value(shot);
+    o.force = cli.isSet(force);
+    const QStringList wh = cli.value(size).split('x');
+    o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+    if (file.isEmpty()) {
+      std::fprintf(stderr, "hloscope: error: no FILE given and no default sample found\n");
+      return 2;
+    }
+    if (QString err = hloscope::gui::CheckScreenshotOptions(o); !err.isEmpty()) {
+      std::fprintf(stderr, "hloscope: error: %s\n", qPrintable(err));
+      return 2;
+    }
+    hloscope::gui::MainWindow window({.persist_settings = false, .dialogs = false, .auto_run = true});
+    hloscope::gui::ScreenshotDriver driver(&window, o);
+    int code = 0;
+    QObject::connect(&driver, &hloscope::gui::ScreenshotDriver::finished, &app, [&](int c, const QString& message) {
+      code = c;
+      std::fprintf(c ? stderr : stdout, "%s%s\n", c ? "hloscope: error: " : "", qPrintable(message));
+      app.exit(c);
+    });
+    driver.start();
+    app.exec();
+    return code;
+  }
+
+  hloscope::gui::MainWindow window;
+  if (cli.isSet(pipeline)) window.setPipelineChoice(cli.value(pipeline));
+  window.show();
+  if (!file.isEmpty()) window.openFile(file);
+  return app.exec();
+}

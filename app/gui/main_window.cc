@@ -1,0 +1,662 @@
+#include "app/gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QBuffer>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QKeySequence>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QSettings>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QUrl>
+
+#include "app/gui/workers.h"
+#include "core/report/graph_svg.h"
+#include "core/report/timeline.h"
+#include "views/decisions/decisions_panel.h"
+#include "views/details/details_panel.h"
+#include "views/graph/graph_view.h"
+#include "views/log/log_panel.h"
+#include "views/pipeline/pipeline_panel.h"
+#include "views/text/text_panel.h"
+#include "views/timeline/timeline_widget.h"
+
+namespace hloscope::gui {
+
+QString DefaultSamplePath() {
+  const QString name = QStringLiteral("transformer_block.hlo");
+  QStringList dirs;
+  const QString app = QCoreApplication::applicationDirPath();
+  dirs << app + "/../../samples" << app + "/../samples";
+#ifdef HLOSCOPE_SOURCE_DIR
+  dirs << QStringLiteral(HLOSCOPE_SOURCE_DIR "/samples");
+#endif
+  dirs << app + "/../share/hloscope/samples" << QStringLiteral("/usr/share/hloscope/samples");
+  for (const QString& d : dirs) {
+    QFileInfo f(d + "/" + name);
+    if (f.isFile()) return f.canonicalFilePath();
+  }
+  return {};
+}
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), options_(options) {
+  RegisterMetaTypes();
+  setObjectName("hloscope_main_window");
+  setAcceptDrops(true);
+  relay_ = new Relay;
+  relay_->setParent(this);
+  watcher_ = new QFileSystemWatcher(this);
+  graph_ = new views::GraphView;
+  setCentralWidget(graph_);
+  buildDocks();
+  buildActions();
+
+  // All connections in one place.
+  connect(relay_, &Relay::loaded, this, [this](quint64 gen, auto session, auto input) {
+    if (gen == load_gen_) onLoaded(std::move(session), std::move(input));
+  });
+  connect(relay_, &Relay::loadFailed, this, [this](quint64 gen, QString path, QString message) {
+    if (gen != load_gen_) return;
+    loading_ = false;
+    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
+    emit loadFailed(message);
+  });
+  connect(relay_, &Relay::stepRecorded, this, [this](quint64 gen, auto step) {
+    if (gen == run_gen_) onStepRecorded(std::move(step));
+  });
+  connect(relay_, &Relay::runFinished, this, [this](quint64 gen, auto run) {
+    if (gen == run_gen_) onRunFinished(std::move(run));
+  });
+  connect(relay_, &Relay::runFailed, this, [this](quint64 gen, QString message) {
+    if (gen != run_gen_) return;
+    running_ = false;
+    pipeline_->setRunning(false);
+    if (message == "cancelled") {
+      log_->warning(tr("pipeline cancelled after %1 steps").arg(live_steps_.size()));
+    } else {
+      showError(tr("Pipeline failed"), message);
+    }
+    // Keep what was recorded so far.
+    if (session_ && !live_steps_.empty())
+      run_ = std::make_shared<PipelineRun>(pipeline_->pipeline().toStdString(), pipeline_->device().toStdString(),
+                                           live_steps_);
+    emit runFinished(false);
+  });
+  connect(relay_, &Relay::stepPrepared, this, [this](quint64 gen, int k, auto module, auto buffers, QString error) {
+    if (gen == prep_gen_) onStepPrepared(k, std::move(module), std::move(buffers), error);
+  });
+  connect(relay_, &Relay::kernelsReady, this, [this](quint64 gen, int k, auto kernels, QString error, double ms) {
+    if (gen != kernels_gen_) return;
+    generating_ = false;
+    if (!kernels) {
+      showError(tr("Kernel generation failed"), error);
+      text_->setKernel({}, {}, {}, tr("Kernel generation failed: %1").arg(error));
+      return;
+    }
+    kernels_ = std::move(kernels);
+    kernels_step_ = k;
+    log_->info(tr("step %1: %2 kernels generated (LLVM IR + PTX) in %3 ms").arg(k).arg(kernels_->kernels.size())
+                   .arg(ms, 0, 'f', 0));
+    updateKernelTabs();
+  });
+  connect(pipeline_, &views::PipelinePanel::stepSelected, this, &MainWindow::selectStep);
+  connect(pipeline_, &views::PipelinePanel::runRequested, this, &MainWindow::runPipeline);
+  connect(pipeline_, &views::PipelinePanel::cancelRequested, this, &MainWindow::cancelRun);
+  connect(graph_, &views::GraphView::instructionSelected, this, [this](int64_t id) { selectInstruction(id, false); });
+  connect(graph_, &views::GraphView::layoutFinished, this, [this](double ms, int nodes) {
+    statusBar()->showMessage(tr("layout: %1 nodes in %2 ms").arg(nodes).arg(ms, 0, 'f', 0), 5000);
+  });
+  connect(graph_, &views::GraphView::layoutFailed, this,
+          [this](const QString& m) { log_->error(tr("graph layout failed: %1").arg(m)); });
+  connect(details_, &views::DetailsPanel::instructionActivated, this, [this](qint64 id) { selectInstruction(id, true); });
+  connect(timeline_, &views::TimelineWidget::instructionSelected, this,
+          [this](qint64 id) { selectInstruction(id, true); });
+  connect(decisions_, &views::DecisionsPanel::producerSelected, this,
+          [this](qint64 producer, QList<qint64>) { selectInstruction(producer, true); });
+  connect(watcher_, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
+
+  resize(1400, 900);
+  if (options_.persist_settings) restoreSettings();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() {
+  if (cancel_) *cancel_ = true;
+  for (QThread* t : threads_) {
+    t->wait();
+    delete t;
+  }
+}
+
+void MainWindow::buildDocks() {
+  pipeline_ = new views::PipelinePanel;
+  details_ = new views::DetailsPanel;
+  timeline_ = new views::TimelineWidget;
+  decisions_ = new views::DecisionsPanel;
+  text_ = new views::TextPanel;
+  log_ = new views::LogPanel;
+  auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    docks_.push_back(d);
+    return d;
+  };
+  dock(pipeline_, tr("Pipeline"), "pipeline", Qt::LeftDockWidgetArea);
+  dock(details_, tr("Details"), "details", Qt::RightDockWidgetArea);
+  QDockWidget* tl = dock(timeline_, tr("Buffer timeline"), "timeline", Qt::BottomDockWidgetArea);
+  QDockWidget* dc = dock(decisions_, tr("Decisions"), "decisions", Qt::BottomDockWidgetArea);
+  QDockWidget* tx = dock(text_, tr("Text"), "text", Qt::BottomDockWidgetArea);
+  QDockWidget* lg = dock(log_, tr("Log"), "log", Qt::BottomDockWidgetArea);
+  tabifyDockWidget(tl, dc);
+  tabifyDockWidget(dc, tx);
+  tabifyDockWidget(tx, lg);
+  tl->raise();
+  resizeDocks({docks_[0], docks_[1]}, {470, 380}, Qt::Horizontal);
+  resizeDocks({tl}, {280}, Qt::Vertical);
+}
+
+void MainWindow::buildActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+  open->setShortcut(QKeySequence::Open);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  QAction* reload = file->addAction(tr("&Reload"), this, [this] {
+    if (!path_.isEmpty()) openFile(path_);
+  });
+  reload->setShortcut(QKeySequence::Refresh);
+  QMenu* exp = file->addMenu(tr("&Export"));
+  exp->addAction(tr("Graph as &SVG…"), this, [this] { exportDialog("graph-svg"); });
+  exp->addAction(tr("Graph as &PNG…"), this, [this] { exportDialog("graph-png"); });
+  exp->addAction(tr("Timeline as S&VG…"), this, [this] { exportDialog("timeline-svg"); });
+  exp->addAction(tr("Timeline as P&NG…"), this, [this] { exportDialog("timeline-png"); });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("&Find…"), this, &MainWindow::showSearch)->setShortcut(QKeySequence::Find);
+  view->addAction(tr("&Fit graph"), this, [this] { graph_->fitView(); })->setShortcut(Qt::Key_F);
+  QAction* zin = view->addAction(tr("Zoom &in"), this, [this] { graph_->zoomIn(); });
+  zin->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal), QKeySequence::ZoomIn});
+  QAction* zout = view->addAction(tr("Zoom &out"), this, [this] { graph_->zoomOut(); });
+  zout->setShortcuts({QKeySequence(Qt::Key_Minus), QKeySequence::ZoomOut});
+  view->addSeparator();
+  for (QDockWidget* d : docks_) view->addAction(d->toggleViewAction());
+
+  QMenu* step = menuBar()->addMenu(tr("&Step"));
+  step->addAction(tr("&Run pipeline"), pipeline_, &views::PipelinePanel::requestRun)->setShortcut(Qt::CTRL | Qt::Key_R);
+  step->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
+  step->addAction(tr("&First step"), pipeline_, &views::PipelinePanel::stepFirst)->setShortcut(Qt::Key_Home);
+  QAction* back = step->addAction(tr("&Previous step"), pipeline_, &views::PipelinePanel::stepBack);
+  back->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
+  QAction* fwd = step->addAction(tr("&Next step"), pipeline_, &views::PipelinePanel::stepForward);
+  fwd->setShortcuts({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown)});
+  step->addAction(tr("&Last step"), pipeline_, &views::PipelinePanel::stepLast)->setShortcut(Qt::Key_End);
+  step->addSeparator();
+  step->addAction(tr("Generate &kernels (LLVM IR, PTX)"), this, &MainWindow::generateKernels)
+      ->setShortcut(Qt::CTRL | Qt::Key_K);
+
+  search_bar_ = new QToolBar(tr("Search"), this);
+  search_bar_->setObjectName("search");
+  search_edit_ = new QLineEdit;
+  search_edit_->setPlaceholderText(tr("regex over name, opcode, op_name — Enter: next, Shift+Enter: previous"));
+  search_bar_->addWidget(search_edit_);
+  search_bar_->addAction(tr("Next"), this, [this] {
+    if (!graph_->findNext(search_edit_->text())) statusBar()->showMessage(tr("no match"), 3000);
+  });
+  search_bar_->addAction(tr("Previous"), this, [this] {
+    if (!graph_->findPrevious(search_edit_->text())) statusBar()->showMessage(tr("no match"), 3000);
+  });
+  connect(search_edit_, &QLineEdit::returnPressed, this, [this] {
+    const bool back = QApplication::keyboardModifiers() & Qt::ShiftModifier;
+    bool ok = back ? graph_->findPrevious(search_edit_->text()) : graph_->findNext(search_edit_->text());
+    if (!ok) statusBar()->showMessage(tr("no match for %1").arg(search_edit_->text()), 3000);
+  });
+  auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), search_edit_);
+  esc->setContext(Qt::WidgetShortcut);
+  connect(esc, &QShortcut::activated, search_bar_, &QWidget::hide);
+  addToolBar(Qt::TopToolBarArea, search_bar_);
+  search_bar_->hide();
+}
+
+void MainWindow::showSearch() {
+  search_bar_->show();
+  search_edit_->setFocus();
+  search_edit_->selectAll();
+}
+
+void MainWindow::restoreSettings() {
+  QSettings s;
+  if (s.contains("window/geometry")) restoreGeometry(s.value("window/geometry").toByteArray());
+  if (s.contains("window/state")) restoreState(s.value("window/state").toByteArray());
+  recent_ = s.value("recentFiles").toStringList();
+  pipeline_->setPipeline(s.value("pipeline", "gpu").toString());
+  pipeline_->setDevice(s.value("device", "h200").toString());
+  pipeline_->setCustomPasses(s.value("customPasses").toStringList());
+  pipeline_->setHideNoOps(s.value("hideNoOps", false).toBool());
+  rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() {
+  if (!options_.persist_settings) return;
+  QSettings s;
+  s.setValue("window/geometry", saveGeometry());
+  s.setValue("window/state", saveState());
+  s.setValue("recentFiles", recent_);
+  s.setValue("pipeline", pipeline_->pipeline());
+  s.setValue("device", pipeline_->device());
+  s.setValue("customPasses", pipeline_->customPasses());
+  s.setValue("hideNoOps", pipeline_->filter()->hideNoOps());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  saveSettings();
+  QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls() && !e->mimeData()->urls().isEmpty() && e->mimeData()->urls().front().isLocalFile())
+    e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const QList<QUrl> urls = e->mimeData()->urls();
+  if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+  e->acceptProposedAction();
+  openFile(urls.front().toLocalFile());
+}
+
+void MainWindow::openDialog() {
+  QString dir = path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath();
+  QString f = QFileDialog::getOpenFileName(this, tr("Open module"), dir,
+                                           tr("HLO or StableHLO (*.hlo *.txt *.mlir);;All files (*)"));
+  if (!f.isEmpty()) openFile(f);
+}
+
+void MainWindow::addRecent(const QString& path) {
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  recent_.removeAll(abs);
+  recent_.prepend(abs);
+  while (recent_.size() > 10) recent_.removeLast();
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recent_menu_->clear();
+  for (const QString& f : recent_) recent_menu_->addAction(f, this, [this, f] { openFile(f); });
+  recent_menu_->setEnabled(!recent_.isEmpty());
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  last_error_ = message;
+  log_->error(title + ": " + message);
+  statusBar()->showMessage(title, 8000);
+  if (!options_.dialogs) return;
+  auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  box->open();  // not exec(): the window stays usable
+}
+
+void MainWindow::startThread(std::function<void()> fn) {
+  QThread* t = QThread::create(std::move(fn));
+  threads_.push_back(t);
+  connect(t, &QThread::finished, this, [this, t] {
+    threads_.erase(std::remove(threads_.begin(), threads_.end(), t), threads_.end());
+    t->deleteLater();
+  });
+  t->start();
+}
+
+void MainWindow::openFile(const QString& path) {
+  if (cancel_) *cancel_ = true;
+  const quint64 gen = ++load_gen_;
+  ++run_gen_;
+  ++prep_gen_;
+  running_ = false;
+  preparing_ = false;
+  pipeline_->setRunning(false);
+  loading_ = true;
+  log_->info(tr("opening %1").arg(path));
+  statusBar()->showMessage(tr("loading %1…").arg(QFileInfo(path).fileName()));
+  Relay* relay = relay_;
+  const std::string p = path.toStdString();
+  startThread([relay, gen, p, path] {
+    auto s = Session::Load(p);
+    if (!s.ok()) {
+      emit relay->loadFailed(gen, path, QString::fromStdString(s.status().message()));
+      return;
+    }
+    auto input = (*s)->InputOnly();
+    emit relay->loaded(gen, *s, input);
+  });
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_ptr<const PipelineRun> input) {
+  loading_ = false;
+  if (!path_.isEmpty()) watcher_->removePath(path_);
+  session_ = std::move(session);
+  path_ = QString::fromStdString(session_->path());
+  watcher_->addPath(path_);
+  addRecent(path_);
+  updateTitle();
+  log_->info(tr("loaded %1: module %2, %3 instructions")
+                 .arg(path_)
+                 .arg(QString::fromStdString(session_->module_name()))
+                 .arg(session_->instruction_count()));
+  text_->setSource(QString::fromStdString(session_->source_text()), session_->is_stablehlo());
+  run_ = std::move(input);
+  live_steps_ = run_->steps();
+  selected_ = -1;
+  step_ = -1;
+  shown_step_ = -1;
+  pipeline_->setSteps(run_->steps());
+  decisions_->setSteps(run_->steps(), 0);
+  emit fileLoaded(path_);
+  if (!options_.auto_run) pipeline_->setCurrentStep(0);
+  if (options_.auto_run)
+    runPipeline(pipeline_->pipeline(), pipeline_->pipeline() == "custom" ? pipeline_->customPasses() : QStringList(),
+                pipeline_->device());
+}
+
+void MainWindow::runPipeline(const QString& pipeline, const QStringList& passes, const QString& device) {
+  if (!session_) return;
+  if (cancel_) *cancel_ = true;
+  if (pipeline == "custom" && passes.isEmpty()) {
+    showError(tr("Nothing to run"), tr("Check at least one pass for a custom pipeline."));
+    return;
+  }
+  const quint64 gen = ++run_gen_;
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  running_ = true;
+  pipeline_->setRunning(true);
+  live_steps_.clear();
+  pipeline_->setSteps({});
+  step_ = -1;
+  log_->info(tr("running %1 on %2").arg(pipeline == "custom" ? passes.join(",") : pipeline, device));
+  RunOptions opts;
+  if (pipeline == "custom")
+    for (const QString& p : passes) opts.passes.push_back(p.toStdString());
+  else
+    opts.pipeline = pipeline.toStdString();
+  opts.device = device.toStdString();
+  Relay* relay = relay_;
+  auto session = session_;
+  auto cancel = cancel_;
+  startThread([relay, gen, session, cancel, opts]() mutable {
+    opts.cancel = cancel.get();
+    opts.on_step = [relay, gen](const std::shared_ptr<const Step>& s) { emit relay->stepRecorded(gen, s); };
+    auto run = session->RunPipeline(opts);
+    if (!run.ok()) {
+      emit relay->runFailed(gen, QString::fromStdString(run.status().message()));
+      return;
+    }
+    emit relay->runFinished(gen, *run);
+  });
+}
+
+void MainWindow::cancelRun() {
+  if (running_ && cancel_) *cancel_ = true;
+}
+
+void MainWindow::setPipelineChoice(const QString& pipeline) { pipeline_->setPipeline(pipeline); }
+
+void MainWindow::onStepRecorded(std::shared_ptr<const Step> step) {
+  live_steps_.push_back(step);
+  pipeline_->appendStep(step);
+  if (live_steps_.size() == 1) {
+    // Show the input while the rest runs.
+    run_ = std::make_shared<PipelineRun>("running", "", live_steps_);
+    pipeline_->setCurrentStep(0);
+  }
+}
+
+void MainWindow::onRunFinished(std::shared_ptr<const PipelineRun> run) {
+  running_ = false;
+  pipeline_->setRunning(false);
+  run_ = std::move(run);
+  int changed = 0;
+  for (const auto& s : run_->steps()) changed += s->changed;
+  log_->info(tr("%1: %2 steps, %3 changed the module; kernels %4 → %5")
+                 .arg(QString::fromStdString(run_->name()))
+                 .arg(run_->size())
+                 .arg(changed)
+                 .arg(run_->step(0).cost.kernels)
+                 .arg(run_->steps().back()->cost.kernels));
+  const int keep = std::max(step_, 0);
+  pipeline_->setSteps(run_->steps());
+  decisions_->setSteps(run_->steps(), keep);
+  step_ = -1;
+  pipeline_->setCurrentStep(std::min(keep, run_->size() - 1));
+  emit runFinished(true);
+}
+
+void MainWindow::selectStep(int k) {
+  if (!run_ || k < 0 || k >= run_->size()) return;
+  if (k != pipeline_->currentStep()) {
+    pipeline_->setCurrentStep(k);  // comes back here through stepSelected
+    if (pipeline_->currentStep() != k) k = pipeline_->currentStep();
+    if (k == step_) return;
+  }
+  step_ = k;
+  decisions_->setCurrentStep(k);
+  text_->setStep(run_, k);
+  const Step& s = run_->step(k);
+  statusBar()->showMessage(tr("step %1: %2 — %3 instructions, %4 kernels").arg(k).arg(QString::fromStdString(s.pass))
+                               .arg(s.instructions).arg(s.cost.kernels));
+  timeline_->setMessage(tr("computing buffer assignment…"));
+  const quint64 gen = ++prep_gen_;
+  preparing_ = true;
+  Relay* relay = relay_;
+  auto run = run_;
+  startThread([relay, gen, run, k] {
+    auto module = run->ModuleAt(k);
+    if (!module.ok()) {
+      emit relay->stepPrepared(gen, k, nullptr, nullptr, QString::fromStdString(module.status().message()));
+      return;
+    }
+    auto ba = run->BuffersAt(k);
+    emit relay->stepPrepared(gen, k, *module, ba.ok() ? *ba : nullptr,
+                             ba.ok() ? QString() : QString::fromStdString(ba.status().message()));
+  });
+}
+
+void MainWindow::onStepPrepared(int k, std::shared_ptr<const Module> module,
+                                std::shared_ptr<const BufferAssignment> buffers, QString error) {
+  preparing_ = false;
+  if (!run_ || k != step_) return;
+  const auto& step = run_->steps()[k];
+  if (!module) {
+    showError(tr("Step %1 cannot be shown").arg(k), error);
+    return;
+  }
+  graph_->showStep(module, step->module, std::shared_ptr<const StepDiff>(step, &step->diff));
+  details_->setStep(run_, k);
+  if (buffers) timeline_->setAssignment(buffers, step->module);
+  else timeline_->setMessage(tr("No buffer assignment: %1").arg(error));
+  shown_step_ = k;
+  if (selected_ >= 0) selectInstruction(selected_, false);
+  emit stepShown(k);
+}
+
+void MainWindow::selectInstruction(qint64 id, bool center) {
+  if (selecting_) return;
+  selecting_ = true;
+  selected_ = id;
+  graph_->selectInstruction(id, center);
+  details_->setInstruction(id);
+  timeline_->selectInstruction(id);
+  text_->setInstruction(id);
+  updateKernelTabs();
+  selecting_ = false;
+}
+
+bool MainWindow::exportPicture(const QString& what, const QString& path, bool force, QString* error) {
+  if (QFileInfo::exists(path) && !force) {
+    *error = tr("%1: file exists").arg(path);
+    return false;
+  }
+  QByteArray bytes;
+  if (what == "graph-svg" || what == "graph-png") {
+    if (!graph_->laidOut()) {
+      *error = tr("no graph is shown");
+      return false;
+    }
+    if (what == "graph-svg") {
+      report::GraphSvgOptions o;
+      o.title = QFileInfo(path_).fileName().toStdString() + " — step " + std::to_string(step_);
+      bytes = QByteArray::fromStdString(report::RenderGraphSvg(*graph_->laidOut(), o));
+    } else {
+      QBuffer buf(&bytes);
+      buf.open(QIODevice::WriteOnly);
+      graph_->grabImage().save(&buf, "PNG");
+    }
+  } else if (what == "timeline-svg" || what == "timeline-png") {
+    if (!timeline_->assignment()) {
+      *error = tr("no buffer timeline is shown");
+      return false;
+    }
+    bytes = QByteArray::fromStdString(what == "timeline-svg" ? report::RenderTimelineSvg(*timeline_->assignment())
+                                                             : report::RenderTimelinePng(*timeline_->assignment()));
+  } else {
+    *error = tr("unknown export '%1'").arg(what);
+    return false;
+  }
+  QSaveFile out(path);
+  if (bytes.isEmpty() || !out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
+    *error = tr("%1: cannot write").arg(path);
+    return false;
+  }
+  log_->info(tr("exported %1 to %2 (%3 bytes)").arg(what, path).arg(bytes.size()));
+  return true;
+}
+
+void MainWindow::exportDialog(const QString& what) {
+  const bool svg = what.endsWith("svg");
+  QString f = QFileDialog::getSaveFileName(this, tr("Export"), QString(),
+                                           svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
+  if (f.isEmpty()) return;
+  QString error;
+  // The dialog has asked before replacing an existing file.
+  if (!exportPicture(what, f, /*force=*/true, &error)) showError(tr("Export failed"), error);
+}
+
+void MainWindow::generateKernels() {
+  if (!run_ || step_ < 0 || shown_step_ != step_) return;
+  const quint64 gen = ++kernels_gen_;
+  generating_ = true;
+  kernels_.reset();
+  kernels_run_ = run_;
+  text_->setKernel({}, {}, {}, tr("generating kernels for step %1…").arg(step_));
+  Relay* relay = relay_;
+  auto run = run_;
+  const int k = step_;
+  startThread([relay, gen, run, k] {
+    QElapsedTimer t;
+    t.start();
+    auto module = run->ModuleAt(k);
+    auto ba = module.ok() ? run->BuffersAt(k) : StatusOr<std::shared_ptr<const BufferAssignment>>(module.status());
+    if (!ba.ok()) {
+      emit relay->kernelsReady(gen, k, nullptr, QString::fromStdString(ba.status().message()), 0);
+      return;
+    }
+    auto r = codegen::GenerateKernels(**module, **ba);
+    if (!r.ok()) {
+      emit relay->kernelsReady(gen, k, nullptr, QString::fromStdString(r.status().message()), 0);
+      return;
+    }
+    emit relay->kernelsReady(gen, k, std::make_shared<const codegen::CodegenResult>(std::move(*r)), QString(),
+                             static_cast<double>(t.elapsed()));
+  });
+}
+
+void MainWindow::updateKernelTabs() {
+  if (!kernelsReadyForStep()) return;
+  const InstructionRecord* rec = run_->step(step_).module->Find(selected_);
+  if (!rec) {
+    text_->setKernel({}, {}, {}, tr("%1 kernels for step %2: select a fusion or another kernel-launching instruction.")
+                                     .arg(kernels_->kernels.size()).arg(step_));
+    return;
+  }
+  for (const codegen::KernelCode& kc : kernels_->kernels) {
+    if (kc.instruction != rec->name) continue;
+    text_->setKernel(QString::fromStdString(kc.name),
+                     QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
+                     QString::fromStdString(kc.ptx), {});
+    return;
+  }
+  text_->setKernel({}, {}, {}, tr("%%1 is not a kernel of its own in step %2.").arg(QString::fromStdString(rec->name)).arg(step_));
+}
+
+bool MainWindow::selectInstructionByName(const QString& name, bool center) {
+  if (!run_ || step_ < 0) return false;
+  int64_t id = run_->IdOfName(step_, name.toStdString());
+  if (id < 0) return false;
+  selectInstruction(id, center);
+  return true;
+}
+
+bool MainWindow::showPanel(const QString& name) {
+  if (name == "graph") {
+    graph_->setFocus();
+    return true;
+  }
+  for (QDockWidget* d : docks_) {
+    if (d->objectName() != name) continue;
+    d->show();
+    d->raise();
+    return true;
+  }
+  return false;
+}
+
+bool MainWindow::busy() const {
+  return loading_ || running_ || preparing_ || generating_ || (step_ >= 0 && shown_step_ != step_) || graph_->busy() ||
+         text_->diffPending();
+}
+
+void MainWindow::onFileChanged(const QString& path) {
+  if (path != path_) return;
+  // Editors that replace the file drop the watch; watch again when it exists.
+  QTimer::singleShot(200, this, [this, path] {
+    if (QFileInfo::exists(path) && !watcher_->files().contains(path)) watcher_->addPath(path);
+  });
+  log_->info(tr("%1 changed on disk").arg(path));
+  if (!options_.dialogs) return;
+  if (reload_question_open_) return;
+  reload_question_open_ = true;
+  auto* box = new QMessageBox(QMessageBox::Question, tr("File changed"),
+                              tr("%1 changed on disk. Reload it?").arg(QFileInfo(path).fileName()),
+                              QMessageBox::Yes | QMessageBox::No, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::finished, this, [this, path](int result) {
+    reload_question_open_ = false;
+    if (result == QMessageBox::Yes) openFile(path);
+  });
+  box->open();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(path_.isEmpty() ? QStringLiteral("hloscope")
+                                 : QStringLiteral("%1 — hloscope").arg(QFileInfo(path_).fileName()));
+}
+
+}  // namespace hloscope::gui

@@ -1,0 +1,163 @@
+// The main window of `hloscope`: the graph in the centre; docks for the
+// pipeline, details, timeline, decisions, text and log panels. Loading,
+// pipeline runs and step preparation run on worker threads; every panel
+// follows the selected step and the selected instruction.
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "core/codegen/codegen.h"
+#include "core/session/session.h"
+
+class QDockWidget;
+class QFileSystemWatcher;
+class QLineEdit;
+class QMenu;
+class QThread;
+class QToolBar;
+
+namespace hloscope::views {
+class DecisionsPanel;
+class DetailsPanel;
+class GraphView;
+class LogPanel;
+class PipelinePanel;
+class TextPanel;
+class TimelineWidget;
+}  // namespace hloscope::views
+
+namespace hloscope::gui {
+
+class Relay;
+
+struct MainWindowOptions {
+  bool persist_settings = true;  // QSettings read/write (off in tests and screenshots)
+  bool dialogs = true;           // error dialogs and the reload question
+  bool auto_run = true;          // run the pipeline after loading
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Loads a file off the UI thread; then (auto_run) runs the chosen pipeline.
+  void openFile(const QString& path);
+  void runPipeline(const QString& pipeline, const QStringList& passes, const QString& device);
+  void cancelRun();
+  void setPipelineChoice(const QString& pipeline);
+  void selectStep(int k);
+  void selectInstruction(qint64 id, bool center);
+  bool selectInstructionByName(const QString& name, bool center);
+  // Raises a panel: "graph", "pipeline", "details", "timeline", "decisions", "text", "log".
+  bool showPanel(const QString& name);
+  // Generates LLVM IR + PTX for the shown step's kernels (worker thread);
+  // the text panel then shows the kernel of the selected fusion.
+  void generateKernels();
+  // Writes a picture of what is shown: "graph-svg", "graph-png",
+  // "timeline-svg", "timeline-png" (atomically; an existing file only with
+  // `force`). False with `error` set otherwise.
+  bool exportPicture(const QString& what, const QString& path, bool force, QString* error);
+  bool kernelsReadyForStep() const { return kernels_ && kernels_step_ == step_ && run_ == kernels_run_; }
+
+  // State (tests, screenshot mode).
+  bool busy() const;  // loading, running, preparing a step, laying out or diffing
+  bool loading() const { return loading_; }
+  bool running() const { return running_; }
+  const std::shared_ptr<const Session>& session() const { return session_; }
+  const std::shared_ptr<const PipelineRun>& run() const { return run_; }
+  int currentStep() const { return step_; }
+  int shownStep() const { return shown_step_; }
+  qint64 selectedInstruction() const { return selected_; }
+  QString lastError() const { return last_error_; }
+  QString currentFile() const { return path_; }
+  QStringList recentFiles() const { return recent_; }
+
+  views::GraphView* graph() const { return graph_; }
+  views::PipelinePanel* pipelinePanel() const { return pipeline_; }
+  views::DetailsPanel* detailsPanel() const { return details_; }
+  views::TimelineWidget* timeline() const { return timeline_; }
+  views::DecisionsPanel* decisionsPanel() const { return decisions_; }
+  views::TextPanel* textPanel() const { return text_; }
+  views::LogPanel* logPanel() const { return log_; }
+
+ signals:
+  void fileLoaded(QString path);
+  void loadFailed(QString message);
+  void runFinished(bool ok);
+  void stepShown(int k);
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+
+ private:
+  void buildActions();
+  void buildDocks();
+  void restoreSettings();
+  void saveSettings();
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void showError(const QString& title, const QString& message);
+  void startThread(std::function<void()> fn);
+  void onLoaded(std::shared_ptr<const Session> session, std::shared_ptr<const PipelineRun> input);
+  void onStepRecorded(std::shared_ptr<const Step> step);
+  void onRunFinished(std::shared_ptr<const PipelineRun> run);
+  void onStepPrepared(int k, std::shared_ptr<const Module> module, std::shared_ptr<const BufferAssignment> buffers,
+                      QString error);
+  void onFileChanged(const QString& path);
+  void openDialog();
+  void showSearch();
+  void updateTitle();
+  void updateKernelTabs();
+  void exportDialog(const QString& what);
+
+  MainWindowOptions options_;
+  Relay* relay_;
+  views::GraphView* graph_;
+  views::PipelinePanel* pipeline_;
+  views::DetailsPanel* details_;
+  views::TimelineWidget* timeline_;
+  views::DecisionsPanel* decisions_;
+  views::TextPanel* text_;
+  views::LogPanel* log_;
+  std::vector<QDockWidget*> docks_;
+  QToolBar* search_bar_ = nullptr;
+  QLineEdit* search_edit_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QFileSystemWatcher* watcher_;
+
+  QString path_;
+  QStringList recent_;
+  QString last_error_;
+  std::shared_ptr<const Session> session_;
+  std::shared_ptr<const PipelineRun> run_;
+  std::vector<std::shared_ptr<const Step>> live_steps_;  // while a run is in progress
+  std::shared_ptr<const codegen::CodegenResult> kernels_;
+  std::shared_ptr<const PipelineRun> kernels_run_;
+  int kernels_step_ = -1;
+  bool generating_ = false;
+  quint64 kernels_gen_ = 0;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::vector<QThread*> threads_;
+  quint64 load_gen_ = 0, run_gen_ = 0, prep_gen_ = 0;
+  bool loading_ = false, running_ = false, preparing_ = false;
+  bool reload_question_open_ = false;
+  int step_ = -1, shown_step_ = -1;
+  qint64 selected_ = -1;
+  bool selecting_ = false;
+};
+
+// The default sample (transformer_block.hlo) next to the executable
+// (<bin>/../../samples), in the source tree, or in an installed share dir;
+// "" when none exists.
+QString DefaultSamplePath();
+
+}  // namespace hloscope::gui

@@ -1,0 +1,86 @@
+#include "app/gui/screenshot.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QTimer>
+
+#include "app/gui/main_window.h"
+
+namespace hloscope::gui {
+namespace {
+constexpr int kPollMs = 50;
+}
+
+QString CheckScreenshotOptions(const ScreenshotOptions& o) {
+  if (o.output.isEmpty()) return QStringLiteral("--screenshot needs an output file");
+  if (!o.output.endsWith(".png", Qt::CaseInsensitive)) return QStringLiteral("--screenshot: the output must end in .png");
+  if (QFileInfo::exists(o.output) && !o.force)
+    return QStringLiteral("%1: file exists (use --force to overwrite)").arg(o.output);
+  if (o.size.width() < 200 || o.size.height() < 150 || o.size.width() > 8000 || o.size.height() > 8000)
+    return QStringLiteral("--size: expected WxH between 200x150 and 8000x8000");
+  bool ok = false;
+  if (o.step != "last" && (o.step.toInt(&ok) < 0 || !ok)) return QStringLiteral("--step: expected a number or 'last'");
+  static const QStringList panels = {"graph", "timeline", "decisions", "text", "details", "pipeline", "log"};
+  if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
+  return {};
+}
+
+ScreenshotDriver::ScreenshotDriver(MainWindow* window, ScreenshotOptions options, QObject* parent)
+    : QObject(parent), window_(window), o_(std::move(options)) {}
+
+void ScreenshotDriver::start() {
+  connect(window_, &MainWindow::loadFailed, this, [this](const QString& m) { fail(m); });
+  connect(window_, &MainWindow::runFinished, this, [this](bool ok) {
+    if (!ok) fail(QStringLiteral("pipeline failed: ") + window_->lastError());
+  });
+  window_->setPipelineChoice(o_.pipeline);
+  window_->resize(o_.size);
+  window_->show();
+  window_->openFile(o_.file);
+  QTimer::singleShot(kPollMs, this, &ScreenshotDriver::poll);
+}
+
+void ScreenshotDriver::fail(const QString& message) {
+  if (phase_ == Phase::kDone) return;
+  phase_ = Phase::kDone;
+  emit finished(1, message);
+}
+
+void ScreenshotDriver::poll() {
+  if (phase_ == Phase::kDone) return;
+  waited_ms_ += kPollMs;
+  if (waited_ms_ > o_.timeout_ms) return fail(QStringLiteral("timed out waiting for the window to settle"));
+  QTimer::singleShot(kPollMs, this, &ScreenshotDriver::poll);
+  if (window_->busy() || !window_->run()) {
+    idle_polls_ = 0;
+    return;
+  }
+  if (phase_ == Phase::kLoading || phase_ == Phase::kRunning) {
+    const int n = window_->run()->size();
+    const int k = o_.step == "last" ? n - 1 : o_.step.toInt();
+    if (k >= n) return fail(QStringLiteral("--step %1: the run has %2 steps (0..%3)").arg(k).arg(n).arg(n - 1));
+    window_->selectStep(k);
+    phase_ = Phase::kStepping;
+    return;
+  }
+  if (phase_ == Phase::kStepping) {
+    if (!o_.select.isEmpty() && !window_->selectInstructionByName(o_.select, true))
+      return fail(QStringLiteral("--select: no instruction named '%1' in step %2").arg(o_.select).arg(window_->currentStep()));
+    window_->showPanel(o_.panel);
+    phase_ = Phase::kSettling;
+    return;
+  }
+  // Settling: a few idle polls in a row so animations and repaints finish.
+  if (++idle_polls_ < 8) return;
+  QImage image = window_->grab().toImage();
+  QSaveFile out(o_.output);
+  if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG", 0) || !out.commit())
+    return fail(QStringLiteral("%1: cannot write the screenshot").arg(o_.output));
+  phase_ = Phase::kDone;
+  emit finished(0, QStringLiteral("%1: %2x%3, step %4").arg(o_.output).arg(image.width()).arg(image.height())
+                       .arg(window_->currentStep()));
+}
+
+}  // namespace hloscope::gui

@@ -1,0 +1,55 @@
+// Screenshot mode: `hloscope FILE [--pipeline P] [--step N|last]
+// [--select NAME] [--panel graph|timeline|decisions|text] --screenshot
+// OUT.png [--size WxH] [--force]` loads FILE, runs the pipeline, shows the
+// step, waits until every panel (graph layout included) is idle, saves the
+// window as PNG and quits.
+#pragma once
+
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+namespace hloscope::gui {
+
+class MainWindow;
+
+struct ScreenshotOptions {
+  QString file;
+  QString pipeline = "gpu";
+  QString step = "last";  // a number or "last"
+  QString select;         // instruction name
+  QString panel = "graph";
+  QString output;
+  QSize size{1600, 1000};
+  bool force = false;
+  int timeout_ms = 300000;
+};
+
+// Checks the options (output exists without force, bad size/step/panel);
+// "" when they are fine.
+QString CheckScreenshotOptions(const ScreenshotOptions& o);
+
+// Drives a window through the steps above; finished(exit code) at the end
+// (the message says what failed).
+class ScreenshotDriver : public QObject {
+  Q_OBJECT
+
+ public:
+  ScreenshotDriver(MainWindow* window, ScreenshotOptions options, QObject* parent = nullptr);
+  void start();
+
+ signals:
+  void finished(int code, QString message);
+
+ private:
+  void poll();
+  void fail(const QString& message);
+
+  MainWindow* window_;
+  ScreenshotOptions o_;
+  enum class Phase { kLoading, kRunning, kStepping, kSettling, kDone } phase_ = Phase::kLoading;
+  int waited_ms_ = 0;
+  int idle_polls_ = 0;
+};
+
+}  // namespace hloscope::gui

@@ -1,0 +1,44 @@
+// Work off the UI thread: loading a file, running a pipeline, preparing a
+// step (parsed module + buffer assignment). Each job runs on its own
+// QThread; results come back as queued signals of a Relay, which the main
+// window receives on the UI thread.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+
+#include "core/codegen/codegen.h"
+#include "core/memory/buffer_assignment.h"
+#include "core/session/session.h"
+
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Step>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Session>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::PipelineRun>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Module>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::BufferAssignment>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::codegen::CodegenResult>)
+
+namespace hloscope::gui {
+
+void RegisterMetaTypes();
+
+// Emitted from worker threads; connect with the receiver as context.
+class Relay : public QObject {
+  Q_OBJECT
+
+ signals:
+  void loaded(quint64 generation, std::shared_ptr<const hloscope::Session> session,
+              std::shared_ptr<const hloscope::PipelineRun> input);
+  void loadFailed(quint64 generation, QString path, QString message);
+  void stepRecorded(quint64 generation, std::shared_ptr<const hloscope::Step> step);
+  void runFinished(quint64 generation, std::shared_ptr<const hloscope::PipelineRun> run);
+  void runFailed(quint64 generation, QString message);
+  void stepPrepared(quint64 generation, int step, std::shared_ptr<const hloscope::Module> module,
+                    std::shared_ptr<const hloscope::BufferAssignment> buffers, QString error);
+  void kernelsReady(quint64 generation, int step, std::shared_ptr<const hloscope::codegen::CodegenResult> kernels,
+                    QString error, double ms);
+};
+
+}  // namespace hloscope::gui

@@ -1,0 +1,80 @@
+// Codegen speed: LLVM IR + O3 + PTX per kernel on the samples (target:
+// median ≤ 30 ms per kernel). Counters: kernels, ms_per_kernel (mean over
+// the sample's kernels) and median_kernel_ms (median of the per-kernel times).
+#include <algorithm>
+#include <filesystem>
+
+#include <benchmark/benchmark.h>
+
+#include "core/codegen/codegen.h"
+#include "core/parser/parser.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/pipeline.h"
+
+namespace {
+
+using namespace hloscope;
+
+struct Prepared {
+  std::unique_ptr<Module> module;
+  std::shared_ptr<const BufferAssignment> buffers;
+};
+
+Prepared Prepare(const std::string& path) {
+  Prepared p;
+  auto m = ParseHloFile(path);
+  if (!m.ok()) return p;
+  auto pipeline = PassRegistry::Global().BuildPipeline("gpu");
+  if (!pipeline.ok() || !(*pipeline)->Run(**m).ok()) return p;
+  auto ba = AssignBuffers(**m);
+  if (!ba.ok()) return p;
+  p.module = std::move(*m);
+  p.buffers = *ba;
+  return p;
+}
+
+void BM_Codegen(benchmark::State& state, const std::string& path) {
+  Prepared p = Prepare(path);
+  if (!p.module) {
+    state.SkipWithError("cannot prepare the sample");
+    return;
+  }
+  codegen::CodegenOptions opts;
+  std::vector<double> per_kernel;
+  size_t kernels = 0;
+  for (auto _ : state) {
+    auto r = codegen::GenerateKernels(*p.module, *p.buffers, opts);
+    if (!r.ok()) {
+      state.SkipWithError(r.status().message().c_str());
+      return;
+    }
+    kernels = r->kernels.size();
+    for (const auto& k : r->kernels) per_kernel.push_back(k.ms);
+    benchmark::DoNotOptimize(r->kernels.data());
+  }
+  std::sort(per_kernel.begin(), per_kernel.end());
+  double sum = 0;
+  for (double v : per_kernel) sum += v;
+  state.counters["kernels"] = static_cast<double>(kernels);
+  state.counters["ms_per_kernel"] = per_kernel.empty() ? 0 : sum / per_kernel.size();
+  state.counters["median_kernel_ms"] = per_kernel.empty() ? 0 : per_kernel[per_kernel.size() / 2];
+}
+
+int Register() {
+  std::string dir = std::string(HLOSCOPE_SOURCE_DIR) + "/samples";
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::string n = e.path().filename().string();
+    if (n.ends_with(".hlo") && n.find(".xla_cpu_optimized") == std::string::npos) files.push_back(n);
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files)
+    benchmark::RegisterBenchmark(("BM_Codegen/" + f.substr(0, f.size() - 4)).c_str(), BM_Codegen, dir + "/" + f)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(2);
+  return 0;
+}
+
+const int registered = Register();
+
+}  // namespace

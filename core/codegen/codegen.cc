@@ -1,0 +1,83 @@
+// GenerateKernels: kernel plan → one LLVM module per kernel → PTX.
+#include "core/codegen/codegen.h"
+
+#include <chrono>
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/kernel_plan.h"
+#include "core/codegen/nvptx_backend.h"
+#include "core/parser/parser.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/pipeline.h"
+#include "core/verify/verifier.h"
+
+namespace hloscope::codegen {
+
+StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAssignment& buffers,
+                                        const CodegenOptions& options) {
+  std::optional<NvptxTarget> target = FindNvptxTarget(options.sm);
+  if (!target) return Status::Error("codegen: unknown GPU target '" + options.sm + "' (known: " + NvptxTargetList() + ")");
+  DeviceSpec device = options.device ? *options.device : CurrentDevice();
+  ASSIGN_OR_RETURN(KernelPlan kp, BuildKernelPlan(optimized, buffers, *target, device));
+  CodegenResult result;
+  std::vector<runtime::KernelThunk*> thunks = MutableKernels(kp.plan);
+  if (thunks.size() != kp.specs.size()) return Status::Error("codegen: internal error: kernel plan and specs differ");
+  for (size_t k = 0; k < thunks.size(); ++k) {
+    auto start = std::chrono::steady_clock::now();
+    const KernelSpec& spec = kp.specs[k];
+    ASSIGN_OR_RETURN(KernelEmitterFn emit, SelectEmitter(*spec.instr));
+    llvm::LLVMContext ctx;
+    ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> m, CreateNvptxModule(ctx, spec.name, *target));
+    ASSIGN_OR_RETURN(EmittedKernel ek, emit(*m, spec));
+    thunks[k]->kind = ek.kind;
+    thunks[k]->dims = ek.dims;
+    KernelCode code;
+    code.name = spec.name;
+    code.kind = ek.kind;
+    code.instruction = spec.instr->name();
+    if (options.emit_ptx) {
+      auto ptx = CompileToPtx(*m, *target);
+      if (!ptx.ok()) return Status::Error(ptx.status().message() + " (kernel " + spec.name + ")");
+      code.ir = std::move(ptx->ir);
+      code.optimized_ir = std::move(ptx->optimized_ir);
+      code.ptx = std::move(ptx->ptx);
+      if (options.validate) {
+        Status v = ValidatePtx(code.ptx, *target);
+        if (!v.ok()) return Status::Error(v.message() + " (kernel " + spec.name + ")");
+      }
+    } else {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      m->print(os, nullptr);
+      code.ir = std::move(s);
+    }
+    code.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    result.kernels.push_back(std::move(code));
+  }
+  result.plan = std::move(kp.plan);
+  return result;
+}
+
+StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& origin, const std::string& pipeline,
+                                   const CodegenOptions& options) {
+  CompiledFile out;
+  ASSIGN_OR_RETURN(out.module, ParseHloModule(text, origin));
+  RETURN_IF_ERROR(VerifyModule(*out.module));
+  if (!pipeline.empty()) {
+    ASSIGN_OR_RETURN(auto p, PassRegistry::Global().BuildPipeline(pipeline));
+    auto ran = p->Run(*out.module);
+    if (!ran.ok()) return Status::Error(origin + ": pipeline " + pipeline + " failed: " + ran.status().message());
+  }
+  ASSIGN_OR_RETURN(out.buffers, AssignBuffers(*out.module));
+  ASSIGN_OR_RETURN(out.codegen, GenerateKernels(*out.module, *out.buffers, options));
+  return out;
+}
+
+StatusOr<CompiledFile> CompileFile(const std::string& path, const std::string& pipeline, const CodegenOptions& options) {
+  ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
+  return CompileText(text, path, pipeline, options);
+}
+
+}  // namespace hloscope::codegen

@@ -1,0 +1,59 @@
+// Codegen's public API: the optimized module + its buffer assignment → a
+// ThunkPlan and, per kernel, LLVM IR (as emitted, and after O3) and PTX.
+//
+//   ASSIGN_OR_RETURN(CodegenResult r, GenerateKernels(module, *buffers, {}));
+//   r.plan      → executors (CPU: cpu_executor.h, CUDA: core/runtime)
+//   r.kernels   → one KernelCode per kernel thunk, AllKernels(plan) order
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cost/device.h"
+#include "core/ir/module.h"
+#include "core/memory/buffer_assignment.h"
+#include "core/runtime/thunk_plan.h"
+#include "core/support/status.h"
+
+namespace hloscope::codegen {
+
+struct CodegenOptions {
+  std::string sm = "sm_90";           // any of NvptxTargetList()
+  std::optional<DeviceSpec> device;   // launch-dimension choices; default CurrentDevice()
+  bool emit_ptx = true;               // false: IR only (no libdevice, O3 or PTX)
+  bool validate = false;              // run ptxas on every PTX (error if ptxas is missing)
+};
+
+struct KernelCode {
+  std::string name;          // = KernelThunk::name (the LLVM function)
+  std::string kind;          // = KernelThunk::kind
+  std::string instruction;   // the HLO instruction it implements
+  std::string ir;            // the emitted module, before libdevice and O3 (the CPU path retargets this)
+  std::string optimized_ir;  // after libdevice + O3
+  std::string ptx;
+  double ms = 0;             // wall time to emit and compile this kernel
+};
+
+struct CodegenResult {
+  runtime::ThunkPlan plan;
+  std::vector<KernelCode> kernels;
+};
+
+StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAssignment& buffers,
+                                        const CodegenOptions& options = {});
+
+// parse → pipeline (default "gpu") → AssignBuffers → GenerateKernels.
+struct CompiledFile {
+  std::unique_ptr<Module> module;  // the optimized module
+  std::shared_ptr<const BufferAssignment> buffers;
+  CodegenResult codegen;
+};
+StatusOr<CompiledFile> CompileFile(const std::string& path, const std::string& pipeline = "gpu",
+                                   const CodegenOptions& options = {});
+// The same from HLO text (`origin` names it in errors).
+StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& origin,
+                                   const std::string& pipeline = "gpu", const CodegenOptions& options = {});
+
+}  // namespace hloscope::codegen

@@ -1,0 +1,171 @@
+#include "core/codegen/cpu_retarget.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/cpu_runtime.h"
+
+namespace hloscope::codegen::cpu {
+namespace {
+
+// Index into ThreadState (as i32 words) for an sreg intrinsic, or -1.
+int SregIndex(llvm::Intrinsic::ID id) {
+  using namespace llvm::Intrinsic;
+  switch (id) {
+    case nvvm_read_ptx_sreg_tid_x: return 0;
+    case nvvm_read_ptx_sreg_tid_y: return 1;
+    case nvvm_read_ptx_sreg_tid_z: return 2;
+    case nvvm_read_ptx_sreg_ctaid_x: return 3;
+    case nvvm_read_ptx_sreg_ctaid_y: return 4;
+    case nvvm_read_ptx_sreg_ctaid_z: return 5;
+    case nvvm_read_ptx_sreg_ntid_x: return 6;
+    case nvvm_read_ptx_sreg_ntid_y: return 7;
+    case nvvm_read_ptx_sreg_ntid_z: return 8;
+    case nvvm_read_ptx_sreg_nctaid_x: return 9;
+    case nvvm_read_ptx_sreg_nctaid_y: return 10;
+    case nvvm_read_ptx_sreg_nctaid_z: return 11;
+    default: return -1;
+  }
+}
+
+// Shuffle mode and whether the value is f32, or mode -1.
+std::pair<int, bool> ShuffleOf(llvm::Intrinsic::ID id) {
+  using namespace llvm::Intrinsic;
+  switch (id) {
+    case nvvm_shfl_sync_down_i32: return {kShflDown, false};
+    case nvvm_shfl_sync_down_f32: return {kShflDown, true};
+    case nvvm_shfl_sync_bfly_i32: return {kShflBfly, false};
+    case nvvm_shfl_sync_bfly_f32: return {kShflBfly, true};
+    case nvvm_shfl_sync_idx_i32: return {kShflIdx, false};
+    case nvvm_shfl_sync_idx_f32: return {kShflIdx, true};
+    case nvvm_shfl_sync_up_i32: return {kShflUp, false};
+    case nvvm_shfl_sync_up_f32: return {kShflUp, true};
+    default: return {-1, false};
+  }
+}
+
+// Moves every global of a non-generic address space to address space 0.
+// Shared-memory arrays become external (so that an opaque barrier call may
+// be assumed to change them) with a name unique to the kernel.
+void MoveGlobalsToGeneric(llvm::Module& m, const std::string& kernel) {
+  std::vector<llvm::GlobalVariable*> moved;
+  for (llvm::GlobalVariable& g : m.globals())
+    if (g.getAddressSpace() != 0) moved.push_back(&g);
+  for (llvm::GlobalVariable* g : moved) {
+    bool shared = g->getAddressSpace() == 3;
+    llvm::Type* vt = g->getValueType();
+    llvm::Constant* init = g->hasInitializer() ? g->getInitializer() : nullptr;
+    if (shared || !init || llvm::isa<llvm::UndefValue>(init)) init = llvm::Constant::getNullValue(vt);
+    auto* ng = new llvm::GlobalVariable(m, vt, g->isConstant() && !shared,
+                                        shared ? llvm::GlobalValue::ExternalLinkage : g->getLinkage(), init,
+                                        shared ? kernel + "." + g->getName().str() : g->getName().str() + ".host",
+                                        nullptr, llvm::GlobalValue::NotThreadLocal, 0);
+    ng->setAlignment(g->getAlign().value_or(llvm::Align(16)));
+    std::vector<llvm::User*> users(g->user_begin(), g->user_end());
+    for (llvm::User* u : users) {
+      auto* ce = llvm::dyn_cast<llvm::ConstantExpr>(u);
+      if (ce && ce->getOpcode() == llvm::Instruction::AddrSpaceCast && ce->getType()->getPointerAddressSpace() == 0)
+        ce->replaceAllUsesWith(ng);
+    }
+    if (!g->use_empty()) g->replaceAllUsesWith(llvm::ConstantExpr::getAddrSpaceCast(ng, g->getType()));
+    g->eraseFromParent();
+  }
+}
+
+}  // namespace
+
+StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kernel, const std::string& triple,
+                                       const llvm::DataLayout& dl) {
+  llvm::Function* fn = m.getFunction(kernel);
+  if (!fn || fn->isDeclaration()) return Error("kernel '" + kernel + "': the module does not define it");
+  llvm::LLVMContext& ctx = m.getContext();
+  RetargetInfo info;
+
+  if (auto* md = m.getNamedMetadata("nvvm.annotations")) m.eraseNamedMetadata(md);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* state_ty = llvm::ArrayType::get(i32, 12);
+  auto* state = new llvm::GlobalVariable(m, state_ty, false, llvm::GlobalValue::ExternalLinkage, nullptr, kStateSymbol);
+  llvm::FunctionCallee barrier = m.getOrInsertFunction(kBarrierSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+  llvm::FunctionCallee shuffle =
+      m.getOrInsertFunction(kShuffleSymbol, llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
+
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::Function& f : m) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    f.setCallingConv(llvm::CallingConv::C);
+    for (unsigned a = 0; a < f.arg_size(); ++a) f.removeParamAttr(a, llvm::Attribute::NoAlias);
+    if (f.isDeclaration()) {
+      std::string name = f.getName().str();
+      if (name.rfind("__nv_", 0) == 0 && !HasLibdeviceFunction(name) && !f.use_empty())
+        return Error("kernel '" + kernel + "': libdevice function '" + name + "' has no CPU implementation");
+      continue;
+    }
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& inst : bb) {
+        inst.setMetadata(llvm::LLVMContext::MD_noalias, nullptr);
+        inst.setMetadata(llvm::LLVMContext::MD_alias_scope, nullptr);
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+          call->setCallingConv(llvm::CallingConv::C);
+          if (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic()) calls.push_back(call);
+        }
+      }
+  }
+  for (llvm::CallInst* call : calls) {
+    llvm::Function* callee = call->getCalledFunction();
+    llvm::Intrinsic::ID id = callee->getIntrinsicID();
+    llvm::IRBuilder<> b(call);
+    llvm::Value* repl = nullptr;
+    if (int idx = SregIndex(id); idx >= 0) {
+      repl = b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(state_ty, state, 0, idx), "sreg");
+    } else if (id == llvm::Intrinsic::nvvm_barrier0) {
+      b.CreateCall(barrier, {});
+      info.needs_sync = true;
+    } else if (auto [mode, is_f32] = ShuffleOf(id); mode >= 0) {
+      llvm::Value* v = call->getArgOperand(1);
+      if (is_f32) v = b.CreateBitCast(v, i32);
+      llvm::Value* r = b.CreateCall(shuffle, {b.getInt32(mode), call->getArgOperand(0), v, call->getArgOperand(2),
+                                              call->getArgOperand(3)});
+      repl = is_f32 ? b.CreateBitCast(r, b.getFloatTy()) : r;
+      info.needs_sync = true;
+    } else if (callee->getName().starts_with("llvm.nvvm.")) {
+      return Error("kernel '" + kernel + "': GPU intrinsic '" + callee->getName().str() +
+                   "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync)");
+    } else {
+      continue;
+    }
+    if (repl) call->replaceAllUsesWith(repl);
+    call->eraseFromParent();
+  }
+  MoveGlobalsToGeneric(m, kernel);
+  m.setTargetTriple(triple);
+  m.setDataLayout(dl);
+
+  // void <kernel>__hs_entry(ptr args) { kernel(args[0], args[1], ...); }
+  info.entry = kernel + "__hs_entry";
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  auto* entry = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+                                       llvm::GlobalValue::ExternalLinkage, info.entry, m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  std::vector<llvm::Value*> args;
+  for (unsigned i = 0; i < fn->arg_size(); ++i) {
+    llvm::Type* at = fn->getArg(i)->getType();
+    if (!at->isPointerTy()) return Error("kernel '" + kernel + "': argument " + std::to_string(i) + " is not a pointer");
+    llvm::Value* p = b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_32(ptr, entry->getArg(0), i));
+    if (at->getPointerAddressSpace() != 0) p = b.CreateAddrSpaceCast(p, at);
+    args.push_back(p);
+  }
+  b.CreateCall(fn, args);
+  b.CreateRetVoid();
+  fn->setLinkage(llvm::GlobalValue::InternalLinkage);
+  return info;
+}
+
+}  // namespace hloscope::codegen::cpu

@@ -1,0 +1,237 @@
+// Emulated GPU threads for the CPU execution of kernels (cpu_runtime.h):
+// blocks run one after another; inside a block, a kernel without barriers or
+// shuffles runs its threads as a loop, one with them runs them as ucontext
+// coroutines that yield at every barrier and shuffle.
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <cstring>
+
+#include "core/codegen/cpu_runtime.h"
+
+namespace hloscope::codegen::cpu {
+namespace {
+
+ThreadState g_state;
+
+enum class Wait { kRun, kBarrier, kShuffle, kDone };
+
+struct EmuThread {
+  ucontext_t ctx;
+  Wait wait = Wait::kRun;
+  uint32_t tid[3] = {0, 0, 0};
+  uint32_t shfl_value = 0;
+  uint32_t shfl_src = 0;  // source lane (own lane when out of range)
+  uint32_t shfl_result = 0;
+};
+
+constexpr size_t kStackBytes = 128 * 1024;
+
+struct Scheduler {
+  ucontext_t main;
+  std::vector<EmuThread> threads;
+  char* stacks = nullptr;
+  size_t stack_count = 0;
+  int current = -1;
+  KernelEntry entry = nullptr;
+  void* const* args = nullptr;
+
+  ~Scheduler() {
+    if (stacks) munmap(stacks, stack_count * kStackBytes);
+  }
+  bool EnsureStacks(size_t n) {
+    if (n <= stack_count) return true;
+    if (stacks) munmap(stacks, stack_count * kStackBytes);
+    void* p = mmap(nullptr, n * kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      stacks = nullptr;
+      stack_count = 0;
+      return false;
+    }
+    stacks = static_cast<char*>(p);
+    stack_count = n;
+    return true;
+  }
+};
+
+Scheduler* g_sched = nullptr;     // set while a coroutine launch runs
+bool g_sync_outside_coroutines = false;  // a barrier/shuffle ran in the loop path
+
+void ThreadMain() {
+  Scheduler& s = *g_sched;
+  s.entry(s.args);
+  s.threads[s.current].wait = Wait::kDone;
+  // returning resumes uc_link (the scheduler)
+}
+
+void Yield(Wait w) {
+  Scheduler& s = *g_sched;
+  EmuThread& t = s.threads[s.current];
+  t.wait = w;
+  swapcontext(&t.ctx, &s.main);
+}
+
+extern "C" void HloscopeCpuBarrier() {
+  if (!g_sched) {
+    g_sync_outside_coroutines = true;
+    return;
+  }
+  Yield(Wait::kBarrier);
+}
+
+// PTX shfl.sync semantics (ISA "shfl.sync"): c packs the clamp value (bits
+// 0-4) and the segment mask (bits 8-12).
+extern "C" uint32_t HloscopeCpuShuffle(int32_t mode, uint32_t mask, uint32_t value, uint32_t b, uint32_t c) {
+  (void)mask;
+  if (!g_sched) {
+    g_sync_outside_coroutines = true;
+    return value;
+  }
+  Scheduler& s = *g_sched;
+  EmuThread& t = s.threads[s.current];
+  uint32_t lane = static_cast<uint32_t>(s.current) & 31u;
+  uint32_t bval = b & 31u, cval = c & 31u, segmask = (c >> 8) & 31u;
+  uint32_t max_lane = (lane & segmask) | (cval & ~segmask);
+  uint32_t min_lane = lane & segmask;
+  int64_t j = lane;
+  bool pval = true;
+  switch (mode) {
+    case kShflUp: j = int64_t(lane) - bval; pval = j >= int64_t(max_lane); break;
+    case kShflDown: j = lane + bval; pval = j <= int64_t(max_lane); break;
+    case kShflBfly: j = lane ^ bval; pval = j <= int64_t(max_lane); break;
+    default: j = min_lane | (bval & ~segmask); pval = j <= int64_t(max_lane); break;
+  }
+  t.shfl_value = value;
+  t.shfl_src = pval ? static_cast<uint32_t>(j) : lane;
+  Yield(Wait::kShuffle);
+  return s.threads[s.current].shfl_result;
+}
+
+void SetTid(const uint32_t tid[3]) {
+  g_state.tid[0] = tid[0];
+  g_state.tid[1] = tid[1];
+  g_state.tid[2] = tid[2];
+}
+
+Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
+  const size_t n = s.threads.size();
+  for (size_t i = 0; i < n; ++i) {
+    EmuThread& t = s.threads[i];
+    t.wait = Wait::kRun;
+    getcontext(&t.ctx);
+    t.ctx.uc_stack.ss_sp = s.stacks + i * kStackBytes;
+    t.ctx.uc_stack.ss_size = kStackBytes;
+    t.ctx.uc_link = &s.main;
+    makecontext(&t.ctx, ThreadMain, 0);
+  }
+  for (;;) {
+    bool ran = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (s.threads[i].wait != Wait::kRun) continue;
+      s.current = static_cast<int>(i);
+      SetTid(s.threads[i].tid);
+      swapcontext(&s.main, &s.threads[i].ctx);
+      ran = true;
+    }
+    bool released = false;
+    size_t live = 0, at_barrier = 0, at_shuffle = 0;
+    for (size_t w = 0; w < n; w += 32) {
+      size_t end = std::min(n, w + 32), wl = 0, ws = 0;
+      for (size_t i = w; i < end; ++i) {
+        wl += s.threads[i].wait != Wait::kDone;
+        ws += s.threads[i].wait == Wait::kShuffle;
+      }
+      if (wl == 0 || ws != wl) continue;
+      for (size_t i = w; i < end; ++i) {
+        EmuThread& t = s.threads[i];
+        if (t.wait != Wait::kShuffle) continue;
+        size_t src = w + t.shfl_src;
+        bool ok = src < end && s.threads[src].wait == Wait::kShuffle;
+        t.shfl_result = ok ? s.threads[src].shfl_value : t.shfl_value;
+      }
+      for (size_t i = w; i < end; ++i)
+        if (s.threads[i].wait == Wait::kShuffle) s.threads[i].wait = Wait::kRun;
+      released = true;
+    }
+    for (const EmuThread& t : s.threads) {
+      live += t.wait != Wait::kDone;
+      at_barrier += t.wait == Wait::kBarrier;
+      at_shuffle += t.wait == Wait::kShuffle;
+    }
+    if (live == 0) return Status::Ok();
+    if (at_barrier == live) {
+      for (EmuThread& t : s.threads)
+        if (t.wait == Wait::kBarrier) t.wait = Wait::kRun;
+      released = true;
+    }
+    if (!ran && !released)
+      return Error("kernel '" + name + "': emulated threads of block (" + std::to_string(g_state.ctaid[0]) + "," +
+                   std::to_string(g_state.ctaid[1]) + "," + std::to_string(g_state.ctaid[2]) + ") deadlocked: " +
+                   std::to_string(at_barrier) + " at a barrier, " + std::to_string(at_shuffle) + " at a shuffle, " +
+                   std::to_string(n - live) + " finished");
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, void*>> LibdeviceSymbols();  // cpu_libdevice.cc
+
+std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
+  std::vector<std::pair<std::string, void*>> out = LibdeviceSymbols();
+  out.emplace_back(kStateSymbol, static_cast<void*>(&g_state));
+  out.emplace_back(kBarrierSymbol, reinterpret_cast<void*>(&HloscopeCpuBarrier));
+  out.emplace_back(kShuffleSymbol, reinterpret_cast<void*>(&HloscopeCpuShuffle));
+  return out;
+}
+
+Status RunGrid(KernelEntry entry, void* const* args, const runtime::LaunchDims& dims, bool needs_sync,
+               const std::string& name) {
+  for (int d = 0; d < 3; ++d) {
+    g_state.ntid[d] = dims.block[d];
+    g_state.nctaid[d] = dims.grid[d];
+  }
+  const uint32_t* bd = dims.block;
+  static Scheduler sched;  // stacks are kept between launches
+  if (needs_sync) {
+    size_t n = size_t(bd[0]) * bd[1] * bd[2];
+    if (!sched.EnsureStacks(n)) return Error("kernel '" + name + "': cannot map stacks for " + std::to_string(n) + " emulated threads");
+    sched.threads.assign(n, EmuThread{});
+    size_t i = 0;
+    for (uint32_t z = 0; z < bd[2]; ++z)
+      for (uint32_t y = 0; y < bd[1]; ++y)
+        for (uint32_t x = 0; x < bd[0]; ++x, ++i) {
+          sched.threads[i].tid[0] = x;
+          sched.threads[i].tid[1] = y;
+          sched.threads[i].tid[2] = z;
+        }
+    sched.entry = entry;
+    sched.args = args;
+  }
+  g_sync_outside_coroutines = false;
+  for (uint32_t bz = 0; bz < dims.grid[2]; ++bz)
+    for (uint32_t by = 0; by < dims.grid[1]; ++by)
+      for (uint32_t bx = 0; bx < dims.grid[0]; ++bx) {
+        g_state.ctaid[0] = bx;
+        g_state.ctaid[1] = by;
+        g_state.ctaid[2] = bz;
+        if (needs_sync) {
+          g_sched = &sched;
+          Status st = RunBlockCoroutines(sched, name);
+          g_sched = nullptr;
+          RETURN_IF_ERROR(st);
+          continue;
+        }
+        uint32_t tid[3];
+        for (tid[2] = 0; tid[2] < bd[2]; ++tid[2])
+          for (tid[1] = 0; tid[1] < bd[1]; ++tid[1])
+            for (tid[0] = 0; tid[0] < bd[0]; ++tid[0]) {
+              SetTid(tid);
+              entry(args);
+            }
+      }
+  if (g_sync_outside_coroutines)
+    return Error("kernel '" + name + "': a barrier or shuffle ran although the kernel was not found to use one");
+  return Status::Ok();
+}
+
+}  // namespace hloscope::codegen::cpu

@@ -1,0 +1,197 @@
+// Dot: a tiled shared-memory GEMM. Any batch/contracting dimension numbers:
+// the lhs is viewed as [batch, m, k] and the rhs as [batch, k, n] through
+// index mapping (free dims in operand order, contracting dims in the order of
+// the dimension numbers), so operand and result layouts are whatever the
+// elemental loads/stores make of them. One 16×16 output tile per block (256
+// threads, one element each); the K loop stages 16×16 tiles of both operands
+// in shared memory (17-wide rows), with a barrier after loading and after use.
+// Out-of-range tile entries are zero in both operands, so the padded products
+// add exactly zero.
+//
+// Numerics as the interpreter (core/eval/eval_dot_conv.cc): each operand is
+// converted to the result type, then to the compute type (f32 for f32/f16/
+// bf16 results, f64 for f64, wrapping i64 for integers); every output sums
+// its products in ascending contracting order; one rounding to the result
+// type at the end.
+#include <algorithm>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/ir/computation.h"
+
+namespace hloscope::codegen {
+namespace {
+
+using llvm::Value;
+constexpr int64_t kTile = 16;
+
+bool Has(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+StatusOr<PrimitiveType> ComputeType(const Instruction& dot, PrimitiveType rt) {
+  if (rt == PrimitiveType::kF64) return rt;
+  if (IsComplex(rt)) return Status::Error(dot.name() + ": complex dot is not supported by the GPU emitter");
+  if (IsFloat(rt)) return PrimitiveType::kF32;
+  if (IsInteger(rt)) return PrimitiveType::kS64;
+  return Status::Error(dot.name() + ": dot with result type " + std::string(PrimitiveTypeName(rt)));
+}
+
+}  // namespace
+
+// Operand value converted as the interpreter's Prepare does (shared with the
+// convolution emitter).
+StatusOr<Value*> ToComputeType(llvm::IRBuilderBase& b, Value* v, PrimitiveType from, PrimitiveType rt,
+                               PrimitiveType ct) {
+  if (from != rt) {
+    ASSIGN_OR_RETURN(v, EmitConvert(b, v, from, rt));
+  }
+  if (rt != ct) {
+    ASSIGN_OR_RETURN(v, EmitConvert(b, v, rt, ct));
+  }
+  return v;
+}
+
+StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
+  const Instruction* dot = KernelRoots(*spec.instr)[0];
+  if (dot->opcode() != Opcode::kDot || KernelRoots(*spec.instr).size() != 1)
+    return Status::Error(spec.instr->name() + ": the dot emitter needs a dot at the kernel root");
+  if (dot->operand_count() != 2) return Status::Error(dot->name() + ": dot with sparsity or extra operands");
+  const Shape& ls = dot->operand(0)->shape();
+  const Shape& rs = dot->operand(1)->shape();
+  DotDnums none;
+  const DotDnums& dn = dot->attrs().dot ? *dot->attrs().dot : none;
+  if (dn.lhs_batch.size() != dn.rhs_batch.size() || dn.lhs_contracting.size() != dn.rhs_contracting.size())
+    return Status::Error(dot->name() + ": batch and contracting dimension lists must pair up");
+  for (const auto* v : {&dn.lhs_batch, &dn.lhs_contracting})
+    for (int64_t d : *v)
+      if (d < 0 || d >= ls.rank()) return Status::Error(dot->name() + ": dimension numbers out of range");
+  for (const auto* v : {&dn.rhs_batch, &dn.rhs_contracting})
+    for (int64_t d : *v)
+      if (d < 0 || d >= rs.rank()) return Status::Error(dot->name() + ": dimension numbers out of range");
+  std::vector<int64_t> lfree, rfree;
+  for (int d = 0; d < ls.rank(); ++d)
+    if (!Has(dn.lhs_batch, d) && !Has(dn.lhs_contracting, d)) lfree.push_back(d);
+  for (int d = 0; d < rs.rank(); ++d)
+    if (!Has(dn.rhs_batch, d) && !Has(dn.rhs_contracting, d)) rfree.push_back(d);
+  for (size_t q = 0; q < dn.lhs_batch.size(); ++q)
+    if (ls.dim(static_cast<int>(dn.lhs_batch[q])) != rs.dim(static_cast<int>(dn.rhs_batch[q])))
+      return Status::Error(dot->name() + ": batch dimension sizes differ");
+  for (size_t q = 0; q < dn.lhs_contracting.size(); ++q)
+    if (ls.dim(static_cast<int>(dn.lhs_contracting[q])) != rs.dim(static_cast<int>(dn.rhs_contracting[q])))
+      return Status::Error(dot->name() + ": contracting dimension sizes differ");
+  int64_t nb = Product(ls, dn.lhs_batch), mm = Product(ls, lfree), nn = Product(rs, rfree);
+  int64_t kk = Product(ls, dn.lhs_contracting);
+  const Shape& os = dot->shape();
+  if (!os.IsArray() || os.num_elements() != nb * mm * nn ||
+      os.rank() != static_cast<int>(dn.lhs_batch.size() + lfree.size() + rfree.size()))
+    return Status::Error(dot->name() + ": result shape does not match the dot");
+  PrimitiveType rt = os.element_type(), lt = ls.element_type(), rtt = rs.element_type();
+  for (PrimitiveType t : {rt, lt, rtt}) RETURN_IF_ERROR(CheckSupportedType(t, dot->name()));
+  ASSIGN_OR_RETURN(PrimitiveType ct, ComputeType(*dot, rt));
+
+  llvm::IRBuilder<> b(m.getContext());
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args;
+  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  ElementalEmitter ee(b, spec, args);
+  llvm::Type* cty = RegisterType(ct, m.getContext());
+  Value* zero = llvm::Constant::getNullValue(cty);
+  int64_t tiles_m = (mm + kTile - 1) / kTile, tiles_n = (nn + kTile - 1) / kTile;
+
+  Value* tid = ThreadId64(b);
+  Value* ty = b.CreateUDiv(tid, I64(b, kTile));
+  Value* tx = b.CreateURem(tid, I64(b, kTile));
+  Value* blk = BlockId64(b);
+  Value* bn = b.CreateURem(blk, I64(b, tiles_n));
+  Value* rest = b.CreateUDiv(blk, I64(b, tiles_n));
+  Value* bm = b.CreateURem(rest, I64(b, tiles_m));
+  Value* bb = b.CreateUDiv(rest, I64(b, tiles_m));
+  Value* i = b.CreateAdd(b.CreateMul(bm, I64(b, kTile)), ty);
+  Value* j = b.CreateAdd(b.CreateMul(bn, I64(b, kTile)), tx);
+  Value* i_ok = b.CreateICmpSLT(i, I64(b, mm));
+  Value* j_ok = b.CreateICmpSLT(j, I64(b, nn));
+  // Index parts that do not change along K.
+  std::vector<Value*> lidx(ls.rank()), ridx(rs.rank());
+  {
+    std::vector<int64_t> bsizes;
+    for (int64_t d : dn.lhs_batch) bsizes.push_back(ls.dim(static_cast<int>(d)));
+    auto bc = Delinearize(b, bb, bsizes);
+    for (size_t q = 0; q < bc.size(); ++q) {
+      lidx[dn.lhs_batch[q]] = bc[q];
+      ridx[dn.rhs_batch[q]] = bc[q];
+    }
+    DelinearizeInto(b, b.CreateSelect(i_ok, i, I64(b, 0)), ls, lfree, lidx);
+    // The rhs tile row is loaded by thread (ty, tx) at column j.
+    DelinearizeInto(b, b.CreateSelect(j_ok, j, I64(b, 0)), rs, rfree, ridx);
+  }
+  const int64_t pitch = kTile + 1;
+  Value* as = SharedArray(b, cty, kTile * pitch, spec.name + "_lhs_tile");
+  Value* bs = SharedArray(b, cty, kTile * pitch, spec.name + "_rhs_tile");
+  Value* acc = EntryAlloca(b, cty, "acc");
+  Value* tmp = EntryAlloca(b, cty, "tile_value");
+  b.CreateStore(zero, acc);
+  Status st = ForLoop(b, I64(b, 0), I64(b, kk), I64(b, kTile), [&](Value* k0) -> Status {
+    // lhs tile: row ty (i), column tx (k0 + tx).
+    Value* kl = b.CreateAdd(k0, tx);
+    b.CreateStore(zero, tmp);
+    RETURN_IF_ERROR(IfThen(b, b.CreateAnd(i_ok, b.CreateICmpSLT(kl, I64(b, kk))), [&]() -> Status {
+      ee.ClearCache();
+      std::vector<Value*> idx = lidx;
+      DelinearizeInto(b, kl, ls, dn.lhs_contracting, idx);
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, 0, idx));
+      ASSIGN_OR_RETURN(v, ToComputeType(b, v, lt, rt, ct));
+      b.CreateStore(v, tmp);
+      ee.ClearCache();
+      return Status::Ok();
+    }));
+    b.CreateStore(b.CreateLoad(cty, tmp), b.CreateInBoundsGEP(cty, as, b.CreateAdd(b.CreateMul(ty, I64(b, pitch)), tx)));
+    // rhs tile: row ty (k0 + ty), column tx (j).
+    Value* kr = b.CreateAdd(k0, ty);
+    b.CreateStore(zero, tmp);
+    RETURN_IF_ERROR(IfThen(b, b.CreateAnd(j_ok, b.CreateICmpSLT(kr, I64(b, kk))), [&]() -> Status {
+      ee.ClearCache();
+      std::vector<Value*> idx = ridx;
+      DelinearizeInto(b, kr, rs, dn.rhs_contracting, idx);
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, 1, idx));
+      ASSIGN_OR_RETURN(v, ToComputeType(b, v, rtt, rt, ct));
+      b.CreateStore(v, tmp);
+      ee.ClearCache();
+      return Status::Ok();
+    }));
+    b.CreateStore(b.CreateLoad(cty, tmp), b.CreateInBoundsGEP(cty, bs, b.CreateAdd(b.CreateMul(ty, I64(b, pitch)), tx)));
+    SyncThreads(b);
+    Value* sum = b.CreateLoad(cty, acc);
+    for (int64_t q = 0; q < kTile; ++q) {
+      Value* a = b.CreateLoad(cty, b.CreateInBoundsGEP(cty, as, b.CreateAdd(b.CreateMul(ty, I64(b, pitch)), I64(b, q))));
+      Value* c = b.CreateLoad(cty, b.CreateInBoundsGEP(cty, bs, b.CreateAdd(I64(b, q * pitch), tx)));
+      sum = cty->isFloatingPointTy() ? b.CreateFAdd(sum, b.CreateFMul(a, c)) : b.CreateAdd(sum, b.CreateMul(a, c));
+    }
+    b.CreateStore(sum, acc);
+    SyncThreads(b);
+    return Status::Ok();
+  });
+  RETURN_IF_ERROR(st);
+  RETURN_IF_ERROR(IfThen(b, b.CreateAnd(i_ok, j_ok), [&]() -> Status {
+    std::vector<Value*> oidx;
+    size_t nbd = dn.lhs_batch.size();
+    for (size_t q = 0; q < nbd; ++q) oidx.push_back(lidx[dn.lhs_batch[q]]);
+    for (int64_t d : lfree) oidx.push_back(lidx[d]);
+    for (int64_t d : rfree) oidx.push_back(ridx[d]);
+    ASSIGN_OR_RETURN(Value * v, EmitConvert(b, b.CreateLoad(cty, acc), ct, rt));
+    ee.Store(FirstOutputArg(spec), oidx, v);
+    return Status::Ok();
+  }));
+  b.CreateRetVoid();
+  MarkKernel(f, kTile * kTile);
+  EmittedKernel k;
+  k.kind = "dot";
+  k.dims.block[0] = kTile * kTile;
+  k.dims.grid[0] = BlocksFor(nb * tiles_m * tiles_n, 1);
+  return k;
+}
+
+}  // namespace hloscope::codegen

@@ -1,0 +1,179 @@
+// IR helpers: element types, and the GPU features kernels may use, each as
+// the NVVM intrinsic (or addrspace(3) global / libdevice call) it lowers to.
+#include "core/codegen/ir_util.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+namespace hloscope::codegen {
+namespace {
+
+llvm::Module* ModuleOf(llvm::IRBuilderBase& b) { return b.GetInsertBlock()->getModule(); }
+
+llvm::Value* ReadSreg(llvm::IRBuilderBase& b, const llvm::Intrinsic::ID ids[3], Dim d) {
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(ModuleOf(b), ids[static_cast<int>(d)]);
+  return b.CreateCall(f, {});
+}
+
+enum class ShuffleKind { kDown, kXor, kIdx };
+
+// One 32-bit shuffle (i32 or f32).
+llvm::Value* Shuffle32(llvm::IRBuilderBase& b, ShuffleKind kind, llvm::Value* v, llvm::Value* lane) {
+  bool is_float = v->getType()->isFloatTy();
+  llvm::Intrinsic::ID id;
+  switch (kind) {
+    case ShuffleKind::kDown:
+      id = is_float ? llvm::Intrinsic::nvvm_shfl_sync_down_f32 : llvm::Intrinsic::nvvm_shfl_sync_down_i32;
+      break;
+    case ShuffleKind::kXor:
+      id = is_float ? llvm::Intrinsic::nvvm_shfl_sync_bfly_f32 : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+      break;
+    case ShuffleKind::kIdx:
+      id = is_float ? llvm::Intrinsic::nvvm_shfl_sync_idx_f32 : llvm::Intrinsic::nvvm_shfl_sync_idx_i32;
+      break;
+  }
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(ModuleOf(b), id);
+  // c = 0x1f: clamp to the full 32-lane warp.
+  return b.CreateCall(f, {b.getInt32(0xffffffffu), v, lane, b.getInt32(0x1f)});
+}
+
+// Any value of at most 64 bits: split into 32-bit pieces, shuffle each.
+llvm::Value* ShuffleAny(llvm::IRBuilderBase& b, ShuffleKind kind, llvm::Value* v, llvm::Value* lane) {
+  llvm::Type* t = v->getType();
+  if (t->isFloatTy() || t->isIntegerTy(32)) return Shuffle32(b, kind, v, lane);
+  unsigned bits = t->getPrimitiveSizeInBits().getFixedValue();
+  llvm::Type* as_int = b.getIntNTy(bits);
+  llvm::Value* iv = t->isIntegerTy() ? v : b.CreateBitCast(v, as_int);
+  llvm::Value* out;
+  if (bits < 32) {
+    out = b.CreateTrunc(Shuffle32(b, kind, b.CreateZExt(iv, b.getInt32Ty()), lane), as_int);
+  } else {  // 64 bits: two halves
+    llvm::Value* lo = b.CreateTrunc(iv, b.getInt32Ty());
+    llvm::Value* hi = b.CreateTrunc(b.CreateLShr(iv, 32), b.getInt32Ty());
+    lo = Shuffle32(b, kind, lo, lane);
+    hi = Shuffle32(b, kind, hi, lane);
+    out = b.CreateOr(b.CreateZExt(lo, as_int), b.CreateShl(b.CreateZExt(hi, as_int), 32));
+  }
+  return t->isIntegerTy() ? out : b.CreateBitCast(out, t);
+}
+
+void AddAnnotation(llvm::Function* f, const char* key, int64_t value) {
+  llvm::Module* m = f->getParent();
+  llvm::LLVMContext& ctx = m->getContext();
+  llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, key),
+                          llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), value))};
+  m->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx, md));
+}
+
+}  // namespace
+
+llvm::Type* LlvmStorageType(PrimitiveType t, llvm::LLVMContext& ctx) {
+  switch (t) {
+    case PrimitiveType::kPred:
+    case PrimitiveType::kS8:
+    case PrimitiveType::kU8: return llvm::Type::getInt8Ty(ctx);
+    case PrimitiveType::kS16:
+    case PrimitiveType::kU16: return llvm::Type::getInt16Ty(ctx);
+    case PrimitiveType::kS32:
+    case PrimitiveType::kU32: return llvm::Type::getInt32Ty(ctx);
+    case PrimitiveType::kS64:
+    case PrimitiveType::kU64: return llvm::Type::getInt64Ty(ctx);
+    case PrimitiveType::kF16: return llvm::Type::getHalfTy(ctx);
+    case PrimitiveType::kBF16: return llvm::Type::getBFloatTy(ctx);
+    case PrimitiveType::kF32: return llvm::Type::getFloatTy(ctx);
+    case PrimitiveType::kF64: return llvm::Type::getDoubleTy(ctx);
+    case PrimitiveType::kC64: {
+      llvm::Type* f = llvm::Type::getFloatTy(ctx);
+      return llvm::StructType::get(ctx, {f, f});
+    }
+    case PrimitiveType::kC128: {
+      llvm::Type* d = llvm::Type::getDoubleTy(ctx);
+      return llvm::StructType::get(ctx, {d, d});
+    }
+    default: return nullptr;  // sub-byte ints, f8/f4, tuple, token: callers name the type
+  }
+}
+
+llvm::Value* ThreadIdx(llvm::IRBuilderBase& b, Dim d) {
+  static const llvm::Intrinsic::ID ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z};
+  return ReadSreg(b, ids, d);
+}
+
+llvm::Value* BlockIdx(llvm::IRBuilderBase& b, Dim d) {
+  static const llvm::Intrinsic::ID ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+  return ReadSreg(b, ids, d);
+}
+
+llvm::Value* BlockDim(llvm::IRBuilderBase& b, Dim d) {
+  static const llvm::Intrinsic::ID ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z};
+  return ReadSreg(b, ids, d);
+}
+
+llvm::Value* GridDim(llvm::IRBuilderBase& b, Dim d) {
+  static const llvm::Intrinsic::ID ids[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                             llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+  return ReadSreg(b, ids, d);
+}
+
+void SyncThreads(llvm::IRBuilderBase& b) {
+  b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_barrier0), {});
+}
+
+llvm::Value* ShuffleDown(llvm::IRBuilderBase& b, llvm::Value* v, int delta) {
+  return ShuffleAny(b, ShuffleKind::kDown, v, b.getInt32(delta));
+}
+
+llvm::Value* ShuffleXor(llvm::IRBuilderBase& b, llvm::Value* v, int lane_mask) {
+  return ShuffleAny(b, ShuffleKind::kXor, v, b.getInt32(lane_mask));
+}
+
+llvm::Value* ShuffleIdx(llvm::IRBuilderBase& b, llvm::Value* v, llvm::Value* lane) {
+  return ShuffleAny(b, ShuffleKind::kIdx, v, b.CreateIntCast(lane, b.getInt32Ty(), false));
+}
+
+llvm::Value* SharedArray(llvm::IRBuilderBase& b, llvm::Type* elem, int64_t count, const std::string& name) {
+  llvm::Module* m = ModuleOf(b);
+  auto* type = llvm::ArrayType::get(elem, static_cast<uint64_t>(count));
+  auto* g = new llvm::GlobalVariable(*m, type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
+                                     llvm::PoisonValue::get(type), name, nullptr,
+                                     llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  g->setAlignment(llvm::Align(16));
+  return b.CreateAddrSpaceCast(g, b.getPtrTy());
+}
+
+llvm::Value* CallLibdevice(llvm::IRBuilderBase& b, const std::string& name, const std::vector<llvm::Value*>& args,
+                           llvm::Type* result) {
+  std::vector<llvm::Type*> types;
+  for (llvm::Value* a : args) types.push_back(a->getType());
+  llvm::Module* m = ModuleOf(b);
+  llvm::FunctionCallee callee = m->getOrInsertFunction(name, llvm::FunctionType::get(result, types, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->setDoesNotThrow();
+    f->setDoesNotAccessMemory();
+    f->setWillReturn();
+  }
+  auto* call = b.CreateCall(callee, args);
+  call->setDoesNotAccessMemory();
+  return call;
+}
+
+void MarkKernel(llvm::Function* f, int64_t threads_per_block) {
+  AddAnnotation(f, "kernel", 1);
+  AddAnnotation(f, "maxntidx", threads_per_block);
+}
+
+}  // namespace hloscope::codegen

@@ -1,0 +1,81 @@
+// The emitter dispatch: which kernel emitter implements an instruction of the
+// optimized entry computation (a fusion by its hero, an unfused instruction by
+// its opcode). Ops no emitter handles are named in the error.
+#include "core/codegen/emitters.h"
+#include "core/ir/computation.h"
+
+namespace hloscope::codegen {
+
+namespace {
+
+Status NoEmitter(const Instruction& instr, const std::string& why) {
+  return Status::Error("codegen: no kernel emitter for " + std::string(OpcodeName(instr.opcode())) + " %" +
+                       instr.name() + ": " + why);
+}
+
+bool Contains(const Computation& c, Opcode op) {
+  for (const auto& i : c.instructions())
+    if (i->opcode() == op) return true;
+  return false;
+}
+
+// A transpose that moves data in memory (not a relabelling of dims).
+bool IsPhysicalTranspose(const Instruction& t) {
+  if (t.opcode() != Opcode::kTranspose || t.shape().rank() < 2) return false;
+  const auto& perm = t.dimensions();
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != static_cast<int64_t>(i)) return t.shape().num_elements() >= 1024;
+  return false;
+}
+
+bool IsLoopOp(Opcode op) {
+  if (IsElementwise(op)) return true;
+  switch (op) {
+    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kTranspose:
+    case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kConcatenate: case Opcode::kPad:
+    case Opcode::kIota: case Opcode::kReverse: case Opcode::kGather: case Opcode::kReducePrecision:
+    case Opcode::kMap: case Opcode::kCopy: case Opcode::kConstant:
+      return true;
+    default:
+      return false;
+  }
+}
+
+StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& instr) {
+  switch (hero.opcode()) {
+    case Opcode::kReduce: return &EmitReductionKernel;
+    case Opcode::kDot: return &EmitDotKernel;
+    case Opcode::kConvolution: return &EmitConvolutionKernel;
+    case Opcode::kSort: return &EmitSortKernel;
+    case Opcode::kScatter: return &EmitScatterKernel;
+    case Opcode::kDynamicUpdateSlice:
+      return &EmitDynamicUpdateSliceKernel;
+    default: break;
+  }
+  if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
+  if (IsLoopOp(hero.opcode())) return &EmitLoopKernel;
+  return NoEmitter(hero, "no kernel emitter implements this op");
+}
+
+}  // namespace
+
+StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
+  if (instr.opcode() != Opcode::kFusion) return ByOpcode(instr, instr);
+  const Computation* c = instr.fused_computation();
+  if (!c || !c->root()) return NoEmitter(instr, "fusion without a fused computation");
+  // The hero: the op that decides the kernel's shape.
+  for (Opcode op : {Opcode::kReduce, Opcode::kDot, Opcode::kConvolution, Opcode::kSort, Opcode::kScatter})
+    if (Contains(*c, op)) {
+      for (const auto& i : c->instructions())
+        if (i->opcode() == op) return ByOpcode(*i, instr);
+    }
+  std::vector<const Instruction*> roots;
+  if (c->root()->opcode() == Opcode::kTuple) roots.assign(c->root()->operands().begin(), c->root()->operands().end());
+  else roots = {c->root()};
+  for (const Instruction* r : roots)
+    if (r->opcode() == Opcode::kDynamicUpdateSlice) return ByOpcode(*r, instr);
+  if (roots.size() == 1 && IsPhysicalTranspose(*roots[0])) return &EmitTransposeKernel;
+  return &EmitLoopKernel;
+}
+
+}  // namespace hloscope::codegen

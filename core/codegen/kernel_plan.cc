@@ -1,0 +1,492 @@
+// Builds the ThunkPlan from the optimized module and its buffer assignment
+// (see kernel_plan.h). Values of nested computations (while bodies,
+// branches, calls) have buffers of their own in our buffer assignment, so the
+// loop state moves between them with device copies: init → body parameter
+// before the loop, body root → body parameter after each iteration, body
+// parameter → result after it; copies whose source and destination coincide
+// are skipped.
+#include "core/codegen/kernel_plan.h"
+
+#include <map>
+#include <set>
+
+#include "core/cost/cost_model.h"
+#include "core/ir/computation.h"
+#include "core/memory/schedule.h"
+
+namespace hloscope::codegen {
+namespace {
+
+using runtime::Slice;
+using runtime::Thunk;
+using runtime::ThunkSequence;
+
+struct Leaf {
+  std::vector<int64_t> index;
+  Shape shape;
+};
+
+void CollectLeaves(const Shape& s, std::vector<int64_t>& prefix, std::vector<Leaf>& out) {
+  if (s.IsTuple()) {
+    for (int i = 0; i < s.tuple_size(); ++i) {
+      prefix.push_back(i);
+      CollectLeaves(s.tuple_shapes()[i], prefix, out);
+      prefix.pop_back();
+    }
+  } else if (s.IsArray()) {
+    out.push_back({prefix, s});
+  }
+}
+
+std::vector<Leaf> LeavesOf(const Shape& s) {
+  std::vector<Leaf> out;
+  std::vector<int64_t> prefix;
+  CollectLeaves(s, prefix, out);
+  return out;
+}
+
+bool SameSlice(const Slice& a, const Slice& b) {
+  return a.allocation == b.allocation && a.offset == b.offset && a.size == b.size;
+}
+
+bool IsBitcastLike(const Instruction& i) {
+  return i.opcode() == Opcode::kBitcast || i.opcode() == Opcode::kTuple || i.opcode() == Opcode::kGetTupleElement ||
+         i.opcode() == Opcode::kReshape || i.opcode() == Opcode::kOptimizationBarrier;
+}
+
+std::string Sanitize(const std::string& name) {
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k_" + s;
+  return s;
+}
+
+std::vector<int64_t> MinorToMajor(const Shape& s) {
+  if (s.has_layout() && static_cast<int>(s.layout().minor_to_major.size()) == s.rank())
+    return s.layout().minor_to_major;
+  return Shape::DefaultLayout(s.rank()).minor_to_major;
+}
+
+// The literal's bytes in the physical order of `shape`'s layout.
+std::vector<uint8_t> PhysicalBytes(const Literal& lit, const Shape& shape) {
+  const uint8_t* src = lit.raw();
+  int64_t n = lit.num_elements(), eb = lit.element_bytes();
+  std::vector<uint8_t> out(static_cast<size_t>(n * eb));
+  std::vector<int64_t> m2m = MinorToMajor(shape);
+  std::vector<int64_t> row_stride(shape.rank(), 1);
+  for (int d = shape.rank() - 2; d >= 0; --d) row_stride[d] = row_stride[d + 1] * shape.dim(d + 1);
+  for (int64_t p = 0; p < n; ++p) {
+    int64_t rest = p, logical = 0;
+    for (int64_t d : m2m) {
+      int64_t size = shape.dim(static_cast<int>(d));
+      logical += (rest % size) * row_stride[d];
+      rest /= size;
+    }
+    std::memcpy(out.data() + p * eb, src + logical * eb, static_cast<size_t>(eb));
+  }
+  return out;
+}
+
+class Planner {
+ public:
+  Planner(const Module& m, const BufferAssignment& ba, const NvptxTarget& t, const DeviceSpec& d)
+      : module_(m), ba_(ba), target_(t), device_(d) {
+    for (const AssignedBuffer& b : ba.buffers) buffers_[{b.instruction_id, b.index}] = &b;
+    for (const auto& c : m.computations())
+      for (const auto& i : c->instructions()) by_id_[i->id()] = i.get();
+  }
+
+  StatusOr<KernelPlan> Build() {
+    KernelPlan out;
+    runtime::ThunkPlan& plan = out.plan;
+    plan.module = module_.name();
+    plan.target = std::string(target_.sm);
+    RETURN_IF_ERROR(Allocations(plan));
+    const Computation* entry = module_.entry();
+    if (!entry) return Status::Error("codegen: the module has no entry computation");
+    std::vector<const Instruction*> order;
+    for (int64_t id : ba_.sequence_ids) {
+      auto it = by_id_.find(id);
+      if (it == by_id_.end()) return Status::Error("codegen: the schedule names an unknown instruction id");
+      order.push_back(it->second);
+    }
+    ASSIGN_OR_RETURN(plan.thunks, PlanSequence(order));
+    for (const Instruction* p : entry->parameters()) {
+      ASSIGN_OR_RETURN(auto slices, Slices(p));
+      auto leaves = LeavesOf(p->shape());
+      for (size_t l = 0; l < leaves.size(); ++l)
+        plan.parameters.push_back({leaves[l].shape.ToString(), leaves[l].index, p->parameter_number(), slices[l]});
+    }
+    ASSIGN_OR_RETURN(auto outs, Slices(entry->root()));
+    auto leaves = LeavesOf(entry->root()->shape());
+    for (size_t l = 0; l < leaves.size(); ++l) plan.outputs.push_back({leaves[l].shape.ToString(), leaves[l].index, -1, outs[l]});
+    for (auto& a : extra_allocations_) plan.allocations.push_back(std::move(a));
+    out.specs = std::move(specs_);
+    return out;
+  }
+
+ private:
+  Status Allocations(runtime::ThunkPlan& plan) {
+    for (const AllocationInfo& a : ba_.allocations) {
+      runtime::PlanAllocation pa;
+      pa.index = a.index;
+      pa.kind = std::string(BufferKindName(a.kind));
+      pa.size = a.size;
+      pa.parameter_number = a.parameter_number;
+      pa.parameter_index = a.parameter_index;
+      pa.maybe_live_out = a.maybe_live_out;
+      if (a.kind == BufferKind::kConstant) {
+        pa.init.assign(static_cast<size_t>(a.size), 0);
+        for (int bid : a.buffers) {
+          const AssignedBuffer& b = ba_.buffers[bid];
+          auto it = by_id_.find(b.instruction_id);
+          if (it == by_id_.end() || !it->second->literal()) continue;
+          const Literal* lit = it->second->literal();
+          if (lit->elided())
+            return Status::Error("codegen: constant %" + it->second->name() + " has elided values ({...})");
+          const Literal* leaf = lit;
+          for (int64_t k : b.index) leaf = &leaf->tuple_elements()[k];
+          const Shape* s = ShapeAt(it->second->shape(), b.index);
+          if (!s || !s->IsArray()) continue;
+          std::vector<uint8_t> bytes = PhysicalBytes(*leaf, *s);
+          if (b.offset + static_cast<int64_t>(bytes.size()) > a.size)
+            return Status::Error("codegen: constant %" + it->second->name() + " does not fit its allocation");
+          std::copy(bytes.begin(), bytes.end(), pa.init.begin() + b.offset);
+        }
+      }
+      plan.allocations.push_back(std::move(pa));
+    }
+    return Status::Ok();
+  }
+
+  bool HasOwnBuffers(const Instruction* i) const {
+    auto leaves = LeavesOf(i->shape());
+    for (const Leaf& l : leaves)
+      if (!buffers_.count({i->id(), l.index})) return false;
+    return !leaves.empty();
+  }
+
+  // The slice of every array leaf of `i`'s value.
+  StatusOr<std::vector<Slice>> Slices(const Instruction* i) {
+    if (auto it = slices_.find(i); it != slices_.end()) return it->second;
+    std::vector<Slice> out;
+    auto leaves = LeavesOf(i->shape());
+    if (HasOwnBuffers(i)) {
+      for (const Leaf& l : leaves) {
+        const AssignedBuffer* b = buffers_.at({i->id(), l.index});
+        out.push_back({b->allocation, b->offset, b->bytes});
+      }
+    } else {
+      ASSIGN_OR_RETURN(out, AliasSlices(i));
+    }
+    slices_[i] = out;
+    return out;
+  }
+
+  // Slices of an instruction that defines no buffer of its own.
+  StatusOr<std::vector<Slice>> AliasSlices(const Instruction* i) {
+    switch (i->opcode()) {
+      case Opcode::kBitcast:
+      case Opcode::kReshape:
+      case Opcode::kOptimizationBarrier:
+        return Slices(i->operand(0));
+      case Opcode::kTuple: {
+        std::vector<Slice> out;
+        for (const Instruction* o : i->operands()) {
+          ASSIGN_OR_RETURN(auto s, Slices(o));
+          out.insert(out.end(), s.begin(), s.end());
+        }
+        return out;
+      }
+      case Opcode::kGetTupleElement: {
+        ASSIGN_OR_RETURN(auto s, Slices(i->operand(0)));
+        size_t first = 0;
+        const Shape& ts = i->operand(0)->shape();
+        for (int64_t k = 0; k < i->tuple_index(); ++k) first += LeavesOf(ts.tuple_shapes()[k]).size();
+        size_t count = LeavesOf(i->shape()).size();
+        if (first + count > s.size()) break;
+        return std::vector<Slice>(s.begin() + first, s.begin() + first + count);
+      }
+      default: break;
+    }
+    return Status::Error("codegen: %" + i->name() + " (" + std::string(OpcodeName(i->opcode())) +
+                         ") has no buffer in the buffer assignment");
+  }
+
+  // Device copies from `src` to `dst` leaves, skipping coinciding ones.
+  static void Copies(const std::string& what, const std::vector<Slice>& src, const std::vector<Slice>& dst,
+                     ThunkSequence& seq) {
+    for (size_t l = 0; l < src.size() && l < dst.size(); ++l)
+      if (!SameSlice(src[l], dst[l])) seq.push_back(Thunk{runtime::CopyThunk{what, src[l], dst[l]}});
+  }
+
+  StatusOr<ThunkSequence> PlanSequence(const std::vector<const Instruction*>& order) {
+    ThunkSequence seq;
+    for (const Instruction* i : order) RETURN_IF_ERROR(PlanInstruction(i, seq));
+    return seq;
+  }
+
+  StatusOr<ThunkSequence> PlanComputation(const Computation& c) {
+    Sequence s = DfsSchedule(c);
+    return PlanSequence(std::vector<const Instruction*>(s.begin(), s.end()));
+  }
+
+  Status PlanInstruction(const Instruction* i, ThunkSequence& seq) {
+    switch (i->opcode()) {
+      case Opcode::kParameter:
+      case Opcode::kConstant:
+      case Opcode::kAfterAll:
+      case Opcode::kAddDependency:
+        return Status::Ok();
+      case Opcode::kWhile: return PlanWhile(i, seq);
+      case Opcode::kConditional: return PlanConditional(i, seq);
+      case Opcode::kCall: return PlanCall(i, seq);
+      default: break;
+    }
+    if (IsBitcastLike(*i) && !(i->opcode() == Opcode::kReshape && HasOwnBuffers(i))) {
+      // Views of their operands' buffers: nothing to run, unless the
+      // assignment gave the value storage of its own (then a device copy).
+      ASSIGN_OR_RETURN(auto own, Slices(i));
+      ASSIGN_OR_RETURN(auto alias, AliasSlices(i));
+      Copies(i->name(), alias, own, seq);
+      return Status::Ok();
+    }
+    if (i->opcode() == Opcode::kCopy && i->shape().IsArray() && i->operand(0)->shape() == i->shape()) {
+      ASSIGN_OR_RETURN(auto src, Slices(i->operand(0)));
+      ASSIGN_OR_RETURN(auto dst, Slices(i));
+      Copies(i->name(), src, dst, seq);
+      return Status::Ok();
+    }
+    return PlanKernel(i, seq);
+  }
+
+  Status PlanKernel(const Instruction* i, ThunkSequence& seq) {
+    KernelSpec spec;
+    spec.instr = i;
+    spec.target = target_;
+    spec.device = &device_;
+    std::string base = Sanitize(i->name());
+    spec.name = base;
+    for (int n = 1; names_.count(spec.name); ++n) spec.name = base + "_" + std::to_string(n);
+    names_.insert(spec.name);
+    runtime::KernelThunk k;
+    k.name = spec.name;
+    k.instruction = i->name();
+    for (int op = 0; op < i->operand_count(); ++op) {
+      ASSIGN_OR_RETURN(auto s, Slices(i->operand(op)));
+      auto leaves = LeavesOf(i->operand(op)->shape());
+      for (size_t l = 0; l < leaves.size(); ++l) {
+        KernelArg a;
+        a.shape = leaves[l].shape;
+        a.operand = op;
+        spec.args.push_back(a);
+        k.args.push_back(s[l]);
+        k.arg_written.push_back(false);
+      }
+    }
+    size_t first_out = spec.args.size();
+    ASSIGN_OR_RETURN(auto outs, Slices(i));
+    auto leaves = LeavesOf(i->shape());
+    for (size_t l = 0; l < leaves.size(); ++l) {
+      KernelArg a;
+      a.shape = leaves[l].shape;
+      a.is_output = true;
+      for (size_t j = 0; j < first_out; ++j)
+        if (SameSlice(k.args[j], outs[l])) {
+          a.aliases = static_cast<int>(j);
+          spec.args[j].aliases = static_cast<int>(first_out + l);
+          k.arg_written[j] = true;
+        }
+      spec.args.push_back(a);
+      k.args.push_back(outs[l]);
+      k.arg_written.push_back(true);
+    }
+    RETURN_IF_ERROR(UnshareUnsafeAliases(i, spec, k, seq));
+    Cost c = KernelCost(*i, device_);
+    k.bytes = c.bytes();
+    k.flops = static_cast<int64_t>(c.flops);
+    k.estimated_us = c.time_us;
+    seq.push_back(Thunk{std::move(k)});
+    specs_.push_back(std::move(spec));
+    return Status::Ok();
+  }
+
+  // Buffer assignment lets an elementwise op or loop fusion write into a
+  // dying operand's buffer. That is only safe when the kernel reads that
+  // operand at the element it writes; otherwise the operand moves to a
+  // scratch allocation first. In-place dynamic-update-slice/scatter keep it.
+  Status UnshareUnsafeAliases(const Instruction* i, KernelSpec& spec, runtime::KernelThunk& k, ThunkSequence& seq) {
+    const Instruction* hero = i;
+    if (i->opcode() == Opcode::kFusion && i->fused_computation()) {
+      for (const auto& m : i->fused_computation()->instructions())
+        if (m->opcode() == Opcode::kDynamicUpdateSlice || m->opcode() == Opcode::kScatter) return Status::Ok();
+    } else if (hero->opcode() == Opcode::kDynamicUpdateSlice || hero->opcode() == Opcode::kScatter) {
+      return Status::Ok();
+    }
+    for (size_t j = 0; j < spec.args.size(); ++j) {
+      KernelArg& a = spec.args[j];
+      if (a.is_output || a.aliases < 0) continue;
+      const Shape& out = spec.args[a.aliases].shape;
+      bool same_layout = MinorToMajor(a.shape) == MinorToMajor(out) && a.shape.SameDims(out);
+      if (same_layout && ReadsAtWrittenIndex(*i, a.operand, out)) continue;
+      runtime::PlanAllocation scratch;
+      scratch.index = static_cast<int>(extra_allocations_.size() + ba_.allocations.size());
+      scratch.kind = "temp";
+      scratch.size = k.args[j].size;
+      Slice dst{scratch.index, 0, k.args[j].size};
+      extra_allocations_.push_back(scratch);
+      seq.push_back(Thunk{runtime::CopyThunk{i->name(), k.args[j], dst}});
+      k.args[j] = dst;
+      k.arg_written[j] = false;
+      spec.args[a.aliases].aliases = -1;
+      a.aliases = -1;
+    }
+    return Status::Ok();
+  }
+
+  // True when every read of operand `op` of `i` is at the output's index:
+  // only elementwise ops of the output's dimensions lie between the fused
+  // parameter and the roots.
+  static bool ReadsAtWrittenIndex(const Instruction& i, int op, const Shape& out) {
+    if (i.opcode() != Opcode::kFusion) return IsElementwise(i.opcode()) && i.operand(op)->shape().SameDims(out);
+    const Computation* c = i.fused_computation();
+    const Instruction* param = nullptr;
+    for (const Instruction* p : c->parameters())
+      if (p->parameter_number() == op) param = p;
+    if (!param || !param->shape().SameDims(out)) return false;
+    std::vector<const Instruction*> work = {param};
+    std::set<const Instruction*> seen;
+    while (!work.empty()) {
+      const Instruction* x = work.back();
+      work.pop_back();
+      if (!seen.insert(x).second) continue;
+      for (const Instruction* u : x->users()) {
+        if (u == c->root() && u->opcode() == Opcode::kTuple) continue;
+        if (!IsElementwise(u->opcode()) || !u->shape().IsArray() || !u->shape().SameDims(out)) return false;
+        if (u->opcode() == Opcode::kCopy && !(u->shape() == x->shape())) return false;
+        work.push_back(u);
+      }
+    }
+    return true;
+  }
+
+  Status PlanWhile(const Instruction* w, ThunkSequence& seq) {
+    const Computation* cond = w->called("condition");
+    const Computation* body = w->called("body");
+    if (!cond || !body || cond->num_parameters() != 1 || body->num_parameters() != 1)
+      return Status::Error("codegen: while %" + w->name() + " needs a condition and a body of one parameter");
+    ASSIGN_OR_RETURN(auto init, Slices(w->operand(0)));
+    ASSIGN_OR_RETURN(auto state, Slices(body->parameter(0)));
+    ASSIGN_OR_RETURN(auto cond_param, Slices(cond->parameter(0)));
+    ASSIGN_OR_RETURN(auto result, Slices(w));
+    Copies(w->name(), init, state, seq);
+    runtime::WhileThunk t;
+    t.instruction = w->name();
+    Copies(w->name(), state, cond_param, t.condition);
+    ASSIGN_OR_RETURN(ThunkSequence c, PlanComputation(*cond));
+    t.condition.insert(t.condition.end(), c.begin(), c.end());
+    ASSIGN_OR_RETURN(auto pred, Slices(cond->root()));
+    if (pred.size() != 1) return Status::Error("codegen: while %" + w->name() + ": the condition must return a pred");
+    t.pred = pred[0];
+    ASSIGN_OR_RETURN(t.body, PlanComputation(*body));
+    ASSIGN_OR_RETURN(auto root, Slices(body->root()));
+    for (size_t l = 0; l < root.size() && l < state.size(); ++l)
+      for (size_t m = l + 1; m < state.size(); ++m)
+        if (SameSlice(root[m], state[l]) && !SameSlice(root[l], state[l]))
+          return Status::Error("codegen: while %" + w->name() + ": the body permutes its loop state in place; not supported");
+    Copies(w->name(), root, state, t.body);
+    seq.push_back(Thunk{std::move(t)});
+    Copies(w->name(), state, result, seq);
+    return Status::Ok();
+  }
+
+  Status PlanConditional(const Instruction* c, ThunkSequence& seq) {
+    std::vector<const Computation*> branches;
+    if (const Computation* t = c->called("true_computation")) {
+      branches = {t, c->called("false_computation")};
+    } else {
+      for (const CalledRef& r : c->called_refs())
+        if (r.attr == "branch_computations") branches.assign(r.comps.begin(), r.comps.end());
+    }
+    if (branches.empty() || static_cast<int>(branches.size()) + 1 != c->operand_count())
+      return Status::Error("codegen: conditional %" + c->name() + " needs one operand per branch");
+    runtime::ConditionalThunk t;
+    t.instruction = c->name();
+    ASSIGN_OR_RETURN(auto index, Slices(c->operand(0)));
+    t.index = index.at(0);
+    t.index_is_pred = c->operand(0)->shape().element_type() == PrimitiveType::kPred;
+    ASSIGN_OR_RETURN(auto result, Slices(c));
+    for (size_t k = 0; k < branches.size(); ++k) {
+      const Computation* b = branches[k];
+      if (!b || b->num_parameters() != 1) return Status::Error("codegen: conditional %" + c->name() + ": a branch needs one parameter");
+      ThunkSequence s;
+      ASSIGN_OR_RETURN(auto arg, Slices(c->operand(static_cast<int>(k) + 1)));
+      ASSIGN_OR_RETURN(auto param, Slices(b->parameter(0)));
+      Copies(c->name(), arg, param, s);
+      ASSIGN_OR_RETURN(ThunkSequence inner, PlanComputation(*b));
+      s.insert(s.end(), inner.begin(), inner.end());
+      ASSIGN_OR_RETURN(auto root, Slices(b->root()));
+      Copies(c->name(), root, result, s);
+      t.branches.push_back(std::move(s));
+    }
+    seq.push_back(Thunk{std::move(t)});
+    return Status::Ok();
+  }
+
+  Status PlanCall(const Instruction* call, ThunkSequence& seq) {
+    const Computation* callee = call->to_apply();
+    if (!callee || callee->num_parameters() != call->operand_count())
+      return Status::Error("codegen: call %" + call->name() + " needs one operand per callee parameter");
+    for (int p = 0; p < callee->num_parameters(); ++p) {
+      ASSIGN_OR_RETURN(auto arg, Slices(call->operand(p)));
+      ASSIGN_OR_RETURN(auto param, Slices(callee->parameter(p)));
+      Copies(call->name(), arg, param, seq);
+    }
+    ASSIGN_OR_RETURN(ThunkSequence inner, PlanComputation(*callee));
+    seq.insert(seq.end(), inner.begin(), inner.end());
+    ASSIGN_OR_RETURN(auto root, Slices(callee->root()));
+    ASSIGN_OR_RETURN(auto result, Slices(call));
+    Copies(call->name(), root, result, seq);
+    return Status::Ok();
+  }
+
+  const Module& module_;
+  const BufferAssignment& ba_;
+  const NvptxTarget& target_;
+  const DeviceSpec& device_;
+  std::map<std::pair<int64_t, std::vector<int64_t>>, const AssignedBuffer*> buffers_;
+  std::map<int64_t, const Instruction*> by_id_;
+  std::map<const Instruction*, std::vector<Slice>> slices_;
+  std::set<std::string> names_;
+  std::vector<KernelSpec> specs_;
+  std::vector<runtime::PlanAllocation> extra_allocations_;  // scratch for unsafe in-place reuse
+};
+
+void CollectMutable(ThunkSequence& seq, std::vector<runtime::KernelThunk*>& out) {
+  for (Thunk& t : seq) {
+    if (auto* k = std::get_if<runtime::KernelThunk>(&t.v)) {
+      out.push_back(k);
+    } else if (auto* w = std::get_if<runtime::WhileThunk>(&t.v)) {
+      CollectMutable(w->condition, out);
+      CollectMutable(w->body, out);
+    } else if (auto* c = std::get_if<runtime::ConditionalThunk>(&t.v)) {
+      for (ThunkSequence& b : c->branches) CollectMutable(b, out);
+    }
+  }
+}
+
+}  // namespace
+
+StatusOr<KernelPlan> BuildKernelPlan(const Module& module, const BufferAssignment& buffers, const NvptxTarget& target,
+                                     const DeviceSpec& device) {
+  Planner p(module, buffers, target, device);
+  return p.Build();
+}
+
+std::vector<runtime::KernelThunk*> MutableKernels(runtime::ThunkPlan& plan) {
+  std::vector<runtime::KernelThunk*> out;
+  CollectMutable(plan.thunks, out);
+  return out;
+}
+
+}  // namespace hloscope::codegen

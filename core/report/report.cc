@@ -1,0 +1,291 @@
+#include "core/report/report.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "core/codegen/codegen.h"
+#include "core/cost/device.h"
+#include "core/eval/random_inputs.h"
+#include "core/runtime/bundle.h"
+#include "core/fusion/fusion_builder.h"
+#include "core/memory/buffer_assignment.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/step_recorder.h"
+#include "core/passes/verifier_instrumentation.h"
+#include "core/printer/printer.h"
+#include "core/report/graph_svg.h"
+#include "core/report/timeline.h"
+
+namespace hloscope::report {
+namespace fs = std::filesystem;
+using J = nlohmann::ordered_json;
+
+namespace {
+
+J CostJson(const ModuleCost& c, int64_t instructions) {
+  return {{"instructions", instructions}, {"kernels", c.kernels}, {"hbm_bytes", c.hbm_bytes}, {"est_us", c.est_us}};
+}
+
+J GraphJson(const layout::LaidOutGraph& g) {
+  return {{"computation", g.graph.computation}, {"nodes", g.graph.nodes.size()}, {"edges", g.graph.edges.size()},
+          {"clusters", g.graph.clusters.size()}, {"grouped", g.graph.grouped},
+          {"hidden_instructions", g.graph.hidden_instructions}, {"width", g.width}, {"height", g.height}};
+}
+
+// Lays out one snapshot and renders it; on failure returns "" and a note.
+std::string GraphPicture(const ModuleSnapshot& snap, const std::string& title, J* json, std::string* note) {
+  layout::GraphOptions go;
+  auto laid = LayOutSnapshot(snap, go);
+  if (!laid.ok()) {
+    *note = "graph not drawn: " + laid.status().message();
+    *json = {{"error", laid.status().message()}};
+    return {};
+  }
+  *json = GraphJson(*laid);
+  if (laid->graph.grouped)
+    *note = "Large computation: grouped into " + std::to_string(laid->graph.nodes.size()) +
+            " nodes (fusions collapsed, groups by op_name namespace or by chunks of consecutive instructions).";
+  GraphSvgOptions so;
+  so.title = title;
+  so.standalone = false;
+  return RenderGraphSvg(*laid, so);
+}
+
+void Progress(const ReportOptions& o, const std::string& line) {
+  if (o.progress) o.progress(line);
+}
+
+}  // namespace
+
+StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
+  ASSIGN_OR_RETURN(DeviceSpec device, LoadDevice(opts.device));
+  SetCurrentDevice(device);
+  Report r;
+  J& d = r.data;
+  d["format"] = kReportFormat;
+  d["version"] = kReportVersion;
+  int64_t params = m.entry() ? m.entry()->num_parameters() : 0;
+  d["module"] = {{"name", m.name()},
+                 {"source", opts.source},
+                 {"instructions", m.instruction_count()},
+                 {"computations", m.computations().size()},
+                 {"parameters", params},
+                 {"pipeline", opts.pipeline},
+                 {"device", {{"id", device.id}, {"name", device.name}}}};
+
+  Progress(opts, "running pipeline " + opts.pipeline + " (" + std::to_string(m.instruction_count()) + " instructions)");
+  ASSIGN_OR_RETURN(std::unique_ptr<Pipeline> pipeline, PassRegistry::Global().BuildPipeline(opts.pipeline));
+  StepRecorder recorder;
+  VerifierInstrumentation verifier;
+  pipeline->AddInstrumentation(&recorder);
+  pipeline->AddInstrumentation(&verifier);
+  auto ran = pipeline->Run(m);
+  if (!ran.ok()) return Status::Error("pipeline " + opts.pipeline + " failed: " + ran.status().message());
+
+  d["initial"] = CostJson(recorder.initial_cost(), recorder.initial()->instruction_count());
+  ModuleCost final_cost = recorder.steps().empty() ? recorder.initial_cost() : recorder.steps().back()->cost;
+  d["final"] = CostJson(final_cost, m.instruction_count());
+  J steps = J::array(), decisions = J::array();
+  int64_t prev_i = recorder.initial()->instruction_count(), prev_k = recorder.initial_cost().kernels,
+          prev_b = recorder.initial_cost().hbm_bytes;
+  for (const auto& s : recorder.steps()) {
+    steps.push_back({{"index", s->index},
+                     {"pass", s->pass},
+                     {"group", s->group},
+                     {"iteration", s->iteration},
+                     {"changed", s->changed},
+                     {"ms", s->ms},
+                     {"instructions", s->instructions},
+                     {"d_instructions", s->instructions - prev_i},
+                     {"kernels", s->cost.kernels},
+                     {"d_kernels", s->cost.kernels - prev_k},
+                     {"hbm_bytes", s->cost.hbm_bytes},
+                     {"d_hbm_bytes", s->cost.hbm_bytes - prev_b},
+                     {"est_us", s->cost.est_us}});
+    prev_i = s->instructions;
+    prev_k = s->cost.kernels;
+    prev_b = s->cost.hbm_bytes;
+    for (const FusionDecision& fd : s->decisions)
+      decisions.push_back({{"step", s->index},
+                           {"pass", fd.pass},
+                           {"producer", fd.producer},
+                           {"consumers", fd.consumers},
+                           {"verdict", FusionVerdictName(fd.verdict)},
+                           {"reason", fd.reason},
+                           {"result", fd.result},
+                           {"bytes_before", fd.bytes_before},
+                           {"bytes_after", fd.bytes_after},
+                           {"us_before", fd.us_before},
+                           {"us_after", fd.us_after}});
+  }
+  d["steps"] = std::move(steps);
+  d["decisions"] = std::move(decisions);
+  J fusions = J::array();
+  if (m.entry())
+    for (const auto& i : m.entry()->instructions())
+      if (i->opcode() == Opcode::kFusion)
+        fusions.push_back({{"name", i->name()}, {"kind", std::string(FusionKindName(i->fusion_kind()))},
+                           {"members", FusionMembers(*i)}});
+  d["final"]["fusions"] = fusions.size();
+  d["fusions"] = std::move(fusions);
+
+  ReportPictures pics;
+  J graphs;
+  Progress(opts, "laying out the graph before optimization");
+  J gj;
+  pics.graph_before = GraphPicture(*recorder.initial(), "before optimization — " + m.name(), &gj, &pics.graph_before_note);
+  graphs["before"] = gj;
+  Progress(opts, "laying out the graph after optimization");
+  const ModuleSnapshot& last = recorder.steps().empty() ? *recorder.initial() : *recorder.steps().back()->module;
+  pics.graph_after = GraphPicture(last, "after " + opts.pipeline + " — " + m.name(), &gj, &pics.graph_after_note);
+  graphs["after"] = gj;
+  d["graphs"] = graphs;
+
+  Progress(opts, "assigning buffers");
+  auto ba = AssignBuffers(m);
+  if (ba.ok()) {
+    const BufferAssignment& b = **ba;
+    d["memory"] = {{"scheduler", b.scheduler},        {"peak_bytes", b.peak_bytes},
+                   {"lower_bound_bytes", b.lower_bound_bytes}, {"peak_position", b.peak_position},
+                   {"ratio", b.ratio()},             {"parameter_bytes", b.parameter_bytes},
+                   {"constant_bytes", b.constant_bytes}, {"output_bytes", b.output_bytes},
+                   {"total_bytes", b.total_bytes},   {"buffers", b.buffers.size()},
+                   {"allocations", b.allocations.size()}, {"positions", b.sequence.size()}};
+    TimelineOptions to;
+    to.standalone = false;
+    to.title = "buffer timeline — " + m.name() + " after " + opts.pipeline;
+    pics.timeline = RenderTimelineSvg(b, to);
+  } else {
+    d["memory"] = {{"error", ba.status().message()}};
+    pics.timeline_note = "no buffer assignment: " + ba.status().message();
+  }
+  J files = {"report.html", "report.json", "optimized.hlo"};
+  std::vector<ReportFile> extra;
+  d["kernels"] = {{"generated", false}, {"note", "no buffer assignment, so no kernels"}, {"list", J::array()}};
+  if (ba.ok()) {
+    Progress(opts, "generating kernels (LLVM IR + PTX)");
+    codegen::CodegenOptions co;
+    co.device = device;
+    auto cg = codegen::GenerateKernels(m, **ba, co);
+    if (!cg.ok()) {
+      d["kernels"]["note"] = "kernel generation failed: " + cg.status().message();
+    } else {
+      J list = J::array();
+      std::vector<const runtime::KernelThunk*> thunks = runtime::AllKernels(cg->plan);
+      std::set<std::string> written;
+      for (const runtime::KernelThunk* t : thunks) {
+        const codegen::KernelCode* code = nullptr;
+        for (const auto& k : cg->kernels)
+          if (k.name == t->name) code = &k;
+        J kfiles = J::array();
+        if (code && written.insert(t->name).second) {
+          if (!code->ptx.empty()) extra.push_back({"kernels/" + t->name + ".ptx", code->ptx});
+          if (!code->optimized_ir.empty() || !code->ir.empty())
+            extra.push_back({"kernels/" + t->name + ".ll", code->optimized_ir.empty() ? code->ir : code->optimized_ir});
+        }
+        if (code && !code->ptx.empty()) kfiles.push_back("kernels/" + t->name + ".ptx");
+        if (code && (!code->optimized_ir.empty() || !code->ir.empty())) kfiles.push_back("kernels/" + t->name + ".ll");
+        char launch[128];
+        std::snprintf(launch, sizeof launch, "grid %ux%ux%u, block %ux%ux%u", t->dims.grid[0], t->dims.grid[1],
+                      t->dims.grid[2], t->dims.block[0], t->dims.block[1], t->dims.block[2]);
+        list.push_back({{"name", t->name},
+                        {"kind", t->kind},
+                        {"instruction", t->instruction},
+                        {"launch", launch},
+                        {"bytes", t->bytes},
+                        {"flops", t->flops},
+                        {"estimated_us", t->estimated_us},
+                        {"measured_us", nullptr},
+                        {"files", kfiles}});
+      }
+      d["kernels"] = {{"generated", true},
+                      {"target", cg->plan.target},
+                      {"note", "measured µs: no GPU run was done for this report"},
+                      {"list", std::move(list)}};
+      // The kernel bundle (docs/bundle-format.md), runnable by hloscope-run.
+      runtime::Bundle bundle;
+      bundle.plan = cg->plan;
+      for (const auto& k : cg->kernels) bundle.kernels.push_back({k.name, k.optimized_ir.empty() ? k.ir : k.optimized_ir, k.ptx});
+      if (m.entry()) bundle.inputs = MakeRandomInputs(*m.entry(), 1);
+      std::error_code ec;
+      fs::path tmp = fs::temp_directory_path() / ("hloscope-report-bundle-" + std::to_string(::getpid()) + "-" +
+                                                  std::to_string(std::random_device{}() % 1000000));
+      Status bs = runtime::WriteBundle(tmp.string(), bundle, false);
+      if (bs.ok()) {
+        for (const auto& e : fs::recursive_directory_iterator(tmp, ec)) {
+          if (!e.is_regular_file()) continue;
+          std::ifstream in(e.path(), std::ios::binary);
+          std::stringstream ss;
+          ss << in.rdbuf();
+          extra.push_back({"bundle/" + fs::relative(e.path(), tmp).string(), ss.str()});
+        }
+        files.push_back("bundle/manifest.json");
+        d["kernels"]["bundle"] = "bundle";
+      } else {
+        d["kernels"]["bundle_error"] = bs.message();
+      }
+      fs::remove_all(tmp, ec);
+    }
+  }
+  d["files"] = files;
+
+  Progress(opts, "rendering report.html");
+  r.html = RenderReportHtml(d, pics);
+  r.files.push_back({"report.html", r.html});
+  r.files.push_back({"report.json", d.dump(2) + "\n"});
+  r.files.push_back({"optimized.hlo", PrintModule(m)});
+  for (auto& f : extra) r.files.push_back(std::move(f));
+  return r;
+}
+
+Status WriteReportDir(const std::string& dir, const std::vector<ReportFile>& files, bool force) {
+  std::error_code ec;
+  fs::path target = fs::path(dir).lexically_normal();
+  if (target.filename().empty()) target = target.parent_path();
+  bool exists = fs::exists(target, ec);
+  if (exists && !force) return Status::Error(dir + ": error: already exists (use --force to replace it)");
+  if (exists && !fs::is_directory(target, ec)) return Status::Error(dir + ": error: exists and is not a directory");
+  fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  fs::create_directories(parent, ec);
+  std::random_device rd;
+  std::string tag = std::to_string(::getpid()) + "-" + std::to_string(rd() % 1000000);
+  fs::path tmp = parent / ("." + target.filename().string() + ".tmp-" + tag);
+  fs::path old = parent / ("." + target.filename().string() + ".old-" + tag);
+  auto cleanup = [&](const std::string& why) {
+    std::error_code ignore;
+    fs::remove_all(tmp, ignore);
+    return Status::Error(dir + ": error: " + why);
+  };
+  if (!fs::create_directory(tmp, ec)) return cleanup("cannot create a temporary folder: " + ec.message());
+  for (const ReportFile& f : files) {
+    fs::path rel = fs::path(f.name).lexically_normal();
+    if (f.name.empty() || rel.is_absolute() || rel.empty() || *rel.begin() == "..")
+      return cleanup("bad file name " + f.name);
+    fs::path p = tmp / rel;
+    fs::create_directories(p.parent_path(), ec);
+    std::ofstream out(p, std::ios::binary);
+    out.write(f.content.data(), static_cast<std::streamsize>(f.content.size()));
+    out.close();
+    if (!out) return cleanup("cannot write " + f.name);
+  }
+  if (exists) {
+    fs::rename(target, old, ec);
+    if (ec) return cleanup("cannot move the old folder aside: " + ec.message());
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignore;
+    if (exists) fs::rename(old, target, ignore);
+    return cleanup("cannot rename the new folder into place: " + ec.message());
+  }
+  if (exists) fs::remove_all(old, ec);
+  return Status::Ok();
+}
+
+}  // namespace hloscope::report

@@ -1,0 +1,57 @@
+// `hloscope-cli report`: one folder per module run through a pipeline —
+// report.html (self-contained: inline CSS and SVG, no network), report.json
+// (the same data, schema in docs/report-schema.md) and optimized.hlo.
+// Built in memory, then written atomically (a temporary sibling folder
+// renamed into place), so a failing run leaves nothing behind.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/ir/module.h"
+#include "core/support/status.h"
+
+namespace hloscope::report {
+
+inline constexpr const char* kReportFormat = "hloscope-report";
+inline constexpr int kReportVersion = 1;
+
+struct ReportOptions {
+  std::string pipeline = "gpu";
+  std::string device = "h200";  // preset id or JSON path
+  std::string source;           // input file, for the summary
+  std::function<void(const std::string&)> progress;  // one line per stage
+};
+
+struct ReportFile {
+  std::string name;     // relative path inside the report folder
+  std::string content;
+};
+
+struct Report {
+  nlohmann::ordered_json data;  // report.json
+  std::string html;
+  std::vector<ReportFile> files;  // every file of the folder, report.html and report.json included
+};
+
+// Runs the pipeline on `m` (which it changes), records every step, lays
+// out the graphs, assigns buffers and renders everything.
+StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts);
+
+// The HTML page of a report's data with its pictures (report_html.cc).
+struct ReportPictures {
+  std::string graph_before, graph_after, timeline;  // inline <svg> or ""
+  std::string graph_before_note, graph_after_note, timeline_note;  // why a picture is missing / grouped
+};
+std::string RenderReportHtml(const nlohmann::ordered_json& data, const ReportPictures& pictures);
+
+// Writes `files` into `dir`: refuses an existing `dir` unless `force`; the
+// files go to a temporary sibling folder that is renamed into place (the
+// old folder, with --force, is removed only after the new one is complete).
+Status WriteReportDir(const std::string& dir, const std::vector<ReportFile>& files, bool force);
+
+}  // namespace hloscope::report

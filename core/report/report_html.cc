@@ -1,0 +1,192 @@
+// report.html: one self-contained page (inline CSS and SVG, no scripts, no
+// network) from the report's JSON data and its pictures.
+#include <cstdio>
+#include <string>
+
+#include "core/report/report.h"
+#include "core/report/xml_escape.h"
+
+namespace hloscope::report {
+namespace {
+using J = nlohmann::ordered_json;
+
+constexpr const char* kCss = R"css(
+body{font-family:Helvetica,Arial,sans-serif;margin:24px;color:#212121;max-width:1400px}
+h1{font-size:22px;margin-bottom:4px} h2{font-size:17px;border-bottom:1px solid #e0e0e0;padding-bottom:4px;margin-top:28px}
+table{border-collapse:collapse;font-size:12px;margin:6px 0} th,td{border:1px solid #e0e0e0;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f5f5f5} td.n{text-align:right;font-variant-numeric:tabular-nums} tr.changed td{background:#f1f8e9}
+.pos{color:#c62828} .neg{color:#2e7d32} .muted{color:#757575} code{font-size:12px}
+details{margin:4px 0} summary{cursor:pointer;color:#455a64;font-size:12px}
+.picture{overflow:auto;border:1px solid #e0e0e0;max-height:900px;background:#fff}
+.verdict-fused,.verdict-merged,.verdict-fused-with-duplication{color:#2e7d32} .verdict-not-fused{color:#9e9e9e}
+nav a{margin-right:12px;font-size:13px}
+)css";
+
+std::string E(const std::string& s) { return XmlEscape(s); }
+std::string Str(const J& j) {
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_null()) return "";
+  return j.dump();
+}
+std::string Num(const J& j, const char* fmt = "%.3f") {
+  if (j.is_number_integer()) return std::to_string(j.get<int64_t>());
+  if (j.is_number()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, j.get<double>());
+    return buf;
+  }
+  return "";
+}
+std::string Delta(const J& j) {
+  int64_t v = j.is_number() ? j.get<int64_t>() : 0;
+  if (v == 0) return "<td class=\"n muted\">0</td>";
+  return std::string("<td class=\"n ") + (v > 0 ? "pos\">+" : "neg\">") + std::to_string(v) + "</td>";
+}
+
+std::string StepRow(const J& s) {
+  std::string pass = Str(s["pass"]);
+  if (!Str(s["group"]).empty()) pass = Str(s["group"]) + " / " + pass + " #" + Num(s["iteration"]);
+  return std::string("<tr") + (s["changed"].get<bool>() ? " class=\"changed\"" : "") + "><td class=\"n\">" +
+         Num(s["index"]) + "</td><td>" + E(pass) + "</td><td>" + (s["changed"].get<bool>() ? "yes" : "no") +
+         "</td><td class=\"n\">" + Num(s["instructions"]) + "</td>" + Delta(s["d_instructions"]) + "<td class=\"n\">" +
+         Num(s["kernels"]) + "</td>" + Delta(s["d_kernels"]) + Delta(s["d_hbm_bytes"]) + "<td class=\"n\">" +
+         Num(s["ms"]) + "</td></tr>\n";
+}
+
+constexpr const char* kStepHeader =
+    "<tr><th>#</th><th>pass</th><th>changed</th><th>instructions</th><th>Δinstructions</th><th>kernels</th>"
+    "<th>Δkernels</th><th>ΔHBM bytes</th><th>ms</th></tr>\n";
+
+std::string StepsTable(const J& steps) {
+  std::string out = "<table>\n" + std::string(kStepHeader);
+  size_t i = 0;
+  while (i < steps.size()) {
+    if (steps[i]["changed"].get<bool>()) {
+      out += StepRow(steps[i++]);
+      continue;
+    }
+    size_t j = i;
+    std::string names;
+    while (j < steps.size() && !steps[j]["changed"].get<bool>()) {
+      if (j - i < 6) names += (names.empty() ? "" : ", ") + Str(steps[j]["pass"]);
+      ++j;
+    }
+    if (j - i > 6) names += ", …";
+    out += "<tr><td colspan=\"9\"><details><summary>" + std::to_string(j - i) + " no-op step" +
+           (j - i == 1 ? "" : "s") + " (" + E(names) + ")</summary><table>\n" + kStepHeader;
+    for (size_t k = i; k < j; ++k) out += StepRow(steps[k]);
+    out += "</table></details></td></tr>\n";
+    i = j;
+  }
+  return out + "</table>\n";
+}
+
+std::string Picture(const std::string& id, const std::string& title, const std::string& svg, const std::string& note) {
+  std::string out = "<section id=\"" + id + "\">\n<h2>" + E(title) + "</h2>\n";
+  if (!note.empty()) out += "<p class=\"muted\">" + E(note) + "</p>\n";
+  if (!svg.empty()) out += "<div class=\"picture\">\n" + svg + "</div>\n";
+  return out + "</section>\n";
+}
+
+}  // namespace
+
+std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
+  const J& mod = d["module"];
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>hloscope report — " +
+                  E(Str(mod["name"])) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n";
+  h += "<h1>hloscope report — " + E(Str(mod["name"])) + "</h1>\n";
+  h += "<nav><a href=\"#summary\">summary</a><a href=\"#steps\">steps</a><a href=\"#graph-before\">graph before</a>"
+       "<a href=\"#graph-after\">graph after</a><a href=\"#decisions\">fusion decisions</a><a href=\"#timeline\">buffer "
+       "timeline</a><a href=\"#kernels\">kernels</a><a href=\"#files\">files</a></nav>\n";
+  // Summary.
+  const J& in = d["initial"];
+  const J& fin = d["final"];
+  h += "<section id=\"summary\">\n<h2>Module summary</h2>\n<table>\n";
+  auto kv = [&](const std::string& k, const std::string& v) { h += "<tr><th>" + E(k) + "</th><td>" + E(v) + "</td></tr>\n"; };
+  kv("module", Str(mod["name"]));
+  kv("source", Str(mod["source"]));
+  kv("instructions", Num(mod["instructions"]));
+  kv("computations", Num(mod["computations"]));
+  kv("parameters", Num(mod["parameters"]));
+  kv("pipeline", Str(mod["pipeline"]));
+  kv("device", Str(mod["device"]["name"]) + " (" + Str(mod["device"]["id"]) + ")");
+  h += "</table>\n<table>\n<tr><th></th><th>instructions</th><th>kernels</th><th>HBM bytes</th><th>estimated µs</th></tr>\n";
+  h += "<tr><th>before</th><td class=\"n\">" + Num(in["instructions"]) + "</td><td class=\"n\">" + Num(in["kernels"]) +
+       "</td><td class=\"n\">" + Num(in["hbm_bytes"]) + "</td><td class=\"n\">" + Num(in["est_us"]) + "</td></tr>\n";
+  h += "<tr><th>after</th><td class=\"n\">" + Num(fin["instructions"]) + "</td><td class=\"n\">" + Num(fin["kernels"]) +
+       "</td><td class=\"n\">" + Num(fin["hbm_bytes"]) + "</td><td class=\"n\">" + Num(fin["est_us"]) + "</td></tr>\n";
+  h += "</table>\n</section>\n";
+  // Steps.
+  size_t changed = 0;
+  for (const auto& s : d["steps"]) changed += s["changed"].get<bool>();
+  h += "<section id=\"steps\">\n<h2>Pipeline steps</h2>\n<p class=\"muted\">" + std::to_string(d["steps"].size()) +
+       " pass runs, " + std::to_string(changed) + " changed the module; runs of no-op steps are folded.</p>\n" +
+       StepsTable(d["steps"]) + "</section>\n";
+  h += Picture("graph-before", "Graph before optimization (entry computation)", pics.graph_before, pics.graph_before_note);
+  h += Picture("graph-after", "Graph after optimization (fusions collapsed: one node per kernel)", pics.graph_after,
+               pics.graph_after_note);
+  // Decisions.
+  const J& dec = d["decisions"];
+  h += "<section id=\"decisions\">\n<h2>Fusion decisions</h2>\n<p class=\"muted\">" + std::to_string(dec.size()) +
+       " candidates considered; final fusions: " + std::to_string(d["fusions"].size()) + ".</p>\n";
+  h += "<details open><summary>final fusions</summary><table>\n<tr><th>fusion</th><th>kind</th><th>members</th></tr>\n";
+  for (const auto& f : d["fusions"]) {
+    std::string members;
+    for (const auto& m : f["members"]) members += (members.empty() ? "" : ", ") + Str(m);
+    h += "<tr><td><code>" + E(Str(f["name"])) + "</code></td><td>" + E(Str(f["kind"])) + "</td><td><code>" + E(members) +
+         "</code></td></tr>\n";
+  }
+  h += "</table></details>\n<details" + std::string(dec.size() <= 400 ? " open" : "") +
+       "><summary>every decision</summary><table>\n<tr><th>step</th><th>pass</th><th>producer</th><th>consumers</th>"
+       "<th>verdict</th><th>reason</th><th>result</th><th>bytes before→after</th><th>µs before→after</th></tr>\n";
+  for (const auto& x : dec) {
+    std::string consumers;
+    for (const auto& c : x["consumers"]) consumers += (consumers.empty() ? "" : ", ") + Str(c);
+    std::string verdict = Str(x["verdict"]), cls = verdict;
+    for (char& c : cls)
+      if (c == ' ') c = '-';
+    h += "<tr><td class=\"n\">" + Num(x["step"]) + "</td><td>" + E(Str(x["pass"])) + "</td><td><code>" +
+         E(Str(x["producer"])) + "</code></td><td><code>" + E(consumers) + "</code></td><td class=\"verdict-" + cls +
+         "\">" + E(verdict) + "</td><td>" + E(Str(x["reason"])) + "</td><td><code>" + E(Str(x["result"])) +
+         "</code></td><td class=\"n\">" + Num(x["bytes_before"]) + " → " + Num(x["bytes_after"]) +
+         "</td><td class=\"n\">" + Num(x["us_before"]) + " → " + Num(x["us_after"]) + "</td></tr>\n";
+  }
+  h += "</table></details>\n</section>\n";
+  // Timeline.
+  std::string mem_note = pics.timeline_note;
+  if (d["memory"].contains("peak_bytes"))
+    mem_note = "scheduler " + Str(d["memory"]["scheduler"]) + ": peak (heap) " + Num(d["memory"]["peak_bytes"]) +
+               " B, lower bound " + Num(d["memory"]["lower_bound_bytes"]) + " B, ratio " + Num(d["memory"]["ratio"]) +
+               "; parameters " + Num(d["memory"]["parameter_bytes"]) + " B, outputs " + Num(d["memory"]["output_bytes"]) +
+               " B.";
+  h += Picture("timeline", "Buffer timeline (optimized module)", pics.timeline, mem_note);
+  // Kernels.
+  const J& k = d["kernels"];
+  h += "<section id=\"kernels\">\n<h2>Kernels</h2>\n";
+  if (!k["generated"].get<bool>() || k["list"].empty()) {
+    h += "<p class=\"muted\">" + E(Str(k["note"])) + "</p>\n";
+  } else {
+    h += "<p class=\"muted\">" + std::to_string(k["list"].size()) + " kernel launches for " + E(Str(k["target"])) +
+         (k.contains("bundle") ? "; the runnable kernel bundle is in <a href=\"bundle/manifest.json\">bundle/</a>" : "") +
+         ". " + E(Str(k["note"])) + ".</p>\n";
+    h += "<table>\n<tr><th>kernel</th><th>kind</th><th>launch</th><th>bytes</th><th>flops</th><th>estimated µs</th>"
+         "<th>measured µs</th><th>files</th></tr>\n";
+    for (const auto& x : k["list"]) {
+      std::string files;
+      for (const auto& f : x["files"]) files += "<a href=\"" + E(Str(f)) + "\">" + E(Str(f)) + "</a> ";
+      h += "<tr><td><code>" + E(Str(x["name"])) + "</code></td><td>" + E(Str(x["kind"])) + "</td><td>" +
+           E(Str(x["launch"])) + "</td><td class=\"n\">" + Num(x["bytes"]) + "</td><td class=\"n\">" + Num(x["flops"]) +
+           "</td><td class=\"n\">" + Num(x["estimated_us"]) + "</td><td class=\"n\">" + Num(x["measured_us"]) +
+           "</td><td>" + files + "</td></tr>\n";
+    }
+    h += "</table>\n";
+  }
+  h += "</section>\n";
+  h += "<section id=\"files\">\n<h2>Files</h2>\n<ul>\n";
+  for (const auto& f : d["files"]) h += "<li><a href=\"" + E(Str(f)) + "\">" + E(Str(f)) + "</a></li>\n";
+  h += "</ul>\n<p class=\"muted\">" + std::string(kReportFormat) + " version " + std::to_string(kReportVersion) +
+       " — data in report.json (docs/report-schema.md).</p>\n</section>\n</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace hloscope::report

@@ -1,0 +1,48 @@
+// XLA's dumps as input: a `--xla_dump_to` folder (modules, their
+// before/after/per-pass files as steps) and XLA's *buffer-assignment.txt
+// (BufferAssignment::ToString + HloLiveRange) read into our
+// BufferAssignment so XLA's own timeline can be drawn next to ours.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/memory/buffer_assignment.h"
+#include "core/support/status.h"
+
+namespace hloscope::report {
+
+struct XlaDumpStep {
+  std::string path;
+  std::string label;  // "before_optimizations", "0004 simplification after_algsimp", "after_optimizations"
+  enum class Kind { kBefore, kPass, kAfter } kind = Kind::kPass;
+  int index = -1;     // NNNN of a pass file
+};
+
+struct XlaDumpModule {
+  std::string id;    // "module_0005"
+  std::string name;  // "jit_softmax"
+  std::vector<XlaDumpStep> steps;  // before, passes in order, after
+  std::string buffer_assignment;   // path of *buffer-assignment.txt ("" if none)
+  const XlaDumpStep* after() const;
+  const XlaDumpStep* before() const;
+};
+
+// Lists the modules of a dump folder (sorted by id). Error if the folder
+// cannot be read or holds no module_*.txt file.
+StatusOr<std::vector<XlaDumpModule>> ListXlaDump(const std::string& dir);
+// Picks a module by id ("module_0005", "5") or name ("jit_softmax"), or,
+// with an empty selector, the one with the most instructions text (largest
+// after_optimizations file).
+StatusOr<XlaDumpModule> PickXlaDumpModule(const std::vector<XlaDumpModule>& modules, const std::string& selector);
+
+// Parses XLA's buffer-assignment text. Thread-local allocations (nested
+// computations' scalars) are left out; kinds: parameter, constant, output
+// (output / maybe-live-out), temp. Live ranges come from the HloLiveRange
+// section when present (else the whole program). `origin` names the file in
+// errors ("FILE:LINE: error: ...").
+StatusOr<BufferAssignment> ParseXlaBufferAssignment(std::string_view text, const std::string& origin);
+StatusOr<BufferAssignment> ReadXlaBufferAssignment(const std::string& path);
+
+}  // namespace hloscope::report

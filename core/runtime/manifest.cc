@@ -1,0 +1,441 @@
+#include "core/runtime/manifest.h"
+
+#include <cctype>
+#include <set>
+
+namespace hloscope::runtime {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json SliceJson(const Slice& s) { return json{{"allocation", s.allocation}, {"offset", s.offset}, {"size", s.size}}; }
+
+json DimsJson(const uint32_t (&d)[3]) { return json::array({d[0], d[1], d[2]}); }
+
+json SeqJson(const ThunkSequence& seq);
+
+json ThunkJson(const Thunk& t) {
+  json j;
+  if (auto* k = std::get_if<KernelThunk>(&t.v)) {
+    j["type"] = "kernel";
+    j["name"] = k->name;
+    j["kind"] = k->kind;
+    j["instruction"] = k->instruction;
+    j["ll"] = k->name + ".ll";
+    j["ptx"] = k->name + ".ptx";
+    j["grid"] = DimsJson(k->dims.grid);
+    j["block"] = DimsJson(k->dims.block);
+    j["shared_bytes"] = k->dims.shared_bytes;
+    json args = json::array();
+    for (size_t i = 0; i < k->args.size(); ++i) {
+      json a = SliceJson(k->args[i]);
+      a["written"] = i < k->arg_written.size() && k->arg_written[i];
+      args.push_back(std::move(a));
+    }
+    j["args"] = std::move(args);
+    j["bytes"] = k->bytes;
+    j["flops"] = k->flops;
+    j["estimated_us"] = k->estimated_us;
+  } else if (auto* c = std::get_if<CopyThunk>(&t.v)) {
+    j = json{{"type", "copy"}, {"instruction", c->instruction}, {"src", SliceJson(c->src)}, {"dst", SliceJson(c->dst)}};
+  } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
+    j = json{{"type", "memset"}, {"instruction", m->instruction}, {"dst", SliceJson(m->dst)}, {"pattern", m->pattern}};
+  } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
+    j = json{{"type", "while"}, {"instruction", w->instruction}, {"condition", SeqJson(w->condition)},
+             {"pred", SliceJson(w->pred)}, {"body", SeqJson(w->body)}};
+  } else if (auto* c = std::get_if<ConditionalThunk>(&t.v)) {
+    json br = json::array();
+    for (const ThunkSequence& b : c->branches) br.push_back(SeqJson(b));
+    j = json{{"type", "conditional"}, {"instruction", c->instruction}, {"index", SliceJson(c->index)},
+             {"index_is_pred", c->index_is_pred}, {"branches", std::move(br)}};
+  }
+  return j;
+}
+
+json SeqJson(const ThunkSequence& seq) {
+  json a = json::array();
+  for (const Thunk& t : seq) a.push_back(ThunkJson(t));
+  return a;
+}
+
+json ValueJson(const PlanValue& v, bool parameter) {
+  json j{{"shape", v.shape}, {"index", v.index}};
+  if (parameter) j["parameter_number"] = v.parameter_number;
+  j["slice"] = SliceJson(v.slice);
+  return j;
+}
+
+// --- reading ------------------------------------------------------------------
+
+// Reads fields of one JSON object, remembering the first error with its path.
+class Reader {
+ public:
+  explicit Reader(std::string where) : where_(std::move(where)) {}
+  bool ok() const { return err_.empty(); }
+  Status status() const { return ok() ? Status::Ok() : Error(err_); }
+  void Fail(const std::string& path, const std::string& msg) {
+    if (err_.empty()) err_ = where_ + ": " + (path.empty() ? "/" : path) + ": " + msg;
+  }
+  const json* Field(const json& obj, const std::string& path, const char* key, bool required = true) {
+    if (!obj.is_object()) {
+      Fail(path, "expected an object");
+      return nullptr;
+    }
+    auto it = obj.find(key);
+    if (it == obj.end()) {
+      if (required) Fail(path, std::string("missing field '") + key + "'");
+      return nullptr;
+    }
+    return &*it;
+  }
+  std::string Str(const json& obj, const std::string& path, const char* key, bool required = true) {
+    const json* f = Field(obj, path, key, required);
+    if (!f) return "";
+    if (!f->is_string()) {
+      Fail(path + "/" + key, "expected a string");
+      return "";
+    }
+    return f->get<std::string>();
+  }
+  int64_t Int(const json& obj, const std::string& path, const char* key, int64_t dflt, bool required = true) {
+    const json* f = Field(obj, path, key, required);
+    if (!f) return dflt;
+    if (!f->is_number_integer()) {
+      Fail(path + "/" + key, "expected an integer");
+      return dflt;
+    }
+    return f->get<int64_t>();
+  }
+  double Num(const json& obj, const std::string& path, const char* key) {
+    const json* f = Field(obj, path, key, false);
+    if (!f) return 0;
+    if (!f->is_number()) {
+      Fail(path + "/" + key, "expected a number");
+      return 0;
+    }
+    return f->get<double>();
+  }
+  bool Bool(const json& obj, const std::string& path, const char* key) {
+    const json* f = Field(obj, path, key, false);
+    if (!f) return false;
+    if (!f->is_boolean()) {
+      Fail(path + "/" + key, "expected true or false");
+      return false;
+    }
+    return f->get<bool>();
+  }
+  std::vector<int64_t> Ints(const json& obj, const std::string& path, const char* key, bool required = true) {
+    std::vector<int64_t> out;
+    const json* f = Field(obj, path, key, required);
+    if (!f) return out;
+    if (!f->is_array()) {
+      Fail(path + "/" + key, "expected an array of integers");
+      return out;
+    }
+    for (size_t i = 0; i < f->size(); ++i) {
+      if (!(*f)[i].is_number_integer()) {
+        Fail(path + "/" + key + "/" + std::to_string(i), "expected an integer");
+        return out;
+      }
+      out.push_back((*f)[i].get<int64_t>());
+    }
+    return out;
+  }
+  const json* Array(const json& obj, const std::string& path, const char* key) {
+    const json* f = Field(obj, path, key);
+    if (f && !f->is_array()) {
+      Fail(path + "/" + key, "expected an array");
+      return nullptr;
+    }
+    return f;
+  }
+  Slice ReadSlice(const json& obj, const std::string& path, const char* key) {
+    Slice s;
+    const json* f = Field(obj, path, key);
+    if (!f) return s;
+    std::string p = path + "/" + key;
+    s.allocation = static_cast<int>(Int(*f, p, "allocation", -1));
+    s.offset = Int(*f, p, "offset", 0);
+    s.size = Int(*f, p, "size", 0);
+    return s;
+  }
+  void ReadDims(const json& obj, const std::string& path, const char* key, uint32_t (&d)[3]) {
+    std::vector<int64_t> v = Ints(obj, path, key);
+    if (!ok()) return;
+    if (v.size() != 3) return Fail(path + "/" + key, "expected 3 dimensions [x, y, z]");
+    for (int i = 0; i < 3; ++i) {
+      if (v[i] < 1 || v[i] > 0x7fffffff) return Fail(path + "/" + key, "dimension " + std::to_string(v[i]) + " is out of range");
+      d[i] = static_cast<uint32_t>(v[i]);
+    }
+  }
+  ThunkSequence ReadSeq(const json& arr, const std::string& path, int depth);
+  Thunk ReadThunk(const json& j, const std::string& path, int depth);
+
+ private:
+  std::string where_, err_;
+};
+
+ThunkSequence Reader::ReadSeq(const json& arr, const std::string& path, int depth) {
+  ThunkSequence seq;
+  if (!arr.is_array()) {
+    Fail(path, "expected an array of thunks");
+    return seq;
+  }
+  if (depth > 64) {
+    Fail(path, "thunks nested more than 64 deep");
+    return seq;
+  }
+  for (size_t i = 0; i < arr.size() && ok(); ++i) seq.push_back(ReadThunk(arr[i], path + "/" + std::to_string(i), depth));
+  return seq;
+}
+
+Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
+  Thunk t;
+  std::string type = Str(j, path, "type");
+  if (!ok()) return t;
+  if (type == "kernel") {
+    KernelThunk k;
+    k.name = Str(j, path, "name");
+    k.kind = Str(j, path, "kind");
+    k.instruction = Str(j, path, "instruction", false);
+    ReadDims(j, path, "grid", k.dims.grid);
+    ReadDims(j, path, "block", k.dims.block);
+    k.dims.shared_bytes = static_cast<uint32_t>(Int(j, path, "shared_bytes", 0, false));
+    if (const json* args = Array(j, path, "args")) {
+      for (size_t i = 0; i < args->size() && ok(); ++i) {
+        std::string ap = path + "/args/" + std::to_string(i);
+        Slice s;
+        const json& a = (*args)[i];
+        s.allocation = static_cast<int>(Int(a, ap, "allocation", -1));
+        s.offset = Int(a, ap, "offset", 0);
+        s.size = Int(a, ap, "size", 0);
+        k.args.push_back(s);
+        k.arg_written.push_back(Bool(a, ap, "written"));
+      }
+    }
+    k.bytes = Int(j, path, "bytes", 0, false);
+    k.flops = Int(j, path, "flops", 0, false);
+    k.estimated_us = Num(j, path, "estimated_us");
+    t.v = std::move(k);
+  } else if (type == "copy") {
+    CopyThunk c;
+    c.instruction = Str(j, path, "instruction", false);
+    c.src = ReadSlice(j, path, "src");
+    c.dst = ReadSlice(j, path, "dst");
+    t.v = std::move(c);
+  } else if (type == "memset") {
+    MemsetThunk m;
+    m.instruction = Str(j, path, "instruction", false);
+    m.dst = ReadSlice(j, path, "dst");
+    int64_t p = Int(j, path, "pattern", 0);
+    if (p < 0 || p > 0xffffffffll) Fail(path + "/pattern", "expected a 32-bit unsigned pattern");
+    m.pattern = static_cast<uint32_t>(p);
+    t.v = std::move(m);
+  } else if (type == "while") {
+    WhileThunk w;
+    w.instruction = Str(j, path, "instruction", false);
+    if (const json* c = Field(j, path, "condition")) w.condition = ReadSeq(*c, path + "/condition", depth + 1);
+    w.pred = ReadSlice(j, path, "pred");
+    if (const json* b = Field(j, path, "body")) w.body = ReadSeq(*b, path + "/body", depth + 1);
+    t.v = std::move(w);
+  } else if (type == "conditional") {
+    ConditionalThunk c;
+    c.instruction = Str(j, path, "instruction", false);
+    c.index = ReadSlice(j, path, "index");
+    c.index_is_pred = Bool(j, path, "index_is_pred");
+    if (const json* br = Array(j, path, "branches")) {
+      for (size_t i = 0; i < br->size() && ok(); ++i)
+        c.branches.push_back(ReadSeq((*br)[i], path + "/branches/" + std::to_string(i), depth + 1));
+    }
+    t.v = std::move(c);
+  } else {
+    Fail(path + "/type", "unknown thunk type '" + type + "' (kernel, copy, memset, while, conditional)");
+  }
+  return t;
+}
+
+// --- validation ---------------------------------------------------------------
+
+struct Validator {
+  const ThunkPlan& plan;
+  std::string where;
+  std::string err;
+  std::set<std::string> names;
+
+  void Fail(const std::string& path, const std::string& msg) {
+    if (err.empty()) err = where + ": " + path + ": " + msg;
+  }
+  void CheckSlice(const Slice& s, const std::string& path) {
+    if (s.allocation < 0 || s.allocation >= static_cast<int>(plan.allocations.size()))
+      return Fail(path, "allocation " + std::to_string(s.allocation) + " does not exist (the plan has " +
+                            std::to_string(plan.allocations.size()) + ")");
+    int64_t size = plan.allocations[s.allocation].size;
+    if (s.offset < 0 || s.size < 0 || s.offset > size || s.size > size - s.offset)
+      Fail(path, "slice [" + std::to_string(s.offset) + ", " + std::to_string(s.offset + s.size) +
+                     ") is outside allocation " + std::to_string(s.allocation) + " (" + std::to_string(size) +
+                     " bytes)");
+  }
+  static bool IsIdentifier(const std::string& s) {
+    if (s.empty() || s.size() > 200 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+  }
+  void Seq(const ThunkSequence& seq, const std::string& path) {
+    for (size_t i = 0; i < seq.size() && err.empty(); ++i) {
+      std::string p = path + "/" + std::to_string(i);
+      const Thunk& t = seq[i];
+      if (auto* k = std::get_if<KernelThunk>(&t.v)) {
+        if (!IsIdentifier(k->name)) Fail(p + "/name", "kernel name '" + k->name + "' is not a C identifier");
+        if (!names.insert(k->name).second) Fail(p + "/name", "kernel name '" + k->name + "' is used twice");
+        if (k->arg_written.size() != k->args.size()) Fail(p + "/args", "one 'written' flag per argument expected");
+        if (k->args.empty()) Fail(p + "/args", "a kernel needs at least one argument");
+        for (int d = 0; d < 3; ++d)
+          if (k->dims.grid[d] < 1 || k->dims.block[d] < 1) Fail(p, "launch dimensions must be at least 1");
+        if (int64_t(k->dims.block[0]) * k->dims.block[1] * k->dims.block[2] > 1024)
+          Fail(p + "/block", "more than 1024 threads per block");
+        if (k->dims.grid[1] > 65535 || k->dims.grid[2] > 65535) Fail(p + "/grid", "grid y/z above 65535");
+        for (size_t a = 0; a < k->args.size(); ++a) CheckSlice(k->args[a], p + "/args/" + std::to_string(a));
+      } else if (auto* c = std::get_if<CopyThunk>(&t.v)) {
+        CheckSlice(c->src, p + "/src");
+        CheckSlice(c->dst, p + "/dst");
+        if (err.empty() && c->src.size != c->dst.size) Fail(p, "copy source and destination sizes differ");
+      } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
+        CheckSlice(m->dst, p + "/dst");
+        if (err.empty() && m->dst.size % 4 != 0) Fail(p + "/dst", "memset size is not a multiple of 4");
+      } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
+        Seq(w->condition, p + "/condition");
+        CheckSlice(w->pred, p + "/pred");
+        if (err.empty() && w->pred.size < 1) Fail(p + "/pred", "predicate slice is empty");
+        Seq(w->body, p + "/body");
+      } else if (auto* c = std::get_if<ConditionalThunk>(&t.v)) {
+        CheckSlice(c->index, p + "/index");
+        if (err.empty() && c->index.size < (c->index_is_pred ? 1 : 4)) Fail(p + "/index", "branch index slice too small");
+        if (c->branches.empty()) Fail(p + "/branches", "a conditional needs at least one branch");
+        for (size_t b = 0; b < c->branches.size(); ++b) Seq(c->branches[b], p + "/branches/" + std::to_string(b));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+json ManifestToJson(const ThunkPlan& plan) {
+  json j;
+  j["format"] = "hloscope-bundle";
+  j["version"] = kManifestVersion;
+  j["module"] = plan.module;
+  j["target"] = plan.target;
+  json allocs = json::array();
+  for (const PlanAllocation& a : plan.allocations) {
+    json ja{{"index", a.index}, {"kind", a.kind}, {"size", a.size}};
+    if (a.kind == "parameter") {
+      ja["parameter_number"] = a.parameter_number;
+      ja["parameter_index"] = a.parameter_index;
+    }
+    ja["maybe_live_out"] = a.maybe_live_out;
+    if (a.kind == "constant") ja["init"] = "constants/alloc" + std::to_string(a.index) + ".bin";
+    allocs.push_back(std::move(ja));
+  }
+  j["allocations"] = std::move(allocs);
+  j["parameters"] = json::array();
+  for (const PlanValue& v : plan.parameters) j["parameters"].push_back(ValueJson(v, true));
+  j["outputs"] = json::array();
+  for (const PlanValue& v : plan.outputs) j["outputs"].push_back(ValueJson(v, false));
+  j["thunks"] = SeqJson(plan.thunks);
+  return j;
+}
+
+std::string ManifestToString(const ThunkPlan& plan) { return ManifestToJson(plan).dump(1) + "\n"; }
+
+namespace {
+std::string LineCol(const std::string& text, size_t byte) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+}  // namespace
+
+StatusOr<ThunkPlan> ManifestFromString(const std::string& text, const std::string& where) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    auto pos = msg.find("parse error at ");
+    return Error(where + ":" + LineCol(text, e.byte == 0 ? 0 : e.byte - 1) + ": error: invalid JSON (" +
+                 (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
+  }
+  Reader r(where);
+  if (!j.is_object()) return Error(where + ": /: expected a JSON object");
+  if (r.Str(j, "", "format") != "hloscope-bundle" && r.ok()) r.Fail("/format", "not a hloscope bundle manifest (expected \"hloscope-bundle\")");
+  int64_t version = r.Int(j, "", "version", 0);
+  if (r.ok() && version != kManifestVersion)
+    r.Fail("/version", "manifest version " + std::to_string(version) + " is not supported (this build reads version " +
+                           std::to_string(kManifestVersion) + ")");
+  ThunkPlan plan;
+  plan.module = r.Str(j, "", "module", false);
+  plan.target = r.Str(j, "", "target", false);
+  if (const json* allocs = r.Array(j, "", "allocations")) {
+    for (size_t i = 0; i < allocs->size() && r.ok(); ++i) {
+      std::string p = "/allocations/" + std::to_string(i);
+      const json& ja = (*allocs)[i];
+      PlanAllocation a;
+      a.index = static_cast<int>(r.Int(ja, p, "index", -1));
+      a.kind = r.Str(ja, p, "kind");
+      a.size = r.Int(ja, p, "size", 0);
+      a.parameter_number = r.Int(ja, p, "parameter_number", -1, false);
+      a.parameter_index = r.Ints(ja, p, "parameter_index", false);
+      a.maybe_live_out = r.Bool(ja, p, "maybe_live_out");
+      if (!r.ok()) break;
+      if (a.index != static_cast<int>(i)) r.Fail(p + "/index", "allocation " + std::to_string(i) + " has index " + std::to_string(a.index));
+      if (a.size < 0 || a.size > (int64_t(1) << 40)) r.Fail(p + "/size", "size " + std::to_string(a.size) + " is out of range");
+      if (a.kind != "parameter" && a.kind != "constant" && a.kind != "temp" && a.kind != "output")
+        r.Fail(p + "/kind", "unknown allocation kind '" + a.kind + "' (parameter, constant, temp, output)");
+      if (a.kind == "parameter" && a.parameter_number < 0) r.Fail(p, "a parameter allocation needs parameter_number");
+      plan.allocations.push_back(std::move(a));
+    }
+  }
+  for (const char* key : {"parameters", "outputs"}) {
+    const json* vals = r.Array(j, "", key);
+    if (!vals) continue;
+    bool param = std::string(key) == "parameters";
+    for (size_t i = 0; i < vals->size() && r.ok(); ++i) {
+      std::string p = std::string("/") + key + "/" + std::to_string(i);
+      const json& jv = (*vals)[i];
+      PlanValue v;
+      v.shape = r.Str(jv, p, "shape");
+      v.index = r.Ints(jv, p, "index", false);
+      if (param) v.parameter_number = r.Int(jv, p, "parameter_number", -1);
+      v.slice = r.ReadSlice(jv, p, "slice");
+      (param ? plan.parameters : plan.outputs).push_back(std::move(v));
+    }
+  }
+  if (r.ok()) {
+    if (const json* th = r.Field(j, "", "thunks")) plan.thunks = r.ReadSeq(*th, "/thunks", 0);
+  }
+  RETURN_IF_ERROR(r.status());
+  RETURN_IF_ERROR(ValidatePlan(plan, where));
+  return plan;
+}
+
+Status ValidatePlan(const ThunkPlan& plan, const std::string& where) {
+  Validator v{plan, where, "", {}};
+  for (size_t i = 0; i < plan.parameters.size(); ++i) {
+    v.CheckSlice(plan.parameters[i].slice, "/parameters/" + std::to_string(i) + "/slice");
+    if (plan.parameters[i].parameter_number < 0) v.Fail("/parameters/" + std::to_string(i), "parameter_number missing");
+  }
+  for (size_t i = 0; i < plan.outputs.size(); ++i) v.CheckSlice(plan.outputs[i].slice, "/outputs/" + std::to_string(i) + "/slice");
+  v.Seq(plan.thunks, "/thunks");
+  if (v.err.empty() && plan.outputs.empty()) v.Fail("/outputs", "the plan has no outputs");
+  return v.err.empty() ? Status::Ok() : Error(v.err);
+}
+
+}  // namespace hloscope::runtime

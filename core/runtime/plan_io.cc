@@ -1,0 +1,177 @@
+#include "core/runtime/plan_io.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/eval/compare.h"
+#include "core/eval/data_file.h"
+#include "core/parser/parser.h"
+#include "core/runtime/manifest.h"
+
+namespace hloscope::runtime {
+namespace {
+
+// Element strides of the physical buffer for each logical dimension; empty
+// when the layout is row-major (a plain copy does).
+StatusOr<std::vector<int64_t>> PhysicalStrides(const Shape& s) {
+  if (!s.has_layout()) return std::vector<int64_t>{};
+  const Layout& l = s.layout();
+  if (!l.tiles.empty() || l.element_size_in_bits != 0)
+    return Error("shape " + s.ToString() + ": tiled or packed layouts are not supported by the runtime");
+  if (static_cast<int>(l.minor_to_major.size()) != s.rank()) return std::vector<int64_t>{};
+  bool row_major = true;
+  for (int i = 0; i < s.rank(); ++i) row_major &= l.minor_to_major[i] == s.rank() - 1 - i;
+  if (row_major) return std::vector<int64_t>{};
+  std::vector<int64_t> stride(s.rank(), 0);
+  int64_t st = 1;
+  for (int64_t d : l.minor_to_major) {
+    if (d < 0 || d >= s.rank()) return Error("shape " + s.ToString() + ": bad layout");
+    stride[d] = st;
+    st *= s.dim(static_cast<int>(d));
+  }
+  return stride;
+}
+
+// Calls f(logical_index, physical_index) for every element.
+template <typename F>
+void ForEachElement(const Shape& s, const std::vector<int64_t>& stride, F f) {
+  int64_t n = s.num_elements();
+  std::vector<int64_t> idx(s.rank(), 0);
+  int64_t phys = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    f(i, phys);
+    for (int d = s.rank() - 1; d >= 0; --d) {
+      phys += stride[d];
+      if (++idx[d] < s.dim(d)) break;
+      phys -= stride[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+Status CheckArray(const Shape& s) {
+  if (!s.IsArray()) return Error("shape " + s.ToString() + " is not an array");
+  if (s.IsDynamic()) return Error("shape " + s.ToString() + ": dynamic dimensions are not supported by the runtime");
+  int64_t eb = StorageBytes(s.element_type());
+  if (s.byte_size() != s.num_elements() * eb)
+    return Error("shape " + s.ToString() + ": packed sub-byte types are not supported by the runtime");
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<Shape> PlanValueShape(const PlanValue& v) {
+  auto s = ParseShape(v.shape);
+  if (!s.ok()) return Error("shape '" + v.shape + "': " + s.status().message());
+  RETURN_IF_ERROR(CheckArray(*s));
+  return *s;
+}
+
+StatusOr<std::vector<uint8_t>> LiteralToBuffer(const Literal& l, const Shape& physical) {
+  RETURN_IF_ERROR(CheckArray(physical));
+  if (l.IsTuple() || l.elided() || l.num_elements() != physical.num_elements() ||
+      l.shape().element_type() != physical.element_type())
+    return Error("value of shape " + l.shape().ToString(false) + " does not fit " + physical.ToString());
+  ASSIGN_OR_RETURN(std::vector<int64_t> stride, PhysicalStrides(physical));
+  const uint8_t* src = l.raw();
+  std::vector<uint8_t> out(l.raw_size());
+  if (stride.empty()) {
+    if (!out.empty()) std::memcpy(out.data(), src, out.size());
+    return out;
+  }
+  int eb = l.element_bytes();
+  ForEachElement(physical, stride, [&](int64_t i, int64_t p) { std::memcpy(&out[p * eb], src + i * eb, eb); });
+  return out;
+}
+
+StatusOr<Literal> LiteralFromBuffer(const uint8_t* data, size_t size, const Shape& physical) {
+  RETURN_IF_ERROR(CheckArray(physical));
+  Shape logical = physical;
+  logical.set_layout(std::nullopt);
+  Literal l(logical);
+  if (size != l.raw_size())
+    return Error("buffer of " + std::to_string(size) + " bytes does not hold " + physical.ToString());
+  ASSIGN_OR_RETURN(std::vector<int64_t> stride, PhysicalStrides(physical));
+  uint8_t* dst = l.raw();
+  if (stride.empty()) {
+    if (size) std::memcpy(dst, data, size);
+    return l;
+  }
+  int eb = l.element_bytes();
+  ForEachElement(physical, stride, [&](int64_t i, int64_t p) { std::memcpy(dst + i * eb, data + p * eb, eb); });
+  return l;
+}
+
+StatusOr<std::vector<Literal>> ParameterLeaves(const ThunkPlan& plan, const std::vector<Literal>& inputs) {
+  std::vector<Literal> leaves;
+  for (const Literal& l : inputs)
+    for (Literal& leaf : FlattenTuple(l)) leaves.push_back(std::move(leaf));
+  // plan.parameters in (parameter_number, index) order = flattening order.
+  std::vector<size_t> order(plan.parameters.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const PlanValue &x = plan.parameters[a], &y = plan.parameters[b];
+    return std::tie(x.parameter_number, x.index) < std::tie(y.parameter_number, y.index);
+  });
+  if (leaves.size() != plan.parameters.size())
+    return Error(std::to_string(leaves.size()) + " input arrays given, but the module takes " +
+                 std::to_string(plan.parameters.size()));
+  std::vector<Literal> out(plan.parameters.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    const PlanValue& p = plan.parameters[order[k]];
+    ASSIGN_OR_RETURN(Shape s, PlanValueShape(p));
+    if (leaves[k].shape().element_type() != s.element_type() || leaves[k].shape().dims() != s.dims())
+      return Error("input " + std::to_string(k) + " has shape " + leaves[k].shape().ToString(false) +
+                   ", but parameter " + std::to_string(p.parameter_number) + " needs " + s.ToString(false));
+    out[order[k]] = std::move(leaves[k]);
+  }
+  return out;
+}
+
+Status ValidatePlanForRun(const ThunkPlan& plan) {
+  RETURN_IF_ERROR(ValidatePlan(plan, "plan"));
+  for (const auto* vals : {&plan.parameters, &plan.outputs}) {
+    for (const PlanValue& v : *vals) {
+      ASSIGN_OR_RETURN(Shape s, PlanValueShape(v));
+      if (s.byte_size() > v.slice.size)
+        return Error("plan: value " + v.shape + " (" + std::to_string(s.byte_size()) + " bytes) does not fit its slice of " +
+                     std::to_string(v.slice.size) + " bytes");
+    }
+  }
+  return Status::Ok();
+}
+
+const KernelThunk* LastWriter(const ThunkPlan& plan, const Slice& s) {
+  const KernelThunk* last = nullptr;
+  for (const KernelThunk* k : AllKernels(plan)) {
+    for (size_t a = 0; a < k->args.size(); ++a) {
+      const Slice& w = k->args[a];
+      if (a < k->arg_written.size() && k->arg_written[a] && w.allocation == s.allocation &&
+          w.offset < s.offset + s.size && s.offset < w.offset + w.size)
+        last = k;
+    }
+  }
+  return last;
+}
+
+std::string CompareOutputs(const ThunkPlan& plan, const std::vector<Literal>& expected,
+                           const std::vector<Literal>& actual) {
+  if (expected.size() != actual.size())
+    return "expected " + std::to_string(expected.size()) + " outputs, got " + std::to_string(actual.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    std::string diff = CompareLiterals(expected[i], actual[i]);
+    if (diff.empty()) continue;
+    auto pos = diff.find("output {}");
+    if (pos != std::string::npos) diff.replace(pos, 9, "output " + std::to_string(i));
+    std::string who;
+    if (i < plan.outputs.size()) {
+      const KernelThunk* k = LastWriter(plan, plan.outputs[i].slice);
+      who = k ? " — last written by kernel '" + k->name + "' (" + k->kind + ", " + k->instruction + ")"
+              : " — no kernel writes it (a copy or a parameter)";
+    }
+    return diff + who;
+  }
+  return "";
+}
+
+}  // namespace hloscope::runtime

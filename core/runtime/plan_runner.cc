@@ -1,0 +1,61 @@
+#include "core/runtime/plan_runner.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/runtime/run_result.h"
+
+namespace hloscope::runtime {
+
+Status RunThunks(const ThunkSequence& seq, PlanExecutor& exec, const RunLimits& limits) {
+  for (const Thunk& t : seq) {
+    if (auto* k = std::get_if<KernelThunk>(&t.v)) {
+      RETURN_IF_ERROR(exec.Launch(*k));
+    } else if (auto* c = std::get_if<CopyThunk>(&t.v)) {
+      RETURN_IF_ERROR(exec.Copy(*c));
+    } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
+      RETURN_IF_ERROR(exec.Memset(*m));
+    } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
+      for (int64_t it = 0;; ++it) {
+        if (it > limits.max_while_iterations)
+          return Error("while '" + w->instruction + "': more than " + std::to_string(limits.max_while_iterations) +
+                       " iterations");
+        RETURN_IF_ERROR(RunThunks(w->condition, exec, limits));
+        std::vector<uint8_t> pred;
+        RETURN_IF_ERROR(exec.Read(w->pred, &pred));
+        if (pred.empty() || pred[0] == 0) break;
+        RETURN_IF_ERROR(RunThunks(w->body, exec, limits));
+      }
+    } else if (auto* c = std::get_if<ConditionalThunk>(&t.v)) {
+      std::vector<uint8_t> idx;
+      RETURN_IF_ERROR(exec.Read(c->index, &idx));
+      int64_t n = static_cast<int64_t>(c->branches.size());
+      int64_t b;
+      if (c->index_is_pred) {
+        b = (!idx.empty() && idx[0] != 0) ? 0 : 1;
+      } else {
+        int32_t v = 0;
+        if (idx.size() >= 4) std::memcpy(&v, idx.data(), 4);
+        b = (v < 0 || v >= n) ? n - 1 : v;
+      }
+      if (b >= n) b = n - 1;
+      if (b >= 0) RETURN_IF_ERROR(RunThunks(c->branches[b], exec, limits));
+    }
+  }
+  return Status::Ok();
+}
+
+double KernelTiming::MedianUs() const {
+  if (us.empty()) return 0;
+  std::vector<double> v = us;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+double KernelTiming::TotalUs() const {
+  double t = 0;
+  for (double x : us) t += x;
+  return t;
+}
+
+}  // namespace hloscope::runtime

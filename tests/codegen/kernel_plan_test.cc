@@ -1,0 +1,143 @@
+// The kernel plan: what becomes a kernel, copies, constants, while loops and
+// conditionals, argument slices — checked on the plan and by running it on
+// the CPU against the interpreter.
+#include <gtest/gtest.h>
+
+#include "core/codegen/kernel_plan.h"
+#include "tests/codegen/codegen_test_util.h"
+
+namespace hloscope::codegen {
+namespace {
+
+using testing::CompileRunCompare;
+
+StatusOr<CompiledFile> Compile(const std::string& hlo, const std::string& pipeline = "") {
+  CodegenOptions opts;
+  opts.emit_ptx = false;
+  return CompileText(hlo, "test.hlo", pipeline, opts);
+}
+
+TEST(KernelPlan, AliasesGetNoKernels) {
+  auto r = Compile(R"(HloModule m
+ENTRY e {
+  p0 = f32[4,6] parameter(0)
+  p1 = f32[24] parameter(1)
+  b = f32[24] bitcast(p0)
+  a = f32[24] add(b, p1)
+  t = (f32[24], f32[24]) tuple(a, p1)
+  g = f32[24] get-tuple-element(t), index=0
+  ROOT n = f32[24] negate(g)
+})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->codegen.kernels.size(), 2u);
+  EXPECT_EQ(r->codegen.kernels[0].instruction, "a");
+  EXPECT_EQ(r->codegen.kernels[1].instruction, "n");
+  const auto kernels = runtime::AllKernels(r->codegen.plan);
+  // add reads p0 through the bitcast: the same slice as parameter 0.
+  EXPECT_EQ(kernels[0]->args[0].allocation, r->codegen.plan.parameters[0].slice.allocation);
+  EXPECT_EQ(kernels[0]->args.size(), 3u);
+  EXPECT_EQ(kernels[0]->arg_written, (std::vector<bool>{false, false, true}));
+  EXPECT_GT(kernels[0]->dims.threads(), 0);
+  EXPECT_GT(kernels[0]->bytes, 0);
+}
+
+TEST(KernelPlan, ConstantsCarryTheirBytesInLayoutOrder) {
+  auto r = Compile(R"(HloModule m
+ENTRY e {
+  c = s32[2,3]{0,1} constant({{1, 2, 3}, {4, 5, 6}})
+  p = s32[2,3]{0,1} parameter(0)
+  ROOT a = s32[2,3]{0,1} add(c, p)
+})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const runtime::PlanAllocation* constant = nullptr;
+  for (const auto& a : r->codegen.plan.allocations)
+    if (a.kind == "constant") constant = &a;
+  ASSERT_NE(constant, nullptr);
+  ASSERT_GE(constant->init.size(), 24u);
+  std::vector<int32_t> v(6);
+  std::memcpy(v.data(), constant->init.data(), 24);
+  EXPECT_EQ(v, (std::vector<int32_t>{1, 4, 2, 5, 3, 6}));  // column-major
+  EXPECT_EQ(CompileRunCompare(R"(HloModule m
+ENTRY e {
+  c = s32[2,3]{0,1} constant({{1, 2, 3}, {4, 5, 6}})
+  p = s32[2,3]{0,1} parameter(0)
+  ROOT a = s32[2,3]{0,1} add(c, p)
+})").error, "");
+}
+
+constexpr const char* kWhile = R"(HloModule m
+cond {
+  s = (s32[], f32[8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[8] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  x2 = f32[8] multiply(x, x)
+  h = f32[] constant(0.5)
+  hb = f32[8] broadcast(h), dimensions={}
+  x3 = f32[8] add(x2, hb)
+  ROOT t = (s32[], f32[8]) tuple(i2, x3)
+}
+ENTRY e {
+  p = f32[8] parameter(0)
+  z = s32[] constant(0)
+  init = (s32[], f32[8]) tuple(z, p)
+  w = (s32[], f32[8]) while(init), condition=cond, body=body
+  ROOT r = f32[8] get-tuple-element(w), index=1
+})";
+
+TEST(KernelPlan, WhileLoopIsHostDrivenAndRunsCorrectly) {
+  auto r = Compile(kWhile);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  int whiles = 0;
+  for (const auto& t : r->codegen.plan.thunks)
+    if (std::holds_alternative<runtime::WhileThunk>(t.v)) ++whiles;
+  EXPECT_EQ(whiles, 1);
+  EXPECT_EQ(CompileRunCompare(kWhile).error, "");
+  EXPECT_EQ(CompileRunCompare(kWhile, "gpu").error, "");
+}
+
+TEST(KernelPlan, ConditionalRunsTheSelectedBranch) {
+  const char* hlo = R"(HloModule m
+neg {
+  x = f32[5] parameter(0)
+  ROOT n = f32[5] negate(x)
+}
+sq {
+  x = f32[5] parameter(0)
+  ROOT m = f32[5] multiply(x, x)
+}
+ENTRY e {
+  i = s32[] parameter(0)
+  p = f32[5] parameter(1)
+  ROOT c = f32[5] conditional(i, p, p), branch_computations={neg, sq}
+})";
+  auto r = Compile(hlo);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  for (uint64_t seed = 1; seed <= 4; ++seed) EXPECT_EQ(CompileRunCompare(hlo, "", false, seed).error, "") << seed;
+}
+
+TEST(KernelPlan, UnknownGpuTargetIsRefused) {
+  CodegenOptions opts;
+  opts.sm = "sm_70";
+  auto r = CompileText("HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n", "t.hlo", "", opts);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("sm_70"), std::string::npos);
+}
+
+TEST(KernelPlan, ParameterPassThroughNeedsNoKernel) {
+  auto r = Compile("HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->codegen.kernels.empty());
+  ASSERT_EQ(r->codegen.plan.outputs.size(), 1u);
+  EXPECT_EQ(r->codegen.plan.outputs[0].slice.allocation, r->codegen.plan.parameters[0].slice.allocation);
+}
+
+}  // namespace
+}  // namespace hloscope::codegen

@@ -1,0 +1,46 @@
+// Acceptance: every sample, after the gpu pipeline and buffer assignment,
+// compiles to one kernel per fusion/remaining instruction whose PTX passes
+// `ptxas -arch=sm_90` (skipped where ptxas is missing).
+#include <algorithm>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/codegen/codegen.h"
+#include "core/codegen/nvptx_backend.h"
+#include "tests/support/test_paths.h"
+
+namespace hloscope::codegen {
+namespace {
+
+class SamplesPtx : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SamplesPtx, EveryKernelPassesPtxas) {
+  if (PtxasPath().empty()) GTEST_SKIP() << "ptxas not found";
+  CodegenOptions opts;
+  opts.sm = "sm_90";
+  opts.validate = true;
+  auto r = CompileFile(hloscope::testing::SamplesDir() + "/" + GetParam() + ".hlo", "gpu", opts);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_FALSE(r->codegen.kernels.empty());
+  for (const KernelCode& k : r->codegen.kernels) {
+    EXPECT_NE(k.ptx.find(".entry " + k.name), std::string::npos) << k.name;
+    EXPECT_FALSE(k.ir.empty());
+  }
+}
+
+std::vector<std::string> Samples() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(hloscope::testing::SamplesDir())) {
+    std::string n = e.path().filename().string();
+    if (n.ends_with(".hlo") && n.find(".xla_cpu_optimized") == std::string::npos) out.push_back(n.substr(0, n.size() - 4));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SamplesPtx, ::testing::ValuesIn(Samples()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+}  // namespace
+}  // namespace hloscope::codegen

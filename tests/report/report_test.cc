@@ -1,0 +1,154 @@
+// The report folder: every section, SVG pictures, no external URLs, JSON
+// schema fields, refusal without --force and atomic writes.
+#include "core/report/report.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/parser/parser.h"
+#include "tests/report/xml_check.h"
+#include "tests/support/test_paths.h"
+
+namespace hloscope::report {
+namespace {
+namespace fs = std::filesystem;
+
+std::string ReadAll(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path TempDir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("hloscope_report_test_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+class ReportTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto m = ParseHloFile(testing::SamplesDir() + "/transformer_block.hlo");
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    ReportOptions opts;
+    opts.source = "samples/transformer_block.hlo";
+    auto r = BuildReport(**m, opts);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    report_ = new Report(std::move(*r));
+  }
+  static void TearDownTestSuite() {
+    delete report_;
+    report_ = nullptr;
+  }
+  static Report* report_;
+};
+Report* ReportTest::report_ = nullptr;
+
+TEST_F(ReportTest, HtmlHasEverySectionAndPictures) {
+  ASSERT_NE(report_, nullptr);
+  const std::string& h = report_->html;
+  for (const char* id : {"summary", "steps", "graph-before", "graph-after", "decisions", "timeline", "kernels", "files"})
+    EXPECT_NE(h.find(std::string("<section id=\"") + id + "\">"), std::string::npos) << id;
+  // Two graphs and the timeline as inline SVG, with nodes, edges and buffers.
+  size_t svgs = 0;
+  for (size_t p = 0; (p = h.find("<svg ", p)) != std::string::npos; ++p) ++svgs;
+  EXPECT_EQ(svgs, 3u);
+  EXPECT_NE(h.find("class=\"node\""), std::string::npos);
+  EXPECT_NE(h.find("marker-end=\"url(#hs-arrow)\""), std::string::npos);
+  EXPECT_NE(h.find("class=\"lower-bound\""), std::string::npos);
+  EXPECT_NE(h.find("<details>"), std::string::npos);  // folded no-op steps
+  // Self-contained: no URL other than the SVG namespace, no external script/style/link.
+  std::regex url("(https?:)?//[A-Za-z0-9.-]+");
+  std::string stripped = std::regex_replace(h, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
+  EXPECT_FALSE(std::regex_search(stripped, std::regex("https?://"))) << "external URL in report.html";
+  EXPECT_EQ(h.find("<script src"), std::string::npos);
+  EXPECT_EQ(h.find("<link"), std::string::npos);
+  std::string problem = CheckXml(h.substr(h.find("<html")));
+  EXPECT_EQ(problem, "") << problem;
+}
+
+TEST_F(ReportTest, JsonHasSchemaFields) {
+  ASSERT_NE(report_, nullptr);
+  const auto& d = report_->data;
+  EXPECT_EQ(d["format"], kReportFormat);
+  EXPECT_EQ(d["version"], kReportVersion);
+  for (const char* k : {"module", "initial", "final", "steps", "decisions", "fusions", "graphs", "memory", "kernels", "files"})
+    EXPECT_TRUE(d.contains(k)) << k;
+  EXPECT_EQ(d["module"]["name"], "jit_transformer_block_fn");
+  EXPECT_EQ(d["module"]["instructions"], 193);
+  EXPECT_LT(d["final"]["kernels"].get<int64_t>(), d["initial"]["kernels"].get<int64_t>());
+  EXPECT_GT(d["steps"].size(), 5u);
+  EXPECT_GT(d["decisions"].size(), 0u);
+  EXPECT_GT(d["memory"]["peak_bytes"].get<int64_t>(), 0);
+  EXPECT_GE(d["memory"]["peak_bytes"].get<int64_t>(), d["memory"]["lower_bound_bytes"].get<int64_t>());
+  EXPECT_GT(d["graphs"]["before"]["nodes"].get<int64_t>(), d["graphs"]["after"]["nodes"].get<int64_t>());
+  // Step deltas add up to the totals.
+  int64_t di = 0;
+  for (const auto& s : d["steps"]) di += s["d_instructions"].get<int64_t>();
+  EXPECT_EQ(d["initial"]["instructions"].get<int64_t>() + di, d["steps"].back()["instructions"].get<int64_t>());
+  // Kernels: generated for the transformer block, each with its PTX and LLVM IR files, plus the bundle.
+  ASSERT_TRUE(d["kernels"]["generated"].get<bool>()) << d["kernels"]["note"];
+  EXPECT_GT(d["kernels"]["list"].size(), 0u);
+  size_t ptx = 0, manifest = 0;
+  for (const ReportFile& f : report_->files) {
+    ptx += f.name.rfind("kernels/", 0) == 0 && f.name.size() > 4 && f.name.substr(f.name.size() - 4) == ".ptx";
+    manifest += f.name == "bundle/manifest.json";
+  }
+  EXPECT_GT(ptx, 0u);
+  EXPECT_EQ(manifest, 1u);
+  EXPECT_NE(report_->html.find("kernels/"), std::string::npos);
+  std::string text = report_->files[1].content;
+  EXPECT_EQ(nlohmann::json::parse(text)["version"], kReportVersion);
+}
+
+TEST_F(ReportTest, WritesFolderAndRefusesWithoutForce) {
+  ASSERT_NE(report_, nullptr);
+  fs::path dir = TempDir("write");
+  ASSERT_TRUE(WriteReportDir(dir.string(), report_->files, false).ok());
+  for (const char* f : {"report.html", "report.json", "optimized.hlo"}) EXPECT_TRUE(fs::exists(dir / f)) << f;
+  EXPECT_EQ(ReadAll(dir / "report.html"), report_->html);
+  // The optimized module parses back.
+  EXPECT_TRUE(ParseHloFile((dir / "optimized.hlo").string()).ok());
+  // Existing folder: refused without force, nothing changed.
+  std::ofstream(dir / "mine.txt") << "keep";
+  Status s = WriteReportDir(dir.string(), {{"report.html", "other"}}, false);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--force"), std::string::npos);
+  EXPECT_EQ(ReadAll(dir / "report.html"), report_->html);
+  // With force: replaced as a whole.
+  ASSERT_TRUE(WriteReportDir(dir.string(), {{"report.html", "other"}}, true).ok());
+  EXPECT_EQ(ReadAll(dir / "report.html"), "other");
+  EXPECT_FALSE(fs::exists(dir / "mine.txt"));
+  // No temporary folders left next to it.
+  for (const auto& e : fs::directory_iterator(dir.parent_path()))
+    EXPECT_EQ(e.path().filename().string().find("." + dir.filename().string() + "."), std::string::npos) << e.path();
+  fs::remove_all(dir);
+}
+
+TEST(ReportWrite, FailingWriteLeavesNothingBehind) {
+  fs::path dir = TempDir("fail");
+  // A file name that escapes the folder is rejected after some files were written.
+  Status s = WriteReportDir(dir.string(), {{"a.txt", "a"}, {"../escape.txt", "x"}}, false);
+  EXPECT_FALSE(s.ok());
+  EXPECT_FALSE(fs::exists(dir));
+  EXPECT_FALSE(fs::exists(dir.parent_path() / "escape.txt"));
+  for (const auto& e : fs::directory_iterator(dir.parent_path()))
+    EXPECT_EQ(e.path().filename().string().find("." + dir.filename().string() + "."), std::string::npos) << e.path();
+}
+
+TEST(ReportBuild, UnknownPipelineIsAnError) {
+  auto m = ParseHloFile(testing::SamplesDir() + "/softmax.hlo");
+  ASSERT_TRUE(m.ok());
+  ReportOptions opts;
+  opts.pipeline = "no-such-pipeline";
+  auto r = BuildReport(**m, opts);
+  EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
+}  // namespace hloscope::report

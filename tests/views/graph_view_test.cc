@@ -1,0 +1,138 @@
+// GraphView offscreen: the transformer block through every `gpu` step, with
+// selection signals, find, diff highlights, expansion and a grabbed image.
+#include <QSignalSpy>
+#include <QTest>
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+#include "core/parser/parser.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/pipeline.h"
+#include "core/passes/step_recorder.h"
+#include "views/graph/graph_view.h"
+
+namespace hloscope::views {
+namespace {
+
+struct GpuRun {
+  StepRecorder recorder;
+  std::vector<std::shared_ptr<const Module>> modules;  // per step, reparsed
+};
+
+std::unique_ptr<GpuRun> RunGpu() {
+  auto run = std::make_unique<GpuRun>();
+  auto m = ParseHloFile(std::string(HLOSCOPE_SOURCE_DIR) + "/samples/transformer_block.hlo");
+  EXPECT_TRUE(m.ok());
+  if (!m.ok()) return run;
+  auto p = PassRegistry::Global().BuildPipeline("gpu");
+  EXPECT_TRUE(p.ok());
+  (*p)->AddInstrumentation(&run->recorder);
+  EXPECT_TRUE((*p)->Run(**m).ok());
+  for (const auto& s : run->recorder.steps()) {
+    auto again = ParseHloModule(s->module->text);
+    EXPECT_TRUE(again.ok());
+    run->modules.push_back(again.ok() ? std::shared_ptr<const Module>(std::move(*again)) : nullptr);
+  }
+  return run;
+}
+
+bool WaitLayout(GraphView& view, QSignalSpy& spy, int before) {
+  for (int i = 0; i < 300 && spy.count() <= before; ++i) QTest::qWait(20);
+  return spy.count() > before && !view.busy();
+}
+
+TEST(GraphViewTest, StepsThroughGpuPipelineWithHighlights) {
+  auto run = RunGpu();
+  ASSERT_FALSE(run->modules.empty());
+  GraphView view;
+  view.resize(1000, 700);
+  view.show();
+  QSignalSpy finished(&view, &GraphView::layoutFinished);
+  QSignalSpy failed(&view, &GraphView::layoutFailed);
+  int changed_steps = 0, with_highlights = 0;
+  size_t folded = 0, removed = 0;
+  double zoom = -1;
+  const auto& steps = run->recorder.steps();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto& step = steps[i];
+    int before = finished.count();
+    view.showStep(run->modules[i], step->module, std::shared_ptr<const StepDiff>(step, &step->diff));
+    ASSERT_TRUE(WaitLayout(view, finished, before)) << step->pass;
+    ASSERT_TRUE(view.laidOut());
+    EXPECT_EQ(finished.last().at(1).toInt(), static_cast<int>(view.laidOut()->nodes.size()));
+    if (zoom > 0 && i > 0) EXPECT_DOUBLE_EQ(view.zoom(), zoom) << "the zoom survives stepping";
+    if (i == 0) {
+      view.zoomIn();
+      zoom = view.zoom();
+    }
+    if (!step->changed) continue;
+    ++changed_steps;
+    size_t h = view.highlighted("added").size() + view.highlighted("removed").size() +
+               view.highlighted("folded").size() + view.highlighted("rewritten").size();
+    with_highlights += h > 0;
+    folded += view.highlighted("folded").size();
+    removed += view.highlighted("removed").size();
+    // Highlighted ids are drawn.
+    for (int64_t id : view.highlighted("added")) EXPECT_NE(view.laidOut()->graph.FindNode(id), nullptr);
+  }
+  EXPECT_EQ(failed.count(), 0);
+  EXPECT_GT(changed_steps, 0);
+  EXPECT_GT(with_highlights, 0);
+  EXPECT_GT(folded, 0u) << "the fusion steps fold instructions into fusions";
+  EXPECT_GT(removed, 0u) << "removed instructions are ghosted";
+  view.fitView();
+  QImage img = view.grabImage();
+  EXPECT_FALSE(img.isNull());
+  // HLOSCOPE_GRAPH_TEST_PNG=out.png keeps the picture for a look.
+  if (const char* out = std::getenv("HLOSCOPE_GRAPH_TEST_PNG")) img.save(QString::fromLocal8Bit(out));
+  EXPECT_GT(img.width(), 100);
+}
+
+TEST(GraphViewTest, SelectionFindAndExpansion) {
+  auto run = RunGpu();
+  ASSERT_FALSE(run->modules.empty());
+  const auto& step = run->recorder.steps().back();
+  GraphView view;
+  view.resize(900, 600);
+  view.show();
+  QSignalSpy finished(&view, &GraphView::layoutFinished);
+  QSignalSpy selected(&view, &GraphView::instructionSelected);
+  view.showStep(run->modules.back(), step->module, nullptr);
+  ASSERT_TRUE(WaitLayout(view, finished, 0));
+  auto g = view.laidOut();
+  // find next/previous by opcode cycle through the fusions and emit the selection.
+  ASSERT_TRUE(view.findNext("^fusion"));
+  ASSERT_EQ(selected.count(), 1);
+  int64_t first = selected.last().at(0).value<int64_t>();
+  ASSERT_NE(g->graph.FindNode(first), nullptr);
+  EXPECT_TRUE(g->graph.FindNode(first)->is_fusion);
+  EXPECT_EQ(view.selectedInstruction(), first);
+  ASSERT_TRUE(view.findNext("^fusion"));
+  int64_t second = selected.last().at(0).value<int64_t>();
+  EXPECT_NE(second, first);
+  ASSERT_TRUE(view.findPrevious("^fusion"));
+  EXPECT_EQ(selected.last().at(0).value<int64_t>(), first);
+  EXPECT_FALSE(view.findNext("no_such_instruction_anywhere"));
+  EXPECT_FALSE(view.findNext("(unbalanced"));
+  // Programmatic selection does not echo the signal.
+  int count = selected.count();
+  view.selectInstruction(second, true);
+  EXPECT_EQ(selected.count(), count);
+  EXPECT_EQ(view.selectedInstruction(), second);
+  // Opening the selected fusion shows its cluster.
+  view.toggleExpanded(first);
+  ASSERT_TRUE(WaitLayout(view, finished, 1));
+  bool cluster = false;
+  for (const auto& c : view.laidOut()->graph.clusters) cluster = cluster || c.id == first;
+  EXPECT_TRUE(cluster);
+  view.setExpandFusions(true);
+  ASSERT_TRUE(WaitLayout(view, finished, 2));
+  EXPECT_GT(view.laidOut()->graph.clusters.size(), 1u);
+  // Called computations are listed and can be opened.
+  EXPECT_FALSE(view.computations().isEmpty());
+  EXPECT_EQ(view.computation(), view.computations().front());
+}
+
+}  // namespace
+}  // namespace hloscope::views

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# GPU check: exports a kernel bundle for every sample and runs them on a GPU.
+#
+#   tools/gpu_check.sh [--build-dir DIR] [--stage DIR]   (here, no GPU needed)
+#       builds hloscope-cli and hloscope-run (or reuses DIR, default build),
+#       writes STAGE (default build-gpu/) = bin/hloscope-run + bundles/<sample>/,
+#       checks it stays well under 64 MiB and prints how to run it remotely.
+#   tools/gpu_check.sh --remote [--stage DIR] [--repeat N]   (on the GPU machine)
+#       runs STAGE/bin/hloscope-run on every STAGE/bundles/* and writes
+#       $OUT/gpu_check.txt (per-kernel tables) and $OUT/gpu_check.json
+#       ($OUT defaults to STAGE/out). Needs only the NVIDIA driver.
+#
+# With the device tool, from the repository root, in one call:
+#   run(command="tools/gpu_check.sh --remote", carry=["build-gpu"], timeout_s=300)
+#
+# Exit: 0 all outputs match, 1 a mismatch or error, 2 no GPU / driver (the
+# message says so; nothing was measured).
+set -euo pipefail
+
+mode=local
+build_dir=build
+stage=build-gpu
+repeat=20
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --remote) mode=remote ;;
+    --build-dir) build_dir="$2"; shift ;;
+    --stage) stage="$2"; shift ;;
+    --repeat) repeat="$2"; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "gpu_check.sh: unknown argument $1" >&2; exit 3 ;;
+  esac
+  shift
+done
+
+if [[ $mode == remote ]]; then
+  out="${OUT:-$stage/out}"
+  mkdir -p "$out"
+  run="$stage/bin/hloscope-run"
+  [[ -x $run ]] || { echo "gpu_check.sh: $run missing: run tools/gpu_check.sh here first and carry $stage" >&2; exit 1; }
+  txt="$out/gpu_check.txt"
+  json="$out/gpu_check.json"
+  : > "$txt"
+  echo "[" > "$json"
+  {
+    echo "# hloscope gpu_check $(date -u +%Y-%m-%dT%H:%MZ) on $(hostname)"
+    command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+  } >> "$txt"
+  status=0
+  first=1
+  for b in "$stage"/bundles/*/; do
+    b="${b%/}"
+    name="$(basename "$b")"
+    echo "== $name" | tee -a "$txt"
+    set +e
+    "$run" "$b" --repeat "$repeat" >> "$txt" 2>&1
+    rc=$?
+    set -e
+    if [[ $rc == 2 ]]; then
+      tail -1 "$txt" >&2
+      echo "gpu_check.sh: no GPU or driver on this machine; nothing was measured" | tee -a "$txt" >&2
+      exit 2
+    fi
+    [[ $rc == 0 ]] || status=1
+    [[ $first == 1 ]] || echo "," >> "$json"
+    first=0
+    "$run" "$b" --repeat "$repeat" --json 2> /dev/null >> "$json" || echo "{\"bundle\":\"$b\",\"error\":$rc}" >> "$json"
+    echo "   exit $rc" | tee -a "$txt"
+  done
+  echo "]" >> "$json"
+  cat "$txt"
+  exit $status
+fi
+
+# --- local: build, export, pack ---------------------------------------------
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+if [[ ! -f $build_dir/build.ninja ]]; then
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+fi
+ninja -C "$build_dir" hloscope-cli hloscope-run
+cli="$build_dir/bin/hloscope-cli"
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/bundles"
+cp "$build_dir/bin/hloscope-run" "$stage/bin/"
+strip "$stage/bin/hloscope-run" 2> /dev/null || true
+inputs_flag=""
+if "$cli" codegen --help 2>&1 | grep -q -- "--inputs"; then inputs_flag=yes; fi
+for hlo in samples/*.hlo; do
+  case "$hlo" in *.xla_cpu_optimized.hlo) continue ;; esac
+  name="$(basename "$hlo" .hlo)"
+  args=("$hlo" --pipeline gpu --sm 90 --out "$stage/bundles/$name" --force)
+  if [[ -n $inputs_flag && -f samples/$name.data.json ]]; then args+=(--inputs "samples/$name.data.json"); fi
+  if ! "$cli" codegen "${args[@]}" > /dev/null 2> "$stage/codegen_$name.err"; then
+    echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
+    rm -rf "$stage/bundles/$name"
+  fi
+  rm -f "$stage/codegen_$name.err"
+done
+if [[ -z $(ls "$stage/bundles") ]]; then
+  echo "gpu_check.sh: no sample could be exported" >&2
+  exit 1
+fi
+bytes=$(du -sb "$stage" | cut -f1)
+echo "gpu_check.sh: staged $(ls "$stage/bundles" | wc -l) bundles + hloscope-run in $stage ($((bytes / 1024)) KiB)"
+if (( bytes > 48 * 1024 * 1024 )); then
+  echo "gpu_check.sh: $stage is over 48 MiB; the device tool carries at most 64 MiB" >&2
+  exit 1
+fi
+# Smoke test here: without a GPU this must stop with the no-GPU message (exit 2).
+set +e
+"$stage/bin/hloscope-run" "$stage/bundles/$(ls "$stage/bundles" | head -1)" --no-copy-probe > /dev/null 2> "$stage/local_smoke.txt"
+rc=$?
+set -e
+echo "gpu_check.sh: local smoke run of hloscope-run: exit $rc ($(head -c 300 "$stage/local_smoke.txt"))"
+echo "gpu_check.sh: on the GPU machine run: tools/gpu_check.sh --remote   (carry: $stage)"

@@ -1,0 +1,105 @@
+#include "views/decisions/decisions_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace hloscope::views {
+
+DecisionsModel::DecisionsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DecisionsModel::setSteps(std::vector<std::shared_ptr<const Step>> steps, int step) {
+  beginResetModel();
+  steps_ = std::move(steps);
+  rows_.clear();
+  for (int k = 0; k < static_cast<int>(steps_.size()); ++k) {
+    if (step >= 0 && k != step) continue;
+    for (const FusionDecision& d : steps_[k]->decisions) rows_.push_back({k, &d});
+  }
+  endResetModel();
+}
+
+const FusionDecision* DecisionsModel::decision(int row) const {
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].second : nullptr;
+}
+
+int DecisionsModel::stepOf(int row) const {
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].first : -1;
+}
+
+int DecisionsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int DecisionsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
+
+QVariant DecisionsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount() || index.column() >= kColumnCount) return {};
+  const FusionDecision& d = *rows_[index.row()].second;
+  switch (role) {
+    case kProducerIdRole: return QVariant::fromValue<qint64>(d.producer_id);
+    case kConsumerIdsRole: {
+      QVariantList ids;
+      for (int64_t c : d.consumer_ids) ids << QVariant::fromValue<qint64>(c);
+      return ids;
+    }
+    case kVerdictRole: return QString::fromLatin1(FusionVerdictName(d.verdict));
+    case Qt::ForegroundRole:
+      if (index.column() == kVerdict)
+        return QBrush(QColor(d.verdict == FusionVerdict::kNotFused ? "#c62828" : "#2e7d32"));
+      return {};
+    case Qt::ToolTipRole:
+      if (index.column() == kReason || index.column() == kVerdict) return QString::fromStdString(d.reason);
+      if (!d.result.empty()) return QString("→ %1").arg(QString::fromStdString(d.result));
+      return {};
+    case Qt::TextAlignmentRole:
+      if (index.column() == kStep || index.column() == kDeltaBytes || index.column() == kDeltaUs)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      return {};
+    case Qt::DisplayRole: break;
+    default: return {};
+  }
+  switch (index.column()) {
+    case kStep: return rows_[index.row()].first;
+    case kPass: return QString::fromStdString(d.pass);
+    case kProducer: return QString::fromStdString(d.producer);
+    case kConsumers: {
+      QStringList c;
+      for (const auto& s : d.consumers) c << QString::fromStdString(s);
+      return c.join(", ");
+    }
+    case kVerdict: return QString::fromLatin1(FusionVerdictName(d.verdict));
+    case kReason: return QString::fromStdString(d.reason);
+    case kDeltaBytes: return static_cast<qlonglong>(d.bytes_after - d.bytes_before);
+    case kDeltaUs: return QString::number(d.us_after - d.us_before, 'f', 3);
+  }
+  return {};
+}
+
+QVariant DecisionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    return QAbstractTableModel::headerData(section, orientation, role);
+  static const char* names[] = {"step", "pass", "producer", "consumers", "verdict", "reason", "Δbytes", "Δµs"};
+  return section >= 0 && section < kColumnCount ? QString::fromUtf8(names[section]) : QVariant();
+}
+
+void DecisionsFilter::setVerdict(const QString& verdict) {
+  verdict_ = verdict;
+  invalidateFilter();
+}
+
+void DecisionsFilter::setText(const QString& text) {
+  text_ = text;
+  invalidateFilter();
+}
+
+bool DecisionsFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
+  QAbstractItemModel* m = sourceModel();
+  if (!verdict_.isEmpty() && m->data(m->index(row, 0, parent), DecisionsModel::kVerdictRole).toString() != verdict_)
+    return false;
+  if (text_.isEmpty()) return true;
+  for (int c = 0; c < m->columnCount(parent); ++c)
+    if (m->data(m->index(row, c, parent)).toString().contains(text_, Qt::CaseInsensitive)) return true;
+  return false;
+}
+
+}  // namespace hloscope::views

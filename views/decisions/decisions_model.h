@@ -1,0 +1,56 @@
+// Fusion decisions as a table (pass, producer, consumers, verdict, reason,
+// Δbytes, Δµs) for one step or for every step of a run, and a proxy that
+// filters by verdict and by text.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+#include <memory>
+#include <vector>
+
+#include "core/passes/step_recorder.h"
+
+namespace hloscope::views {
+
+class DecisionsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { kStep, kPass, kProducer, kConsumers, kVerdict, kReason, kDeltaBytes, kDeltaUs, kColumnCount };
+  static constexpr int kProducerIdRole = Qt::UserRole + 1;
+  static constexpr int kConsumerIdsRole = Qt::UserRole + 2;  // QVariantList of qint64
+  static constexpr int kVerdictRole = Qt::UserRole + 3;      // FusionVerdictName
+
+  explicit DecisionsModel(QObject* parent = nullptr);
+
+  // The decisions of `steps[step]`, or of every step when `step` < 0.
+  void setSteps(std::vector<std::shared_ptr<const Step>> steps, int step);
+  const FusionDecision* decision(int row) const;
+  int stepOf(int row) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<std::shared_ptr<const Step>> steps_;
+  std::vector<std::pair<int, const FusionDecision*>> rows_;
+};
+
+class DecisionsFilter : public QSortFilterProxyModel {
+  Q_OBJECT
+
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+  void setVerdict(const QString& verdict);  // "" = all
+  void setText(const QString& text);        // case-insensitive, any column
+
+ protected:
+  bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+ private:
+  QString verdict_, text_;
+};
+
+}  // namespace hloscope::views

@@ -1,0 +1,152 @@
+#include "views/graph/graph_canvas.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include "core/layout/palette.h"
+#include "views/common/qt_palette.h"
+#include "views/graph/graph_items.h"
+#include "views/graph/graph_view.h"
+
+namespace hloscope::views {
+
+// ------------------------------------------------------------- GraphCanvas
+
+GraphCanvas::GraphCanvas(GraphView* owner, QGraphicsScene* scene) : QGraphicsView(scene, owner), owner_(owner) {
+  setDragMode(QGraphicsView::ScrollHandDrag);
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+  setBackgroundBrush(Qt::white);
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+void GraphCanvas::zoomBy(double factor) {
+  double z = zoom() * factor;
+  if (z < 0.02 || z > 8) return;
+  scale(factor, factor);
+  emit viewportChanged();
+}
+
+void GraphCanvas::wheelEvent(QWheelEvent* e) {
+  if (e->modifiers() & Qt::ControlModifier) {
+    zoomBy(e->angleDelta().y() > 0 ? 1.15 : 1 / 1.15);
+    e->accept();
+    return;
+  }
+  QGraphicsView::wheelEvent(e);
+}
+
+void GraphCanvas::scrollContentsBy(int dx, int dy) {
+  QGraphicsView::scrollContentsBy(dx, dy);
+  emit viewportChanged();
+}
+
+void GraphCanvas::resizeEvent(QResizeEvent* e) {
+  QGraphicsView::resizeEvent(e);
+  emit viewportChanged();
+}
+
+// ------------------------------------------------------------ GraphMinimap
+
+GraphMinimap::GraphMinimap(GraphCanvas* canvas, QGraphicsScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent), canvas_(canvas) {
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setInteractive(false);
+  setFrameShape(QFrame::Box);
+  setBackgroundBrush(QColor(255, 255, 255, 235));
+  setRenderHints(QPainter::Antialiasing);
+  setFixedSize(180, 140);
+  connect(canvas, &GraphCanvas::viewportChanged, this, [this] { viewport()->update(); });
+}
+
+void GraphMinimap::refit() {
+  if (scene()) fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  viewport()->update();
+}
+
+void GraphMinimap::drawForeground(QPainter* p, const QRectF&) {
+  QRectF visible = canvas_->mapToScene(canvas_->viewport()->rect()).boundingRect();
+  p->setPen(QPen(ToQColor(layout::kSelectedColor), 0));
+  p->setBrush(QColor(21, 101, 192, 40));
+  p->drawRect(visible);
+}
+
+void GraphMinimap::mousePressEvent(QMouseEvent* e) {
+  canvas_->centerOn(mapToScene(e->position().toPoint()));
+  e->accept();
+}
+
+void GraphMinimap::mouseMoveEvent(QMouseEvent* e) {
+  if (e->buttons() & Qt::LeftButton) canvas_->centerOn(mapToScene(e->position().toPoint()));
+  e->accept();
+}
+
+// ------------------------------------------------------------- GraphLegend
+
+namespace {
+
+constexpr OpCategory kLegendCategories[] = {
+    OpCategory::kElementwise,       OpCategory::kDataMovement, OpCategory::kReduction,
+    OpCategory::kDotConv,           OpCategory::kParameterConstant, OpCategory::kControlFlow,
+    OpCategory::kCollective,        OpCategory::kFusion,       OpCategory::kCustomCall};
+constexpr ChangeKind kLegendChanges[] = {ChangeKind::kAdded, ChangeKind::kRemoved, ChangeKind::kFolded,
+                                         ChangeKind::kRewritten};
+const char* ChangeName(ChangeKind k) {
+  switch (k) {
+    case ChangeKind::kAdded: return "added";
+    case ChangeKind::kRemoved: return "removed";
+    case ChangeKind::kFolded: return "folded into fusion";
+    case ChangeKind::kRewritten: return "rewritten";
+    case ChangeKind::kNone: break;
+  }
+  return "";
+}
+constexpr int kRow = 15;
+
+}  // namespace
+
+GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent) {
+  setAttribute(Qt::WA_TransparentForMouseEvents);
+  resize(sizeHint());
+}
+
+QSize GraphLegend::sizeHint() const {
+  int rows = static_cast<int>(std::size(kLegendCategories) + std::size(kLegendChanges));
+  return {150, rows * kRow + 12};
+}
+
+void GraphLegend::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setPen(QColor(200, 200, 200));
+  p.setBrush(QColor(255, 255, 255, 225));
+  p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 4, 4);
+  QFont f = font();
+  f.setPixelSize(10);
+  p.setFont(f);
+  int y = 6;
+  for (OpCategory c : kLegendCategories) {
+    QtCategoryStyle s = QtStyleOf(c);
+    p.setPen(s.border);
+    p.setBrush(s.fill);
+    p.drawRoundedRect(QRectF(8, y + 2, 18, 10), 2, 2);
+    p.setPen(Qt::black);
+    p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft,
+               QString::fromLatin1(CategoryName(c).data(), static_cast<int>(CategoryName(c).size())));
+    y += kRow;
+  }
+  for (ChangeKind k : kLegendChanges) {
+    p.setPen(QPen(ChangeColor(k), 2.5, k == ChangeKind::kRemoved ? Qt::DashLine : Qt::SolidLine));
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(8, y + 2, 18, 10), 2, 2);
+    p.setPen(Qt::black);
+    p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft, QString::fromLatin1(ChangeName(k)));
+    y += kRow;
+  }
+}
+
+}  // namespace hloscope::views

@@ -1,0 +1,60 @@
+// The widgets around the graph scene: the zoomable/pannable canvas, the
+// minimap (the same scene small, with the viewport rectangle; click to move)
+// and the legend overlay (the shared palette and the change colours).
+#pragma once
+
+#include <QGraphicsView>
+#include <QWidget>
+
+namespace hloscope::views {
+
+class GraphView;
+
+class GraphCanvas : public QGraphicsView {
+  Q_OBJECT
+
+ public:
+  GraphCanvas(GraphView* owner, QGraphicsScene* scene);
+  void zoomBy(double factor);
+  double zoom() const { return transform().m11(); }
+
+ signals:
+  void viewportChanged();
+
+ protected:
+  void wheelEvent(QWheelEvent* e) override;
+  void scrollContentsBy(int dx, int dy) override;
+  void resizeEvent(QResizeEvent* e) override;
+
+ private:
+  GraphView* owner_;
+};
+
+class GraphMinimap : public QGraphicsView {
+  Q_OBJECT
+
+ public:
+  GraphMinimap(GraphCanvas* canvas, QGraphicsScene* scene, QWidget* parent);
+  void refit();
+
+ protected:
+  void drawForeground(QPainter* p, const QRectF& rect) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+
+ private:
+  GraphCanvas* canvas_;
+};
+
+class GraphLegend : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit GraphLegend(QWidget* parent);
+  QSize sizeHint() const override;
+
+ protected:
+  void paintEvent(QPaintEvent* e) override;
+};
+
+}  // namespace hloscope::views

@@ -1,0 +1,87 @@
+// Scene items of the graph view: instruction/group nodes (rounded boxes in
+// the category's colours), edges (the layout's splines with an arrowhead) and
+// clusters (fusions, open namespace groups).
+#pragma once
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+#include <QStringList>
+#include <cstdint>
+
+#include "core/layout/graph_layout.h"
+
+namespace hloscope::views {
+
+class GraphView;
+
+// Change highlight of a node in the current step.
+enum class ChangeKind { kNone, kAdded, kRemoved, kFolded, kRewritten };
+QColor ChangeColor(ChangeKind k);
+
+class NodeItem : public QGraphicsItem {
+ public:
+  NodeItem(GraphView* view, const layout::GraphNode& node, const layout::NodeBox& box, bool ghost);
+  QRectF boundingRect() const override;
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+  int64_t id() const { return id_; }
+  bool ghost() const { return ghost_; }
+  const QString& searchText() const { return search_; }
+  void setChange(ChangeKind k);
+  ChangeKind change() const { return change_; }
+  void setSelectedNode(bool s);
+  bool selectedNode() const { return selected_; }
+
+ protected:
+  void hoverEnterEvent(QGraphicsSceneHoverEvent* e) override;
+  void hoverLeaveEvent(QGraphicsSceneHoverEvent* e) override;
+  void mousePressEvent(QGraphicsSceneMouseEvent* e) override;
+  void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) override;
+
+ private:
+  GraphView* view_;
+  int64_t id_;
+  QRectF rect_;  // local, origin at the box's top-left
+  QStringList lines_;
+  QString search_;
+  OpCategory category_;
+  bool is_group_, is_fusion_, ghost_;
+  bool hovered_ = false, selected_ = false;
+  ChangeKind change_ = ChangeKind::kNone;
+};
+
+class EdgeItem : public QGraphicsPathItem {
+ public:
+  EdgeItem(const layout::GraphEdge& edge, const layout::EdgePath& path);
+  QRectF boundingRect() const override;
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+  int64_t from() const { return from_; }
+  int64_t to() const { return to_; }
+  void setEmphasis(bool on);
+
+ private:
+  int64_t from_, to_;
+  QPolygonF arrow_;
+  bool emphasis_ = false;
+};
+
+class ClusterItem : public QGraphicsItem {
+ public:
+  ClusterItem(GraphView* view, const layout::GraphCluster& cluster, const layout::ClusterBox& box);
+  QRectF boundingRect() const override;
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+  int64_t id() const { return id_; }
+
+ protected:
+  void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) override;
+
+ private:
+  GraphView* view_;
+  int64_t id_;
+  QRectF rect_;
+  QString label_;
+  bool is_fusion_;
+};
+
+}  // namespace hloscope::views

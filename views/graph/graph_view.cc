@@ -1,0 +1,395 @@
+#include "views/graph/graph_view.h"
+
+#include <QApplication>
+#include <QGraphicsScene>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QThreadPool>
+#include <QVBoxLayout>
+#include <QVariantAnimation>
+#include <chrono>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "views/graph/graph_canvas.h"
+#include "views/graph/graph_items.h"
+
+namespace hloscope::views {
+
+GraphView::GraphView(QWidget* parent) : QWidget(parent) {
+  scene_ = new QGraphicsScene(this);
+  canvas_ = new GraphCanvas(this, scene_);
+  auto* box = new QVBoxLayout(this);
+  box->setContentsMargins(0, 0, 0, 0);
+  box->addWidget(canvas_);
+  legend_ = new GraphLegend(this);
+  minimap_ = new GraphMinimap(canvas_, scene_, this);
+  minimap_->hide();
+  busy_label_ = new QLabel(tr("Laying out..."), this);
+  busy_label_->setStyleSheet(QStringLiteral(
+      "QLabel { background: rgba(255,255,255,230); border: 1px solid #90a4ae; border-radius: 4px; padding: 6px 12px; }"));
+  busy_label_->adjustSize();
+  busy_label_->hide();
+  animation_ = new QVariantAnimation(this);
+  animation_->setDuration(300);
+  animation_->setStartValue(0.0);
+  animation_->setEndValue(1.0);
+  animation_->setEasingCurve(QEasingCurve::InOutQuad);
+  connect(animation_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+    double t = v.toDouble();
+    for (const Move& m : moves_) m.item->setPos(m.from + (m.to - m.from) * t);
+    for (EdgeItem* e : edge_items_) e->setOpacity(t);
+  });
+  pool_ = new QThreadPool(this);
+  pool_->setMaxThreadCount(1);
+  cache_ = std::make_shared<layout::LayoutCache>();
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(200, 150);
+}
+
+GraphView::~GraphView() {
+  latest_->store(~0ull);  // queued layouts give up
+  animation_->stop();
+  pool_->waitForDone();
+}
+
+void GraphView::showStep(std::shared_ptr<const Module> module, std::shared_ptr<const ModuleSnapshot> snapshot,
+                         std::shared_ptr<const StepDiff> diff) {
+  module_ = std::move(module);
+  snapshot_ = std::move(snapshot);
+  diff_ = std::move(diff);
+  relayout();
+}
+
+void GraphView::relayout() {
+  if (!module_ || !snapshot_) return;
+  quint64 gen = ++generation_;
+  latest_->store(gen);
+  busy_ = true;
+  busy_label_->show();
+  busy_label_->raise();
+  positionOverlays();
+  auto module = module_;
+  auto snapshot = snapshot_;
+  auto diff = diff_;
+  auto options = options_;
+  auto previous = current_;
+  auto cache = cache_;
+  auto latest = latest_;
+  QPointer<GraphView> guard(this);
+  pool_->start([=] {
+    if (latest->load() != gen) return;  // superseded before it started
+    auto start = std::chrono::steady_clock::now();
+    std::shared_ptr<const layout::LaidOutGraph> result;
+    QString error;
+    std::string key = std::to_string(std::hash<std::string>()(snapshot->text)) + "#" +
+                      std::to_string(snapshot->instructions.size()) + "|" + layout::OptionsKey(options, {});
+    result = cache->Find(key);
+    if (!result) {
+      auto g = layout::BuildGraph(*module, *snapshot, options);
+      if (!g.ok()) {
+        error = QString::fromStdString(g.status().message());
+      } else {
+        layout::LayoutOptions lo;
+        if (diff) {
+          for (const Replacement& r : diff->replaced) lo.replaced.push_back({r.old_id, r.new_id});
+          for (const Replacement& r : diff->folded_into) lo.replaced.push_back({r.old_id, r.new_id});
+        }
+        auto l = layout::LayoutGraph(*g, lo, previous.get());
+        if (!l.ok()) {
+          error = QString::fromStdString(l.status().message());
+        } else {
+          result = std::make_shared<const layout::LaidOutGraph>(std::move(*l));
+          cache->Insert(key, result);
+        }
+      }
+    }
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    QMetaObject::invokeMethod(
+        qApp, [guard, gen, result, error, ms] {
+          if (guard) guard->onLayoutReady(gen, result, error, ms);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void GraphView::onLayoutReady(quint64 generation, std::shared_ptr<const layout::LaidOutGraph> g, QString error,
+                              double total_ms) {
+  if (generation != generation_) return;
+  busy_ = false;
+  busy_label_->hide();
+  if (!g) {
+    emit layoutFailed(error);
+    return;
+  }
+  QString before = current_ ? QString::fromStdString(current_->graph.computation) : QString();
+  bool animate = current_ && before == QString::fromStdString(g->graph.computation);
+  buildScene(g, diff_.get(), animate);
+  last_total_ms_ = total_ms;
+  if (before != QString::fromStdString(g->graph.computation)) emit computationChanged(computation());
+  emit layoutFinished(total_ms, static_cast<int>(g->nodes.size()));
+}
+
+void GraphView::showGraph(std::shared_ptr<const layout::LaidOutGraph> graph, const StepDiff* diff, bool animate) {
+  ++generation_;
+  latest_->store(generation_);
+  busy_ = false;
+  busy_label_->hide();
+  if (graph) buildScene(std::move(graph), diff, animate);
+}
+
+void GraphView::buildScene(std::shared_ptr<const layout::LaidOutGraph> g, const StepDiff* diff, bool animate) {
+  animation_->stop();
+  moves_.clear();
+  std::unordered_map<int64_t, QPointF> old_pos;
+  for (NodeItem* n : node_items_)
+    if (!n->ghost()) old_pos[n->id()] = n->pos();
+  std::shared_ptr<const layout::LaidOutGraph> previous = current_;
+  current_ = g;
+  scene_->clear();
+  node_items_.clear();
+  edge_items_.clear();
+  added_.clear(), removed_.clear(), folded_.clear(), rewritten_.clear();
+
+  std::unordered_set<int64_t> added, modified, folded;
+  if (diff) {
+    added.insert(diff->added.begin(), diff->added.end());
+    modified.insert(diff->modified.begin(), diff->modified.end());
+    for (const Replacement& r : diff->folded_into) folded.insert(r.new_id);
+    for (const Replacement& r : diff->replaced) folded.insert(r.new_id);
+  }
+  for (size_t i = 0; i < g->clusters.size() && i < g->graph.clusters.size(); ++i) {
+    const layout::GraphCluster* c = nullptr;
+    for (const auto& gc : g->graph.clusters)
+      if (gc.id == g->clusters[i].id) c = &gc;
+    if (c) scene_->addItem(new ClusterItem(this, *c, g->clusters[i]));
+  }
+  for (size_t i = 0; i < g->edges.size(); ++i) {
+    auto* e = new EdgeItem(g->graph.edges[i], g->edges[i]);
+    scene_->addItem(e);
+    edge_items_.push_back(e);
+  }
+  for (size_t i = 0; i < g->nodes.size(); ++i) {
+    const layout::GraphNode& n = g->graph.nodes[i];
+    auto* item = new NodeItem(this, n, g->nodes[i], false);
+    ChangeKind k = ChangeKind::kNone;
+    if (folded.count(n.id) && (n.is_fusion || !added.count(n.id))) {
+      k = ChangeKind::kFolded;
+      folded_.push_back(n.id);
+    } else if (added.count(n.id)) {
+      k = ChangeKind::kAdded;
+      added_.push_back(n.id);
+    } else if (modified.count(n.id)) {
+      k = ChangeKind::kRewritten;
+      rewritten_.push_back(n.id);
+    }
+    item->setChange(k);
+    scene_->addItem(item);
+    node_items_.push_back(item);
+    if (animate) {
+      auto it = old_pos.find(n.id);
+      if (it != old_pos.end() && it->second != item->pos()) moves_.push_back({item, it->second, item->pos()});
+    }
+  }
+  // Removed instructions, ghosted where the previous picture had them.
+  if (diff && previous && previous->graph.computation == g->graph.computation) {
+    std::unordered_set<int64_t> now;
+    for (const auto& n : g->graph.nodes) now.insert(n.id);
+    for (int64_t id : diff->removed) {
+      if (now.count(id)) continue;
+      for (size_t i = 0; i < previous->nodes.size(); ++i) {
+        if (previous->nodes[i].id != id) continue;
+        auto* ghost = new NodeItem(this, previous->graph.nodes[i], previous->nodes[i], true);
+        ghost->setChange(ChangeKind::kRemoved);
+        scene_->addItem(ghost);
+        node_items_.push_back(ghost);
+        removed_.push_back(id);
+        break;
+      }
+    }
+  }
+  QRectF bounds = scene_->itemsBoundingRect().adjusted(-40, -40, 40, 40);
+  scene_->setSceneRect(bounds);
+  applySelection(false);
+  minimap_->setVisible(g->nodes.size() > 60);
+  minimap_->refit();
+  if (first_fit_) {
+    first_fit_ = false;
+    fitView();
+  }
+  if (animate && !moves_.empty()) {
+    for (const Move& m : moves_) m.item->setPos(m.from);
+    for (EdgeItem* e : edge_items_) e->setOpacity(0);
+    animation_->start();
+  }
+  positionOverlays();
+}
+
+void GraphView::applySelection(bool center) {
+  int64_t visible = -1;
+  if (current_ && selected_ != -1) {
+    visible = current_->graph.FindNode(selected_) ? selected_ : layout::VisibleNodeFor(current_->graph, selected_);
+  }
+  NodeItem* target = nullptr;
+  for (NodeItem* n : node_items_) {
+    bool on = !n->ghost() && n->id() == visible;
+    if (on != n->selectedNode()) n->setSelectedNode(on);
+    if (on) target = n;
+  }
+  for (EdgeItem* e : edge_items_) e->setEmphasis(visible != -1 && (e->from() == visible || e->to() == visible));
+  if (center && target) canvas_->centerOn(target);
+}
+
+void GraphView::selectInstruction(int64_t id, bool center) {
+  selected_ = id;
+  applySelection(center);
+  if (options_.neighbourhood_hops > 0 && options_.center_id != id && id >= 0) {
+    options_.center_id = id;
+    relayout();
+  }
+}
+
+void GraphView::nodeClicked(int64_t id) {
+  selectInstruction(id, false);
+  if (id >= 0) emit instructionSelected(id);
+}
+
+void GraphView::nodeDoubleClicked(int64_t id) {
+  if (!current_) return;
+  const layout::GraphNode* n = current_->graph.FindNode(id);
+  if (!n) return;
+  if (n->is_group || n->is_fusion) {
+    toggleExpanded(id);
+  } else if (!n->called.empty()) {
+    openComputation(QString::fromStdString(n->called.front()));
+  }
+  if (id >= 0) emit instructionActivated(id);
+}
+
+void GraphView::toggleExpanded(int64_t id) {
+  bool open = false;
+  if (current_)
+    for (const auto& c : current_->graph.clusters) open = open || c.id == id;
+  if (open) {
+    options_.expanded.erase(id);
+    options_.collapsed.insert(id);
+  } else {
+    options_.collapsed.erase(id);
+    options_.expanded.insert(id);
+  }
+  relayout();
+}
+
+void GraphView::fitView() {
+  QRectF r = scene_->itemsBoundingRect();
+  if (r.isEmpty()) return;
+  canvas_->fitInView(r.adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+  if (canvas_->zoom() > 1.5) {
+    canvas_->resetTransform();
+    canvas_->scale(1.5, 1.5);
+    canvas_->centerOn(r.center());
+  }
+  emit canvas_->viewportChanged();
+}
+
+void GraphView::zoomIn() { canvas_->zoomBy(1.25); }
+void GraphView::zoomOut() { canvas_->zoomBy(1 / 1.25); }
+double GraphView::zoom() const { return canvas_->zoom(); }
+
+bool GraphView::find(const QString& regex, int direction) {
+  QRegularExpression re(regex, QRegularExpression::CaseInsensitiveOption);
+  if (!re.isValid() || regex.isEmpty()) return false;
+  std::vector<NodeItem*> matches;
+  for (NodeItem* n : node_items_)
+    if (!n->ghost() && re.match(n->searchText()).hasMatch()) matches.push_back(n);
+  if (matches.empty()) return false;
+  int at = -1;
+  for (size_t i = 0; i < matches.size(); ++i)
+    if (matches[i]->selectedNode()) at = static_cast<int>(i);
+  int n = static_cast<int>(matches.size());
+  int next = at < 0 ? (direction > 0 ? 0 : n - 1) : ((at + direction) % n + n) % n;
+  int64_t id = matches[next]->id();
+  selectInstruction(id, true);
+  if (id >= 0) emit instructionSelected(id);
+  return true;
+}
+
+bool GraphView::findNext(const QString& regex) { return find(regex, +1); }
+bool GraphView::findPrevious(const QString& regex) { return find(regex, -1); }
+
+void GraphView::setExpandFusions(bool expand) {
+  if (options_.expand_fusions == expand) return;
+  options_.expand_fusions = expand;
+  options_.collapsed.clear();
+  options_.expanded.clear();
+  relayout();
+}
+
+void GraphView::setNeighbourhood(int hops) {
+  options_.neighbourhood_hops = hops;
+  options_.center_id = selected_;
+  relayout();
+}
+
+void GraphView::openComputation(const QString& name) {
+  options_.computation = name.toStdString();
+  options_.expanded.clear();
+  options_.collapsed.clear();
+  relayout();
+}
+
+QString GraphView::computation() const {
+  return current_ ? QString::fromStdString(current_->graph.computation) : QString();
+}
+
+QStringList GraphView::computations() const {
+  QStringList out;
+  if (current_)
+    for (const std::string& c : current_->graph.computations) out << QString::fromStdString(c);
+  return out;
+}
+
+QImage GraphView::grabImage() {
+  if (animation_->state() == QAbstractAnimation::Running) {  // show the end state
+    animation_->stop();
+    for (const Move& m : moves_) m.item->setPos(m.to);
+    for (EdgeItem* e : edge_items_) e->setOpacity(1);
+  }
+  return grab().toImage();
+}
+
+std::vector<int64_t> GraphView::highlighted(const QString& kind) const {
+  if (kind == QLatin1String("added")) return added_;
+  if (kind == QLatin1String("removed")) return removed_;
+  if (kind == QLatin1String("folded")) return folded_;
+  if (kind == QLatin1String("rewritten")) return rewritten_;
+  return {};
+}
+
+void GraphView::keyPressEvent(QKeyEvent* e) {
+  switch (e->key()) {
+    case Qt::Key_F: fitView(); return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomIn(); return;
+    case Qt::Key_Minus: zoomOut(); return;
+    default: QWidget::keyPressEvent(e);
+  }
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  positionOverlays();
+}
+
+void GraphView::positionOverlays() {
+  const int m = 8;
+  legend_->move(width() - legend_->width() - m - 16, m);
+  legend_->raise();
+  minimap_->move(width() - minimap_->width() - m - 16, height() - minimap_->height() - m - 16);
+  minimap_->raise();
+  busy_label_->move((width() - busy_label_->width()) / 2, (height() - busy_label_->height()) / 2);
+}
+
+}  // namespace hloscope::views

@@ -1,0 +1,141 @@
+// The graph view: a QGraphicsView of one step's laid-out graph (built and
+// laid out on a worker thread), coloured by category with the shared palette,
+// fusion clusters and namespace groups that open on double-click, the step's
+// changes highlighted (added, removed = ghosted, folded into a fusion,
+// rewritten) with a short animation of surviving nodes, a legend, a minimap
+// for large graphs, search, zoom (Ctrl+wheel, +/-), pan (drag) and fit (F).
+#pragma once
+
+#include <QImage>
+#include <QPointF>
+#include <QPointer>
+#include <QString>
+#include <QWidget>
+#include <cstdint>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "core/ir/module.h"
+#include "core/layout/graph_layout.h"
+#include "core/layout/graph_model.h"
+#include "core/passes/step_recorder.h"
+
+class QGraphicsScene;
+class QLabel;
+class QThreadPool;
+class QVariantAnimation;
+
+namespace hloscope::views {
+
+class GraphCanvas;
+class GraphMinimap;
+class GraphLegend;
+class GraphSearchBar;
+class NodeItem;
+class EdgeItem;
+class ClusterItem;
+
+class GraphView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit GraphView(QWidget* parent = nullptr);
+  ~GraphView() override;
+
+  // Shows a step: builds the graph and lays it out off the UI thread (a busy
+  // label shows meanwhile), keeping the zoom and surviving node positions.
+  // `module` is the snapshot's text parsed; `diff` (may be null) is the
+  // step's change against the previous step.
+  void showStep(std::shared_ptr<const Module> module, std::shared_ptr<const ModuleSnapshot> snapshot,
+                std::shared_ptr<const StepDiff> diff);
+  // Shows an already laid-out graph (synchronous; for exports and tests).
+  void showGraph(std::shared_ptr<const layout::LaidOutGraph> graph, const StepDiff* diff, bool animate);
+
+  // Selects (and optionally centres) the node showing instruction `id` (its
+  // fusion or group when it is hidden). Does not emit instructionSelected;
+  // clicks and find do.
+  void selectInstruction(int64_t id, bool center);
+  int64_t selectedInstruction() const { return selected_; }
+  void fitView();
+  void zoomIn();
+  void zoomOut();
+  double zoom() const;
+  // Regex over name, opcode and metadata op_name; selects and centres the
+  // next/previous match; false when nothing matches.
+  bool findNext(const QString& regex);
+  bool findPrevious(const QString& regex);
+  void setExpandFusions(bool expand);
+  void setNeighbourhood(int hops);  // 0 = off; around the selection
+  void openComputation(const QString& name);  // "" = entry
+  QString computation() const;
+  QStringList computations() const;  // of the current step
+  // Opens/closes a fusion or group node (like double-click).
+  void toggleExpanded(int64_t node_id);
+  QImage grabImage();
+
+  // Introspection (tests, other panels).
+  bool busy() const { return busy_; }
+  std::shared_ptr<const layout::LaidOutGraph> laidOut() const { return current_; }
+  // Ids of nodes drawn with each highlight in the current picture.
+  std::vector<int64_t> highlighted(const QString& kind) const;  // "added", "removed", "folded", "rewritten"
+
+ signals:
+  void instructionSelected(int64_t id);
+  void instructionActivated(int64_t id);
+  void layoutFinished(double ms, int nodes);
+  void layoutFailed(QString message);
+  void computationChanged(QString name);
+
+ protected:
+  void keyPressEvent(QKeyEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
+
+ private:
+  friend class GraphCanvas;
+  friend class NodeItem;
+  friend class ClusterItem;
+  friend class GraphMinimap;
+  void relayout();
+  void onLayoutReady(quint64 generation, std::shared_ptr<const layout::LaidOutGraph> g, QString error,
+                     double total_ms);
+  void buildScene(std::shared_ptr<const layout::LaidOutGraph> g, const StepDiff* diff, bool animate);
+  void applySelection(bool center);
+  void nodeClicked(int64_t id);
+  void nodeDoubleClicked(int64_t id);
+  bool find(const QString& regex, int direction);
+  void positionOverlays();
+
+  GraphCanvas* canvas_ = nullptr;
+  QGraphicsScene* scene_ = nullptr;
+  GraphMinimap* minimap_ = nullptr;
+  GraphLegend* legend_ = nullptr;
+  QLabel* busy_label_ = nullptr;
+  QVariantAnimation* animation_ = nullptr;
+
+  std::shared_ptr<const Module> module_;
+  std::shared_ptr<const ModuleSnapshot> snapshot_;
+  std::shared_ptr<const StepDiff> diff_;
+  std::shared_ptr<const layout::LaidOutGraph> current_;
+  layout::GraphOptions options_;
+  std::shared_ptr<layout::LayoutCache> cache_;
+  quint64 generation_ = 0;
+  bool busy_ = false;
+  bool first_fit_ = true;
+  int64_t selected_ = -1;
+  int find_index_ = -1;
+  QString find_regex_;
+  std::vector<NodeItem*> node_items_;
+  std::vector<int64_t> added_, removed_, folded_, rewritten_;
+  QThreadPool* pool_ = nullptr;
+  std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
+  struct Move {
+    NodeItem* item;
+    QPointF from, to;
+  };
+  std::vector<Move> moves_;
+  std::vector<EdgeItem*> edge_items_;
+  double last_total_ms_ = 0;
+};
+
+}  // namespace hloscope::views

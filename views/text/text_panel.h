@@ -1,0 +1,69 @@
+// The text panel: the step's HLO text (highlighted; the selected
+// instruction's line marked and scrolled to), a unified diff against the
+// previous step (computed off the UI thread), and for StableHLO input the
+// source text.
+#pragma once
+
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+
+#include "core/session/session.h"
+
+class QPlainTextEdit;
+class QTabWidget;
+
+namespace hloscope::views {
+
+class HloHighlighter;
+
+class TextPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  // Beyond this many lines the HLO text is shown without highlighting (a
+  // highlighter pass over the whole document would block the UI thread).
+  static constexpr int kHighlightLineLimit = 20000;
+
+  explicit TextPanel(QWidget* parent = nullptr);
+
+  void setSource(const QString& text, bool show);  // StableHLO source tab
+  void setStep(std::shared_ptr<const PipelineRun> run, int step);
+  void setInstruction(int64_t id);
+  // The LLVM IR and PTX tabs (the kernel implementing the selection); an
+  // empty `name` shows `note` instead.
+  void setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note);
+  QString irText() const;
+  QString ptxText() const;
+
+  QTabWidget* tabs() const { return tabs_; }
+  QPlainTextEdit* hloEdit() const { return hlo_; }
+  QPlainTextEdit* diffEdit() const { return diff_; }
+  QString hloText() const;
+  QString diffText() const;
+  bool diffPending() const { return diff_pending_; }
+  // The 0-based line highlighted for the selection, or -1.
+  int selectedLine() const { return selected_line_; }
+
+ signals:
+  void diffReady();
+
+ private:
+  void startDiff();
+
+  QTabWidget* tabs_;
+  QPlainTextEdit* hlo_;
+  QPlainTextEdit* diff_;
+  QPlainTextEdit* source_;
+  QPlainTextEdit* ir_;
+  QPlainTextEdit* ptx_;
+  HloHighlighter* highlighter_;
+  std::shared_ptr<const PipelineRun> run_;
+  int step_ = -1;
+  int64_t id_ = -1;
+  int selected_line_ = -1;
+  quint64 generation_ = 0;
+  bool diff_pending_ = false;
+};
+
+}  // namespace hloscope::views

@@ -1,0 +1,314 @@
+#include "views/timeline/timeline_widget.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "core/layout/palette.h"
+#include "core/memory/logical_buffers.h"
+#include "views/common/qt_palette.h"
+#include "views/pipeline/steps_model.h"
+
+namespace hloscope::views {
+namespace {
+constexpr double kMargin = 6, kSummaryHeight = 18, kLeftAxis = 56;
+}
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setMessage(tr("No buffer assignment yet."));
+}
+
+void TimelineWidget::setAssignment(std::shared_ptr<const BufferAssignment> ba,
+                                   std::shared_ptr<const ModuleSnapshot> snapshot) {
+  ba_ = std::move(ba);
+  snapshot_ = std::move(snapshot);
+  message_.clear();
+  id_of_name_.clear();
+  alloc_base_.clear();
+  total_height_ = 1;
+  positions_ = 1;
+  if (snapshot_)
+    for (const InstructionRecord& r : snapshot_->instructions) id_of_name_.emplace(r.name, r.id);
+  if (ba_) {
+    int max_alloc = -1;
+    for (const AllocationInfo& a : ba_->allocations) max_alloc = std::max(max_alloc, a.index);
+    alloc_base_.assign(static_cast<size_t>(max_alloc + 1), 0);
+    alloc_scale_.assign(static_cast<size_t>(max_alloc + 1), 0);
+    double base = 0;
+    for (const AllocationInfo& a : ba_->allocations) {
+      const double size = static_cast<double>(std::max<int64_t>(a.size, 1));
+      alloc_base_[a.index] = base;
+      alloc_scale_[a.index] = std::sqrt(size) / size;
+      base += std::sqrt(size);
+    }
+    total_height_ = std::max(base, 1.0);
+    positions_ = std::max<int64_t>(static_cast<int64_t>(ba_->sequence.size()), 1);
+    for (const AssignedBuffer& b : ba_->buffers) positions_ = std::max(positions_, b.end + 1);
+  }
+  update();
+}
+
+void TimelineWidget::setMessage(const QString& message) {
+  ba_.reset();
+  message_ = message;
+  update();
+}
+
+void TimelineWidget::selectInstruction(int64_t id) {
+  selected_ = id;
+  update();
+}
+
+QString TimelineWidget::summary() const {
+  if (!ba_) return message_;
+  return tr("peak %1 · lower bound %2 · ratio %3 · scheduler %4 · %5 buffers · %6 positions")
+      .arg(HumanBytes(ba_->peak_bytes))
+      .arg(HumanBytes(ba_->lower_bound_bytes))
+      .arg(ba_->ratio(), 0, 'f', 3)
+      .arg(QString::fromStdString(ba_->scheduler))
+      .arg(ba_->buffers.size())
+      .arg(positions_);
+}
+
+int64_t TimelineWidget::idOfBuffer(int buffer) const {
+  const AssignedBuffer& b = ba_->buffers[buffer];
+  auto it = id_of_name_.find(b.instruction);
+  return it == id_of_name_.end() ? -1 : it->second;
+}
+
+std::vector<int> TimelineWidget::highlightedBuffers() const {
+  std::vector<int> out;
+  if (!ba_ || selected_ < 0) return out;
+  for (int i = 0; i < static_cast<int>(ba_->buffers.size()); ++i)
+    if (idOfBuffer(i) == selected_) out.push_back(i);
+  return out;
+}
+
+QRectF TimelineWidget::plotArea() const {
+  QRectF r = rect().adjusted(kMargin + kLeftAxis, kMargin + kSummaryHeight, -kMargin, -kMargin);
+  r.setHeight(r.height() * 0.68);
+  return r;
+}
+
+QRectF TimelineWidget::curveArea() const {
+  QRectF p = plotArea();
+  return QRectF(p.left(), p.bottom() + 8, p.width(), height() - kMargin - p.bottom() - 8);
+}
+
+double TimelineWidget::xOf(double position) const {
+  QRectF p = plotArea();
+  return p.left() + (position - pan_) * zoom_ * p.width() / static_cast<double>(positions_);
+}
+
+QRectF TimelineWidget::bufferRect(int buffer) const {
+  const AssignedBuffer& b = ba_->buffers[buffer];
+  QRectF p = plotArea();
+  const bool known = b.allocation >= 0 && b.allocation < static_cast<int>(alloc_base_.size());
+  const double base = known ? alloc_base_[b.allocation] : 0;
+  const double scale = known ? alloc_scale_[b.allocation] : 0;
+  const double y0 = p.top() + (base + static_cast<double>(b.offset) * scale) * p.height() / total_height_;
+  const double h = std::max(1.0, static_cast<double>(b.bytes) * scale * p.height() / total_height_);
+  const double x0 = xOf(static_cast<double>(b.start)), x1 = xOf(static_cast<double>(b.end + 1));
+  return QRectF(x0, y0, std::max(1.0, x1 - x0), h);
+}
+
+int TimelineWidget::bufferAt(QPointF pt) const {
+  if (!ba_ || !plotArea().contains(pt)) return -1;
+  // Last drawn wins; small buffers are drawn after big ones.
+  int best = -1;
+  double best_area = 0;
+  for (int i = 0; i < static_cast<int>(ba_->buffers.size()); ++i) {
+    QRectF r = bufferRect(i);
+    if (!r.contains(pt)) continue;
+    double area = r.width() * r.height();
+    if (best < 0 || area < best_area) best = i, best_area = area;
+  }
+  return best;
+}
+
+void TimelineWidget::zoomBy(double factor, double anchor_x) {
+  QRectF p = plotArea();
+  const double pos = pan_ + (anchor_x - p.left()) / (zoom_ * p.width()) * static_cast<double>(positions_);
+  zoom_ = std::clamp(zoom_ * factor, 1.0, 1000.0);
+  pan_ = pos - (anchor_x - p.left()) / (zoom_ * p.width()) * static_cast<double>(positions_);
+  pan_ = std::clamp(pan_, 0.0, static_cast<double>(positions_) * (1.0 - 1.0 / zoom_));
+  update();
+}
+
+void TimelineWidget::resetZoom() {
+  zoom_ = 1.0;
+  pan_ = 0.0;
+  update();
+}
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), Qt::white);
+  p.setRenderHint(QPainter::Antialiasing, false);
+  if (!ba_) {
+    p.setPen(QColor("#666666"));
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, message_);
+    return;
+  }
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
+  p.setFont(small);
+  p.setPen(QColor("#222222"));
+  p.drawText(QRectF(kMargin, kMargin, width() - 2 * kMargin, kSummaryHeight), Qt::AlignLeft | Qt::AlignVCenter, summary());
+  const QRectF area = plotArea();
+  p.save();
+  p.setClipRect(area.adjusted(0, 0, 1, 1));
+  p.fillRect(area, QColor("#fafafa"));
+  // Big buffers first so small ones stay visible on top.
+  std::vector<int> order(ba_->buffers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return ba_->buffers[a].bytes > ba_->buffers[b].bytes; });
+  std::vector<int> hi = highlightedBuffers();
+  for (int i : order) {
+    const AssignedBuffer& b = ba_->buffers[i];
+    QColor c = ToQColor(layout::BufferKindColor(BufferKindName(b.kind)));
+    QRectF r = bufferRect(i);
+    if (r.right() < area.left() || r.left() > area.right()) continue;
+    c.setAlpha(hi.empty() ? 200 : 110);
+    p.fillRect(r, c);
+    p.setPen(QPen(c.darker(140), 0));
+    p.drawRect(r);
+  }
+  for (int i : hi) {
+    p.setPen(QPen(ToQColor(layout::kSelectedColor), 2));
+    p.fillRect(bufferRect(i), ToQColor(layout::kSelectedColor).lighter(150));
+    p.drawRect(bufferRect(i));
+  }
+  // Peak position.
+  const double px = xOf(static_cast<double>(ba_->peak_position) + 0.5);
+  p.setPen(QPen(QColor("#c62828"), 1, Qt::DashLine));
+  p.drawLine(QPointF(px, area.top()), QPointF(px, curveArea().bottom()));
+  p.restore();
+  p.setPen(QColor("#444444"));
+  p.drawRect(area);
+  // Band labels: allocation kind and size.
+  for (const AllocationInfo& a : ba_->allocations) {
+    const double top = area.top() + alloc_base_[a.index] * area.height() / total_height_;
+    const double h = std::sqrt(static_cast<double>(std::max<int64_t>(a.size, 1))) * area.height() / total_height_;
+    p.setPen(QColor("#bbbbbb"));
+    p.drawLine(QPointF(area.left() - 4, top), QPointF(area.left(), top));
+    if (h < 12) continue;
+    p.setPen(QColor("#444444"));
+    const std::string_view kind = BufferKindName(a.kind);
+    p.drawText(QRectF(0, top, kLeftAxis + kMargin - 2, std::min(h, 28.0)), Qt::AlignRight | Qt::TextWordWrap,
+               QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())) + "\n" + HumanBytes(a.size));
+  }
+  // Memory over time: temp bytes live per position, the lower bound, the packed peak.
+  const QRectF ca = curveArea();
+  if (ca.height() > 10 && !ba_->live_bytes.empty()) {
+    int64_t top = std::max<int64_t>({ba_->peak_bytes, ba_->lower_bound_bytes, 1});
+    for (int64_t v : ba_->live_bytes) top = std::max(top, v);
+    auto yOf = [&](double v) { return ca.bottom() - v * ca.height() / static_cast<double>(top); };
+    p.save();
+    p.setClipRect(ca.adjusted(0, -1, 1, 1));
+    QPainterPath path;
+    path.moveTo(xOf(0), ca.bottom());
+    for (size_t i = 0; i < ba_->live_bytes.size(); ++i) {
+      const double y = yOf(static_cast<double>(ba_->live_bytes[i]));
+      path.lineTo(xOf(static_cast<double>(i)), y);
+      path.lineTo(xOf(static_cast<double>(i + 1)), y);
+    }
+    path.lineTo(xOf(static_cast<double>(ba_->live_bytes.size())), ca.bottom());
+    path.closeSubpath();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.fillPath(path, QColor(21, 101, 192, 60));
+    p.setPen(QPen(QColor("#1565c0"), 1));
+    p.drawPath(path);
+    p.setPen(QPen(QColor("#2e7d32"), 1, Qt::DashLine));
+    p.drawLine(QPointF(ca.left(), yOf(static_cast<double>(ba_->lower_bound_bytes))),
+               QPointF(ca.right(), yOf(static_cast<double>(ba_->lower_bound_bytes))));
+    p.setPen(QPen(QColor("#c62828"), 1, Qt::DotLine));
+    p.drawLine(QPointF(ca.left(), yOf(static_cast<double>(ba_->peak_bytes))),
+               QPointF(ca.right(), yOf(static_cast<double>(ba_->peak_bytes))));
+    p.restore();
+    p.setPen(QColor("#444444"));
+    p.drawRect(ca);
+    p.drawText(QRectF(0, ca.top(), kLeftAxis + kMargin - 2, 14), Qt::AlignRight, HumanBytes(top));
+    p.setPen(QColor("#2e7d32"));
+    p.drawText(QRectF(ca.left() + 4, ca.top() + 1, ca.width() - 8, 14), Qt::AlignRight,
+               tr("live temp bytes · - - lower bound · ··· packed peak"));
+  }
+}
+
+bool TimelineWidget::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip && ba_) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    int i = bufferAt(he->pos());
+    if (i < 0) {
+      QToolTip::hideText();
+      e->ignore();
+      return true;
+    }
+    const AssignedBuffer& b = ba_->buffers[i];
+    QString index;
+    for (int64_t x : b.index) index += (index.isEmpty() ? "" : ",") + QString::number(x);
+    QToolTip::showText(he->globalPos(),
+                       tr("<b>buffer %1</b> (%2)<br>%3%4<br><code>%5</code><br>%6 at offset %7 of allocation %8<br>"
+                          "live %9 – %10<br>defined by %%11")
+                           .arg(b.id)
+                           .arg(QString::fromUtf8(BufferKindName(b.kind).data(),
+                                                  static_cast<qsizetype>(BufferKindName(b.kind).size())))
+                           .arg(QString::fromStdString(b.instruction))
+                           .arg(index.isEmpty() ? QString() : " {" + index + "}")
+                           .arg(QString::fromStdString(b.shape).toHtmlEscaped())
+                           .arg(HumanBytes(b.bytes))
+                           .arg(b.offset)
+                           .arg(b.allocation)
+                           .arg(b.start)
+                           .arg(b.end)
+                           .arg(QString::fromStdString(b.instruction)),
+                       this);
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  dragging_ = true;
+  moved_ = false;
+  drag_x_ = e->position().x();
+  drag_pan_ = pan_;
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
+  if (!dragging_) return;
+  const double dx = e->position().x() - drag_x_;
+  if (std::abs(dx) > 3) moved_ = true;
+  if (!moved_) return;
+  const double per_px = static_cast<double>(positions_) / (zoom_ * std::max(1.0, plotArea().width()));
+  pan_ = std::clamp(drag_pan_ - dx * per_px, 0.0, static_cast<double>(positions_) * (1.0 - 1.0 / zoom_));
+  update();
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
+  if (!dragging_) return;
+  dragging_ = false;
+  if (moved_ || !ba_) return;
+  int i = bufferAt(e->position());
+  if (i < 0) return;
+  int64_t id = idOfBuffer(i);
+  if (id < 0) return;
+  selectInstruction(id);
+  emit instructionSelected(id);
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* e) {
+  const double steps = e->angleDelta().y() / 120.0;
+  if (steps == 0) return;
+  zoomBy(std::pow(1.25, steps), e->position().x());
+}
+
+}  // namespace hloscope::views
