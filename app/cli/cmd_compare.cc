@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "app/cli/cli_args.h"
+#include "core/stablehlo/load_module.h"
 #include "core/cost/device.h"
 #include "core/parser/parser.h"
 #include "core/passes/pass_registry.h"
@@ -32,7 +33,7 @@ std::unique_ptr<Module> LoadSide(const std::string& path, const std::string& mod
     const report::XlaDumpStep* s = m->after() ? m->after() : &m->steps.back();
     file = s->path;
   }
-  auto m = ParseHloFile(file);
+  auto m = LoadModuleFile(file);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return nullptr;

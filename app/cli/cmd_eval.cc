@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_args.h"
+#include "core/stablehlo/load_module.h"
 #include "core/eval/compare.h"
 #include "core/eval/data_file.h"
 #include "core/eval/evaluator.h"
@@ -37,7 +38,7 @@ int RunEval(const std::vector<std::string>& argv) {
     return 2;
   }
   const std::string& path = args.positional()[0];
-  auto m = ParseHloFile(path);
+  auto m = LoadModuleFile(path);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return 1;

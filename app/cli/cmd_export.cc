@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "app/cli/cli_args.h"
+#include "core/stablehlo/load_module.h"
 #include "core/cost/device.h"
 #include "core/layout/graph_layout.h"
 #include "core/memory/buffer_assignment.h"
@@ -29,7 +30,7 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
     SetCurrentDevice(*spec);
   }
   const std::string file = args.positional()[0];
-  auto m = ParseHloFile(file);
+  auto m = LoadModuleFile(file);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return nullptr;

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "app/cli/cli_args.h"
+#include "core/stablehlo/load_module.h"
 #include "core/cost/device.h"
 #include "core/memory/buffer_assignment.h"
 #include "core/passes/pass_registry.h"
@@ -39,7 +40,7 @@ int RunMemory(const std::vector<std::string>& argv) {
   opts.alignment = align;
   opts.keep_schedule = args.Has("--keep-schedule");
   opts.allow_sharing = !args.Has("--no-sharing");
-  auto m = ParseHloFile(args.positional()[0]);
+  auto m = LoadModuleFile(args.positional()[0]);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return 1;

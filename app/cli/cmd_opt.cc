@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/stablehlo/load_module.h"
 #include "core/cost/cost_model.h"
 #include "core/fusion/fusion_builder.h"
 #include <sstream>
@@ -51,7 +52,7 @@ std::unique_ptr<Pipeline> BuildFromArgs(const Args& args, const char* cmd) {
 }
 
 std::unique_ptr<Module> Load(const std::string& path) {
-  auto m = ParseHloFile(path);
+  auto m = LoadModuleFile(path);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return nullptr;

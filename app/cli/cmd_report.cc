@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "app/cli/cli_args.h"
+#include "core/stablehlo/load_module.h"
 #include "core/parser/parser.h"
 #include "core/report/report.h"
 #include "core/verify/verifier.h"
@@ -23,7 +24,7 @@ int RunReport(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "%s: error: already exists (use --force to replace it)\n", out.c_str());
     return 1;
   }
-  auto m = ParseHloFile(file);
+  auto m = LoadModuleFile(file);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return 1;

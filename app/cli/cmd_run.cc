@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/cli/cli_args.h"
+#include "core/stablehlo/load_module.h"
 #include "core/codegen/codegen.h"
 #include "core/codegen/cpu_executor.h"
 #include "core/eval/compare.h"
@@ -41,7 +42,7 @@ int RunRun(const std::vector<std::string>& argv) {
     return Fail("hloscope-cli run: error: unknown device '" + device + "' (cpu, cuda)", 2);
   const std::string& path = args.positional()[0];
 
-  auto original = ParseHloFile(path);
+  auto original = LoadModuleFile(path);
   if (!original.ok()) return Fail(original.status().message());
   codegen::CodegenOptions copts;
   if (auto sm = args.Get("--sm")) copts.sm = *sm;
