@@ -5,9 +5,11 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <cstdio>
+#include <memory>
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "app/gui/startup_timing.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -24,8 +26,15 @@ int main(int argc, char** argv) {
                            "graph");
   QCommandLineOption shot("screenshot", "Render the window to OUT.png and exit.", "OUT.png");
   QCommandLineOption size("size", "Screenshot: window size.", "WxH", "1600x1000");
+  QCommandLineOption compare("compare", "Screenshot: compare the step with module B and save the compare window.",
+                             "B");
   QCommandLineOption force("force", "Screenshot: overwrite an existing OUT.png.");
-  cli.addOptions({pipeline, step, select, panel, shot, size, force});
+  QCommandLineOption timing("timing",
+                            "Print to stderr when the first frame, the file, the first interactive graph and the "
+                            "pipeline arrive, and how long the UI thread was ever blocked.");
+  QCommandLineOption exit_ready("exit-when-ready",
+                                "With --timing: quit once the pipeline has run and its last step's graph is drawn.");
+  cli.addOptions({pipeline, step, select, panel, compare, shot, size, force, timing, exit_ready});
   cli.process(app);
 
   QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
@@ -42,6 +51,7 @@ int main(int argc, char** argv) {
     o.step = cli.value(step);
     o.select = cli.value(select);
     o.panel = cli.value(panel);
+    o.compare = cli.value(compare);
     o.output = cli.value(shot);
     o.force = cli.isSet(force);
     const QStringList wh = cli.value(size).split('x');
@@ -67,9 +77,23 @@ int main(int argc, char** argv) {
     return code;
   }
 
-  hloscope::gui::MainWindow window;
+  const bool timed = cli.isSet(timing) || cli.isSet(exit_ready);
+  if (timed) qputenv("HLOSCOPE_TIMING", "1");  // handlers that block the UI thread report themselves
+  hloscope::gui::MainWindow window(
+      {.persist_settings = !timed, .dialogs = !cli.isSet(exit_ready), .auto_run = true});
+  std::unique_ptr<hloscope::gui::StartupTiming> timer;
+  int code = 0;
+  if (timed) {
+    timer = std::make_unique<hloscope::gui::StartupTiming>(&window, cli.isSet(exit_ready));
+    QObject::connect(timer.get(), &hloscope::gui::StartupTiming::ready, &app, [&](int c) {
+      code = c;
+      app.exit(c);
+    });
+  }
   if (cli.isSet(pipeline)) window.setPipelineChoice(cli.value(pipeline));
   window.show();
   if (!file.isEmpty()) window.openFile(file);
-  return app.exec();
+  const int rc = app.exec();
+  if (timer) std::fprintf(stderr, "%s\n", qPrintable(timer->summary()));
+  return timer && cli.isSet(exit_ready) ? code : rc;
 }

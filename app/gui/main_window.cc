@@ -1,4 +1,5 @@
 #include "app/gui/main_window.h"
+#include "views/common/ui_timer.h"
 
 #include <QAction>
 #include <QApplication>
@@ -102,6 +103,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(relay_, &Relay::stepPrepared, this, [this](quint64 gen, int k, auto module, auto buffers, QString error) {
     if (gen == prep_gen_) onStepPrepared(k, std::move(module), std::move(buffers), error);
   });
+  connect(relay_, &Relay::buffersReady, this, [this](quint64 gen, int k, auto buffers, QString error) {
+    if (gen == prep_gen_) onBuffersReady(k, std::move(buffers), error);
+  });
   connect(relay_, &Relay::kernelsReady, this, [this](quint64 gen, int k, auto kernels, QString error, double ms) {
     if (gen != kernels_gen_) return;
     generating_ = false;
@@ -131,6 +135,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(decisions_, &views::DecisionsPanel::producerSelected, this,
           [this](qint64 producer, QList<qint64>) { selectInstruction(producer, true); });
   connect(watcher_, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
+  connect(relay_, &Relay::compareReady, this, [this](quint64 gen, auto result, QString error) {
+    if (gen == compare_gen_) onCompareReady(std::move(result), error);
+  });
+  installContextMenus();
 
   resize(1400, 900);
   if (options_.persist_settings) restoreSettings();
@@ -187,7 +195,9 @@ void MainWindow::buildActions() {
   exp->addAction(tr("Graph as &SVG…"), this, [this] { exportDialog("graph-svg"); });
   exp->addAction(tr("Graph as &PNG…"), this, [this] { exportDialog("graph-png"); });
   exp->addAction(tr("Timeline as S&VG…"), this, [this] { exportDialog("timeline-svg"); });
+  exp->addAction(tr("Graph as &DOT…"), this, [this] { exportDialog("graph-dot"); });
   exp->addAction(tr("Timeline as P&NG…"), this, [this] { exportDialog("timeline-png"); });
+  file->addAction(tr("&Compare with…"), this, &MainWindow::compareDialog);
   file->addSeparator();
   file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -333,6 +343,7 @@ void MainWindow::openFile(const QString& path) {
   ++prep_gen_;
   running_ = false;
   preparing_ = false;
+  buffering_ = false;
   pipeline_->setRunning(false);
   loading_ = true;
   log_->info(tr("opening %1").arg(path));
@@ -351,6 +362,7 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_ptr<const PipelineRun> input) {
+  views::UiTimer ui_timer("onLoaded");
   loading_ = false;
   if (!path_.isEmpty()) watcher_->removePath(path_);
   session_ = std::move(session);
@@ -367,6 +379,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
   live_steps_ = run_->steps();
   selected_ = -1;
   step_ = -1;
+  prepared_ = nullptr;
   shown_step_ = -1;
   pipeline_->setSteps(run_->steps());
   decisions_->setSteps(run_->steps(), 0);
@@ -391,6 +404,7 @@ void MainWindow::runPipeline(const QString& pipeline, const QStringList& passes,
   live_steps_.clear();
   pipeline_->setSteps({});
   step_ = -1;
+  prepared_ = nullptr;
   log_->info(tr("running %1 on %2").arg(pipeline == "custom" ? passes.join(",") : pipeline, device));
   RunOptions opts;
   if (pipeline == "custom")
@@ -420,6 +434,7 @@ void MainWindow::cancelRun() {
 void MainWindow::setPipelineChoice(const QString& pipeline) { pipeline_->setPipeline(pipeline); }
 
 void MainWindow::onStepRecorded(std::shared_ptr<const Step> step) {
+  views::UiTimer ui_timer("onStepRecorded");
   live_steps_.push_back(step);
   pipeline_->appendStep(step);
   if (live_steps_.size() == 1) {
@@ -430,6 +445,7 @@ void MainWindow::onStepRecorded(std::shared_ptr<const Step> step) {
 }
 
 void MainWindow::onRunFinished(std::shared_ptr<const PipelineRun> run) {
+  views::UiTimer ui_timer("onRunFinished");
   running_ = false;
   pipeline_->setRunning(false);
   run_ = std::move(run);
@@ -444,19 +460,29 @@ void MainWindow::onRunFinished(std::shared_ptr<const PipelineRun> run) {
   const int keep = std::max(step_, 0);
   pipeline_->setSteps(run_->steps());
   decisions_->setSteps(run_->steps(), keep);
-  step_ = -1;
   pipeline_->setCurrentStep(std::min(keep, run_->size() - 1));
   emit runFinished(true);
 }
 
 void MainWindow::selectStep(int k) {
+  views::UiTimer ui_timer("selectStep");
   if (!run_ || k < 0 || k >= run_->size()) return;
   if (k != pipeline_->currentStep()) {
     pipeline_->setCurrentStep(k);  // comes back here through stepSelected
     if (pipeline_->currentStep() != k) k = pipeline_->currentStep();
     if (k == step_) return;
   }
+  const Step* obj = run_->steps()[k].get();
+  if (k == step_ && obj == prepared_) {
+    // The same step of a newer run (the pipeline finished while it was
+    // shown): its module is what is shown or being prepared already.
+    decisions_->setCurrentStep(k);
+    text_->setStep(run_, k);
+    details_->setStep(run_, k);
+    return;
+  }
   step_ = k;
+  prepared_ = obj;
   decisions_->setCurrentStep(k);
   text_->setStep(run_, k);
   const Step& s = run_->step(k);
@@ -467,20 +493,27 @@ void MainWindow::selectStep(int k) {
   preparing_ = true;
   Relay* relay = relay_;
   auto run = run_;
+  buffering_ = true;
   startThread([relay, gen, run, k] {
+    // The graph needs only the module; the buffer assignment (seconds on the
+    // largest modules) follows for the timeline.
     auto module = run->ModuleAt(k);
     if (!module.ok()) {
-      emit relay->stepPrepared(gen, k, nullptr, nullptr, QString::fromStdString(module.status().message()));
+      const QString error = QString::fromStdString(module.status().message());
+      emit relay->stepPrepared(gen, k, nullptr, nullptr, error);
+      emit relay->buffersReady(gen, k, nullptr, error);
       return;
     }
+    emit relay->stepPrepared(gen, k, *module, nullptr, QString());
     auto ba = run->BuffersAt(k);
-    emit relay->stepPrepared(gen, k, *module, ba.ok() ? *ba : nullptr,
+    emit relay->buffersReady(gen, k, ba.ok() ? *ba : nullptr,
                              ba.ok() ? QString() : QString::fromStdString(ba.status().message()));
   });
 }
 
 void MainWindow::onStepPrepared(int k, std::shared_ptr<const Module> module,
                                 std::shared_ptr<const BufferAssignment> buffers, QString error) {
+  views::UiTimer ui_timer("onStepPrepared");
   preparing_ = false;
   if (!run_ || k != step_) return;
   const auto& step = run_->steps()[k];
@@ -491,13 +524,23 @@ void MainWindow::onStepPrepared(int k, std::shared_ptr<const Module> module,
   graph_->showStep(module, step->module, std::shared_ptr<const StepDiff>(step, &step->diff));
   details_->setStep(run_, k);
   if (buffers) timeline_->setAssignment(buffers, step->module);
-  else timeline_->setMessage(tr("No buffer assignment: %1").arg(error));
   shown_step_ = k;
   if (selected_ >= 0) selectInstruction(selected_, false);
   emit stepShown(k);
 }
 
+void MainWindow::onBuffersReady(int k, std::shared_ptr<const BufferAssignment> buffers, QString error) {
+  views::UiTimer ui_timer("onBuffersReady");
+  buffering_ = false;
+  if (!run_ || k != step_) return;
+  if (buffers) timeline_->setAssignment(buffers, run_->steps()[k]->module);
+  else timeline_->setMessage(tr("No buffer assignment: %1").arg(error));
+  if (selected_ >= 0) timeline_->selectInstruction(selected_);
+  emit buffersShown(k);
+}
+
 void MainWindow::selectInstruction(qint64 id, bool center) {
+  views::UiTimer ui_timer("selectInstruction");
   if (selecting_) return;
   selecting_ = true;
   selected_ = id;
@@ -507,56 +550,6 @@ void MainWindow::selectInstruction(qint64 id, bool center) {
   text_->setInstruction(id);
   updateKernelTabs();
   selecting_ = false;
-}
-
-bool MainWindow::exportPicture(const QString& what, const QString& path, bool force, QString* error) {
-  if (QFileInfo::exists(path) && !force) {
-    *error = tr("%1: file exists").arg(path);
-    return false;
-  }
-  QByteArray bytes;
-  if (what == "graph-svg" || what == "graph-png") {
-    if (!graph_->laidOut()) {
-      *error = tr("no graph is shown");
-      return false;
-    }
-    if (what == "graph-svg") {
-      report::GraphSvgOptions o;
-      o.title = QFileInfo(path_).fileName().toStdString() + " — step " + std::to_string(step_);
-      bytes = QByteArray::fromStdString(report::RenderGraphSvg(*graph_->laidOut(), o));
-    } else {
-      QBuffer buf(&bytes);
-      buf.open(QIODevice::WriteOnly);
-      graph_->grabImage().save(&buf, "PNG");
-    }
-  } else if (what == "timeline-svg" || what == "timeline-png") {
-    if (!timeline_->assignment()) {
-      *error = tr("no buffer timeline is shown");
-      return false;
-    }
-    bytes = QByteArray::fromStdString(what == "timeline-svg" ? report::RenderTimelineSvg(*timeline_->assignment())
-                                                             : report::RenderTimelinePng(*timeline_->assignment()));
-  } else {
-    *error = tr("unknown export '%1'").arg(what);
-    return false;
-  }
-  QSaveFile out(path);
-  if (bytes.isEmpty() || !out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
-    *error = tr("%1: cannot write").arg(path);
-    return false;
-  }
-  log_->info(tr("exported %1 to %2 (%3 bytes)").arg(what, path).arg(bytes.size()));
-  return true;
-}
-
-void MainWindow::exportDialog(const QString& what) {
-  const bool svg = what.endsWith("svg");
-  QString f = QFileDialog::getSaveFileName(this, tr("Export"), QString(),
-                                           svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
-  if (f.isEmpty()) return;
-  QString error;
-  // The dialog has asked before replacing an existing file.
-  if (!exportPicture(what, f, /*force=*/true, &error)) showError(tr("Export failed"), error);
 }
 
 void MainWindow::generateKernels() {
@@ -628,9 +621,19 @@ bool MainWindow::showPanel(const QString& name) {
   return false;
 }
 
-bool MainWindow::busy() const {
-  return loading_ || running_ || preparing_ || generating_ || (step_ >= 0 && shown_step_ != step_) || graph_->busy() ||
-         text_->diffPending();
+bool MainWindow::busy() const { return !busyReason().isEmpty(); }
+
+QString MainWindow::busyReason() const {
+  if (loading_) return "loading";
+  if (running_) return "running the pipeline";
+  if (preparing_) return "preparing the step";
+  if (buffering_) return "assigning buffers";
+  if (generating_) return "generating kernels";
+  if (step_ >= 0 && shown_step_ != step_) return "showing the step";
+  if (graph_->busy()) return "laying out the graph";
+  if (text_->diffPending()) return "diffing";
+  if (text_->textPending()) return "filling the text";
+  return {};
 }
 
 void MainWindow::onFileChanged(const QString& path) {

@@ -17,6 +17,7 @@ class QDockWidget;
 class QFileSystemWatcher;
 class QLineEdit;
 class QMenu;
+class QWidget;
 class QThread;
 class QToolBar;
 
@@ -28,11 +29,13 @@ class LogPanel;
 class PipelinePanel;
 class TextPanel;
 class TimelineWidget;
+class CompareView;
 }  // namespace hloscope::views
 
 namespace hloscope::gui {
 
 class Relay;
+struct CompareBundle;
 
 struct MainWindowOptions {
   bool persist_settings = true;  // QSettings read/write (off in tests and screenshots)
@@ -64,10 +67,19 @@ class MainWindow : public QMainWindow {
   // "timeline-svg", "timeline-png" (atomically; an existing file only with
   // `force`). False with `error` set otherwise.
   bool exportPicture(const QString& what, const QString& path, bool force, QString* error);
+  // Writes "graph-dot" too. The right-click menu of a panel ("graph",
+  // "timeline"): exports and, on the graph, the selection's name.
+  QMenu* contextMenuFor(const QString& panel);
+  // Compares the shown step with the module in `path` (off the UI thread)
+  // and shows both side by side in the compare window.
+  void compareWith(const QString& path);
+  bool comparing() const { return comparing_; }
+  views::CompareView* compareView() const { return compare_view_; }
   bool kernelsReadyForStep() const { return kernels_ && kernels_step_ == step_ && run_ == kernels_run_; }
 
   // State (tests, screenshot mode).
   bool busy() const;  // loading, running, preparing a step, laying out or diffing
+  QString busyReason() const;  // what busy() waits for; "" when idle
   bool loading() const { return loading_; }
   bool running() const { return running_; }
   const std::shared_ptr<const Session>& session() const { return session_; }
@@ -91,7 +103,9 @@ class MainWindow : public QMainWindow {
   void fileLoaded(QString path);
   void loadFailed(QString message);
   void runFinished(bool ok);
-  void stepShown(int k);
+  void compareShown(bool ok);
+  void stepShown(int k);     // module handed to the graph, details, text
+  void buffersShown(int k);  // its buffer assignment handed to the timeline
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -112,12 +126,16 @@ class MainWindow : public QMainWindow {
   void onRunFinished(std::shared_ptr<const PipelineRun> run);
   void onStepPrepared(int k, std::shared_ptr<const Module> module, std::shared_ptr<const BufferAssignment> buffers,
                       QString error);
+  void onBuffersReady(int k, std::shared_ptr<const BufferAssignment> buffers, QString error);
   void onFileChanged(const QString& path);
   void openDialog();
   void showSearch();
   void updateTitle();
   void updateKernelTabs();
   void exportDialog(const QString& what);
+  void installContextMenus();
+  void compareDialog();
+  void onCompareReady(std::shared_ptr<const CompareBundle> bundle, const QString& error);
 
   MainWindowOptions options_;
   Relay* relay_;
@@ -148,9 +166,14 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<std::atomic<bool>> cancel_;
   std::vector<QThread*> threads_;
   quint64 load_gen_ = 0, run_gen_ = 0, prep_gen_ = 0;
-  bool loading_ = false, running_ = false, preparing_ = false;
+  bool loading_ = false, running_ = false, preparing_ = false, buffering_ = false;
   bool reload_question_open_ = false;
+  quint64 compare_gen_ = 0;
+  bool comparing_ = false;
+  QWidget* compare_window_ = nullptr;
+  views::CompareView* compare_view_ = nullptr;
   int step_ = -1, shown_step_ = -1;
+  const Step* prepared_ = nullptr;  // the step object shown or being prepared
   qint64 selected_ = -1;
   bool selecting_ = false;
 };

@@ -7,6 +7,8 @@
 #include <QTimer>
 
 #include "app/gui/main_window.h"
+#include "views/compare/compare_view.h"
+#include "views/graph/graph_view.h"
 
 namespace hloscope::gui {
 namespace {
@@ -24,6 +26,8 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   if (o.step != "last" && (o.step.toInt(&ok) < 0 || !ok)) return QStringLiteral("--step: expected a number or 'last'");
   static const QStringList panels = {"graph", "timeline", "decisions", "text", "details", "pipeline", "log"};
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
+  if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
+    return QStringLiteral("--compare: %1: no such file").arg(o.compare);
   return {};
 }
 
@@ -34,6 +38,10 @@ void ScreenshotDriver::start() {
   connect(window_, &MainWindow::loadFailed, this, [this](const QString& m) { fail(m); });
   connect(window_, &MainWindow::runFinished, this, [this](bool ok) {
     if (!ok) fail(QStringLiteral("pipeline failed: ") + window_->lastError());
+  });
+  connect(window_, &MainWindow::compareShown, this, [this](bool ok) {
+    if (!ok) fail(QStringLiteral("compare failed: ") + window_->lastError());
+    compared_ = ok;
   });
   window_->setPipelineChoice(o_.pipeline);
   window_->resize(o_.size);
@@ -69,12 +77,25 @@ void ScreenshotDriver::poll() {
     if (!o_.select.isEmpty() && !window_->selectInstructionByName(o_.select, true))
       return fail(QStringLiteral("--select: no instruction named '%1' in step %2").arg(o_.select).arg(window_->currentStep()));
     window_->showPanel(o_.panel);
+    if (!o_.compare.isEmpty()) {
+      window_->compareWith(o_.compare);
+      phase_ = Phase::kComparing;
+      return;
+    }
+    phase_ = Phase::kSettling;
+    return;
+  }
+  if (phase_ == Phase::kComparing) {
+    views::CompareView* c = window_->compareView();
+    if (!compared_ || !c || c->left()->busy() || c->right()->busy()) return;
+    c->window()->resize(o_.size);
     phase_ = Phase::kSettling;
     return;
   }
   // Settling: a few idle polls in a row so animations and repaints finish.
   if (++idle_polls_ < 8) return;
-  QImage image = window_->grab().toImage();
+  QWidget* shown = o_.compare.isEmpty() ? static_cast<QWidget*>(window_) : window_->compareView()->window();
+  QImage image = shown->grab().toImage();
   QSaveFile out(o_.output);
   if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG", 0) || !out.commit())
     return fail(QStringLiteral("%1: cannot write the screenshot").arg(o_.output));

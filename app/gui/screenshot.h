@@ -1,8 +1,9 @@
 // Screenshot mode: `hloscope FILE [--pipeline P] [--step N|last]
-// [--select NAME] [--panel graph|timeline|decisions|text] --screenshot
-// OUT.png [--size WxH] [--force]` loads FILE, runs the pipeline, shows the
-// step, waits until every panel (graph layout included) is idle, saves the
-// window as PNG and quits.
+// [--select NAME] [--panel graph|timeline|decisions|text] [--compare B]
+// --screenshot OUT.png [--size WxH] [--force]` loads FILE, runs the
+// pipeline, shows the step, waits until every panel (graph layout included)
+// is idle, saves the window as PNG and quits. With --compare it compares the
+// step with module B and saves the compare window instead.
 #pragma once
 
 #include <QObject>
@@ -19,6 +20,7 @@ struct ScreenshotOptions {
   QString step = "last";  // a number or "last"
   QString select;         // instruction name
   QString panel = "graph";
+  QString compare;  // module B: screenshot the compare window
   QString output;
   QSize size{1600, 1000};
   bool force = false;
@@ -47,9 +49,10 @@ class ScreenshotDriver : public QObject {
 
   MainWindow* window_;
   ScreenshotOptions o_;
-  enum class Phase { kLoading, kRunning, kStepping, kSettling, kDone } phase_ = Phase::kLoading;
+  enum class Phase { kLoading, kRunning, kStepping, kComparing, kSettling, kDone } phase_ = Phase::kLoading;
   int waited_ms_ = 0;
   int idle_polls_ = 0;
+  bool compared_ = false;
 };
 
 }  // namespace hloscope::gui

@@ -12,6 +12,7 @@
 #include "core/codegen/codegen.h"
 #include "core/memory/buffer_assignment.h"
 #include "core/session/session.h"
+#include "views/compare/compare_view.h"
 
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Step>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Session>)
@@ -19,6 +20,18 @@ Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::PipelineRun>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Module>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::BufferAssignment>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::codegen::CodegenResult>)
+
+namespace hloscope::gui {
+
+// Both sides of a comparison and its result (File → Compare with…).
+struct CompareBundle {
+  views::CompareSideInput a, b;
+  std::shared_ptr<const report::CompareResult> result;
+};
+
+}  // namespace hloscope::gui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::gui::CompareBundle>)
 
 namespace hloscope::gui {
 
@@ -37,6 +50,9 @@ class Relay : public QObject {
   void runFailed(quint64 generation, QString message);
   void stepPrepared(quint64 generation, int step, std::shared_ptr<const hloscope::Module> module,
                     std::shared_ptr<const hloscope::BufferAssignment> buffers, QString error);
+  void buffersReady(quint64 generation, int step, std::shared_ptr<const hloscope::BufferAssignment> buffers,
+                    QString error);
+  void compareReady(quint64 generation, std::shared_ptr<const hloscope::gui::CompareBundle> bundle, QString error);
   void kernelsReady(quint64 generation, int step, std::shared_ptr<const hloscope::codegen::CodegenResult> kernels,
                     QString error, double ms);
 };

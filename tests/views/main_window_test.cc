@@ -6,7 +6,10 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QMenu>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTreeWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <gtest/gtest.h>
@@ -16,6 +19,7 @@
 #include "app/gui/screenshot.h"
 #include "tests/support/test_paths.h"
 #include "tests/views/view_test_util.h"
+#include "views/compare/compare_view.h"
 #include "views/decisions/decisions_panel.h"
 #include "views/details/details_panel.h"
 #include "views/graph/graph_view.h"
@@ -286,7 +290,7 @@ TEST(MainWindowTest, ExportsPicturesAndRefusesOverwrite) {
   w.openFile(Sample("layer_norm.hlo"));
   ASSERT_TRUE(Idle(w));
   QString error;
-  for (const char* what : {"graph-svg", "graph-png", "timeline-svg", "timeline-png"}) {
+  for (const char* what : {"graph-svg", "graph-png", "graph-dot", "timeline-svg", "timeline-png"}) {
     const QString path = dir.path() + "/" + QString(what).replace('-', '.');
     ASSERT_TRUE(w.exportPicture(what, path, false, &error)) << what << ": " << error.toStdString();
     QFile f(path);
@@ -294,6 +298,8 @@ TEST(MainWindowTest, ExportsPicturesAndRefusesOverwrite) {
     const QByteArray head = f.read(8);
     if (QString(what).endsWith("svg")) {
       EXPECT_TRUE(head.startsWith("<?xml") || head.startsWith("<svg")) << head.toStdString();
+    } else if (QString(what).endsWith("dot")) {
+      EXPECT_TRUE(head.startsWith("digraph")) << head.toStdString();
     } else {
       EXPECT_TRUE(head.startsWith("\x89PNG")) << what;
     }
@@ -301,6 +307,82 @@ TEST(MainWindowTest, ExportsPicturesAndRefusesOverwrite) {
     EXPECT_TRUE(error.contains("exists"));
   }
   EXPECT_FALSE(w.exportPicture("nope", dir.path() + "/x", false, &error));
+}
+
+// The right-click menus offer the exports (and the selection's name).
+TEST(MainWindowTest, ContextMenusOfferExports) {
+  MainWindow w(kTestOptions);
+  w.show();
+  w.openFile(Sample("layer_norm.hlo"));
+  ASSERT_TRUE(Idle(w));
+  auto texts = [](QMenu* m) {
+    QStringList t;
+    for (QAction* a : m->actions()) t << a->text();
+    delete m;
+    return t;
+  };
+  QStringList graph = texts(w.contextMenuFor("graph"));
+  for (const char* want : {"Export graph as SVG…", "Export graph as PNG…", "Export graph as DOT…", "Fit"})
+    EXPECT_TRUE(graph.contains(want)) << want << " in " << graph.join('|').toStdString();
+  ASSERT_TRUE(w.selectInstructionByName(QString::fromStdString(w.run()->step(w.currentStep()).module->instructions.back().name), false));
+  graph = texts(w.contextMenuFor("graph"));
+  EXPECT_TRUE(std::any_of(graph.begin(), graph.end(), [](const QString& t) { return t.startsWith("Copy name"); }))
+      << graph.join('|').toStdString();
+  QStringList timeline = texts(w.contextMenuFor("timeline"));
+  EXPECT_TRUE(timeline.contains("Export timeline as SVG…"));
+  EXPECT_TRUE(timeline.contains("Export timeline as PNG…"));
+}
+
+// File → Compare with…: our last `gpu` step against XLA's optimized module of
+// the same program, side by side, selection synced through the matches.
+TEST(MainWindowTest, ComparesWithXlaOptimizedModule) {
+  MainWindow w(kTestOptions);
+  w.resize(1200, 800);
+  w.show();
+  w.openFile(Sample("transformer_block.hlo"));
+  ASSERT_TRUE(Idle(w));
+  w.selectStep(w.run()->size() - 1);
+  ASSERT_TRUE(Idle(w));
+  QSignalSpy shown(&w, &MainWindow::compareShown);
+  w.compareWith(Sample("transformer_block.xla_cpu_optimized.hlo"));
+  ASSERT_TRUE(WaitUntil([&] { return shown.count() > 0; })) << w.lastError().toStdString();
+  ASSERT_TRUE(shown.first().at(0).toBool()) << w.lastError().toStdString();
+  views::CompareView* c = w.compareView();
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(WaitUntil([&] { return !c->left()->busy() && !c->right()->busy() && c->left()->laidOut() &&
+                                     c->right()->laidOut(); }));
+  const report::CompareResult& r = *c->result();
+  EXPECT_GT(r.a.kernels, 0);
+  EXPECT_GT(r.b.kernels, 0);
+  EXPECT_GT(r.matches.size(), 10u);
+  EXPECT_TRUE(c->summaryText().contains("kernels"));
+  // The differing groupings are listed and highlighted.
+  EXPECT_EQ(c->differences()->topLevelItemCount(), 2);
+  const size_t groups = r.fused_only_in_a.size() + r.fused_only_in_b.size();
+  EXPECT_EQ(static_cast<size_t>(c->differences()->topLevelItem(0)->childCount() +
+                                c->differences()->topLevelItem(1)->childCount()),
+            groups);
+  if (groups > 0) EXPECT_FALSE(c->regrouped(0).empty() && c->regrouped(1).empty());
+  // Selecting a matched instruction on the left selects its counterpart on the right.
+  bool synced = false;
+  for (const auto& [an, bn] : r.matches) {
+    if (!c->selectByName(0, an)) continue;
+    const int64_t want = c->side(1).run->IdOfName(c->side(1).step, bn);
+    ASSERT_GE(want, 0) << bn;
+    EXPECT_EQ(c->selected(1), want) << an << " → " << bn;
+    synced = c->selected(1) == want;
+    break;
+  }
+  EXPECT_TRUE(synced);
+  // A file that does not parse: an error, the window stays usable.
+  QTemporaryDir dir;
+  const QString bad = dir.path() + "/bad.hlo";
+  { std::ofstream(bad.toStdString()) << "HloModule m\nENTRY e { x = f32[ parameter(0) }\n"; }
+  shown.clear();
+  w.compareWith(bad);
+  ASSERT_TRUE(WaitUntil([&] { return shown.count() > 0; }));
+  EXPECT_FALSE(shown.first().at(0).toBool());
+  EXPECT_TRUE(w.lastError().contains("bad.hlo")) << w.lastError().toStdString();
 }
 
 }  // namespace

@@ -111,11 +111,20 @@ constexpr int kRow = 15;
 
 GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent) {
   setAttribute(Qt::WA_TransparentForMouseEvents);
+  for (ChangeKind k : kLegendChanges) labels_ << QString::fromLatin1(ChangeName(k));
   resize(sizeHint());
 }
 
+void GraphLegend::setChangeLabels(const QStringList& labels) {
+  labels_ = labels;
+  while (labels_.size() < static_cast<int>(std::size(kLegendChanges))) labels_ << QString();
+  resize(sizeHint());
+  update();
+}
+
 QSize GraphLegend::sizeHint() const {
-  int rows = static_cast<int>(std::size(kLegendCategories) + std::size(kLegendChanges));
+  int rows = static_cast<int>(std::size(kLegendCategories));
+  for (const QString& l : labels_) rows += l.isEmpty() ? 0 : 1;
   return {150, rows * kRow + 12};
 }
 
@@ -139,12 +148,15 @@ void GraphLegend::paintEvent(QPaintEvent*) {
                QString::fromLatin1(CategoryName(c).data(), static_cast<int>(CategoryName(c).size())));
     y += kRow;
   }
-  for (ChangeKind k : kLegendChanges) {
+  for (size_t i = 0; i < std::size(kLegendChanges); ++i) {
+    const ChangeKind k = kLegendChanges[i];
+    const QString label = i < static_cast<size_t>(labels_.size()) ? labels_[static_cast<int>(i)] : QString();
+    if (label.isEmpty()) continue;
     p.setPen(QPen(ChangeColor(k), 2.5, k == ChangeKind::kRemoved ? Qt::DashLine : Qt::SolidLine));
     p.setBrush(Qt::white);
     p.drawRoundedRect(QRectF(8, y + 2, 18, 10), 2, 2);
     p.setPen(Qt::black);
-    p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft, QString::fromLatin1(ChangeName(k)));
+    p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft, label);
     y += kRow;
   }
 }

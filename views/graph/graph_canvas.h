@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QGraphicsView>
+#include <QStringList>
 #include <QWidget>
 
 namespace hloscope::views {
@@ -52,9 +53,15 @@ class GraphLegend : public QWidget {
  public:
   explicit GraphLegend(QWidget* parent);
   QSize sizeHint() const override;
+  // Relabels the highlight rows (added, removed, folded, rewritten); an
+  // empty label hides its row. The compare view uses its own meanings.
+  void setChangeLabels(const QStringList& labels);
 
  protected:
   void paintEvent(QPaintEvent* e) override;
+
+ private:
+  QStringList labels_;
 };
 
 }  // namespace hloscope::views

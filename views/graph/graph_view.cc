@@ -1,4 +1,5 @@
 #include "views/graph/graph_view.h"
+#include "views/common/ui_timer.h"
 
 #include <QApplication>
 #include <QGraphicsScene>
@@ -117,6 +118,7 @@ void GraphView::relayout() {
 
 void GraphView::onLayoutReady(quint64 generation, std::shared_ptr<const layout::LaidOutGraph> g, QString error,
                               double total_ms) {
+  UiTimer ui_timer("graph: build scene");
   if (generation != generation_) return;
   busy_ = false;
   busy_label_->hide();
@@ -266,6 +268,11 @@ void GraphView::nodeDoubleClicked(int64_t id) {
     openComputation(QString::fromStdString(n->called.front()));
   }
   if (id >= 0) emit instructionActivated(id);
+}
+
+void GraphView::setChangeLegend(const QString& added, const QString& rewritten) {
+  legend_->setChangeLabels({added, QString(), QString(), rewritten});
+  positionOverlays();
 }
 
 void GraphView::toggleExpanded(int64_t id) {

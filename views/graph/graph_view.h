@@ -65,6 +65,9 @@ class GraphView : public QWidget {
   // next/previous match; false when nothing matches.
   bool findNext(const QString& regex);
   bool findPrevious(const QString& regex);
+  // The legend's names for the "added" and "rewritten" highlights (the
+  // compare view uses them for other differences); hides the other two.
+  void setChangeLegend(const QString& added, const QString& rewritten);
   void setExpandFusions(bool expand);
   void setNeighbourhood(int hops);  // 0 = off; around the selection
   void openComputation(const QString& name);  // "" = entry

@@ -1,4 +1,5 @@
 #include "views/text/text_panel.h"
+#include "views/common/ui_timer.h"
 
 #include <QFontDatabase>
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "core/session/line_diff.h"
+#include "views/text/async_document.h"
 #include "views/text/hlo_highlighter.h"
 
 namespace hloscope::views {
@@ -33,8 +35,10 @@ TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   ptx_ = MakeEdit();
   highlighter_ = new HloHighlighter(nullptr);
   highlighter_->setParent(this);
-  new DiffHighlighter(diff_->document());
-  new HloHighlighter(source_->document());
+  auto* diff_highlighter = new DiffHighlighter(nullptr);
+  diff_highlighter->setParent(this);
+  auto* source_highlighter = new HloHighlighter(nullptr);
+  source_highlighter->setParent(this);
   tabs_->addTab(hlo_, tr("HLO"));
   tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(ir_, tr("LLVM IR"));
@@ -43,36 +47,40 @@ TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tabs_);
+  hlo_text_ = new AsyncDocument(hlo_);
+  diff_text_ = new AsyncDocument(diff_);
+  source_text_ = new AsyncDocument(source_);
+  hlo_text_->setHighlighter(highlighter_, kHighlightLineLimit);
+  diff_text_->setHighlighter(diff_highlighter, kHighlightLineLimit);
+  source_text_->setHighlighter(source_highlighter, kHighlightLineLimit);
   source_->setParent(this);
   source_->hide();
 }
 
 void TextPanel::setSource(const QString& text, bool show) {
-  source_->setPlainText(text);
+  source_text_->setText(text);
   int i = tabs_->indexOf(source_);
   if (show && i < 0) tabs_->addTab(source_, tr("StableHLO"));
   if (!show && i >= 0) tabs_->removeTab(i);
 }
 
 void TextPanel::setStep(std::shared_ptr<const PipelineRun> run, int step) {
+  UiTimer ui_timer("text: setStep");
   const ModuleSnapshot* before = run_ && step_ >= 0 && step_ < run_->size() ? run_->step(step_).module.get() : nullptr;
   run_ = std::move(run);
   step_ = step;
   if (!run_ || step_ < 0 || step_ >= run_->size()) {
-    hlo_->clear();
-    diff_->clear();
+    hlo_text_->setText({});
+    diff_text_->setText({});
     return;
   }
   const ModuleSnapshot& snap = *run_->step(step_).module;
-  if (before != &snap) {
-    const QString text = QString::fromStdString(snap.text);
-    highlighter_->setDocument(nullptr);
-    hlo_->setPlainText(text);
-    if (snap.instruction_count() + 4 * snap.computation_count() <= kHighlightLineLimit)
-      highlighter_->setDocument(hlo_->document());
-  }
   selected_line_ = -1;
-  setInstruction(id_);
+  if (before != &snap) {
+    hlo_text_->setText(QString::fromStdString(snap.text), [this] { setInstruction(id_); });
+  } else {
+    setInstruction(id_);
+  }
   startDiff();
 }
 
@@ -80,7 +88,7 @@ void TextPanel::startDiff() {
   const quint64 gen = ++generation_;
   if (step_ <= 0) {
     diff_pending_ = false;
-    diff_->setPlainText(step_ == 0 ? tr("(the input: no previous step)") : QString());
+    diff_text_->setText(step_ == 0 ? tr("(the input: no previous step)") : QString());
     emit diffReady();
     return;
   }
@@ -88,12 +96,12 @@ void TextPanel::startDiff() {
   auto after = run_->step(step_).module;
   if (before == after) {
     diff_pending_ = false;
-    diff_->setPlainText(tr("(this pass changed nothing)"));
+    diff_text_->setText(tr("(this pass changed nothing)"));
     emit diffReady();
     return;
   }
   diff_pending_ = true;
-  diff_->setPlainText(tr("computing diff…"));
+  diff_text_->setText(tr("computing diff…"));
   const std::string a_name = "step " + std::to_string(step_ - 1) + " " + run_->step(step_ - 1).pass;
   const std::string b_name = "step " + std::to_string(step_) + " " + run_->step(step_).pass;
   auto result = std::make_shared<QString>();
@@ -103,9 +111,11 @@ void TextPanel::startDiff() {
   // Runs on the UI thread, and only while this panel exists.
   connect(t, &QThread::finished, this, [this, gen, result] {
     if (gen != generation_) return;
-    diff_pending_ = false;
-    diff_->setPlainText(result->isEmpty() ? tr("(no textual change)") : *result);
-    emit diffReady();
+    diff_text_->setText(result->isEmpty() ? tr("(no textual change)") : *result, [this, gen] {
+      if (gen != generation_) return;
+      diff_pending_ = false;
+      emit diffReady();
+    });
   });
   connect(t, &QThread::finished, t, &QObject::deleteLater);
   t->start(QThread::LowPriority);
@@ -148,6 +158,10 @@ void TextPanel::setKernel(const QString& name, const QString& ir, const QString&
 
 QString TextPanel::irText() const { return ir_->toPlainText(); }
 QString TextPanel::ptxText() const { return ptx_->toPlainText(); }
+
+bool TextPanel::textPending() const {
+  return hlo_text_->pending() || diff_text_->pending() || source_text_->pending();
+}
 
 QString TextPanel::hloText() const { return hlo_->toPlainText(); }
 QString TextPanel::diffText() const { return diff_->toPlainText(); }

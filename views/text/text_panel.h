@@ -15,6 +15,7 @@ class QTabWidget;
 
 namespace hloscope::views {
 
+class AsyncDocument;
 class HloHighlighter;
 
 class TextPanel : public QWidget {
@@ -42,6 +43,7 @@ class TextPanel : public QWidget {
   QString hloText() const;
   QString diffText() const;
   bool diffPending() const { return diff_pending_; }
+  bool textPending() const;  // a large HLO/diff/source text still being filled
   // The 0-based line highlighted for the selection, or -1.
   int selectedLine() const { return selected_line_; }
 
@@ -57,6 +59,9 @@ class TextPanel : public QWidget {
   QPlainTextEdit* source_;
   QPlainTextEdit* ir_;
   QPlainTextEdit* ptx_;
+  AsyncDocument* hlo_text_;     // large texts are filled off the UI thread
+  AsyncDocument* diff_text_;
+  AsyncDocument* source_text_;
   HloHighlighter* highlighter_;
   std::shared_ptr<const PipelineRun> run_;
   int step_ = -1;

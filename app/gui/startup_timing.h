@@ -1,0 +1,60 @@
+// `hloscope --timing`: measures what a user waits for and prints it to
+// stderr — the first painted frame, the file loaded, the first step's graph
+// laid out and drawn (the first interactive frame), the pipeline finished —
+// and watches the UI thread: a 10 ms heartbeat timer whose late ticks are
+// the time the event loop was blocked. With --exit-when-ready the program
+// quits once the pipeline has finished and the last step's graph is drawn,
+// so that scripts (tools/gui_timing.sh) can measure startup under Xvfb.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <vector>
+
+class QTimer;
+
+namespace hloscope::gui {
+
+class MainWindow;
+
+struct UiStallStats {
+  double max_ms = 0;        // the longest time the event loop did not run
+  int over_100ms = 0;       // how many times it was blocked 100 ms or more
+  int over_50ms = 0;
+  double total_over_50ms = 0;
+};
+
+class StartupTiming : public QObject {
+  Q_OBJECT
+
+ public:
+  // Starts the clock now (call before the window is shown).
+  StartupTiming(MainWindow* window, bool exit_when_ready, QObject* parent = nullptr);
+
+  const UiStallStats& stalls() const { return stalls_; }
+  // One line per event, "timing: <event> <ms> ms", plus a summary.
+  QString summary() const;
+
+ signals:
+  void ready(int exit_code);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void mark(const QString& event);
+  void heartbeat();
+  void checkDone();
+
+  MainWindow* window_;
+  bool exit_when_ready_;
+  QElapsedTimer clock_;
+  QTimer* beat_;
+  qint64 last_beat_ns_ = 0;
+  UiStallStats stalls_;
+  bool painted_ = false, interactive_ = false, finished_ = false, done_ = false;
+  std::vector<std::pair<QString, double>> events_;
+};
+
+}  // namespace hloscope::gui
