@@ -11,10 +11,13 @@ namespace hloscope {
 
 namespace {
 
-int64_t PeakOf(const Module& m, const Sequence& seq, const MemoryOptions& opts) {
+BufferAnalysis Analyze(const Module& m, const Sequence& seq, const MemoryOptions& opts) {
   BufferOptions bo;
   bo.allow_sharing = opts.allow_sharing;
-  BufferAnalysis a = AnalyzeBuffers(m, seq, bo);
+  return AnalyzeBuffers(m, seq, bo);
+}
+
+int64_t PeakOf(const BufferAnalysis& a, const MemoryOptions& opts) {
   auto live = LiveBytes(a, opts.alignment, /*include_outputs=*/false);
   return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
 }
@@ -28,14 +31,16 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
   ba->module = m.name();
   ba->alignment = opts.alignment;
 
-  // 1. Schedule.
+  // 1. Schedule; 2. buffers and live ranges (of the schedule that wins).
   Sequence seq;
+  BufferAnalysis a;
   SchedulerChoice choice = opts.scheduler;
   if (opts.keep_schedule && m.is_scheduled()) choice = SchedulerChoice::kKeep;
   if (choice == SchedulerChoice::kKeep) {
     seq = TextOrderSchedule(entry);
     ba->scheduler = "keep";
-    ba->scheduler_peaks["keep"] = PeakOf(m, seq, opts);
+    a = Analyze(m, seq, opts);
+    ba->scheduler_peaks["keep"] = PeakOf(a, opts);
   } else {
     std::vector<std::pair<std::string, Sequence>> candidates;
     if (choice == SchedulerChoice::kAuto || choice == SchedulerChoice::kDfs)
@@ -46,12 +51,14 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
       candidates.push_back({"postorder", PostorderBySizeSchedule(entry)});
     int64_t best = INT64_MAX;
     for (auto& [name, s] : candidates) {
-      int64_t peak = PeakOf(m, s, opts);
+      BufferAnalysis candidate = Analyze(m, s, opts);
+      int64_t peak = PeakOf(candidate, opts);
       ba->scheduler_peaks[name] = peak;
       if (peak < best) {
         best = peak;
         ba->scheduler = name;
-        seq = s;
+        seq = std::move(s);
+        a = std::move(candidate);
       }
     }
   }
@@ -60,17 +67,16 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
     ba->sequence_ids.push_back(i->id());
   }
 
-  // 2. Buffers and live ranges.
-  BufferOptions bo;
-  bo.allow_sharing = opts.allow_sharing;
-  BufferAnalysis a = AnalyzeBuffers(m, seq, bo);
 
   // 3. Allocations: one per parameter leaf, per constant leaf, per output
   // storage; all temporaries packed into one temp allocation.
-  std::unordered_map<int, int> storage_alloc;
-  std::unordered_map<int, int64_t> storage_offset;
-  std::unordered_map<int, std::vector<int>> members;
+  const size_t nb = a.buffers.size();
+  std::vector<int> storage_alloc(nb, -1);
+  std::vector<int64_t> storage_offset(nb, 0);
+  std::vector<std::vector<int>> members(nb);
   for (const auto& b : a.buffers) members[b.storage].push_back(b.id);
+  std::vector<char> is_root_leaf(nb, 0);
+  for (int out : a.root_leaves) is_root_leaf[out] = 1;
   std::vector<int> storages;
   for (const auto& b : a.buffers)
     if (b.storage == b.id) storages.push_back(b.id);
@@ -102,10 +108,7 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
         alloc.parameter_number = lb.instr->parameter_number();
         alloc.parameter_index = lb.index;
       }
-      if (entry.root()) {
-        for (int out : a.leaves[entry.root()])
-          if (out == id) alloc.maybe_live_out = true;
-      }
+      if (is_root_leaf[id]) alloc.maybe_live_out = true;
     }
     if (kind == BufferKind::kParameter) ba->parameter_bytes += bytes;
     if (kind == BufferKind::kConstant) ba->constant_bytes += bytes;
@@ -144,8 +147,8 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
     ab.index = b.index;
     ab.shape = b.shape.ToString();
     ab.bytes = b.bytes;
-    ab.allocation = storage_alloc.count(b.storage) ? storage_alloc[b.storage] : -1;
-    ab.offset = storage_offset.count(b.storage) ? storage_offset[b.storage] : 0;
+    ab.allocation = storage_alloc[b.storage];
+    ab.offset = storage_offset[b.storage];
     ab.kind = b.kind;
     ab.start = b.start;
     ab.end = b.end;
@@ -153,10 +156,7 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
       if (id != b.id) ab.aliases.push_back(id);
     ab.share_reason = b.share_reason;
     ba->buffers.push_back(std::move(ab));
-    if (storage_alloc.count(b.storage)) {
-      auto& bufs = ba->allocations[storage_alloc[b.storage]].buffers;
-      bufs.push_back(b.id);
-    }
+    if (storage_alloc[b.storage] >= 0) ba->allocations[storage_alloc[b.storage]].buffers.push_back(b.id);
   }
   return std::shared_ptr<const BufferAssignment>(std::move(ba));
 }

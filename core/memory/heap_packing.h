@@ -1,7 +1,8 @@
 // Heap packing of buffers with known live ranges: XLA's global
 // decreasing-size best-fit (ordered by size and by area = size × lifetime;
 // the smaller heap wins) and the exact lower bound for a schedule (the most
-// bytes simultaneously live). O(n log n + overlaps) with an interval tree.
+// bytes simultaneously live). Overlap queries go through ChunkIndex, a
+// segment tree over time that keeps merged offset segments (chunk_index.h).
 #pragma once
 
 #include <cstdint>

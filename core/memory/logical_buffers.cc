@@ -1,7 +1,9 @@
 #include "core/memory/logical_buffers.h"
 
 #include <algorithm>
-#include <unordered_set>
+#include <climits>
+
+#include "core/memory/instruction_index.h"
 
 namespace hloscope {
 
@@ -52,11 +54,32 @@ struct Builder {
   const Module& module;
   const BufferOptions& opts;
   BufferAnalysis& a;
-  std::vector<int> parent;  // union-find over buffer ids
+  const InstructionIndex& index;  // every instruction of the module
+  std::vector<int> parent;        // union-find over buffer ids
   // Final last-use position of every buffer, from a first pass without
   // sharing (empty during that pass); and per storage the latest end.
   std::vector<int64_t> known_end;
   std::vector<int64_t> storage_end;
+  // Per instruction (dense index): last use in the current run of its
+  // computation, and its output leaves (a span of `leaf_pool`). An entry
+  // counts only when its stamp is the run that wrote it: nested
+  // computations run once per call site, each run with fresh state.
+  std::vector<int64_t> last_use;
+  std::vector<int> last_use_stamp;
+  std::vector<int> leaf_begin, leaf_count, leaf_stamp;
+  std::vector<int> leaf_pool;
+  int runs = 0;
+
+  Builder(const Module& m, const BufferOptions& o, BufferAnalysis& an, const InstructionIndex& idx,
+          std::vector<int64_t> ends)
+      : module(m), opts(o), a(an), index(idx), known_end(std::move(ends)) {
+    const size_t n = static_cast<size_t>(index.size());
+    last_use.assign(n, 0);
+    last_use_stamp.assign(n, -1);
+    leaf_begin.assign(n, 0);
+    leaf_count.assign(n, 0);
+    leaf_stamp.assign(n, -1);
+  }
 
   int Find(int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -71,11 +94,34 @@ struct Builder {
     storage_end[lo] = std::max(storage_end[lo], storage_end[hi]);
   }
 
-  int NewBuffer(const Instruction* i, std::vector<int64_t> index, const Shape& s, BufferKind kind, int64_t pos) {
+  // Output leaves of `i` as defined by run `run` (empty if none).
+  std::pair<const int*, int> LeavesOf(const Instruction* i, int run) const {
+    int k = index.Of(i);
+    if (k < 0 || leaf_stamp[k] != run) return {nullptr, 0};
+    return {leaf_pool.data() + leaf_begin[k], leaf_count[k]};
+  }
+  void AppendLeaves(const Instruction* i, int run, std::vector<int>& out) const {
+    auto [p, c] = LeavesOf(i, run);
+    if (c > 0) out.insert(out.end(), p, p + c);
+  }
+  void SetLeaves(const Instruction* i, int run, const std::vector<int>& ids) {
+    int k = index.Of(i);
+    if (k < 0) return;
+    leaf_stamp[k] = run;
+    leaf_begin[k] = static_cast<int>(leaf_pool.size());
+    leaf_count[k] = static_cast<int>(ids.size());
+    leaf_pool.insert(leaf_pool.end(), ids.begin(), ids.end());
+  }
+  int64_t LastUse(const Instruction* i, int run) const {
+    int k = index.Of(i);
+    return k >= 0 && last_use_stamp[k] == run ? last_use[k] : 0;
+  }
+
+  int NewBuffer(const Instruction* i, std::vector<int64_t> idx, const Shape& s, BufferKind kind, int64_t pos) {
     LogicalBuffer b;
     b.id = static_cast<int>(a.buffers.size());
     b.instr = i;
-    b.index = std::move(index);
+    b.index = std::move(idx);
     b.shape = s;
     b.bytes = s.IsArray() ? s.byte_size() : 0;
     b.kind = kind;
@@ -88,39 +134,49 @@ struct Builder {
     return a.buffers.back().id;
   }
 
-  std::vector<int> DefineAll(const Instruction* i, BufferKind kind, int64_t pos) {
+  void DefineAll(const Instruction* i, BufferKind kind, int64_t pos, std::vector<int>& ids) {
+    if (i->shape().IsArray()) {  // the common case: one leaf, no index
+      ids.push_back(NewBuffer(i, {}, i->shape(), kind, pos));
+      return;
+    }
     std::vector<std::pair<std::vector<int64_t>, const Shape*>> leaves;
     std::vector<int64_t> prefix;
     Leaves(i->shape(), prefix, leaves);
-    std::vector<int> ids;
     for (auto& [idx, s] : leaves) ids.push_back(NewBuffer(i, idx, *s, kind, pos));
-    return ids;
   }
 
   // Last position at which each buffer is used, filled as we go.
   void Use(int id, int64_t pos) { a.buffers[id].end = std::max(a.buffers[id].end, pos); }
 
-  // Runs one computation's sequence at positions [base, base + n).
-  // Nested computations (while bodies, branches, calls) run entirely at the
-  // caller's position: their values are live there.
-  void Run(const Computation& comp, const Sequence& seq, int64_t base, bool is_entry,
-           std::unordered_map<const Instruction*, std::vector<int>>& leaves) {
+  // Runs one computation's sequence at positions [base, base + n); returns
+  // the run's id (for LeavesOf). Nested computations (while bodies,
+  // branches, calls) run entirely at the caller's position: their values
+  // are live there.
+  int Run(const Computation& comp, const Sequence& seq, int64_t base, bool is_entry) {
+    const int run = runs++;
     // Last user position of each instruction (for in-place sharing).
-    std::unordered_map<const Instruction*, int64_t> pos_of;
-    for (size_t k = 0; k < seq.size(); ++k) pos_of[seq[k]] = base + static_cast<int64_t>(k);
-    std::unordered_map<const Instruction*, int64_t> last_use;
-    for (size_t k = 0; k < seq.size(); ++k)
-      for (const Instruction* o : seq[k]->operands()) last_use[o] = std::max(last_use[o], pos_of[seq[k]]);
+    for (size_t k = 0; k < seq.size(); ++k) {
+      const int64_t pos = base + static_cast<int64_t>(k);
+      for (const Instruction* o : seq[k]->operands()) {
+        int d = index.Of(o);
+        if (d < 0) continue;
+        if (last_use_stamp[d] != run) {
+          last_use_stamp[d] = run;
+          last_use[d] = 0;
+        }
+        last_use[d] = std::max(last_use[d], pos);
+      }
+    }
 
     auto dying_operand_buffer = [&](const Instruction* user, int operand_index, int64_t pos) -> int {
       const Instruction* o = user->operand(operand_index);
-      auto it = leaves.find(o);
-      if (it == leaves.end() || it->second.size() != 1) return -1;
-      int b = it->second[0];
+      auto [leaves, count] = LeavesOf(o, run);
+      if (count != 1) return -1;
+      int b = leaves[0];
       if (known_end.empty()) return -1;  // first pass: liveness only
       const LogicalBuffer& lb = a.buffers[Find(b)];
       if (lb.kind != BufferKind::kTemp || a.buffers[b].kind != BufferKind::kTemp) return -1;
-      if (last_use[o] != pos || o == comp.root()) return -1;
+      if (LastUse(o, run) != pos || o == comp.root()) return -1;
       // Every view of the storage (bitcasts, tuples...) must be dead after
       // this position too.
       if (b >= static_cast<int>(known_end.size()) || known_end[b] != pos || storage_end[Find(b)] != pos)
@@ -128,51 +184,44 @@ struct Builder {
       return b;
     };
 
+    std::vector<int> out;
     for (size_t k = 0; k < seq.size(); ++k) {
       const Instruction* i = seq[k];
       int64_t pos = base + static_cast<int64_t>(k);
       for (const Instruction* o : i->operands()) {
-        auto it = leaves.find(o);
-        if (it != leaves.end())
-          for (int id : it->second) Use(id, pos);
+        auto [leaves, count] = LeavesOf(o, run);
+        for (int l = 0; l < count; ++l) Use(leaves[l], pos);
       }
-      std::vector<int> out;
+      out.clear();
       switch (i->opcode()) {
         case Opcode::kParameter:
-          if (is_entry) {
-            out = DefineAll(i, BufferKind::kParameter, pos);
-          } else {
-            out = DefineAll(i, BufferKind::kTemp, pos);
-          }
+          DefineAll(i, is_entry ? BufferKind::kParameter : BufferKind::kTemp, pos, out);
           break;
         case Opcode::kConstant:
-          out = DefineAll(i, BufferKind::kConstant, pos);
+          DefineAll(i, BufferKind::kConstant, pos, out);
           break;
         case Opcode::kBitcast:
-          out = leaves[i->operand(0)];
+          AppendLeaves(i->operand(0), run, out);
           break;
         case Opcode::kReshape:
-          if (ReshapeIsBitcast(*i)) out = leaves[i->operand(0)];
-          else out = DefineAll(i, BufferKind::kTemp, pos);
+          if (ReshapeIsBitcast(*i)) AppendLeaves(i->operand(0), run, out);
+          else DefineAll(i, BufferKind::kTemp, pos, out);
           break;
         case Opcode::kTuple:
-          for (const Instruction* o : i->operands()) {
-            const auto& l = leaves[o];
-            out.insert(out.end(), l.begin(), l.end());
-          }
+          for (const Instruction* o : i->operands()) AppendLeaves(o, run, out);
           break;
         case Opcode::kGetTupleElement: {
-          const auto& l = leaves[i->operand(0)];
+          auto [leaves, count] = LeavesOf(i->operand(0), run);
           int64_t off = LeafOffset(i->operand(0)->shape(), i->tuple_index());
           int64_t cnt = LeafCount(i->shape());
-          if (off + cnt <= static_cast<int64_t>(l.size()))
-            out.assign(l.begin() + off, l.begin() + off + cnt);
+          if (off + cnt <= count)
+            out.assign(leaves + off, leaves + off + cnt);
           else
-            out = DefineAll(i, BufferKind::kTemp, pos);
+            DefineAll(i, BufferKind::kTemp, pos, out);
           break;
         }
         default: {
-          out = DefineAll(i, BufferKind::kTemp, pos);
+          DefineAll(i, BufferKind::kTemp, pos, out);
           // In-place reuse of an operand buffer whose last use this is.
           if (opts.allow_sharing && out.size() == 1) {
             int candidate = -1;
@@ -198,8 +247,8 @@ struct Builder {
           }
           // While results take over their init buffers when this is their last use.
           if (i->opcode() == Opcode::kWhile) {
-            const auto& init = leaves[i->operand(0)];
-            if (init.size() == out.size() && last_use[i->operand(0)] == pos) {
+            auto [init, count] = LeavesOf(i->operand(0), run);
+            if (count == static_cast<int>(out.size()) && LastUse(i->operand(0), run) == pos) {
               for (size_t l = 0; l < out.size(); ++l) {
                 const LogicalBuffer& ib = a.buffers[init[l]];
                 if (ib.kind == BufferKind::kTemp && ib.bytes == a.buffers[out[l]].bytes) {
@@ -213,10 +262,9 @@ struct Builder {
           if (i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional ||
               i->opcode() == Opcode::kCall) {
             for (const Computation* callee : i->called_computations()) {
-              std::unordered_map<const Instruction*, std::vector<int>> inner;
               Sequence s = DfsSchedule(*callee);
               size_t before = a.buffers.size();
-              Run(*callee, s, pos, false, inner);
+              Run(*callee, s, pos, false);
               for (size_t b = before; b < a.buffers.size(); ++b) {
                 a.buffers[b].start = pos;
                 a.buffers[b].end = pos;
@@ -226,8 +274,9 @@ struct Builder {
           break;
         }
       }
-      leaves[i] = out;
+      SetLeaves(i, run, out);
     }
+    return run;
   }
 };
 
@@ -235,21 +284,29 @@ struct Builder {
 
 BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, const BufferOptions& opts) {
   const Computation& entry = *m.entry();
+  const InstructionIndex index(m);
   std::vector<int64_t> ends;
   if (opts.allow_sharing) {
     BufferAnalysis first;
     first.positions = static_cast<int64_t>(entry_sequence.size());
-    Builder b0{m, opts, first, {}, {}, {}};
-    b0.Run(entry, entry_sequence, 0, true, first.leaves);
+    Builder b0(m, opts, first, index, {});
+    int run = b0.Run(entry, entry_sequence, 0, true);
+    ends.reserve(first.buffers.size());
     for (const auto& buf : first.buffers) ends.push_back(buf.end);
-    if (entry.root())
-      for (int id : first.leaves[entry.root()]) ends[id] = std::max<int64_t>(0, first.positions - 1);
+    if (entry.root()) {
+      auto [root, count] = b0.LeavesOf(entry.root(), run);
+      for (int l = 0; l < count; ++l) ends[root[l]] = std::max<int64_t>(0, first.positions - 1);
+    }
   }
   BufferAnalysis a;
   a.sequence = entry_sequence;
   a.positions = static_cast<int64_t>(entry_sequence.size());
-  Builder b{m, opts, a, {}, std::move(ends), {}};
-  b.Run(entry, entry_sequence, 0, true, a.leaves);
+  Builder b(m, opts, a, index, std::move(ends));
+  const int entry_run = b.Run(entry, entry_sequence, 0, true);
+  if (entry.root()) {
+    auto [root, count] = b.LeavesOf(entry.root(), entry_run);
+    a.root_leaves.assign(root, root + count);
+  }
   const int64_t last = std::max<int64_t>(0, a.positions - 1);
   // Parameters and constants live for the whole program.
   for (auto& buf : a.buffers) {
@@ -260,7 +317,7 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
   }
   // Entry outputs live to the end (maybe-live-out).
   if (entry.root()) {
-    for (int id : a.leaves[entry.root()]) {
+    for (int id : a.root_leaves) {
       LogicalBuffer& buf = a.buffers[id];
       buf.end = last;
       if (buf.kind == BufferKind::kTemp) buf.kind = BufferKind::kOutput;
@@ -271,7 +328,7 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
   if (const RawAttr* io = m.FindHeader("input_output_alias"); io && entry.root()) {
     const std::string& t = io->value;
     size_t p = 0;
-    const auto& out_leaves = a.leaves[entry.root()];
+    const auto& out_leaves = a.root_leaves;
     while ((p = t.find('{', p + 1)) != std::string::npos) {
       size_t close = t.find('}', p);
       size_t colon = t.find(':', close);
@@ -281,10 +338,10 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
       int64_t param = std::atoll(t.c_str() + lpar + 1);
       int64_t leaf = out_idx.empty() ? 0 : std::atoll(out_idx.c_str());
       const Instruction* pi = param < entry.num_parameters() ? entry.parameter(static_cast<int>(param)) : nullptr;
-      auto pl = pi ? a.leaves.find(pi) : a.leaves.end();
-      if (pi && pl != a.leaves.end() && !pl->second.empty() && leaf < static_cast<int64_t>(out_leaves.size()) &&
+      auto [pl, pcount] = pi ? b.LeavesOf(pi, entry_run) : std::pair<const int*, int>{nullptr, 0};
+      if (pi && pcount > 0 && leaf >= 0 && leaf < static_cast<int64_t>(out_leaves.size()) &&
           pi->shape().IsArray()) {
-        int ob = out_leaves[leaf], pb = pl->second[0];
+        int ob = out_leaves[leaf], pb = pl[0];
         if (a.buffers[ob].bytes == a.buffers[pb].bytes && a.buffers[ob].kind == BufferKind::kOutput) {
           b.Union(pb, ob);
           a.buffers[ob].share_reason = "input_output_alias with parameter " + std::to_string(param);
@@ -296,7 +353,7 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
   }
   for (auto& buf : a.buffers) buf.storage = b.Find(buf.id);
   // A storage's kind: parameter > constant > output > temp.
-  std::unordered_map<int, BufferKind> kind_of;
+  std::vector<int> kind_rank(a.buffers.size(), -1);
   auto rank = [](BufferKind k) {
     switch (k) {
       case BufferKind::kParameter: return 3;
@@ -305,9 +362,12 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
       default: return 0;
     }
   };
+  std::vector<BufferKind> kind_of(a.buffers.size(), BufferKind::kTemp);
   for (const auto& buf : a.buffers) {
-    auto it = kind_of.find(buf.storage);
-    if (it == kind_of.end() || rank(buf.kind) > rank(it->second)) kind_of[buf.storage] = buf.kind;
+    if (rank(buf.kind) > kind_rank[buf.storage]) {
+      kind_rank[buf.storage] = rank(buf.kind);
+      kind_of[buf.storage] = buf.kind;
+    }
   }
   for (auto& buf : a.buffers) buf.kind = kind_of[buf.storage];
   return a;
@@ -315,24 +375,22 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
 
 std::vector<int64_t> LiveBytes(const BufferAnalysis& a, int64_t alignment, bool include_outputs) {
   // Each storage counted once over the union of its members' ranges.
-  std::unordered_map<int, std::pair<int64_t, int64_t>> range;
-  std::unordered_map<int, int64_t> bytes;
+  const size_t n = a.buffers.size();
+  std::vector<int64_t> first(n, INT64_MAX), last(n, INT64_MIN), bytes(n, 0);
   for (const auto& b : a.buffers) {
     if (b.kind == BufferKind::kParameter || b.kind == BufferKind::kConstant) continue;
     if (b.kind == BufferKind::kOutput && !include_outputs) continue;
-    auto [it, inserted] = range.try_emplace(b.storage, b.start, b.end);
-    if (!inserted) {
-      it->second.first = std::min(it->second.first, b.start);
-      it->second.second = std::max(it->second.second, b.end);
-    }
+    first[b.storage] = std::min(first[b.storage], b.start);
+    last[b.storage] = std::max(last[b.storage], b.end);
     int64_t aligned = alignment > 1 ? (b.bytes + alignment - 1) / alignment * alignment : b.bytes;
     bytes[b.storage] = std::max(bytes[b.storage], aligned);
   }
   std::vector<int64_t> delta(a.positions + 1, 0);
-  for (auto& [s, r] : range) {
-    if (r.first < 0 || r.first >= a.positions) continue;
-    delta[r.first] += bytes[s];
-    delta[std::min<int64_t>(r.second + 1, a.positions)] -= bytes[s];
+  for (size_t s = 0; s < n; ++s) {
+    if (last[s] == INT64_MIN) continue;  // not counted
+    if (first[s] < 0 || first[s] >= a.positions) continue;
+    delta[first[s]] += bytes[s];
+    delta[std::min<int64_t>(last[s] + 1, a.positions)] -= bytes[s];
   }
   std::vector<int64_t> live(a.positions, 0);
   int64_t cur = 0;

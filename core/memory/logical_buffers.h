@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core/memory/schedule.h"
@@ -35,8 +34,8 @@ struct BufferAnalysis {
   std::vector<LogicalBuffer> buffers;
   int64_t positions = 0;               // schedule length
   std::vector<const Instruction*> sequence;
-  // For each instruction in the sequence: buffer ids of its output leaves.
-  std::unordered_map<const Instruction*, std::vector<int>> leaves;
+  // Buffer ids of the entry root's output leaves.
+  std::vector<int> root_leaves;
 };
 
 struct BufferOptions {

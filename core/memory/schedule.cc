@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <queue>
-#include <unordered_map>
-#include <unordered_set>
+#include <tuple>
+
+#include "core/memory/instruction_index.h"
 
 namespace hloscope {
 
@@ -19,59 +20,63 @@ int64_t DefinedBytes(const Instruction& i) {
 
 namespace {
 
-// Iterative post-order from `roots`; `order_operands` may reorder the
-// dependencies visited first.
+// Iterative post-order from the root, then from every other instruction in
+// text order; `order_deps` may reorder the dependencies visited first.
 template <typename OrderFn>
-Sequence PostOrder(const Computation& c, OrderFn order_operands) {
+Sequence PostOrder(const Computation& c, OrderFn order_deps) {
+  const InstructionIndex index(c);
+  const int n = index.size();
   Sequence out;
-  out.reserve(c.instructions().size());
-  std::unordered_map<const Instruction*, char> state;
-  state.reserve(c.instructions().size() * 2);
-  std::vector<std::pair<const Instruction*, std::vector<const Instruction*>>> stack;
-  auto deps_of = [&](const Instruction* i) {
-    std::vector<const Instruction*> d;
+  out.reserve(n);
+  std::vector<char> visited(n, 0);
+  // Dependencies still to visit live in one pool; each stack frame owns the
+  // tail [begin, end) it pushed (popped from the back).
+  std::vector<const Instruction*> pool;
+  struct Frame {
+    const Instruction* node;
+    size_t begin;
+  };
+  std::vector<Frame> stack;
+  auto push = [&](const Instruction* i) {
+    visited[index.Of(i)] = 1;
+    size_t begin = pool.size();
     for (const Instruction* o : i->operands())
-      if (o->parent() == &c) d.push_back(o);
+      if (index.Of(o) >= 0) pool.push_back(o);
     for (const Instruction* o : i->control_predecessors())
-      if (o->parent() == &c) d.push_back(o);
-    order_operands(d);
-    std::reverse(d.begin(), d.end());  // popped from the back
-    return d;
+      if (index.Of(o) >= 0) pool.push_back(o);
+    order_deps(pool.begin() + static_cast<std::ptrdiff_t>(begin), pool.end());
+    std::reverse(pool.begin() + static_cast<std::ptrdiff_t>(begin), pool.end());
+    stack.push_back({i, begin});
   };
   auto visit = [&](const Instruction* start) {
-    if (state[start]) return;
-    state[start] = 1;
-    stack.push_back({start, deps_of(start)});
+    if (visited[index.Of(start)]) return;
+    push(start);
     while (!stack.empty()) {
-      auto& [node, deps] = stack.back();
-      if (!deps.empty()) {
-        const Instruction* d = deps.back();
-        deps.pop_back();
-        if (!state[d]) {
-          state[d] = 1;
-          stack.push_back({d, deps_of(d)});
-        }
+      Frame& f = stack.back();
+      if (pool.size() > f.begin) {
+        const Instruction* d = pool.back();
+        pool.pop_back();
+        if (!visited[index.Of(d)]) push(d);
         continue;
       }
-      out.push_back(node);
-      state[node] = 2;
+      out.push_back(f.node);
       stack.pop_back();
     }
   };
-  if (c.root()) visit(c.root());
-  for (const auto& i : c.instructions()) visit(i.get());
+  if (c.root() && index.Of(c.root()) >= 0) visit(c.root());
+  for (int k = 0; k < n; ++k) visit(index.at(k));
   return out;
 }
 
 }  // namespace
 
 Sequence DfsSchedule(const Computation& c) {
-  return PostOrder(c, [](std::vector<const Instruction*>&) {});
+  return PostOrder(c, [](auto, auto) {});
 }
 
 Sequence PostorderBySizeSchedule(const Computation& c) {
-  return PostOrder(c, [](std::vector<const Instruction*>& d) {
-    std::stable_sort(d.begin(), d.end(), [](const Instruction* a, const Instruction* b) {
+  return PostOrder(c, [](auto begin, auto end) {
+    std::stable_sort(begin, end, [](const Instruction* a, const Instruction* b) {
       return a->shape().byte_size() > b->shape().byte_size();
     });
   });
@@ -84,39 +89,58 @@ Sequence TextOrderSchedule(const Computation& c) {
 }
 
 Sequence ListSchedule(const Computation& c) {
-  const auto& list = c.instructions();
-  std::unordered_map<const Instruction*, int> index;
-  std::vector<const Instruction*> instrs;
-  for (const auto& i : list) {
-    index[i.get()] = static_cast<int>(instrs.size());
-    instrs.push_back(i.get());
-  }
-  const int n = static_cast<int>(instrs.size());
+  const InstructionIndex index(c);
+  const int n = index.size();
+  // Distinct in-computation dependencies (operands and control
+  // predecessors) and operands of each instruction, as dense indices.
+  std::vector<int> dep_begin(n + 1, 0), operand_begin(n + 1, 0);
+  std::vector<int> deps, operands;
   std::vector<int> pending_deps(n, 0), unscheduled_users(n, 0);
+  std::vector<int64_t> defined(n, 0);
   std::vector<std::vector<int>> succs(n);
+  std::vector<int> stamp(n, -1);
   for (int k = 0; k < n; ++k) {
-    std::unordered_set<const Instruction*> seen;
-    auto add_dep = [&](const Instruction* d) {
-      auto it = index.find(d);
-      if (it == index.end() || !seen.insert(d).second) return;
-      ++pending_deps[k];
-      succs[it->second].push_back(k);
-    };
-    for (const Instruction* o : instrs[k]->operands()) add_dep(o);
-    for (const Instruction* o : instrs[k]->control_predecessors()) add_dep(o);
-    std::unordered_set<const Instruction*> users(instrs[k]->users().begin(), instrs[k]->users().end());
-    unscheduled_users[k] = static_cast<int>(users.size());
+    const Instruction* i = index.at(k);
+    defined[k] = DefinedBytes(*i);
+    dep_begin[k] = static_cast<int>(deps.size());
+    operand_begin[k] = static_cast<int>(operands.size());
+    for (const Instruction* o : i->operands()) {
+      int d = index.Of(o);
+      if (d < 0 || stamp[d] == k) continue;
+      stamp[d] = k;
+      deps.push_back(d);
+      operands.push_back(d);
+    }
+    for (const Instruction* o : i->control_predecessors()) {
+      int d = index.Of(o);
+      if (d < 0 || stamp[d] == k) continue;
+      stamp[d] = k;
+      deps.push_back(d);
+    }
+    pending_deps[k] = static_cast<int>(deps.size()) - dep_begin[k];
+    for (int p = dep_begin[k]; p < static_cast<int>(deps.size()); ++p) succs[deps[p]].push_back(k);
+  }
+  dep_begin[n] = static_cast<int>(deps.size());
+  operand_begin[n] = static_cast<int>(operands.size());
+  std::fill(stamp.begin(), stamp.end(), -1);
+  for (int k = 0; k < n; ++k) {
+    int distinct = 0;
+    for (const Instruction* u : index.at(k)->users()) {
+      int ui = index.Of(u);
+      if (ui >= 0) {
+        if (stamp[ui] == k) continue;
+        stamp[ui] = k;
+      }
+      ++distinct;
+    }
+    unscheduled_users[k] = distinct;
   }
   std::vector<int> version(n, 0);
   auto priority = [&](int k) {
     int64_t freed = 0;
-    std::unordered_set<const Instruction*> seen;
-    for (const Instruction* o : instrs[k]->operands()) {
-      auto it = index.find(o);
-      if (it == index.end() || !seen.insert(o).second) continue;
-      if (unscheduled_users[it->second] == 1) freed += DefinedBytes(*o);
-    }
-    return freed - DefinedBytes(*instrs[k]);
+    for (int p = operand_begin[k]; p < operand_begin[k + 1]; ++p)
+      if (unscheduled_users[operands[p]] == 1) freed += defined[operands[p]];
+    return freed - defined[k];
   };
   // Max-heap on (priority, -input index).
   using Entry = std::tuple<int64_t, int, int, int>;  // priority, -index, index, version
@@ -131,19 +155,16 @@ Sequence ListSchedule(const Computation& c) {
     ready.pop();
     if (done[k] || ver != version[k]) continue;
     done[k] = 1;
-    out.push_back(instrs[k]);
-    std::unordered_set<const Instruction*> seen;
-    for (const Instruction* o : instrs[k]->operands()) {
-      auto it = index.find(o);
-      if (it == index.end() || !seen.insert(o).second) continue;
-      int oi = it->second;
+    out.push_back(index.at(k));
+    for (int q = operand_begin[k]; q < operand_begin[k + 1]; ++q) {
+      int oi = operands[q];
       if (--unscheduled_users[oi] == 1) {
         // The one remaining user now frees this operand: raise its priority.
-        for (const Instruction* u : o->users()) {
-          auto ui = index.find(u);
-          if (ui == index.end() || done[ui->second] || pending_deps[ui->second] != 0) continue;
-          ++version[ui->second];
-          ready.push({priority(ui->second), -ui->second, ui->second, version[ui->second]});
+        for (const Instruction* u : index.at(oi)->users()) {
+          int ui = index.Of(u);
+          if (ui < 0 || done[ui] || pending_deps[ui] != 0) continue;
+          ++version[ui];
+          ready.push({priority(ui), -ui, ui, version[ui]});
         }
       }
     }
@@ -153,7 +174,7 @@ Sequence ListSchedule(const Computation& c) {
   }
   // Anything left is on a cycle (the verifier rejects those); keep text order.
   for (int k = 0; k < n; ++k)
-    if (!done[k]) out.push_back(instrs[k]);
+    if (!done[k]) out.push_back(index.at(k));
   return out;
 }
 
