@@ -6,10 +6,39 @@
 
 namespace hloscope {
 
+Instruction::~Instruction() { delete attrs_.load(std::memory_order_acquire); }
+
+Attrs& Instruction::CreateAttrs() {
+  Attrs* fresh = new Attrs();
+  Attrs* expected = nullptr;
+  if (attrs_.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return *fresh;
+  delete fresh;  // another thread created it first
+  return *expected;
+}
+
+const Attrs& Instruction::DefaultAttrs() {
+  static const Attrs kDefault;
+  return kDefault;
+}
+
+const std::vector<Instruction*>& Instruction::EmptyInstructionList() {
+  static const std::vector<Instruction*> kEmpty;
+  return kEmpty;
+}
+
+const std::vector<CalledRef>& Instruction::EmptyCalledRefs() {
+  static const std::vector<CalledRef> kEmpty;
+  return kEmpty;
+}
+
 void Instruction::AppendOperand(Instruction* op) {
+  // Users mirror operands: `this` is already among op's users exactly when op
+  // already is among this instruction's operands. Searching our own (short)
+  // operand list instead of op's user list keeps this O(operands), not
+  // O(users) — a constant feeding 50k users made parsing quadratic.
+  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
   operands_.push_back(op);
-  if (std::find(op->users_.begin(), op->users_.end(), this) == op->users_.end())
-    op->users_.push_back(this);
+  if (!already_user) op->users_.push_back(this);
 }
 
 void Instruction::RemoveUser(Instruction* u) {
@@ -20,10 +49,10 @@ void Instruction::RemoveUser(Instruction* u) {
 void Instruction::ReplaceOperand(int i, Instruction* op) {
   Instruction* old = operands_[i];
   if (old == op) return;
+  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
   operands_[i] = op;
   if (std::find(operands_.begin(), operands_.end(), old) == operands_.end()) old->RemoveUser(this);
-  if (std::find(op->users_.begin(), op->users_.end(), this) == op->users_.end())
-    op->users_.push_back(this);
+  if (!already_user) op->users_.push_back(this);
 }
 
 void Instruction::ReplaceAllUsesWith(Instruction* other) {
@@ -48,46 +77,48 @@ int Instruction::OperandIndex(const Instruction* op) const {
 }
 
 void Instruction::AddControlDependencyTo(Instruction* successor) {
-  if (std::find(control_succs_.begin(), control_succs_.end(), successor) != control_succs_.end())
-    return;
-  control_succs_.push_back(successor);
-  successor->control_preds_.push_back(this);
+  auto& succs = Extra().control_succs;
+  if (std::find(succs.begin(), succs.end(), successor) != succs.end()) return;
+  succs.push_back(successor);
+  successor->Extra().control_preds.push_back(this);
 }
 
 void Instruction::DropAllControlDeps() {
-  for (Instruction* p : control_preds_) {
-    auto& v = p->control_succs_;
+  if (!extra_) return;
+  for (Instruction* p : extra_->control_preds) {
+    auto& v = p->Extra().control_succs;
     v.erase(std::remove(v.begin(), v.end(), this), v.end());
   }
-  for (Instruction* s : control_succs_) {
-    auto& v = s->control_preds_;
+  for (Instruction* s : extra_->control_succs) {
+    auto& v = s->Extra().control_preds;
     v.erase(std::remove(v.begin(), v.end(), this), v.end());
   }
-  control_preds_.clear();
-  control_succs_.clear();
+  extra_->control_preds.clear();
+  extra_->control_succs.clear();
 }
 
 std::vector<Computation*> Instruction::called_computations() const {
   std::vector<Computation*> out;
-  for (const auto& r : called_)
+  for (const auto& r : called_refs())
     for (Computation* c : r.comps) out.push_back(c);
   return out;
 }
 
 Computation* Instruction::called(std::string_view attr) const {
-  for (const auto& r : called_)
+  for (const auto& r : called_refs())
     if (r.attr == attr && !r.comps.empty()) return r.comps[0];
   return nullptr;
 }
 
 void Instruction::SetCalled(std::string attr, Computation* c) {
-  for (auto& r : called_) {
+  auto& called = Extra().called;
+  for (auto& r : called) {
     if (r.attr == attr) {
       r.comps = {c};
       return;
     }
   }
-  called_.push_back(CalledRef{std::move(attr), {c}, false});
+  called.push_back(CalledRef{std::move(attr), {c}, false});
 }
 
 std::string Instruction::MetadataValue(std::string_view key) const {

@@ -2,6 +2,7 @@
 // non-owning pointers. Every instruction has a module-unique stable id.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -40,6 +41,7 @@ class Instruction {
  public:
   Instruction(Opcode op, Shape shape, std::string name)
       : opcode_(op), shape_(std::move(shape)), name_(std::move(name)) {}
+  ~Instruction();
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;
 
@@ -72,34 +74,46 @@ class Instruction {
   int OperandIndex(const Instruction* op) const;
 
   // Control dependencies.
-  const std::vector<Instruction*>& control_predecessors() const { return control_preds_; }
-  const std::vector<Instruction*>& control_successors() const { return control_succs_; }
+  const std::vector<Instruction*>& control_predecessors() const {
+    return extra_ ? extra_->control_preds : EmptyInstructionList();
+  }
+  const std::vector<Instruction*>& control_successors() const {
+    return extra_ ? extra_->control_succs : EmptyInstructionList();
+  }
   void AddControlDependencyTo(Instruction* successor);
   void DropAllControlDeps();
 
   // Called computations.
-  const std::vector<CalledRef>& called_refs() const { return called_; }
-  std::vector<CalledRef>& mutable_called_refs() { return called_; }
+  const std::vector<CalledRef>& called_refs() const { return extra_ ? extra_->called : EmptyCalledRefs(); }
+  std::vector<CalledRef>& mutable_called_refs() { return Extra().called; }
   std::vector<Computation*> called_computations() const;
   Computation* called(std::string_view attr) const;  // first of attr, or null
   void SetCalled(std::string attr, Computation* c);
   Computation* to_apply() const { return called("to_apply"); }
   Computation* fused_computation() const { return called("calls"); }
 
-  Attrs& attrs() { return attrs_; }
-  const Attrs& attrs() const { return attrs_; }
+  // Typed attributes. Most instructions have none, so they are allocated on
+  // first mutable access; the const accessor reads a shared default until then.
+  Attrs& attrs() {
+    Attrs* a = attrs_.load(std::memory_order_acquire);
+    return a ? *a : CreateAttrs();
+  }
+  const Attrs& attrs() const {
+    Attrs* a = attrs_.load(std::memory_order_acquire);
+    return a ? *a : DefaultAttrs();
+  }
 
   // Convenience accessors for the common typed attributes.
-  const std::vector<int64_t>& dimensions() const { return attrs_.dimensions; }
+  const std::vector<int64_t>& dimensions() const { return attrs().dimensions; }
   void set_dimensions(std::vector<int64_t> d) {
-    attrs_.dimensions = std::move(d);
-    attrs_.mark(Attr::kDimensions);
+    attrs().dimensions = std::move(d);
+    attrs().mark(Attr::kDimensions);
   }
-  int64_t tuple_index() const { return attrs_.index; }
-  FusionKind fusion_kind() const { return attrs_.fusion_kind; }
+  int64_t tuple_index() const { return attrs().index; }
+  FusionKind fusion_kind() const { return attrs().fusion_kind; }
   void set_fusion_kind(FusionKind k) {
-    attrs_.fusion_kind = k;
-    attrs_.mark(Attr::kFusionKind);
+    attrs().fusion_kind = k;
+    attrs().mark(Attr::kFusionKind);
   }
 
   // Parameters and constants.
@@ -139,16 +153,31 @@ class Instruction {
   SourceLoc loc_;
   std::vector<Instruction*> operands_;
   std::vector<Instruction*> users_;
-  std::vector<Instruction*> control_preds_;
-  std::vector<Instruction*> control_succs_;
-  std::vector<CalledRef> called_;
-  Attrs attrs_;
+  // Rarely present parts, allocated when first set (keeps the common
+  // instruction small: a module holds tens of thousands).
+  struct Rare {
+    std::vector<Instruction*> control_preds;
+    std::vector<Instruction*> control_succs;
+    std::vector<CalledRef> called;
+  };
+  std::unique_ptr<Rare> extra_;
+  // Owned; atomic so that concurrent readers of one module (GUI threads)
+  // may both create it on first access.
+  std::atomic<Attrs*> attrs_{nullptr};
   int64_t parameter_number_ = -1;
   std::unique_ptr<Literal> literal_;
   std::vector<RawAttr> metadata_;
   std::vector<RawAttr> raw_;
 
   void RemoveUser(Instruction* u);
+  Rare& Extra() {
+    if (!extra_) extra_ = std::make_unique<Rare>();
+    return *extra_;
+  }
+  Attrs& CreateAttrs();
+  static const Attrs& DefaultAttrs();
+  static const std::vector<Instruction*>& EmptyInstructionList();
+  static const std::vector<CalledRef>& EmptyCalledRefs();
 };
 
 }  // namespace hloscope

@@ -1,5 +1,7 @@
 #include "core/ir/opcode.h"
 
+#include "core/ir/flat_name_map.h"
+
 #include <string>
 #include <unordered_map>
 
@@ -23,14 +25,14 @@ std::string_view OpcodeName(Opcode op) { return kInfo[static_cast<int>(op)].name
 
 std::optional<Opcode> OpcodeFromName(std::string_view name) {
   static const auto* table = [] {
-    auto* m = new std::unordered_map<std::string_view, Opcode>();
-    for (int i = 0; i < kOpcodeCount; ++i) (*m)[kInfo[i].name] = static_cast<Opcode>(i);
-    (*m)["clz"] = Opcode::kClz;
+    auto* m = new FlatNameMap<Opcode>(kOpcodeCount + 1);
+    for (int i = 0; i < kOpcodeCount; ++i) m->insert(kInfo[i].name, static_cast<Opcode>(i));
+    m->insert("clz", Opcode::kClz);
     return m;
   }();
-  auto it = table->find(name);
-  if (it == table->end()) return std::nullopt;
-  return it->second;
+  const Opcode* op = table->find(name);
+  if (!op) return std::nullopt;
+  return *op;
 }
 
 std::optional<int> OpcodeArity(Opcode op) {

@@ -1,5 +1,7 @@
 #include "core/ir/primitive_type.h"
 
+#include "core/ir/flat_name_map.h"
+
 #include <unordered_map>
 
 namespace hloscope {
@@ -21,14 +23,14 @@ std::string_view PrimitiveTypeName(PrimitiveType t) { return kPt[static_cast<int
 
 std::optional<PrimitiveType> PrimitiveTypeFromName(std::string_view name) {
   static const auto* table = [] {
-    auto* m = new std::unordered_map<std::string_view, PrimitiveType>();
+    auto* m = new FlatNameMap<PrimitiveType>(static_cast<size_t>(PrimitiveType::kTuple));
     for (int i = 1; i < static_cast<int>(PrimitiveType::kTuple); ++i)
-      (*m)[kPt[i].name] = static_cast<PrimitiveType>(i);
+      m->insert(kPt[i].name, static_cast<PrimitiveType>(i));
     return m;
   }();
-  auto it = table->find(name);
-  if (it == table->end()) return std::nullopt;
-  return it->second;
+  const PrimitiveType* t = table->find(name);
+  if (!t) return std::nullopt;
+  return *t;
 }
 
 int BitWidth(PrimitiveType t) { return kPt[static_cast<int>(t)].bits; }

@@ -8,7 +8,18 @@ inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsIdentStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
 }
-inline bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c) || c == '.' || c == '-'; }
+// Identifier characters: letters, digits, '_', '$', '.', '-' (one table
+// lookup in the lexer's hottest loop).
+struct IdentTable {
+  bool ident[256] = {};
+  constexpr IdentTable() {
+    for (int c = 0; c < 256; ++c)
+      ident[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                 c == '$' || c == '.' || c == '-';
+  }
+};
+constexpr IdentTable kIdent;
+inline bool IsIdentChar(char c) { return kIdent.ident[static_cast<unsigned char>(c)]; }
 }  // namespace
 
 void Lexer::Advance(size_t n) {
@@ -27,9 +38,12 @@ void Lexer::Seek(size_t offset) {
     return;
   }
   // Backwards (a token or two): uncount the newlines we pass.
+  int crossed = 0;
   for (size_t i = offset; i < pos_; ++i)
-    if (src_[i] == '\n') --line_;
+    if (src_[i] == '\n') ++crossed;
+  line_ -= crossed;
   pos_ = offset;
+  if (crossed == 0) return;  // same line: its start is unchanged
   size_t nl = offset == 0 ? std::string_view::npos : src_.rfind('\n', offset - 1);
   line_start_ = nl == std::string_view::npos ? 0 : nl + 1;
 }
@@ -80,7 +94,9 @@ Token Lexer::Make(Tok k, size_t start, size_t end, int line, int col) {
   t.offset = start;
   t.line = line;
   t.col = col;
-  Advance(end - pos_);
+  // Only strings (and an unterminated one, an error) can span lines.
+  if (k == Tok::kString || k == Tok::kError) Advance(end - pos_);
+  else pos_ = end;
   return t;
 }
 
@@ -242,6 +258,15 @@ Token Lexer::Next() {
       break;
   }
   if (IsDigit(c) || c == '-' || c == '+' || c == '.') {
+    // Fast path for a plain integer (dims, layouts, indices): digits followed
+    // by something that cannot continue a dim label, pad, DxD or float.
+    {
+      size_t q = start + (c == '-' ? 1 : 0);
+      size_t digits = q;
+      while (q < n && IsDigit(src_[q])) ++q;
+      if (q > digits && (q >= n || (!IsIdentChar(src_[q]) && src_[q] != '?')))
+        return Make(Tok::kInt, start, q, line, col);
+    }
     if (MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
     if (MatchPad(start, &end)) return Make(Tok::kPad, start, end, line, col);
     if (MatchDxD(start, &end)) return Make(Tok::kDxD, start, end, line, col);
@@ -251,7 +276,8 @@ Token Lexer::Next() {
     return Make(Tok::kError, start, start + 1, line, col);
   }
   if (IsIdentStart(c) || c == '%') {
-    if (c != '%' && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
+    // Dim labels that start with a letter start with b or f (b01f_01io->b01f).
+    if ((c == 'b' || c == 'f') && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
     size_t q = start + 1;
     while (q < n && IsIdentChar(src_[q])) {
       if (src_[q] == '-' && q + 1 < n && src_[q + 1] == '>') break;

@@ -1,6 +1,7 @@
 // Module, computation and instruction structure of HLO text.
 #include "core/parser/parser.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -107,7 +108,7 @@ bool Parser::ParseComputation(Module* m) {
     Shape ignored;
     if (!ParseShape(&ignored)) return false;
   }
-  if (!Expect(Tok::kLbrace, "'{' to open computation '" + name + "'")) return false;
+  if (!Consume(Tok::kLbrace) && !Expect(Tok::kLbrace, "'{' to open computation '" + name + "'")) return false;
   auto comp = std::make_unique<Computation>(name);
   comp->set_is_entry(is_entry);
   comp->set_loc({name_tok.line, name_tok.col});
@@ -117,6 +118,7 @@ bool Parser::ParseComputation(Module* m) {
   // computation would walk all its buckets for every later small one.
   names_ = decltype(names_)();
   pending_ops_.clear();
+  deferring_ = false;
   pending_ctrl_.clear();
   Instruction* root = nullptr;
   Token root_tok;
@@ -156,27 +158,26 @@ bool Parser::ParseComputation(Module* m) {
 }
 
 bool Parser::ResolveComputation() {
-  for (auto& [instr, ops] : pending_ops_) {
-    auto nested = nested_ops_.find(instr);
-    for (size_t k = 0; k < ops.size(); ++k) {
-      auto& [n, at] = ops[k];
-      if (n.empty() && nested != nested_ops_.end()) {
-        for (auto& [idx, inner] : nested->second)
-          if (idx == k) instr->AppendOperand(inner);
-        continue;
-      }
-      auto it = names_.find(n);
-      if (it == names_.end())
-        return Fail(at, "use of undefined value '" + std::string(n) + "' (operand of '" + instr->name() + "')");
-      instr->AppendOperand(it->second);
+  for (const PendingOperand& p : pending_ops_) {
+    if (p.nested) {
+      p.instr->AppendOperand(p.nested);
+      continue;
     }
+    Instruction** found = names_.find(p.name);
+    if (!found) {
+      Token at;
+      at.line = p.line;
+      at.col = p.col;
+      return Fail(at, "use of undefined value '" + std::string(p.name) + "' (operand of '" + p.instr->name() + "')");
+    }
+    p.instr->AppendOperand(*found);
   }
   for (auto& [instr, preds] : pending_ctrl_) {
     for (auto& [n, at] : preds) {
-      auto it = names_.find(n);
-      if (it == names_.end())
+      Instruction** found = names_.find(n);
+      if (!found)
         return Fail(at, "control predecessor '" + n + "' of '" + instr->name() + "' is not defined");
-      it->second->AddControlDependencyTo(instr);
+      (*found)->AddControlDependencyTo(instr);
     }
   }
   return true;
@@ -189,14 +190,14 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
   }
   if (!At(Tok::kName)) return Fail("expected an instruction name, found " + Describe(tok_));
   Token name_tok = tok_;
-  std::string name(StripPercent(tok_.text));
+  std::string_view name = StripPercent(tok_.text);
   Advance();
-  if (!Expect(Tok::kEqual, "'=' after instruction name '" + name + "'")) return false;
+  if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, "'=' after instruction name '" + std::string(name) + "'"))
+    return false;
   Instruction* raw = nullptr;
-  if (!ParseInstructionTail(c, name, name_tok, /*allow_attrs=*/true, &raw)) return false;
-  auto [it, inserted] = names_.emplace(std::string_view(raw->name()), raw);
-  if (!inserted)
-    return Fail(name_tok, "instruction '" + name + "' is defined twice in computation '" + c->name() + "'");
+  if (!ParseInstructionTail(c, std::string(name), name_tok, /*allow_attrs=*/true, &raw)) return false;
+  if (!names_.insert(raw->name(), raw).second)
+    return Fail(name_tok, "instruction '" + raw->name() + "' is defined twice in computation '" + c->name() + "'");
   return true;
 }
 
@@ -208,7 +209,7 @@ bool Parser::AtShapeStart() const {
   return after < lex_.source().size() && lex_.source()[after] == '[' && PrimitiveTypeFromName(tok_.text);
 }
 
-bool Parser::ParseInstructionTail(Computation* c, const std::string& name, const Token& name_tok,
+bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token& name_tok,
                                   bool allow_attrs, Instruction** out) {
   if (++nesting_ > 64) return Fail("instructions nested deeper than 64 levels");
   Shape shape;
@@ -222,7 +223,7 @@ bool Parser::ParseInstructionTail(Computation* c, const std::string& name, const
     return Fail("unknown opcode '" + std::string(tok_.text) + "'");
   }
   Advance();
-  auto instr = std::make_unique<Instruction>(*op, std::move(shape), name);
+  auto instr = std::make_unique<Instruction>(*op, std::move(shape), std::move(name));
   instr->set_loc({name_tok.line, name_tok.col});
   Instruction* raw = instr.get();
   if (shapeless) shapeless_.push_back({raw, op_tok});
@@ -258,7 +259,10 @@ bool Parser::ParseInstructionTail(Computation* c, const std::string& name, const
 }
 
 bool Parser::ParseOperands(Computation* c, Instruction* instr) {
-  std::vector<std::pair<std::string_view, Token>> ops;
+  const size_t first = pending_ops_.size();
+  size_t count = 0;
+  bool any_nested = false;
+  Token last_at = tok_;
   if (!At(Tok::kRparen)) {
     for (;;) {
       // Optional operand shape: f32[2]{0} %x or (f32[], s32[]) %t.
@@ -268,6 +272,7 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
       if (typed && !ParseShape(&operand_shape)) return false;
       if (!At(Tok::kName)) return Fail("expected an operand name, found " + Describe(tok_));
       Token at = tok_;
+      last_at = at;
       size_t after = tok_.offset + tok_.text.size();
       bool nested = after < lex_.source().size() && lex_.source()[after] == '(' && OpcodeFromName(tok_.text);
       if (nested) {
@@ -278,24 +283,49 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
         Instruction* inner = nullptr;
         if (!ParseInstructionTail(c, "\x01nested", at, /*allow_attrs=*/false, &inner)) return false;
         generated_instrs_.push_back(inner);
-        ops.push_back({"", at});
-        nested_ops_[instr].push_back({ops.size() - 1, inner});
+        pending_ops_.push_back({instr, {}, inner, at.line, at.col});
+        any_nested = true;
       } else {
-        ops.push_back({StripPercent(tok_.text), tok_});
+        pending_ops_.push_back({instr, StripPercent(tok_.text), nullptr, tok_.line, tok_.col});
         Advance();
       }
+      ++count;
       if (At(Tok::kRparen)) break;
       if (!Expect(Tok::kComma, "',' or ')' in the operand list")) return false;
     }
   }
   Advance();  // )
-  if (auto arity = OpcodeArity(instr->opcode()); arity && *arity != static_cast<int>(ops.size())) {
+  if (auto arity = OpcodeArity(instr->opcode()); arity && *arity != static_cast<int>(count)) {
     // Structural arity check; the verifier repeats it with more context.
-    return Fail(ops.empty() ? tok_ : ops.back().second,
+    return Fail(count == 0 ? tok_ : last_at,
                 "'" + std::string(OpcodeName(instr->opcode())) + "' takes " + std::to_string(*arity) +
-                    " operand(s) but '" + instr->name() + "' has " + std::to_string(ops.size()));
+                    " operand(s) but '" + instr->name() + "' has " + std::to_string(count));
   }
-  if (!ops.empty()) pending_ops_.push_back({instr, std::move(ops)});
+  if (any_nested) {
+    // Nested instructions queued their own operands among ours; keep theirs
+    // first, as they are complete before this instruction.
+    std::stable_partition(pending_ops_.begin() + static_cast<std::ptrdiff_t>(first), pending_ops_.end(),
+                          [instr](const PendingOperand& p) { return p.instr != instr; });
+    deferring_ = true;
+  }
+  if (!deferring_) {
+    // Operands are usually defined before their users: link them now, while
+    // they are hot, and queue nothing. After the first forward reference,
+    // every later instruction is queued too, so operand and user lists come
+    // out in the same order as when everything is resolved at the end.
+    for (size_t k = first; k < pending_ops_.size(); ++k) {
+      Instruction** found = names_.find(pending_ops_[k].name);
+      if (!found) {
+        deferring_ = true;
+        break;
+      }
+      pending_ops_[k].nested = *found;  // resolved
+    }
+    if (!deferring_) {
+      for (size_t k = first; k < pending_ops_.size(); ++k) instr->AppendOperand(pending_ops_[k].nested);
+      pending_ops_.resize(first);
+    }
+  }
   return true;
 }
 
@@ -305,10 +335,12 @@ bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr)
   Advance();  // {
   auto saved_names = std::move(names_);
   auto saved_ops = std::move(pending_ops_);
+  bool saved_deferring = deferring_;
   auto saved_ctrl = std::move(pending_ctrl_);
   Computation* saved_comp = cur_comp_;
   names_.clear();
   pending_ops_.clear();
+  deferring_ = false;
   pending_ctrl_.clear();
   auto comp = std::make_unique<Computation>("\x01" + instr->name() + "." + attr);
   comp->set_loc({open.line, open.col});
@@ -334,6 +366,7 @@ bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr)
   if (!ResolveComputation()) return false;
   names_ = std::move(saved_names);
   pending_ops_ = std::move(saved_ops);
+  deferring_ = saved_deferring;
   pending_ctrl_ = std::move(saved_ctrl);
   cur_comp_ = saved_comp;
   instr->mutable_called_refs().push_back(CalledRef{attr, {c}, false});
@@ -428,10 +461,23 @@ StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::str
 StatusOr<std::string> ReadFileToString(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error(path + ": error: cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // One buffer of the file's size, filled in place (no stream copy, so the
+  // text is held once).
+  std::string text;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size <= 0) in.clear();  // not seekable: read it as a stream below
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  }
+  // Not a regular file (a pipe, /dev/stdin) or it grew: read the rest.
+  char buf[65536];
+  while (in.read(buf, sizeof(buf)) || in.gcount() > 0) text.append(buf, static_cast<size_t>(in.gcount()));
   if (in.bad()) return Status::Error(path + ": error: read failed");
-  return ss.str();
+  return text;
 }
 
 StatusOr<std::unique_ptr<Module>> ParseHloFile(const std::string& path) {

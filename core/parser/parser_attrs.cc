@@ -1,6 +1,7 @@
 // Instruction attributes: typed ones parsed into Attrs, called computations,
 // metadata, control predecessors, and everything else kept verbatim.
 #include <charconv>
+#include <iterator>
 
 #include "core/parser/parser_impl.h"
 
@@ -156,17 +157,22 @@ bool Parser::ParseSliceRanges(std::vector<SliceDim>* s) {
 
 bool Parser::ParseMetadata(Instruction* instr) {
   if (!Expect(Tok::kLbrace, "'{' to start metadata")) return false;
+  // Fields go to a reused scratch list, then into one exactly sized vector
+  // (a module holds one per instruction).
+  std::vector<RawAttr>& fields = metadata_scratch_;
+  fields.clear();
   while (!At(Tok::kRbrace)) {
     if (!At(Tok::kName)) return Fail("expected a metadata field name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
     std::string key(tok_.text);
     Advance();
-    if (!Expect(Tok::kEqual, "'=' in metadata")) return false;
+    if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, "'=' in metadata")) return false;
     std::string value;
     if (!ParseRawValue(&value)) return false;
-    instr->metadata().push_back({std::move(key), std::move(value)});
+    fields.push_back({std::move(key), std::move(value)});
     Consume(Tok::kComma);  // some writers separate fields with commas
   }
   Advance();
+  instr->metadata().assign(std::make_move_iterator(fields.begin()), std::make_move_iterator(fields.end()));
   return true;
 }
 
@@ -216,13 +222,14 @@ bool Parser::ParseControlPredecessors(Instruction* instr) {
 bool Parser::ParseAttribute(Instruction* instr) {
   if (!At(Tok::kName)) return Fail("expected an attribute name, found '" + std::string(tok_.text.substr(0, 30)) + "'");
   Token at = tok_;
-  std::string name(tok_.text);
+  const std::string_view name = tok_.text;  // a view into the source text
+  auto quoted = [&] { return "'" + std::string(name) + "'"; };
   Advance();
-  if (!Expect(Tok::kEqual, "'=' after attribute '" + name + "'")) return false;
+  if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, "'=' after attribute " + quoted())) return false;
   Attrs& a = instr->attrs();
   const Opcode op = instr->opcode();
   auto once = [&](Attr k) {
-    if (a.has(k)) return Fail(at, "attribute '" + name + "' is given twice");
+    if (a.has(k)) return Fail(at, "attribute " + quoted() + " is given twice");
     a.mark(k);
     return true;
   };
@@ -232,7 +239,7 @@ bool Parser::ParseAttribute(Instruction* instr) {
       Advance();
       return true;
     }
-    return Fail("expected true or false for '" + name + "'");
+    return Fail("expected true or false for " + quoted());
   };
   auto dot = [&]() -> DotDnums& {
     if (!a.dot) a.dot = std::make_unique<DotDnums>();
@@ -344,13 +351,13 @@ bool Parser::ParseAttribute(Instruction* instr) {
       name == "called_computations" ||
       ((name == "select" || name == "scatter") && op == Opcode::kSelectAndScatter)) {
     for (const auto& r : instr->called_refs())
-      if (r.attr == name) return Fail(at, "attribute '" + name + "' is given twice");
-    return ParseCalledRef(instr, name);
+      if (r.attr == name) return Fail(at, "attribute " + quoted() + " is given twice");
+    return ParseCalledRef(instr, std::string(name));
   }
-  if (instr->FindRaw(name)) return Fail(at, "attribute '" + name + "' is given twice");
+  if (instr->FindRaw(name)) return Fail(at, "attribute " + quoted() + " is given twice");
   std::string value;
   if (!ParseRawValue(&value, /*allow_spaces=*/true)) return false;
-  instr->raw_attrs().push_back({std::move(name), std::move(value)});
+  instr->raw_attrs().push_back({std::string(name), std::move(value)});
   return true;
 }
 

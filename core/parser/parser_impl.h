@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/ir/flat_name_map.h"
 #include "core/ir/module.h"
 #include "core/parser/lexer.h"
 #include "core/support/status.h"
@@ -64,7 +65,7 @@ class Parser {
   bool ParseComputation(Module* m);
   bool ParseInstruction(Computation* c, bool* is_root);
   bool AtShapeStart() const;
-  bool ParseInstructionTail(Computation* c, const std::string& name, const Token& name_tok, bool allow_attrs,
+  bool ParseInstructionTail(Computation* c, std::string name, const Token& name_tok, bool allow_attrs,
                             Instruction** out);
   bool ParseOperands(Computation* c, Instruction* instr);
   bool ParseInlineComputation(Instruction* instr, const std::string& attr);
@@ -76,6 +77,11 @@ class Parser {
     return (!s.empty() && s[0] == '%') ? s.substr(1) : s;
   }
 
+  // Scratch lists reused by ParseShape/ParseLayout (never live across a call).
+  std::vector<int64_t> dims_scratch_;
+  std::vector<bool> dynamic_scratch_;
+  std::vector<RawAttr> metadata_scratch_;  // ParseMetadata's fields
+
   Lexer lex_;
   std::string file_;
   Token tok_;
@@ -84,8 +90,18 @@ class Parser {
   std::unordered_map<std::string, Computation*> comp_by_name_;
 
   // Per-computation state.
-  std::unordered_map<std::string_view, Instruction*> names_;
-  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string_view, Token>>>> pending_ops_;
+  FlatNameMap<Instruction*> names_;
+  // Operands by name, resolved when the computation is complete (operands
+  // may be defined after their users). One flat list; an instruction's
+  // entries are in operand order.
+  struct PendingOperand {
+    Instruction* instr;
+    std::string_view name;  // empty for an operand written inline (nested)
+    Instruction* nested;    // the operand when already known (inline or resolved)
+    int line, col;
+  };
+  std::vector<PendingOperand> pending_ops_;
+  bool deferring_ = false;  // a forward reference was seen: queue the rest
   std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ctrl_;
   // Per-module: called computation references resolved at the end.
   struct PendingCall {
@@ -98,7 +114,6 @@ class Parser {
   // inline called computations, completed in FinishModule.
   int nesting_ = 0;
   Computation* cur_comp_ = nullptr;
-  std::unordered_map<Instruction*, std::vector<std::pair<size_t, Instruction*>>> nested_ops_;
   std::vector<std::pair<Instruction*, Token>> shapeless_;
   std::vector<Instruction*> generated_instrs_;
   std::vector<Computation*> generated_comps_;

@@ -56,8 +56,12 @@ bool Parser::ParseShape(Shape* s, int depth) {
   Token type_tok = tok_;
   Advance();
   if (!Expect(Tok::kLsquare, "'[' after the element type")) return false;
-  std::vector<int64_t> dims;
-  std::vector<bool> dynamic;
+  // Dimensions go to a reused scratch list first, so the shape gets one
+  // exactly sized vector (shapes are leaves: no recursion in between).
+  std::vector<int64_t>& dims = dims_scratch_;
+  std::vector<bool>& dynamic = dynamic_scratch_;
+  dims.clear();
+  dynamic.clear();
   bool any_dynamic = false;
   size_t rsquare_end = 0;
   if (!At(Tok::kRsquare)) {
@@ -89,12 +93,12 @@ bool Parser::ParseShape(Shape* s, int depth) {
   }
   if (!IsArrayType(*pt) && !dims.empty())
     return Fail(type_tok, std::string(PrimitiveTypeName(*pt)) + " shapes have no dimensions");
-  std::vector<int64_t> static_dims = dims;
-  for (auto& d : static_dims)
-    if (d < 0) d = 0;
-  if (!CheckedElementCount(static_dims))
-    return Fail(type_tok, "shape has more elements than a 64-bit count can hold");
-  *s = Shape(*pt, std::move(dims));
+  // Checked element count (an unbounded `?` counts as 0), as CheckedElementCount.
+  int64_t count = 1;
+  for (int64_t d : dims)
+    if (__builtin_mul_overflow(count, d < 0 ? 0 : d, &count))
+      return Fail(type_tok, "shape has more elements than a 64-bit count can hold");
+  *s = Shape(*pt, std::vector<int64_t>(dims.begin(), dims.end()));
   if (any_dynamic)
     for (size_t i = 0; i < dynamic.size(); ++i) s->SetDynamicDim(static_cast<int>(i), dynamic[i]);
   // As in XLA, a layout must follow the ']' directly: `f32[2]{0}`; a brace
@@ -111,12 +115,15 @@ bool Parser::ParseLayout(Shape* s) {
   Token open = tok_;
   Advance();  // {
   Layout l;
+  std::vector<int64_t>& m2m = dims_scratch_;
+  m2m.clear();
   while (At(Tok::kInt)) {
     int64_t v;
     if (!ParseInt(&v)) return false;
-    l.minor_to_major.push_back(v);
+    m2m.push_back(v);
     if (!Consume(Tok::kComma)) break;
   }
+  l.minor_to_major.assign(m2m.begin(), m2m.end());
   if (At(Tok::kColon)) {
     // Suffix: T(..)(..) E(n) S(n) and others kept verbatim.
     std::string_view src = lex_.source();
@@ -201,7 +208,8 @@ bool Parser::ParseLayout(Shape* s) {
   if (s->IsArray()) {
     int rank = s->rank();
     bool ok = static_cast<int>(l.minor_to_major.size()) == rank;
-    std::vector<bool> seen(rank, false);
+    std::vector<bool>& seen = dynamic_scratch_;  // ParseShape is done with it
+    seen.assign(static_cast<size_t>(rank), false);
     for (int64_t d : l.minor_to_major) {
       if (d < 0 || d >= rank || seen[d]) {
         ok = false;

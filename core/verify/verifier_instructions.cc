@@ -10,12 +10,13 @@ namespace hloscope::verify {
 namespace {
 
 struct CallSpec {
-  std::vector<std::string> required;  // each names exactly one computation
-  bool any = false;                   // accepts any called computations
+  std::vector<std::string_view> required;  // each names exactly one computation
+  bool any = false;                        // accepts any called computations
 };
 
 // Which called computations an opcode takes; an empty spec means none.
-CallSpec CallsOf(Opcode op) {
+// Built once per opcode (no allocation per instruction).
+CallSpec MakeCallSpec(Opcode op) {
   switch (op) {
     case Opcode::kCall:
     case Opcode::kMap:
@@ -46,9 +47,21 @@ CallSpec CallsOf(Opcode op) {
   }
 }
 
+const CallSpec& CallsOf(Opcode op) {
+  static const std::vector<CallSpec> kSpecs = [] {
+    std::vector<CallSpec> v;
+    for (int i = 0; i < kOpcodeCount; ++i) v.push_back(MakeCallSpec(static_cast<Opcode>(i)));
+    return v;
+  }();
+  return kSpecs[static_cast<size_t>(op)];
+}
+
 void CheckCalledComputations(const Instruction& instr, Errors& errors) {
+  const CallSpec& spec = CallsOf(instr.opcode());
+  if (spec.required.empty() && !spec.any && instr.called_refs().empty() &&
+      instr.opcode() != Opcode::kConditional)
+    return;
   const std::string op(OpcodeName(instr.opcode()));
-  const CallSpec spec = CallsOf(instr.opcode());
   for (const auto& ref : instr.called_refs()) {
     bool known =
         spec.any || std::find(spec.required.begin(), spec.required.end(), ref.attr) != spec.required.end();
@@ -60,8 +73,8 @@ void CheckCalledComputations(const Instruction& instr, Errors& errors) {
                  ref.attr + "= must name exactly one computation, not " + std::to_string(ref.comps.size()));
     }
   }
-  for (const std::string& attr : spec.required)
-    if (!instr.called(attr)) errors.Add(instr, op + " needs " + attr + "=");
+  for (std::string_view attr : spec.required)
+    if (!instr.called(attr)) errors.Add(instr, op + " needs " + std::string(attr) + "=");
   if (instr.opcode() == Opcode::kConditional) {
     bool indexed = false, t = false, f = false;
     for (const auto& ref : instr.called_refs()) {
@@ -88,12 +101,21 @@ void CheckLayouts(const Instruction& instr, const Shape& s, Errors& errors) {
   }
   if (!s.IsArray() || !s.has_layout()) return;
   const std::vector<int64_t>& m2m = s.layout().minor_to_major;
-  std::vector<bool> seen(s.rank(), false);
   bool ok = static_cast<int>(m2m.size()) == s.rank();
-  for (int64_t d : m2m) {
-    if (!ok) break;
-    ok = d >= 0 && d < s.rank() && !seen[d];
-    if (ok) seen[d] = true;
+  if (ok && s.rank() <= 64) {  // the common case, without allocating
+    uint64_t seen = 0;
+    for (int64_t d : m2m) {
+      ok = d >= 0 && d < s.rank() && !(seen >> d & 1);
+      if (!ok) break;
+      seen |= uint64_t{1} << d;
+    }
+  } else if (ok) {
+    std::vector<bool> seen(s.rank(), false);
+    for (int64_t d : m2m) {
+      if (!ok) break;
+      ok = d >= 0 && d < s.rank() && !seen[d];
+      if (ok) seen[d] = true;
+    }
   }
   if (!ok)
     errors.Add(instr, "the layout of " + s.ToString() + " must list each of its " + std::to_string(s.rank()) +

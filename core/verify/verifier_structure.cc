@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/ir/flat_name_map.h"
 #include "core/verify/verifier_internal.h"
 
 namespace hloscope::verify {
@@ -86,7 +87,25 @@ void CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) 
 
 // Depth-first search over operands and control predecessors; reports the
 // first cycle found.
+// Fast path: ids strictly increase along the list (as the parser assigns
+// them) and every operand and control predecessor has a smaller id than its
+// user. Then the list order is a topological order and there is no cycle.
+bool IdsAreTopological(const Computation& c) {
+  int64_t prev = -1;
+  for (const auto& i : c.instructions()) {
+    int64_t id = i->id();
+    if (id <= prev) return false;
+    prev = id;
+    for (const Instruction* o : i->operands())
+      if (!o || o->parent() != &c || o->id() >= id) return false;
+    for (const Instruction* p : i->control_predecessors())
+      if (!p || p->parent() != &c || p->id() >= id) return false;
+  }
+  return true;
+}
+
 void CheckAcyclic(const Computation& c, Errors& errors) {
+  if (IdsAreTopological(c)) return;
   std::unordered_map<const Instruction*, char> state;  // 1 = on the stack, 2 = done
   state.reserve(c.instructions().size() * 2);
   struct Frame {
@@ -154,15 +173,14 @@ void CheckComputation(const Module& m, const Computation& c, Errors& errors) {
     errors.Add(c, "has no root instruction");
   else if (c.root()->parent() != &c)
     errors.Add(c, "has root " + Quote(c.root()->name()) + " which belongs to another computation");
-  std::unordered_map<std::string, const Instruction*> names;
-  names.reserve(c.instructions().size() * 2);
+  FlatNameMap<const Instruction*> names(c.instructions().size());
   for (const auto& i : c.instructions()) {
     if (errors.full()) return;
     if (i->parent() != &c) errors.Add(*i, "does not point back to its computation " + Quote(c.name()));
-    auto [it, inserted] = names.emplace(i->name(), i.get());
+    auto [first, inserted] = names.insert(i->name(), i.get());
     if (!inserted)
       errors.Add(*i,
-                 "the name is already used in computation " + Quote(c.name()) + LocText(it->second->loc()));
+                 "the name is already used in computation " + Quote(c.name()) + LocText((*first)->loc()));
     CheckEdges(c, *i, errors);
   }
   CheckParameters(c, errors);
@@ -191,7 +209,8 @@ void CheckCalls(const Module& m, Errors& errors) {
     state[c] = 1;
     path.push_back(c);
     for (const auto& i : c->instructions())
-      for (const Computation* callee : i->called_computations()) {
+      for (const auto& ref : i->called_refs())
+        for (const Computation* callee : ref.comps) {
         char st = state[callee];
         if (st == 1) {
           std::string cycle;
@@ -203,7 +222,7 @@ void CheckCalls(const Module& m, Errors& errors) {
           return false;
         }
         if (st == 0 && !self(self, callee)) return false;
-      }
+        }
     path.pop_back();
     state[c] = 2;
     return true;
@@ -220,16 +239,16 @@ void CheckStructure(const Module& m, Errors& errors) {
     return;
   }
   bool entry_found = false;
-  std::unordered_map<std::string, const Computation*> names;
+  FlatNameMap<const Computation*> names(m.computations().size());
   for (const auto& c : m.computations()) {
     if (!c) {
       errors.AddModule("the module holds a missing computation");
       return;
     }
     entry_found = entry_found || c.get() == m.entry();
-    auto [it, inserted] = names.emplace(c->name(), c.get());
+    auto [first, inserted] = names.insert(c->name(), c.get());
     if (!inserted)
-      errors.Add(*c, "the name is already used by another computation" + LocText(it->second->loc()));
+      errors.Add(*c, "the name is already used by another computation" + LocText((*first)->loc()));
   }
   if (!entry_found)
     errors.AddModule("the entry computation " + Quote(m.entry()->name()) + " is not in the module");
