@@ -229,17 +229,16 @@ void MainWindow::buildActions() {
   search_edit_ = new QLineEdit;
   search_edit_->setPlaceholderText(tr("regex over name, opcode, op_name — Enter: next, Shift+Enter: previous"));
   search_bar_->addWidget(search_edit_);
-  search_bar_->addAction(tr("Next"), this, [this] {
-    if (!graph_->findNext(search_edit_->text())) statusBar()->showMessage(tr("no match"), 3000);
-  });
-  search_bar_->addAction(tr("Previous"), this, [this] {
-    if (!graph_->findPrevious(search_edit_->text())) statusBar()->showMessage(tr("no match"), 3000);
-  });
-  connect(search_edit_, &QLineEdit::returnPressed, this, [this] {
-    const bool back = QApplication::keyboardModifiers() & Qt::ShiftModifier;
-    bool ok = back ? graph_->findPrevious(search_edit_->text()) : graph_->findNext(search_edit_->text());
-    if (!ok) statusBar()->showMessage(tr("no match for %1").arg(search_edit_->text()), 3000);
-  });
+  auto find = [this](bool back) {
+    const bool ok = back ? graph_->findPrevious(search_edit_->text()) : graph_->findNext(search_edit_->text());
+    statusBar()->showMessage(ok ? tr("match %1").arg(graph_->findStatus())
+                                : tr("no match for %1").arg(search_edit_->text()),
+                             3000);
+  };
+  search_bar_->addAction(tr("Next"), this, [find] { find(false); });
+  search_bar_->addAction(tr("Previous"), this, [find] { find(true); });
+  connect(search_edit_, &QLineEdit::returnPressed, this,
+          [find] { find(QApplication::keyboardModifiers() & Qt::ShiftModifier); });
   auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), search_edit_);
   esc->setContext(Qt::WidgetShortcut);
   connect(esc, &QShortcut::activated, search_bar_, &QWidget::hide);

@@ -1,5 +1,6 @@
 // GraphView offscreen: the transformer block through every `gpu` step, with
 // selection signals, find, diff highlights, expansion and a grabbed image.
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <cstdlib>
@@ -115,6 +116,24 @@ TEST(GraphViewTest, SelectionFindAndExpansion) {
   EXPECT_EQ(selected.last().at(0).value<int64_t>(), first);
   EXPECT_FALSE(view.findNext("no_such_instruction_anywhere"));
   EXPECT_FALSE(view.findNext("(unbalanced"));
+  // An instruction hidden inside a (closed) fusion is found too: it is the
+  // selection, and its fusion is the node drawn selected.
+  const Instruction* hidden = nullptr;
+  for (const auto& owned : run->modules.back()->entry()->instructions())
+    if (owned->opcode() == Opcode::kFusion && owned->fused_computation() && !hidden)
+      hidden = owned->fused_computation()->root();
+  ASSERT_NE(hidden, nullptr);
+  int64_t hidden_id = -1;  // its stable id in the snapshot
+  for (const InstructionRecord& r : step->module->instructions)
+    if (r.name == hidden->name() && step->module->computations[static_cast<size_t>(r.computation)].name ==
+                                        hidden->parent()->name())
+      hidden_id = r.id;
+  ASSERT_GE(hidden_id, 0);
+  ASSERT_EQ(g->graph.FindNode(hidden_id), nullptr);  // not drawn on its own
+  ASSERT_TRUE(view.findNext(QString("^%1 = ").arg(QRegularExpression::escape(QString::fromStdString(hidden->name())))));
+  EXPECT_EQ(view.selectedInstruction(), hidden_id);
+  EXPECT_EQ(selected.last().at(0).value<int64_t>(), hidden_id);
+  EXPECT_EQ(view.findStatus(), "1 of 1");
   // Programmatic selection does not echo the signal.
   int count = selected.count();
   view.selectInstruction(second, true);

@@ -307,17 +307,49 @@ double GraphView::zoom() const { return canvas_->zoom(); }
 
 bool GraphView::find(const QString& regex, int direction) {
   QRegularExpression re(regex, QRegularExpression::CaseInsensitiveOption);
-  if (!re.isValid() || regex.isEmpty()) return false;
-  std::vector<NodeItem*> matches;
-  for (NodeItem* n : node_items_)
-    if (!n->ghost() && re.match(n->searchText()).hasMatch()) matches.push_back(n);
+  if (!re.isValid() || regex.isEmpty() || !current_) return false;
+  // Every instruction of the shown computation and of the fusions it calls,
+  // hidden ones (inside a closed group or fusion) included: a hidden match
+  // selects its visible container, and the details show the instruction.
+  std::vector<int64_t> matches;
+  if (module_ && snapshot_) {
+    // Node ids are the snapshot's stable ids: by (computation, name).
+    std::unordered_map<std::string, int64_t> id_of;
+    for (const InstructionRecord& r : snapshot_->instructions)
+      id_of.emplace(snapshot_->computations[static_cast<size_t>(r.computation)].name + '\n' + r.name, r.id);
+    const Computation* shown = nullptr;
+    for (const auto& c : module_->computations())
+      if (current_->graph.computation.empty() ? c->is_entry() : c->name() == current_->graph.computation)
+        shown = c.get();
+    std::vector<const Computation*> todo;
+    if (shown) todo.push_back(shown);
+    while (!todo.empty()) {
+      const Computation* c = todo.back();
+      todo.pop_back();
+      for (const auto& owned : c->instructions()) {
+        const Instruction* i = owned.get();
+        const std::string text = i->name() + " = " + std::string(OpcodeName(i->opcode())) + " " +
+                                 i->MetadataValue("op_name");
+        if (re.match(QString::fromStdString(text)).hasMatch()) {
+          auto it = id_of.find(c->name() + '\n' + i->name());
+          if (it != id_of.end()) matches.push_back(it->second);
+        }
+        if (i->opcode() == Opcode::kFusion && i->fused_computation()) todo.push_back(i->fused_computation());
+      }
+    }
+  } else {
+    for (NodeItem* n : node_items_)
+      if (!n->ghost() && re.match(n->searchText()).hasMatch()) matches.push_back(n->id());
+  }
   if (matches.empty()) return false;
   int at = -1;
   for (size_t i = 0; i < matches.size(); ++i)
-    if (matches[i]->selectedNode()) at = static_cast<int>(i);
+    if (matches[i] == selected_) at = static_cast<int>(i);
   int n = static_cast<int>(matches.size());
   int next = at < 0 ? (direction > 0 ? 0 : n - 1) : ((at + direction) % n + n) % n;
-  int64_t id = matches[next]->id();
+  int64_t id = matches[next];
+  find_total_ = n;
+  find_position_ = next + 1;
   selectInstruction(id, true);
   if (id >= 0) emit instructionSelected(id);
   return true;

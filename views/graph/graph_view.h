@@ -61,8 +61,11 @@ class GraphView : public QWidget {
   void zoomIn();
   void zoomOut();
   double zoom() const;
-  // Regex over name, opcode and metadata op_name; selects and centres the
-  // next/previous match; false when nothing matches.
+  // Regex over name, opcode and metadata op_name of every instruction of the
+  // shown computation and its fusions (hidden ones too: their visible
+  // container is selected); selects and centres the next/previous match;
+  // false when nothing matches. findStatus() says "k of n" after a find.
+  QString findStatus() const { return find_total_ ? QStringLiteral("%1 of %2").arg(find_position_).arg(find_total_) : QString(); }
   bool findNext(const QString& regex);
   bool findPrevious(const QString& regex);
   // The legend's names for the "added" and "rewritten" highlights (the
@@ -127,6 +130,7 @@ class GraphView : public QWidget {
   bool first_fit_ = true;
   int64_t selected_ = -1;
   int find_index_ = -1;
+  int find_total_ = 0, find_position_ = 0;
   QString find_regex_;
   std::vector<NodeItem*> node_items_;
   std::vector<int64_t> added_, removed_, folded_, rewritten_;
