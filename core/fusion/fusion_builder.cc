@@ -113,6 +113,72 @@ void RemoveIfDead(Instruction* i) {
   if (fused) parent->parent()->RemoveComputation(fused);
 }
 
+// c->SortTopologically(): the same stable post order (list order, operands
+// then control predecessors depth-first), but an instruction whose
+// dependencies are all placed is taken as it stands, and the list is only
+// reordered when a merge left something behind its users. The entry
+// computation is re-sorted after every multi-output and horizontal merge, so
+// this is one light pass over the list instead of a hash-map DFS.
+void SortByPostOrder(Computation* c) {
+  const int64_t bound = c->parent() ? c->parent()->next_id() : 0;
+  for (const auto& i : c->instructions())
+    if (i->id() < 0 || i->id() >= bound) return c->SortTopologically();
+  // Visit state by id, stamped with a generation so nothing is cleared:
+  // < gen = not visited, gen = visiting, gen + 1 = placed.
+  static thread_local std::vector<uint64_t> mark;
+  static thread_local uint64_t generation = 0;
+  if (mark.size() < static_cast<size_t>(bound)) mark.resize(static_cast<size_t>(bound) * 2, 0);
+  generation += 2;
+  const uint64_t visiting = generation, placed = generation + 1;
+  auto state = [&](const Instruction* i) -> uint64_t& { return mark[static_cast<size_t>(i->id())]; };
+  auto deps_placed = [&](const Instruction* i) {
+    for (const Instruction* d : i->operands())
+      if (d->parent() == c && state(d) != placed) return false;
+    for (const Instruction* d : i->control_predecessors())
+      if (d->parent() == c && state(d) != placed) return false;
+    return true;
+  };
+  std::vector<std::pair<Instruction*, size_t>> stack;
+  const auto& list = c->instructions();
+  std::vector<Instruction*> order;
+  order.reserve(list.size());
+  bool moved = false;
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    Instruction* start = it->get();
+    if (state(start) == placed) continue;
+    if (deps_placed(start)) {
+      state(start) = placed;
+      order.push_back(start);
+      continue;
+    }
+    // Depth-first over what is not placed yet; what it emits before `start`
+    // comes from further down the list.
+    stack.push_back({start, 0});
+    state(start) = visiting;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      size_t nops = node->operands().size();
+      size_t total = nops + node->control_predecessors().size();
+      if (next < total) {
+        Instruction* dep = next < nops ? node->operand(static_cast<int>(next)) : node->control_predecessors()[next - nops];
+        ++next;
+        if (dep->parent() != c) continue;
+        if (state(dep) < visiting) {
+          state(dep) = visiting;
+          stack.push_back({dep, 0});
+        }
+        continue;
+      }
+      Instruction* done = node;
+      stack.pop_back();
+      state(done) = placed;
+      order.push_back(done);
+      moved |= done != start;
+    }
+  }
+  if (moved) c->Reorder(order);
+}
+
 Instruction* AddGte(Computation* c, Instruction* tuple, int64_t index, Instruction* before) {
   auto g = std::make_unique<Instruction>(Opcode::kGetTupleElement, tuple->shape().tuple_shapes()[index],
                                          c->parent()->UniqueName(tuple->name() + "_gte"));
@@ -261,7 +327,7 @@ Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer) {
       if (u->operand(k) == producer) u->ReplaceOperand(k, gp);
   if (was_root) parent->set_root(gp);
   RemoveIfDead(producer);
-  parent->SortTopologically();
+  SortByPostOrder(parent);
   return consumer;
 }
 
@@ -318,7 +384,7 @@ Instruction* MergeSiblingFusions(Instruction* a, Instruction* b) {
   };
   redirect(a, 0, outs_a.size());
   redirect(b, outs_a.size(), outs_b.size());
-  parent->SortTopologically();
+  SortByPostOrder(parent);
   return merged;
 }
 

@@ -18,7 +18,7 @@ class FusionMerger : public FusionPassBase {
            "without slowing them down.";
   }
   StatusOr<bool> Run(Module& m) override {
-    device_ = CurrentDevice();
+    BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) {
       std::vector<Instruction*> order = comp->MakePostOrder();

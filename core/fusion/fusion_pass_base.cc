@@ -27,8 +27,17 @@ std::vector<Computation*> FusionPassBase::FusibleComputations(Module& m) {
   return out;
 }
 
-void FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
+void FusionPassBase::BeginRun() {
+  device_ = CurrentDevice();
+  logged_.clear();
+}
+
+bool FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                             FusionVerdict v, std::string reason, const Cost& before, const Cost& after) {
+  std::string key = std::to_string(producer.id());
+  for (const Instruction* c : consumers) key += "," + std::to_string(c->id());
+  key += "|" + std::to_string(static_cast<int>(v)) + "|" + reason;
+  if (!logged_.insert(std::move(key)).second) return false;
   FusionDecision d;
   d.pass = std::string(name());
   d.producer = producer.name();
@@ -46,6 +55,7 @@ void FusionPassBase::Decide(const Instruction& producer, const std::vector<const
   if (v != FusionVerdict::kNotFused) mutable_log().Count(v == FusionVerdict::kMerged ? "merged" : "fused");
   else mutable_log().Count("not fused");
   mutable_log().decisions.push_back(std::move(d));
+  return true;
 }
 
 }  // namespace hloscope

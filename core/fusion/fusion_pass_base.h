@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/cost/cost_model.h"
@@ -16,10 +17,21 @@ class FusionPassBase : public Pass {
   // Entry and control-flow bodies (while, conditional, call); never fused
   // computations or reducers.
   static std::vector<Computation*> FusibleComputations(Module& m);
-  // Records a decision about `producer` and `consumers` with costs.
-  void Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers, FusionVerdict v,
+  // Call at the start of Run: picks up the current device and forgets the
+  // decisions of the previous run.
+  void BeginRun();
+  // Records a decision about `producer` and `consumers` with costs, once per
+  // run: a pass that revisits a candidate (multi-output fusion rescans the
+  // computation after every merge) and reaches the same verdict for the same
+  // reason does not log it again. Returns false for such a repeat.
+  bool Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers, FusionVerdict v,
               std::string reason, const Cost& before, const Cost& after);
   DeviceSpec device_ = CurrentDevice();
+
+ private:
+  // (producer id, consumer ids, verdict, reason) of the decisions logged in
+  // this run.
+  std::unordered_set<std::string> logged_;
 };
 
 // Registers fusion, fusion_merger, multi_output_fusion, priority_fusion,

@@ -22,7 +22,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     return "Horizontal loop fusion: joins independent small loop kernels into one launch.";
   }
   StatusOr<bool> Run(Module& m) override {
-    device_ = CurrentDevice();
+    BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
     return changed;
@@ -40,7 +40,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     // Groups are formed one at a time against the current graph: merging a
     // group adds paths (everything feeding one member now feeds the others'
     // users), so two kernels independent before a merge may not be after it.
-    // Reachability is rebuilt after every merge for that reason.
+    // Reachability is brought up to date after every merge for that reason.
     std::vector<char> used(small.size(), 0);
     bool changed = false;
     std::optional<Reachability> reach;
@@ -60,15 +60,14 @@ class HorizontalLoopFusion : public FusionPassBase {
         used[j] = 1;
       }
       if (g.size() > 1) {
-        MergeGroup(g);
+        reach->Update({MergeGroup(g)});
         changed = true;
-        reach.reset();
       }
     }
     return changed;
   }
 
-  void MergeGroup(const std::vector<Instruction*>& g) {
+  Instruction* MergeGroup(const std::vector<Instruction*>& g) {
     Cost before;
     for (Instruction* x : g) before += KernelCost(*x, device_);
     std::vector<const Instruction*> rest(g.begin() + 1, g.end());
@@ -84,6 +83,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     d.result = merged->name();
     d.bytes_after = now.bytes();
     d.us_after = now.time_us;
+    return merged;
   }
 };
 

@@ -25,7 +25,7 @@ class InstructionFusion : public FusionPassBase {
   }
 
   StatusOr<bool> Run(Module& m) override {
-    device_ = CurrentDevice();
+    BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
     return changed;

@@ -27,7 +27,7 @@ class PriorityFusion : public FusionPassBase {
   }
 
   StatusOr<bool> Run(Module& m) override {
-    device_ = CurrentDevice();
+    BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
     return changed;

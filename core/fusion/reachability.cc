@@ -1,38 +1,164 @@
 #include "core/fusion/reachability.h"
 
-#include <unordered_set>
+#include <algorithm>
+#include <functional>
+#include <queue>
 
 namespace hloscope {
 
-Reachability::Reachability(const Computation& c) {
-  int k = 0;
-  for (Instruction* i : c.MakePostOrder()) pos_[i] = k++;
+Reachability::Reachability(const Computation& c) : comp_(&c) { Build(); }
+
+void Reachability::Build() {
+  std::vector<Instruction*> order = comp_->MakePostOrder();
+  int n = static_cast<int>(order.size());
+  capacity_ = n + n / 2 + 64;
+  words_ = (static_cast<size_t>(capacity_) + 63) / 64;
+  bits_.assign(static_cast<size_t>(capacity_) * words_, 0);
+  instr_.clear();
+  instr_.reserve(static_cast<size_t>(capacity_));
+  slot_of_id_.clear();
+  ids_unique_ = true;
+  for (Instruction* i : order) {
+    if (i->id() < 0) {
+      ids_unique_ = false;
+      continue;
+    }
+    size_t id = static_cast<size_t>(i->id());
+    if (id < slot_of_id_.size() && slot_of_id_[id] >= 0) ids_unique_ = false;
+    AddSlot(i);
+  }
+  depth_.assign(static_cast<size_t>(capacity_), 0);
+  for (Instruction* i : order) {
+    int s = SlotOf(i);
+    if (s < 0) continue;
+    Recompute(s, i);
+    int d = 0;
+    for (const Instruction* o : i->operands())
+      if (int os = SlotOf(o); os >= 0) d = std::max(d, depth_[static_cast<size_t>(os)] + 1);
+    for (const Instruction* o : i->control_predecessors())
+      if (int os = SlotOf(o); os >= 0) d = std::max(d, depth_[static_cast<size_t>(os)] + 1);
+    depth_[static_cast<size_t>(s)] = d;
+  }
+}
+
+int Reachability::SlotOf(const Instruction* i) const {
+  int64_t id = i->id();
+  if (id < 0 || id >= static_cast<int64_t>(slot_of_id_.size())) return -1;
+  int s = slot_of_id_[static_cast<size_t>(id)];
+  return s >= 0 && instr_[static_cast<size_t>(s)] == i ? s : -1;
+}
+
+int Reachability::AddSlot(const Instruction* i) {
+  int s = static_cast<int>(instr_.size());
+  instr_.push_back(i);
+  size_t id = static_cast<size_t>(i->id());
+  if (slot_of_id_.size() <= id) slot_of_id_.resize(std::max(id + 1, slot_of_id_.size() * 2), -1);
+  slot_of_id_[id] = s;
+  return s;
+}
+
+bool Reachability::Recompute(int slot, const Instruction* i) {
+  ++recomputed_;
+  std::vector<uint64_t>& row = scratch_;
+  row.assign(words_, 0);
+  row[static_cast<size_t>(slot) / 64] |= uint64_t{1} << (slot % 64);
+  auto add = [&](const Instruction* d) {
+    int ds = SlotOf(d);
+    if (ds < 0) return;
+    const uint64_t* src = Row(ds);
+    for (size_t w = 0; w < words_; ++w) row[w] |= src[w];
+  };
+  for (const Instruction* o : i->operands()) add(o);
+  for (const Instruction* p : i->control_predecessors()) add(p);
+  uint64_t* dst = Row(slot);
+  if (std::equal(row.begin(), row.end(), dst)) return false;
+  std::copy(row.begin(), row.end(), dst);
+  return true;
 }
 
 bool Reachability::Reaches(const Instruction* from, const Instruction* to) const {
-  auto pf = pos_.find(from), pt = pos_.find(to);
-  if (pf == pos_.end() || pt == pos_.end()) return false;
-  if (from == to) return true;
-  if (pf->second > pt->second) return false;  // topological order
-  int limit = pt->second;
-  std::vector<const Instruction*> stack = {from};
-  std::unordered_set<const Instruction*> seen = {from};
-  while (!stack.empty()) {
-    const Instruction* x = stack.back();
-    stack.pop_back();
-    auto visit = [&](const Instruction* u) {
-      if (u == to) return true;
-      auto pu = pos_.find(u);
-      if (pu == pos_.end() || pu->second > limit || !seen.insert(u).second) return false;
-      stack.push_back(u);
-      return false;
-    };
-    for (const Instruction* u : x->users())
-      if (visit(u)) return true;
-    for (const Instruction* u : x->control_successors())
-      if (visit(u)) return true;
+  if (!ids_unique_) {
+    // Duplicate ids inside one computation (not produced by the parser):
+    // answer by walking the graph.
+    std::vector<const Instruction*> stack = {to}, seen = {to};
+    while (!stack.empty()) {
+      const Instruction* x = stack.back();
+      stack.pop_back();
+      if (x == from) return x->parent() == comp_;
+      auto visit = [&](const Instruction* d) {
+        if (d->parent() != comp_ || std::find(seen.begin(), seen.end(), d) != seen.end()) return;
+        seen.push_back(d);
+        stack.push_back(d);
+      };
+      for (const Instruction* o : x->operands()) visit(o);
+      for (const Instruction* p : x->control_predecessors()) visit(p);
+    }
+    return false;
   }
-  return false;
+  int f = SlotOf(from), t = SlotOf(to);
+  if (f < 0 || t < 0) return false;
+  return (Row(t)[static_cast<size_t>(f) / 64] >> (f % 64)) & 1;
+}
+
+void Reachability::Update(const std::vector<Instruction*>& seeds) {
+  if (!ids_unique_) return;  // queries walk the graph
+  // Instructions are recomputed in order of depth (longest path from a
+  // source, kept per slot), so operands come first; users are queued only
+  // when a set or a depth changed. Merges only add paths between live
+  // instructions, so this reaches exactly the sets a fresh build gives,
+  // touching only what changed. New instructions (get-tuple-elements, merged
+  // fusions) are reached as seeds or as users of seeds and get a slot then.
+  using Item = std::pair<int, int>;  // depth, slot
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  std::vector<char>& queued = queued_;
+  auto depth_from_deps = [&](const Instruction* i) {
+    int d = 0;
+    for (const Instruction* o : i->operands())
+      if (int s = SlotOf(o); s >= 0) d = std::max(d, depth_[static_cast<size_t>(s)] + 1);
+    for (const Instruction* o : i->control_predecessors())
+      if (int s = SlotOf(o); s >= 0) d = std::max(d, depth_[static_cast<size_t>(s)] + 1);
+    return d;
+  };
+  auto push = [&](const Instruction* i, int at_least) -> bool {
+    if (i->parent() != comp_ || i->id() < 0) return true;
+    int s = SlotOf(i);
+    if (s < 0) {
+      if (static_cast<int>(instr_.size()) >= capacity_) return false;
+      s = AddSlot(i);
+      depth_[static_cast<size_t>(s)] = depth_from_deps(i);
+    }
+    int& d = depth_[static_cast<size_t>(s)];
+    d = std::max(d, at_least);
+    if (queued.size() < instr_.size()) queued.resize(instr_.size() * 2, 0);
+    if (queued[static_cast<size_t>(s)]) return true;
+    queued[static_cast<size_t>(s)] = 1;
+    queue.push({d, s});
+    return true;
+  };
+  std::vector<int> seed_slots;
+  for (Instruction* i : seeds) {
+    if (!push(i, 0)) return Build();
+    seed_slots.push_back(SlotOf(i));
+  }
+  bool ok = true;
+  while (ok && !queue.empty()) {
+    auto [d, s] = queue.top();
+    queue.pop();
+    queued[static_cast<size_t>(s)] = 0;
+    const Instruction* i = instr_[static_cast<size_t>(s)];
+    int depth = std::max(depth_from_deps(i), d);
+    bool deeper = depth != depth_[static_cast<size_t>(s)];
+    depth_[static_cast<size_t>(s)] = depth;
+    bool seed = std::find(seed_slots.begin(), seed_slots.end(), s) != seed_slots.end();
+    if (!Recompute(s, i) && !seed && !deeper) continue;
+    for (const Instruction* u : i->users()) ok = ok && push(u, depth + 1);
+    for (const Instruction* u : i->control_successors()) ok = ok && push(u, depth + 1);
+  }
+  while (!queue.empty()) {
+    queued[static_cast<size_t>(queue.top().second)] = 0;
+    queue.pop();
+  }
+  if (!ok) Build();  // out of room for new instructions: start over
 }
 
 }  // namespace hloscope
