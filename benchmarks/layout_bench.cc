@@ -1,6 +1,7 @@
 // Graph building + Graphviz layout on large real modules (issue 7 targets):
-//  - a 2,000-visible-node window (neighbourhood around an instruction of the
-//    Llama 3.1 8B module, max_nodes raised to 2,000): interactive within 2 s;
+//  - 2,000 visible nodes (a generated 2,000-instruction entry, every
+//    instruction a node — the Llama module's entry is a small loop driver,
+//    its neighbourhoods never reach 2,000 nodes): interactive within 2 s;
 //  - the Llama module's grouped overview (default options): within 3 s;
 //  - parsing + snapshot of the Llama module (what opening it costs first).
 // The corpus lives in ../shared; the benchmarks skip when it is absent.
@@ -66,30 +67,44 @@ void BM_LlamaOverview(benchmark::State& state) {
 }
 BENCHMARK(BM_LlamaOverview)->Unit(benchmark::kMillisecond)->Iterations(3);
 
-// The neighbourhood of the entry's middle instruction, grown until it holds
-// about 2,000 nodes.
-layout::GraphOptions Window2000(const Loaded& l) {
-  layout::GraphOptions o;
-  o.max_nodes = 2000;
-  const ComputationRecord* entry = nullptr;
-  for (const auto& c : l.snap->computations)
-    if (c.is_entry) entry = &c;
-  o.center_id = l.snap->instructions[entry->first_instruction + entry->instruction_count / 2].id;
-  for (int hops = 4; hops < 400; hops += 4) {
-    o.neighbourhood_hops = hops;
-    auto g = layout::BuildGraph(*l.module, *l.snap, o);
-    if (!g.ok() || g->nodes.size() >= 1900) break;
+// A generated module whose entry has ~2,000 instructions (transformer-like
+// layers: dot, bias, activation, residual, norm-like reduce), laid out with
+// max_nodes = 2,200 so that every instruction is a visible node: the
+// "2,000 visible nodes interactive within 2 s" target.
+std::string Generated2000() {
+  std::string t = "HloModule g2000\n\nadd_f32 {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                  "  ROOT s = f32[] add(a, b)\n}\n\nENTRY main {\n"
+                  "  x0 = f32[64,64] parameter(0)\n  w = f32[64,64] parameter(1)\n  bias = f32[64] parameter(2)\n"
+                  "  zero = f32[] constant(0)\n";
+  int n = 4;
+  std::string prev = "x0";
+  for (int layer = 0; n < 2000; ++layer) {
+    const std::string l = std::to_string(layer);
+    t += "  d" + l + " = f32[64,64] dot(" + prev + ", w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n";
+    t += "  bb" + l + " = f32[64,64] broadcast(bias), dimensions={1}\n";
+    t += "  a" + l + " = f32[64,64] add(d" + l + ", bb" + l + ")\n";
+    t += "  t" + l + " = f32[64,64] tanh(a" + l + ")\n";
+    t += "  r" + l + " = f32[64,64] add(t" + l + ", " + prev + ")\n";
+    t += "  m" + l + " = f32[64,64] multiply(r" + l + ", r" + l + ")\n";
+    t += "  s" + l + " = f32[64] reduce(m" + l + ", zero), dimensions={1}, to_apply=add_f32\n";
+    t += "  sb" + l + " = f32[64,64] broadcast(s" + l + "), dimensions={0}\n";
+    t += "  y" + l + " = f32[64,64] divide(r" + l + ", sb" + l + ")\n";
+    prev = "y" + l;
+    n += 9;
   }
-  return o;
+  t += "  ROOT out = f32[64,64] copy(" + prev + ")\n}\n";
+  return t;
 }
 
-void BM_Window2000(benchmark::State& state) {
-  const Loaded* l = Llama();
-  if (!l) return state.SkipWithError("corpus absent");
-  layout::GraphOptions o = Window2000(*l);
+void BM_Generated2000Visible(benchmark::State& state) {
+  auto m = ParseHloModule(Generated2000());
+  if (!m.ok()) return state.SkipWithError(m.status().message().c_str());
+  auto snap = ModuleSnapshot::Capture(**m);
+  layout::GraphOptions o;
+  o.max_nodes = 2200;
   size_t nodes = 0, edges = 0;
   for (auto _ : state) {
-    auto g = layout::BuildGraph(*l->module, *l->snap, o);
+    auto g = layout::BuildGraph(**m, *snap, o);
     if (!g.ok()) return state.SkipWithError(g.status().message().c_str());
     auto laid = layout::LayoutGraph(*g, {});
     if (!laid.ok()) return state.SkipWithError(laid.status().message().c_str());
@@ -98,9 +113,8 @@ void BM_Window2000(benchmark::State& state) {
   }
   state.counters["nodes"] = static_cast<double>(nodes);
   state.counters["edges"] = static_cast<double>(edges);
-  state.counters["hops"] = o.neighbourhood_hops;
 }
-BENCHMARK(BM_Window2000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Generated2000Visible)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace hloscope

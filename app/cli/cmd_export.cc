@@ -74,7 +74,7 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
 int RunExportGraph(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--step", "--format", "-o", "--computation", "--device"},
+  if (!args.Parse(argv, {"--pipeline", "--step", "--format", "-o", "--computation", "--device", "--max-nodes"},
                   {"--expand-fusions", "--force"}, &err) ||
       args.positional().size() != 1 || !args.Has("-o")) {
     std::fprintf(stderr, "hloscope-cli export-graph: error: %s\n", err.empty() ? "expected FILE and -o OUT" : err.c_str());
@@ -96,6 +96,15 @@ int RunExportGraph(const std::vector<std::string>& argv) {
   layout::GraphOptions go;
   go.computation = args.GetOr("--computation", "");
   go.expand_fusions = args.Has("--expand-fusions");
+  if (args.Has("--max-nodes")) {
+    long long max_nodes = 0;
+    if (!args.GetInt("--max-nodes", &max_nodes, &err) || max_nodes < 8 || max_nodes > 100000) {
+      std::fprintf(stderr, "hloscope-cli export-graph: error: --max-nodes: %s\n",
+                   err.empty() ? "expected a number from 8 to 100000" : err.c_str());
+      return 2;
+    }
+    go.max_nodes = static_cast<size_t>(max_nodes);
+  }
   std::string text;
   if (format == "dot") {
     auto m = ParseHloModule(snap->text, "<snapshot>");
@@ -238,10 +247,10 @@ int RunXlaDump(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(export_graph, "export-graph", "the graph of a step as SVG, PNG or DOT",
                      "usage: hloscope-cli export-graph FILE -o OUT [--format svg|png|dot] [--pipeline P|none]\n"
                      "                                 [--step N|last|initial] [--computation NAME]\n"
-                     "                                 [--expand-fusions] [--device ID] [--force]\n"
+                     "                                 [--expand-fusions] [--max-nodes N] [--device ID] [--force]\n"
                      "Runs the pipeline (default gpu; none with --step initial) and draws the chosen step's\n"
                      "computation (default: entry) as the GUI does: SVG (own renderer of the Graphviz layout),\n"
-                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Large computations are grouped.",
+                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Computations over --max-nodes (default 800) are grouped; layouts over 900 nodes use hloscope's own layered layout.",
                      RunExportGraph);
 HLOSCOPE_CLI_COMMAND(export_timeline, "export-timeline", "the buffer timeline of a step (or XLA's) as SVG or PNG",
                      "usage: hloscope-cli export-timeline FILE -o OUT [--format svg|png] [--pipeline P|none]\n"

@@ -2,6 +2,7 @@
 #include "views/common/ui_timer.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QBuffer>
 #include <QCloseEvent>
@@ -208,6 +209,18 @@ void MainWindow::buildActions() {
   zin->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal), QKeySequence::ZoomIn});
   QAction* zout = view->addAction(tr("Zoom &out"), this, [this] { graph_->zoomOut(); });
   zout->setShortcuts({QKeySequence(Qt::Key_Minus), QKeySequence::ZoomOut});
+  QMenu* budget = view->addMenu(tr("Graph &node budget"));
+  auto* budgets = new QActionGroup(budget);
+  for (int n : {400, 800, 2000, 5000}) {
+    QAction* a = budget->addAction(tr("up to %1 nodes").arg(n), this, [this, n] {
+      graph_->setMaxNodes(n);
+      if (options_.persist_settings) QSettings().setValue("graph/max_nodes", n);
+    });
+    a->setCheckable(true);
+    a->setData(n);
+    a->setChecked(n == graph_->maxNodes());
+    budgets->addAction(a);
+  }
   view->addSeparator();
   for (QDockWidget* d : docks_) view->addAction(d->toggleViewAction());
 
@@ -261,6 +274,12 @@ void MainWindow::restoreSettings() {
   pipeline_->setDevice(s.value("device", "h200").toString());
   pipeline_->setCustomPasses(s.value("customPasses").toStringList());
   pipeline_->setHideNoOps(s.value("hideNoOps", false).toBool());
+  if (s.contains("graph/max_nodes")) {
+    graph_->setMaxNodes(s.value("graph/max_nodes").toInt());
+    for (QAction* a : findChildren<QAction*>())
+      if (a->isCheckable() && a->data().isValid() && a->data().toInt() > 0)
+        a->setChecked(a->data().toInt() == graph_->maxNodes());
+  }
   rebuildRecentMenu();
 }
 

@@ -181,7 +181,16 @@ StatusOr<LaidOutGraph> LayoutGraph(const Graph& g, const LayoutOptions& options,
     std::optional<LaidOutGraph> stable = internal::StableLayout(g, options, *previous);
     if (stable) out = std::move(*stable);
   }
-  if (!out.ok()) out = DotLayout(g, options);
+  if (out.ok()) {
+    out->engine = "stable";
+  } else if (options.layered_threshold > 0 && (g.nodes.size() > options.layered_threshold ||
+                                               g.edges.size() > 4 * options.layered_threshold)) {
+    out = internal::LayeredLayout(g);
+    if (out.ok()) out->engine = "layered";
+  } else {
+    out = DotLayout(g, options);
+    if (out.ok()) out->engine = "dot";
+  }
   if (!out.ok()) return out;
   out->graph = g;
   out->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -208,7 +217,8 @@ std::string OptionsKey(const GraphOptions& g, const LayoutOptions& l) {
   std::string k = g.computation + "|" + std::to_string(g.expand_fusions) + "|" +
                   std::to_string(g.group_by_namespace) + "|" + std::to_string(g.neighbourhood_hops) +
                   "|" + std::to_string(g.center_id) + "|" + std::to_string(g.max_nodes) + "|" +
-                  std::to_string(g.inline_small_constants) + "|" + std::to_string(l.tuned) + "|e";
+                  std::to_string(g.inline_small_constants) + "|" + std::to_string(l.tuned) + "|" +
+                  std::to_string(l.layered_threshold) + "|e";
   for (int64_t id : g.expanded) k += std::to_string(id) + ",";
   k += "|c";
   for (int64_t id : g.collapsed) k += std::to_string(id) + ",";

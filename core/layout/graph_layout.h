@@ -33,6 +33,10 @@ struct LayoutOptions {
   bool tuned = false;
   bool auto_tune = true;
   size_t tune_threshold = 250;
+  // Above this many nodes (or four times as many edges) a fresh layout is
+  // our own layered layout, not dot (FACTS.md: dot is not interactive past
+  // ~1,000 nodes even tuned). 0 = always dot.
+  size_t layered_threshold = 900;
   // removed id -> id that replaced it (StepDiff::replaced/folded_into), for
   // placing new nodes where their members were.
   std::vector<std::pair<int64_t, int64_t>> replaced;
@@ -64,6 +68,7 @@ struct LaidOutGraph {
   double width = 0, height = 0;
   double ms = 0;        // time the layout took
   bool stable = false;  // positions came from the previous layout
+  std::string engine;   // "dot", "layered" or "stable"
 
   const NodeBox* FindBox(int64_t id) const;
 };

@@ -13,6 +13,10 @@ namespace hloscope::layout::internal {
 std::optional<LaidOutGraph> StableLayout(const Graph& g, const LayoutOptions& options,
                                          const LaidOutGraph& previous);
 
+// Our own layered layout (core/layout/layered_layout.cc) for graphs above
+// LayoutOptions::layered_threshold nodes, where dot is not interactive.
+StatusOr<LaidOutGraph> LayeredLayout(const Graph& g);
+
 // Gives every edge without points a cubic from the bottom of its source to
 // the top of its target.
 void FillMissingEdges(LaidOutGraph& out, const Graph& g);

@@ -11,6 +11,7 @@
 #include <QVariantAnimation>
 #include <chrono>
 #include <functional>
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -369,6 +370,13 @@ void GraphView::setExpandFusions(bool expand) {
 void GraphView::setNeighbourhood(int hops) {
   options_.neighbourhood_hops = hops;
   options_.center_id = selected_;
+  relayout();
+}
+
+void GraphView::setMaxNodes(int n) {
+  const size_t want = static_cast<size_t>(std::clamp(n, 50, 20000));
+  if (options_.max_nodes == want) return;
+  options_.max_nodes = want;
   relayout();
 }
 

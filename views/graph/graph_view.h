@@ -73,6 +73,10 @@ class GraphView : public QWidget {
   void setChangeLegend(const QString& added, const QString& rewritten);
   void setExpandFusions(bool expand);
   void setNeighbourhood(int hops);  // 0 = off; around the selection
+  // Node budget of one picture: larger computations are grouped (default
+  // 800; above ~900 the layout is hloscope's own layered one, not dot).
+  void setMaxNodes(int n);
+  int maxNodes() const { return static_cast<int>(options_.max_nodes); }
   void openComputation(const QString& name);  // "" = entry
   QString computation() const;
   QStringList computations() const;  // of the current step
