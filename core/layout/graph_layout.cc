@@ -184,7 +184,7 @@ StatusOr<LaidOutGraph> LayoutGraph(const Graph& g, const LayoutOptions& options,
   if (out.ok()) {
     out->engine = "stable";
   } else if (options.layered_threshold > 0 && (g.nodes.size() > options.layered_threshold ||
-                                               g.edges.size() > 4 * options.layered_threshold)) {
+                                               g.edges.size() > options.layered_threshold / 2)) {
     out = internal::LayeredLayout(g);
     if (out.ok()) out->engine = "layered";
   } else {

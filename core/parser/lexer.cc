@@ -87,7 +87,8 @@ void Lexer::SkipSpaceAndComments() {
   }
 }
 
-Token Lexer::Make(Tok k, size_t start, size_t end, int line, int col) {
+// Inlined into Next (dozens of call sites, most of them single-character tokens).
+[[gnu::always_inline]] inline Token Lexer::Make(Tok k, size_t start, size_t end, int line, int col) {
   Token t;
   t.kind = k;
   t.text = src_.substr(start, end - start);

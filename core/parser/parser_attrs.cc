@@ -26,6 +26,18 @@ bool SplitInts(std::string_view text, char sep, std::vector<int64_t>* out) {
 }  // namespace
 
 bool Parser::ParseRawValue(std::string* out, bool allow_spaces) {
+  // Fast path: a string, integer or name token (already lexed) followed by
+  // a character where ScanRaw stops at depth 0 is the whole value.
+  if (!allow_spaces && (At(Tok::kString) || At(Tok::kInt) || At(Tok::kName))) {
+    std::string_view src = lex_.source();
+    size_t end = tok_.offset + tok_.text.size();
+    char c = end < src.size() ? src[end] : ',';
+    if (c == ' ' || c == '\t' || c == ',' || c == '}' || c == ')' || c == ']' || c == '\n' || c == '\r') {
+      *out = std::string(tok_.text);  // exactly sized (assign would round up the capacity)
+      Advance();
+      return true;
+    }
+  }
   bool ok;
   Token at = tok_;
   std::string_view v = lex_.ScanRaw(tok_.offset, &ok, allow_spaces);
@@ -163,12 +175,12 @@ bool Parser::ParseMetadata(Instruction* instr) {
   fields.clear();
   while (!At(Tok::kRbrace)) {
     if (!At(Tok::kName)) return Fail("expected a metadata field name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
-    std::string key(tok_.text);
+    fields.emplace_back();
+    RawAttr& field = fields.back();
+    field.name = std::string(tok_.text);
     Advance();
     if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, "'=' in metadata")) return false;
-    std::string value;
-    if (!ParseRawValue(&value)) return false;
-    fields.push_back({std::move(key), std::move(value)});
+    if (!ParseRawValue(&field.value)) return false;
     Consume(Tok::kComma);  // some writers separate fields with commas
   }
   Advance();

@@ -40,6 +40,10 @@ class Parser {
 
   // --- pieces (parser_shapes.cc) ---
   bool ParseShape(Shape* s, int depth = 0);
+  // Fast path of ParseShape for the common `type[d,...]` / `type[d,...]{m,...}`
+  // written without spaces: scans the text directly. Returns false, having
+  // changed nothing, whenever ParseShape must decide (anything else, errors).
+  bool TryParsePlainShape(Shape* s);
   bool ParseLayout(Shape* s);
   bool ParseInt(int64_t* v);
   bool ParseIntList(std::vector<int64_t>* v, Tok open, Tok close);

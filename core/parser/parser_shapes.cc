@@ -11,6 +11,35 @@ namespace {
 constexpr int kMaxNesting = 64;
 }
 
+namespace {
+// Scans `[0-9]+(,[0-9]+)*` or nothing from `p` up to `close`; false on
+// anything else (spaces, signs, `?`, `<=`, a trailing comma, overflow).
+bool ScanPlainInts(std::string_view src, size_t* p, char close, std::vector<int64_t>* out) {
+  size_t q = *p;
+  const size_t n = src.size();
+  out->clear();
+  if (q < n && src[q] == close) {
+    *p = q + 1;
+    return true;
+  }
+  for (;;) {
+    size_t start = q;
+    while (q < n && src[q] >= '0' && src[q] <= '9') ++q;
+    if (q == start || q >= n) return false;
+    int64_t v;
+    auto r = std::from_chars(src.data() + start, src.data() + q, v);
+    if (r.ec != std::errc() || r.ptr != src.data() + q) return false;
+    out->push_back(v);
+    if (src[q] == close) {
+      *p = q + 1;
+      return true;
+    }
+    if (src[q] != ',') return false;
+    ++q;
+  }
+}
+}  // namespace
+
 bool Parser::ParseInt(int64_t* v) {
   if (!At(Tok::kInt)) return Fail("expected an integer, found '" + std::string(tok_.text.substr(0, 30)) + "'");
   std::string_view t = tok_.text;
@@ -23,6 +52,17 @@ bool Parser::ParseInt(int64_t* v) {
 }
 
 bool Parser::ParseIntList(std::vector<int64_t>* v, Tok open, Tok close) {
+  // Fast path: `{1,0}` / `[2,3]` without spaces or signs, scanned from the
+  // text (dimensions=, *_contracting_dims=, ... on most instructions).
+  if (At(open) && (open == Tok::kLbrace || open == Tok::kLsquare) &&
+      close == (open == Tok::kLbrace ? Tok::kRbrace : Tok::kRsquare)) {
+    size_t p = tok_.offset + 1;
+    if (ScanPlainInts(lex_.source(), &p, open == Tok::kLbrace ? '}' : ']', v)) {
+      lex_.Seek(p);
+      Advance();
+      return true;
+    }
+  }
   if (!Expect(open, open == Tok::kLbrace ? "'{'" : "'['")) return false;
   v->clear();
   if (Consume(close)) return true;
@@ -35,8 +75,50 @@ bool Parser::ParseIntList(std::vector<int64_t>* v, Tok open, Tok close) {
   }
 }
 
+
+bool Parser::TryParsePlainShape(Shape* s) {
+  if (!At(Tok::kName)) return false;
+  std::string_view src = lex_.source();
+  size_t p = tok_.offset + tok_.text.size();
+  if (p >= src.size() || src[p] != '[') return false;
+  auto pt = PrimitiveTypeFromName(tok_.text);
+  if (!pt || !IsArrayType(*pt)) return false;
+  ++p;
+  std::vector<int64_t>& dims = dims_scratch_;
+  if (!ScanPlainInts(src, &p, ']', &dims)) return false;
+  int64_t count = 1;
+  for (int64_t d : dims)
+    if (__builtin_mul_overflow(count, d, &count)) return false;
+  const size_t rank = dims.size();
+  Shape shape(*pt, std::vector<int64_t>(dims.begin(), dims.end()));
+  if (p < src.size() && src[p] == '{') {
+    size_t q = p + 1;
+    // Anything but `{m,...}` or `{}` (a layout with a suffix, spaces, or a
+    // brace that opens something else): ParseShape decides.
+    if (!ScanPlainInts(src, &q, '}', &dims)) return false;
+    {
+      // A permutation of the dimensions (or empty for a scalar), as ParseLayout checks.
+      if (dims.size() != rank || rank > 64) return false;
+      uint64_t seen = 0;
+      for (int64_t d : dims) {
+        if (d < 0 || d >= static_cast<int64_t>(rank) || (seen >> d & 1)) return false;
+        seen |= uint64_t{1} << d;
+      }
+      Layout l;
+      l.minor_to_major.assign(dims.begin(), dims.end());
+      shape.set_layout(std::move(l));
+      p = q;
+    }
+  }
+  *s = std::move(shape);
+  lex_.Seek(p);
+  Advance();
+  return true;
+}
+
 bool Parser::ParseShape(Shape* s, int depth) {
   if (depth > kMaxNesting) return Fail("shape nesting is deeper than " + std::to_string(kMaxNesting));
+  if (TryParsePlainShape(s)) return true;
   if (At(Tok::kLparen)) {
     Advance();
     std::vector<Shape> elems;

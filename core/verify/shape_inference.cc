@@ -147,7 +147,60 @@ bool NeedsExactElementTypes(Opcode op) {
 }
 }  // namespace
 
+namespace {
+// Fast path of CheckShapeCompatible for the commonest elementwise ops (most
+// of a JAX module): when the operands and the result are static arrays with
+// the same dimensions and element types that the op's rule accepts outright,
+// InferShape would return the declared shape, so the check passes without
+// building it. Anything else (including every error) takes the full rule.
+bool PlainElementwiseOk(const Instruction& instr) {
+  const Shape& r = instr.shape();
+  if (!r.IsArray() || r.IsDynamic()) return false;
+  const PrimitiveType t = r.element_type();
+  int n = 1;
+  bool same_type = true;
+  switch (instr.opcode()) {
+    case Opcode::kAdd:
+    case Opcode::kMultiply:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+      n = 2;
+      break;
+    case Opcode::kSubtract:
+    case Opcode::kDivide:
+      if (t == PrimitiveType::kPred) return false;
+      n = 2;
+      break;
+    case Opcode::kCopy:
+      break;
+    case Opcode::kConvert:
+      same_type = false;
+      break;
+    case Opcode::kExp:
+    case Opcode::kLog:
+    case Opcode::kTanh:
+    case Opcode::kRsqrt:
+    case Opcode::kSqrt:
+    case Opcode::kLogistic:
+      if (!IsFloat(t)) return false;
+      break;
+    default:
+      return false;
+  }
+  if (instr.operand_count() != n) return false;
+  for (int i = 0; i < n; ++i) {
+    const Instruction* o = instr.operand(i);
+    if (!o) return false;
+    const Shape& s = o->shape();
+    if (!s.IsArray() || s.IsDynamic() || s.dims() != r.dims() || (same_type && s.element_type() != t))
+      return false;
+  }
+  return true;
+}
+}  // namespace
+
 Status CheckShapeCompatible(const Instruction& instr, bool allow_mixed_precision) {
+  if (PlainElementwiseOk(instr)) return Status::Ok();
   if (!HasShapeInferenceRule(instr)) return Status::Ok();
   auto inferred = InferShape(instr);
   if (!inferred.ok()) return inferred.status();

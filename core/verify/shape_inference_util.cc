@@ -111,6 +111,14 @@ std::optional<int64_t> ElementCount(const Shape& s) {
 
 bool IsPermutation(const std::vector<int64_t>& v, int64_t n) {
   if (static_cast<int64_t>(v.size()) != n) return false;
+  if (n <= 64) {  // the common case, without allocating
+    uint64_t bits = 0;
+    for (int64_t x : v) {
+      if (x < 0 || x >= n || (bits >> x & 1)) return false;
+      bits |= uint64_t{1} << x;
+    }
+    return true;
+  }
   std::vector<bool> seen(n, false);
   for (int64_t x : v) {
     if (x < 0 || x >= n || seen[x]) return false;
@@ -120,6 +128,12 @@ bool IsPermutation(const std::vector<int64_t>& v, int64_t n) {
 }
 
 bool AllUnique(const std::vector<int64_t>& v) {
+  if (v.size() <= 16) {  // dimension lists: quadratic without allocating
+    for (size_t i = 0; i < v.size(); ++i)
+      for (size_t j = i + 1; j < v.size(); ++j)
+        if (v[i] == v[j]) return false;
+    return true;
+  }
   return std::set<int64_t>(v.begin(), v.end()).size() == v.size();
 }
 

@@ -44,24 +44,27 @@ Status Errors::ToStatus() const {
 
 }  // namespace verify
 
+// Form and shapes share one walk over the instruction list CheckStructure
+// gathered. Shape errors are held apart and only reported when no
+// instruction has a form error (shapes are only meaningful once every
+// instruction has its expected form), so the result is the same as a walk
+// for forms followed by one for shapes.
 Status VerifyModule(const Module& m, const VerifyOptions& opts) {
   verify::Errors errors(m, opts.max_errors);
-  verify::CheckStructure(m, errors);
+  std::vector<const Instruction*> order;
+  verify::CheckStructure(m, errors, order);
   if (!errors.empty()) return errors.ToStatus();
-  for (const auto& c : m.computations())
-    for (const auto& instr : c->instructions()) {
-      if (errors.full()) return errors.ToStatus();
-      verify::CheckInstructionForm(*instr, errors);
-    }
-  // Shapes are only meaningful once every instruction has its expected form.
+  verify::Errors shape_errors(m, opts.max_errors);
+  for (const Instruction* instr : order) {
+    if (errors.full()) return errors.ToStatus();
+    verify::CheckInstructionForm(*instr, errors);
+    if (opts.check_shapes && errors.empty() && !shape_errors.full())
+      verify::CheckInstructionShapes(*instr, opts, shape_errors);
+  }
   if (!errors.empty() || !opts.check_shapes) return errors.ToStatus();
-  for (const auto& c : m.computations())
-    for (const auto& instr : c->instructions()) {
-      if (errors.full()) return errors.ToStatus();
-      verify::CheckInstructionShapes(*instr, opts, errors);
-    }
-  verify::CheckEntryLayout(m, errors);
-  return errors.ToStatus();
+  if (shape_errors.full()) return shape_errors.ToStatus();
+  verify::CheckEntryLayout(m, shape_errors);
+  return shape_errors.ToStatus();
 }
 
 }  // namespace hloscope

@@ -30,8 +30,9 @@ class Errors {
 // Module, computation and graph structure (verifier_structure.cc): entry,
 // unique names, parents, operands and control edges inside the computation,
 // no cycles, dense parameter numbers, a root, called computations that exist
-// and no recursion among computations.
-void CheckStructure(const Module& m, Errors& errors);
+// and no recursion among computations. Each instruction is visited once;
+// `order` receives every instruction in module order (for the later walks).
+void CheckStructure(const Module& m, Errors& errors, std::vector<const Instruction*>& order);
 
 // Per-instruction checks that do not need shape inference
 // (verifier_instructions.cc): arity, which called computations an opcode

@@ -20,12 +20,12 @@ std::string LocText(SourceLoc l) {
   return l.line > 0 ? " at " + std::to_string(l.line) + ":" + std::to_string(l.col) : std::string();
 }
 
-void CheckParameters(const Computation& c, Errors& errors) {
-  std::vector<const Instruction*> params;
-  for (const auto& i : c.instructions())
-    if (i->opcode() == Opcode::kParameter) params.push_back(i.get());
+// `params` are the computation's parameter instructions in list order;
+// `by_number` is scratch reused across computations.
+void CheckParameters(const Computation& c, const std::vector<const Instruction*>& params,
+                     std::vector<const Instruction*>& by_number, Errors& errors) {
   const int64_t n = static_cast<int64_t>(params.size());
-  std::vector<const Instruction*> by_number(n, nullptr);
+  by_number.assign(static_cast<size_t>(n), nullptr);
   bool dense = true;
   for (const Instruction* p : params) {
     int64_t k = p->parameter_number();
@@ -51,17 +51,27 @@ void CheckParameters(const Computation& c, Errors& errors) {
                "(a pass added or removed parameters without Computation::RebuildParameters)");
 }
 
-void CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) {
+// Checks the edges of `instr` and returns whether every operand and control
+// predecessor is present, in `c` and has a smaller id than `instr` (the
+// per-instruction part of IdsAreTopological, computed in the same walk).
+bool CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) {
+  const int64_t id = instr.id();
+  bool topological = true;
   for (int i = 0; i < instr.operand_count(); ++i) {
     const Instruction* o = instr.operand(i);
     if (!o) {
       errors.Add(instr, "operand " + std::to_string(i) + " is missing");
+      topological = false;
       continue;
     }
-    if (o->parent() != &c)
+    if (o->parent() != &c) {
+      topological = false;
       errors.Add(instr, "operand " + std::to_string(i) + " (" + Quote(o->name()) +
                             ") belongs to computation " +
                             Quote(o->parent() ? o->parent()->name() : "<none>") + ", not " + Quote(c.name()));
+    } else if (o->id() >= id) {
+      topological = false;
+    }
   }
   for (const Instruction* u : instr.users()) {
     if (!u || u->OperandIndex(&instr) < 0) {
@@ -72,40 +82,31 @@ void CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) 
   for (const Instruction* p : instr.control_predecessors()) {
     if (!p) {
       errors.Add(instr, "has a missing control predecessor");
+      topological = false;
       continue;
     }
-    if (p->parent() != &c)
+    if (p->parent() != &c) {
+      topological = false;
       errors.Add(instr, "control predecessor " + Quote(p->name()) + " belongs to another computation (" +
                             Quote(p->parent() ? p->parent()->name() : "<none>") + ")");
+    } else if (p->id() >= id) {
+      topological = false;
+    }
     bool mirrored = false;
     for (const Instruction* s : p->control_successors()) mirrored = mirrored || s == &instr;
     if (!mirrored)
       errors.Add(instr,
                  "has control predecessor " + Quote(p->name()) + " which does not list it as a successor");
   }
+  return topological;
 }
 
 // Depth-first search over operands and control predecessors; reports the
-// first cycle found.
-// Fast path: ids strictly increase along the list (as the parser assigns
-// them) and every operand and control predecessor has a smaller id than its
-// user. Then the list order is a topological order and there is no cycle.
-bool IdsAreTopological(const Computation& c) {
-  int64_t prev = -1;
-  for (const auto& i : c.instructions()) {
-    int64_t id = i->id();
-    if (id <= prev) return false;
-    prev = id;
-    for (const Instruction* o : i->operands())
-      if (!o || o->parent() != &c || o->id() >= id) return false;
-    for (const Instruction* p : i->control_predecessors())
-      if (!p || p->parent() != &c || p->id() >= id) return false;
-  }
-  return true;
-}
-
+// first cycle found. Only run when the walk in CheckComputation found the
+// list order not to be a topological order by ids (ids strictly increase
+// along the list, as the parser assigns them, and every operand and control
+// predecessor has a smaller id than its user): then there is no cycle.
 void CheckAcyclic(const Computation& c, Errors& errors) {
-  if (IdsAreTopological(c)) return;
   std::unordered_map<const Instruction*, char> state;  // 1 = on the stack, 2 = done
   state.reserve(c.instructions().size() * 2);
   struct Frame {
@@ -163,7 +164,26 @@ void CheckFusedComputation(const Computation& c, Errors& errors) {
   }
 }
 
-void CheckComputation(const Module& m, const Computation& c, Errors& errors) {
+// Scratch reused across computations and the facts the per-computation walk
+// gathers for the module-wide checks, so that each instruction is visited
+// once by the structural checks.
+struct Walk {
+  std::vector<const Instruction*> params;     // parameters of the current computation
+  std::vector<const Instruction*> by_number;  // CheckParameters' table
+  // Instructions with called computations, in module order; calls_begin[k]
+  // is where computation k's start (calls_begin.back() = callers.size()).
+  std::vector<const Instruction*> callers;
+  std::vector<size_t> calls_begin;
+  std::vector<const Instruction*>* order = nullptr;  // every instruction, in module order
+};
+
+// Whether fused computation `c` breaks CheckFusedComputation's rule at `i`.
+bool FusedRuleBroken(const Computation& c, const Instruction& i) {
+  if (&i == c.root()) return i.user_count() != 0;
+  return i.user_count() == 0 && !i.HasSideEffect();
+}
+
+void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors& errors) {
   if (c.parent() != &m) errors.Add(c, "does not point back to its module");
   if (c.instructions().empty()) {
     errors.Add(c, "has no instructions");
@@ -174,66 +194,80 @@ void CheckComputation(const Module& m, const Computation& c, Errors& errors) {
   else if (c.root()->parent() != &c)
     errors.Add(c, "has root " + Quote(c.root()->name()) + " which belongs to another computation");
   FlatNameMap<const Instruction*> names(c.instructions().size());
-  for (const auto& i : c.instructions()) {
+  walk.params.clear();
+  const bool fused = c.fusion_instruction != nullptr;
+  bool fused_broken = false;
+  bool topological = true;
+  int64_t prev_id = -1;
+  for (const auto& owned : c.instructions()) {
     if (errors.full()) return;
-    if (i->parent() != &c) errors.Add(*i, "does not point back to its computation " + Quote(c.name()));
-    auto [first, inserted] = names.insert(i->name(), i.get());
+    const Instruction& i = *owned;
+    walk.order->push_back(&i);
+    if (i.parent() != &c) errors.Add(i, "does not point back to its computation " + Quote(c.name()));
+    auto [first, inserted] = names.insert(i.name(), &i);
     if (!inserted)
-      errors.Add(*i,
-                 "the name is already used in computation " + Quote(c.name()) + LocText((*first)->loc()));
-    CheckEdges(c, *i, errors);
+      errors.Add(i, "the name is already used in computation " + Quote(c.name()) + LocText((*first)->loc()));
+    if (!CheckEdges(c, i, errors) || i.id() <= prev_id) topological = false;
+    prev_id = i.id();
+    if (i.opcode() == Opcode::kParameter) walk.params.push_back(&i);
+    if (!i.called_refs().empty()) walk.callers.push_back(&i);
+    if (fused && !fused_broken) fused_broken = FusedRuleBroken(c, i);
   }
-  CheckParameters(c, errors);
-  if (c.fusion_instruction) CheckFusedComputation(c, errors);
-  CheckAcyclic(c, errors);
+  CheckParameters(c, walk.params, walk.by_number, errors);
+  if (fused_broken) CheckFusedComputation(c, errors);
+  if (!topological) CheckAcyclic(c, errors);
 }
 
 // Called computations must be in the module, and the call graph acyclic.
-void CheckCalls(const Module& m, Errors& errors) {
-  std::unordered_set<const Computation*> in_module;
-  for (const auto& c : m.computations()) in_module.insert(c.get());
+// Works from the callers the walk collected instead of every instruction.
+void CheckCalls(const Module& m, const Walk& walk, Errors& errors) {
+  std::unordered_map<const Computation*, size_t> index;  // position in the module
+  for (const auto& c : m.computations()) index.emplace(c.get(), index.size());
   bool ok = true;
-  for (const auto& c : m.computations())
-    for (const auto& i : c->instructions())
-      for (const auto& ref : i->called_refs())
-        for (const Computation* callee : ref.comps)
-          if (!callee || !in_module.count(callee)) {
-            errors.Add(*i, ref.attr + "= names a computation that is not in the module");
-            ok = false;
-          }
+  for (const Instruction* i : walk.callers)
+    for (const auto& ref : i->called_refs())
+      for (const Computation* callee : ref.comps)
+        if (!callee || !index.count(callee)) {
+          errors.Add(*i, ref.attr + "= names a computation that is not in the module");
+          ok = false;
+        }
   if (!ok) return;
-  std::unordered_map<const Computation*, char> state;
+  std::vector<char> state(m.computations().size(), 0);
   std::vector<const Computation*> path;
   // Recursive over the call depth, which is small in practice.
   auto visit = [&](auto&& self, const Computation* c) -> bool {
-    state[c] = 1;
+    const size_t k = index.at(c);
+    state[k] = 1;
     path.push_back(c);
-    for (const auto& i : c->instructions())
+    for (size_t n = walk.calls_begin[k]; n < walk.calls_begin[k + 1]; ++n) {
+      const Instruction* i = walk.callers[n];
       for (const auto& ref : i->called_refs())
         for (const Computation* callee : ref.comps) {
-        char st = state[callee];
-        if (st == 1) {
-          std::string cycle;
-          size_t from = 0;
-          while (path[from] != callee) ++from;
-          for (size_t k = from; k < path.size(); ++k) cycle += path[k]->name() + " -> ";
-          errors.Add(*i, "calls " + Quote(callee->name()) + ", which is already being called: " + cycle +
-                             callee->name() + " (computations cannot recurse)");
-          return false;
+          char st = state[index.at(callee)];
+          if (st == 1) {
+            std::string cycle;
+            size_t from = 0;
+            while (path[from] != callee) ++from;
+            for (size_t j = from; j < path.size(); ++j) cycle += path[j]->name() + " -> ";
+            errors.Add(*i, "calls " + Quote(callee->name()) + ", which is already being called: " + cycle +
+                               callee->name() + " (computations cannot recurse)");
+            return false;
+          }
+          if (st == 0 && !self(self, callee)) return false;
         }
-        if (st == 0 && !self(self, callee)) return false;
-        }
+    }
     path.pop_back();
-    state[c] = 2;
+    state[k] = 2;
     return true;
   };
   for (const auto& c : m.computations())
-    if (!state[c.get()] && !visit(visit, c.get())) return;
+    if (!state[index.at(c.get())] && !visit(visit, c.get())) return;
 }
 
 }  // namespace
 
-void CheckStructure(const Module& m, Errors& errors) {
+void CheckStructure(const Module& m, Errors& errors, std::vector<const Instruction*>& order) {
+  order.clear();
   if (!m.entry()) {
     errors.AddModule("the module has no entry computation");
     return;
@@ -254,11 +288,17 @@ void CheckStructure(const Module& m, Errors& errors) {
     errors.AddModule("the entry computation " + Quote(m.entry()->name()) + " is not in the module");
   if (m.entry()->fusion_instruction)
     errors.Add(*m.entry(), "the entry computation cannot be a fused computation");
+  Walk walk;
+  walk.order = &order;
+  order.reserve(static_cast<size_t>(m.instruction_count()));
+  walk.calls_begin.reserve(m.computations().size() + 1);
   for (const auto& c : m.computations()) {
     if (errors.full()) return;
-    CheckComputation(m, *c, errors);
+    walk.calls_begin.push_back(walk.callers.size());
+    CheckComputation(m, *c, walk, errors);
   }
-  if (errors.empty()) CheckCalls(m, errors);
+  walk.calls_begin.push_back(walk.callers.size());
+  if (errors.empty()) CheckCalls(m, walk, errors);
 }
 
 }  // namespace hloscope::verify
