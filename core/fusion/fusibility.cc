@@ -23,6 +23,23 @@ bool IsLoopFusibleOp(Opcode op) {
   }
 }
 
+// A copy whose result has another physical layout than its operand: it
+// transposes memory.
+bool ChangesLayout(const Instruction& i) {
+  if (i.opcode() != Opcode::kCopy || i.operand_count() != 1) return false;
+  const Shape& a = i.operand(0)->shape();
+  const Shape& b = i.shape();
+  return a.IsArray() && b.IsArray() && a.has_layout() && b.has_layout() && !(a.layout() == b.layout());
+}
+
+// The producer's result is made by a layout-changing copy (XLA:
+// LayoutsAreReduceInputFusionFriendly): a reduction reading it would read
+// memory in transposed order.
+bool ProducesTransposedLayout(const Instruction& p) {
+  if (p.opcode() == Opcode::kFusion && p.fused_computation()) return ChangesLayout(*p.fused_computation()->root());
+  return ChangesLayout(p);
+}
+
 }  // namespace
 
 bool ContainsReduce(const Instruction& i) {
@@ -61,6 +78,9 @@ Refusal ProducerFusible(const Instruction& p) {
       break;
   }
   if (p.shape().IsTuple()) return "the producer " + Op(p) + " returns a tuple";
+  if (p.opcode() == Opcode::kConstant && p.shape().num_elements() > 1)
+    return "the producer is a non-scalar constant: it stays a buffer the kernel reads (XLA fuses only scalar "
+           "constants)";
   if (!IsLoopFusibleOp(p.opcode())) return "the producer " + Op(p) + " is not an elementwise or data-movement op";
   return "";
 }
@@ -128,6 +148,9 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
   if (ContainsReduce(producer) && ContainsReduce(consumer))
     return "both contain a reduction; XLA keeps two reductions in separate kernels";
+  if (ContainsReduce(consumer) && ProducesTransposedLayout(producer))
+    return "the producer's copy changes the physical layout; the reduction would read its input in transposed "
+           "order (XLA: layouts not reduce-input-fusion friendly)";
   if (consumer.opcode() == Opcode::kDynamicUpdateSlice && consumer.operand(0) == &producer)
     return "the consumer dynamic-update-slice updates this operand in place; fusing it would lose the in-place "
            "buffer";

@@ -40,8 +40,8 @@ class FusionMerger : public FusionPassBase {
           r = PairFusible(*p, *u, /*duplicate=*/false);
           if (!r.empty()) break;
         }
-        if (r.empty() && after.bytes() >= before.bytes())
-          r = "merging would not reduce memory traffic (" + std::to_string(before.bytes()) + " → " +
+        if (r.empty() && after.bytes() > before.bytes())
+          r = "merging would increase memory traffic (" + std::to_string(before.bytes()) + " → " +
               std::to_string(after.bytes()) + " bytes)";
         if (r.empty() && after.time_us > before.time_us * 1.0001)
           r = "merging would slow the consumers down (" + std::to_string(before.time_us) + " → " +

@@ -55,6 +55,7 @@ class HorizontalLoopFusion : public FusionPassBase {
         bool independent = true;
         for (Instruction* x : g) independent = independent && reach->Independent(x, small[j]);
         if (!independent || operands + small[j]->operand_count() + 1 > kMaxOperandsAndOutputsPerFusion) continue;
+        if (!Compatible(g, *small[j])) continue;
         g.push_back(small[j]);
         operands += small[j]->operand_count() + 1;
         used[j] = 1;
@@ -65,6 +66,20 @@ class HorizontalLoopFusion : public FusionPassBase {
       }
     }
     return changed;
+  }
+
+  // XLA: all members write the same element type; members of different
+  // shapes are joined through concatenation, which needs disjoint inputs.
+  static bool Compatible(const std::vector<Instruction*>& g, const Instruction& c) {
+    if (c.shape().element_type() != g[0]->shape().element_type()) return false;
+    bool same_shapes = true;
+    for (const Instruction* x : g) same_shapes = same_shapes && x->shape().dims() == c.shape().dims();
+    if (same_shapes) return true;
+    for (const Instruction* x : g)
+      for (const Instruction* o : x->operands())
+        for (const Instruction* p : c.operands())
+          if (o == p) return false;
+    return true;
   }
 
   Instruction* MergeGroup(const std::vector<Instruction*>& g) {

@@ -20,6 +20,13 @@ namespace hloscope {
 // reduce's input).
 std::vector<int64_t> LoopShape(const Instruction& i) {
   const Instruction* root = &i;
+  if (i.opcode() == Opcode::kFusion && i.fusion_kind() == FusionKind::kLoop) {
+    // A loop fusion (even one ending in a reduce) iterates over its output.
+    auto roots = FusionRoots(i);
+    if (roots.empty()) return {};
+    const Shape& s = roots[0]->shape().IsTuple() ? roots[0]->shape().tuple_shapes()[0] : roots[0]->shape();
+    return s.dims();
+  }
   if (i.opcode() == Opcode::kFusion) {
     auto roots = FusionRoots(i);
     if (roots.empty()) return {};
@@ -38,6 +45,7 @@ namespace {
 // none. Two reductions over the same input but different dimensions need
 // different thread mappings (XLA compares the reduction heroes too).
 std::optional<std::vector<int64_t>> ReduceOutputShape(const Instruction& i) {
+  if (i.opcode() == Opcode::kReduce) return i.shape().dims();
   if (i.opcode() != Opcode::kFusion) return std::nullopt;
   for (const Instruction* r : FusionRoots(i))
     if (r->opcode() == Opcode::kReduce)
@@ -54,7 +62,14 @@ bool SameIterationSpace(const Instruction& a, const Instruction& b) {
 bool IsMultiOutputCandidate(const Instruction& i) {
   if (i.opcode() == Opcode::kFusion)
     return i.fusion_kind() == FusionKind::kLoop || i.fusion_kind() == FusionKind::kInput;
-  return false;
+  if (i.shape().IsTuple() || i.HasSideEffect()) return false;
+  return i.opcode() == Opcode::kReduce || (IsElementwise(i.opcode()) && i.operand_count() > 0);
+}
+
+// An unfused candidate becomes a one-instruction fusion before a merge.
+Instruction* AsFusion(Instruction* i) {
+  if (i->opcode() == Opcode::kFusion) return i;
+  return WrapInFusion(i, i->opcode() == Opcode::kReduce ? FusionKind::kInput : FusionKind::kLoop);
 }
 
 // Both halves scan the computation in post order and merge the first pair
@@ -164,10 +179,14 @@ class MultiOutputFusion : public FusionPassBase {
       again = false;
       for (Instruction* c : Order(*comp, changed)) {
         if (!IsMultiOutputCandidate(*c)) continue;
+        // Unfused consumers: only reductions take an extra output here.
+        if (c->opcode() != Opcode::kFusion && c->opcode() != Opcode::kReduce) continue;
         for (Instruction* p : c->operands()) {
           if (p->parent() != comp || p->user_count() < 2) continue;
-          if (!(p->opcode() == Opcode::kFusion && p->fusion_kind() == FusionKind::kLoop && !p->shape().IsTuple()))
-            continue;
+          bool loop_fusion = p->opcode() == Opcode::kFusion && p->fusion_kind() == FusionKind::kLoop;
+          bool elementwise = p->opcode() != Opcode::kFusion && IsElementwise(p->opcode()) && p->operand_count() > 0 &&
+                             !p->HasSideEffect();
+          if (!(loop_fusion || elementwise) || p->shape().IsTuple()) continue;
           std::vector<const Instruction*> cons = {c};
           auto [it, fresh] = seen.try_emplace(Key{c->id(), p->id(), 0});
           Seen& s = it->second;
@@ -204,7 +223,8 @@ class MultiOutputFusion : public FusionPassBase {
                  "the producer is also needed elsewhere: it becomes an extra output of its consumer, computed once",
                  s.before, s.before);
           size_t record = mutable_log().decisions.size() - 1;
-          FuseAsExtraOutput(c, p);
+          c = AsFusion(c);
+          FuseAsExtraOutput(c, AsFusion(p));
           reach.Update({c});
           stamps.TouchAround(c);
           Cost now = KernelCost(*c, device_);
@@ -240,6 +260,8 @@ class MultiOutputFusion : public FusionPassBase {
     while (again && rounds++ < RoundCap(*comp, 256)) {
       again = false;
       for (Instruction* x : Order(*comp, changed)) {
+        // XLA (IsProfitableOperand): sharing a scalar saves no memory traffic.
+        if (!x->shape().IsArray() || x->shape().num_elements() <= 1) continue;
         sibs.clear();
         in_sibs.clear();
         for (Instruction* u : x->users())
@@ -294,7 +316,7 @@ class MultiOutputFusion : public FusionPassBase {
                    "siblings reading " + x->name() + " become one kernel: the shared input is read once and one "
                    "launch is saved", s.before, s.before);
             size_t record = mutable_log().decisions.size() - 1;
-            Instruction* merged = MergeSiblingFusions(a, b);
+            Instruction* merged = MergeSiblingFusions(AsFusion(a), AsFusion(b));
             reach.Update({merged});
             stamps.TouchAround(merged);
             Cost now = KernelCost(*merged, device_);

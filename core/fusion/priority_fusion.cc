@@ -3,6 +3,7 @@
 // consumers saves; the best one is fused into every consumer at once, and
 // the priorities of its neighbours are recomputed. Producers whose fusion
 // would not save time (or is not allowed) stay as they are, with a reason.
+#include <algorithm>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,6 +18,8 @@ namespace {
 // Producers with more consumers than this stay (the cost of evaluating and of
 // recomputing grows with every consumer).
 constexpr size_t kMaxConsumers = 32;
+// Bitcasts are free: XLA fuses them before anything else (highest priority).
+constexpr double kBitcastPriority = 1e9;
 
 class PriorityFusion : public FusionPassBase {
  public:
@@ -67,6 +70,7 @@ class PriorityFusion : public FusionPassBase {
     }
     e.after = CostFused(p, users, device_);
     e.saved_us = e.before.time_us - e.after.time_us;
+    if (p.opcode() == Opcode::kBitcast) e.saved_us = std::max(e.saved_us, kBitcastPriority);
     if (e.saved_us <= 0)
       e.refusal = "fusing into its " + std::to_string(users.size()) + " consumer(s) would not save time (" +
                   std::to_string(e.before.time_us) + " us unfused vs " + std::to_string(e.after.time_us) + " us fused)";
@@ -103,7 +107,9 @@ class PriorityFusion : public FusionPassBase {
       std::vector<Instruction*> users(p->users().begin(), p->users().end());
       std::vector<const Instruction*> cusers(users.begin(), users.end());
       Decide(*p, cusers, users.size() > 1 ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
-             "fusing saves an estimated " + std::to_string(e.saved_us) + " us (" + std::to_string(e.before.bytes()) +
+             (p->opcode() == Opcode::kBitcast ? std::string("a bitcast is free and is fused first (")
+                                               : "fusing saves an estimated " + std::to_string(e.saved_us) + " us (") +
+                 std::to_string(e.before.bytes()) +
                  " → " + std::to_string(e.after.bytes()) + " bytes" +
                  (users.size() > 1 ? ", computed in each of its " + std::to_string(users.size()) + " consumers" : "") +
                  ")",
