@@ -19,6 +19,28 @@ std::string_view BufferKindName(BufferKind k) {
 
 namespace {
 
+// True when fused parameter `k` of `fusion` reaches the fusion's root only
+// through elementwise instructions whose shape equals the root's (so output
+// element i depends on operand element i alone).
+bool ReadOnlyElementwise(const Instruction& fusion, int k) {
+  const Computation* c = fusion.fused_computation();
+  if (!c || k >= c->num_parameters()) return false;
+  const Shape& out = fusion.shape();
+  std::vector<const Instruction*> todo{c->parameter(k)};
+  std::vector<const Instruction*> seen;
+  while (!todo.empty()) {
+    const Instruction* x = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
+    seen.push_back(x);
+    const bool same_elements = x->shape().dims() == out.dims() && x->shape().maybe_layout() == out.maybe_layout();
+    if (!same_elements || (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()))) return false;
+    for (const Instruction* u : x->users()) todo.push_back(u);
+  }
+  return true;
+}
+
+
 void Leaves(const Shape& s, std::vector<int64_t>& prefix, std::vector<std::pair<std::vector<int64_t>, const Shape*>>& out) {
   if (s.IsTuple()) {
     for (int i = 0; i < s.tuple_size(); ++i) {
@@ -232,6 +254,13 @@ struct Builder {
             } else if (IsElementwise(i->opcode()) || (i->opcode() == Opcode::kFusion &&
                                                        i->fusion_kind() == FusionKind::kLoop)) {
               for (int k2 = 0; k2 < i->operand_count() && candidate < 0; ++k2) {
+                // A fusion may write over an operand only where every
+                // element is read by the thread that writes it: the fused
+                // parameter feeds the root through elementwise ops of the
+                // output's shape only (XLA's CanShareBuffer); a transpose,
+                // slice, broadcast or reduce of it would read elements
+                // another thread has already overwritten.
+                if (i->opcode() == Opcode::kFusion && !ReadOnlyElementwise(*i, k2)) continue;
                 int b = dying_operand_buffer(i, k2, pos);
                 if (b >= 0 && a.buffers[b].bytes == a.buffers[out[0]].bytes &&
                     a.buffers[b].shape.element_type() == i->shape().element_type()) {
