@@ -249,8 +249,8 @@ HLOSCOPE_CLI_COMMAND(export_graph, "export-graph", "the graph of a step as SVG, 
                      "                                 [--step N|last|initial] [--computation NAME]\n"
                      "                                 [--expand-fusions] [--max-nodes N] [--device ID] [--force]\n"
                      "Runs the pipeline (default gpu; none with --step initial) and draws the chosen step's\n"
-                     "computation (default: entry) as the GUI does: SVG (own renderer of the Graphviz layout),\n"
-                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Computations over --max-nodes (default 800) are grouped; layouts over 900 nodes use hloscope's own layered layout.",
+                     "computation (default: entry) as the GUI does: SVG (own renderer of the GUI's layout),\n"
+                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Computations over --max-nodes (default 800) are grouped; graphs over 900 nodes or 450 edges get hloscope's own layered layout instead of dot's (PNG always re-renders with Graphviz).",
                      RunExportGraph);
 HLOSCOPE_CLI_COMMAND(export_timeline, "export-timeline", "the buffer timeline of a step (or XLA's) as SVG or PNG",
                      "usage: hloscope-cli export-timeline FILE -o OUT [--format svg|png] [--pipeline P|none]\n"

@@ -1,5 +1,7 @@
-// Layout of a Graph with Graphviz's dot (gvc/cgraph), Qt-free: boxes, edge
-// splines and cluster boxes in points, origin top-left, y pointing down.
+// Layout of a Graph, Qt-free: Graphviz's dot (gvc/cgraph) for graphs up to
+// LayoutOptions::layered_threshold, our own layered layout above it (see
+// layout_internal.h); boxes, edge splines and cluster boxes in points,
+// origin top-left, y pointing down.
 //
 // Stable layout across steps: given the previous step's layout, nodes whose
 // id survives keep their position exactly; new nodes are placed at the
