@@ -1,5 +1,7 @@
-// Reductions: an unfused reduce or an input fusion whose root is a reduce, a
-// tuple of reduces (multi-output, variadic reduces included) and elementwise
+// Reductions: an unfused reduce or an input fusion whose root is a reduce (or
+// a reduction epilogue: one-operand elementwise ops applied to the reduced
+// values, e.g. sqrt(reduce)), a tuple of reduces (multi-output, variadic
+// reduces included) and elementwise
 // outputs of the reduce input's shape (written in the same pass) or of the
 // reduce output's shape (written with the results).
 //
@@ -38,6 +40,7 @@ enum class Kind { kRow, kColumn, kGeneric };
 struct Plan {
   std::vector<const Instruction*> roots;
   std::vector<int> first_leaf;            // per root: its first output leaf
+  std::vector<const Instruction*> epilogue_of;  // per root: the reduce under its epilogue, else null
   std::vector<const Instruction*> reduces;
   std::vector<int> slot0;                 // per reduce: its first accumulator slot
   std::vector<llvm::Type*> slot_types;
@@ -58,6 +61,20 @@ const Instruction* ReduceOf(const Instruction* root) {
   return nullptr;
 }
 
+// The reduce under a reduction epilogue root: a chain of one-operand
+// elementwise ops of the reduce's output shape (sqrt(reduce(x))), or null.
+const Instruction* EpilogueReduce(const Instruction* root) {
+  const Instruction* i = root;
+  while (i->opcode() != Opcode::kReduce) {
+    if (!IsElementwise(i->opcode()) || i->operand_count() != 1 || !i->shape().IsArray() ||
+        !i->operand(0)->shape().IsArray() || !i->operand(0)->shape().SameDims(i->shape()))
+      return nullptr;
+    i = i->operand(0);
+  }
+  if (i == root || i->shape().IsTuple()) return nullptr;
+  return i;
+}
+
 StatusOr<Plan> MakePlan(const KernelSpec& spec, llvm::LLVMContext& ctx) {
   Plan p;
   p.roots = KernelRoots(*spec.instr);
@@ -66,6 +83,9 @@ StatusOr<Plan> MakePlan(const KernelSpec& spec, llvm::LLVMContext& ctx) {
     p.first_leaf.push_back(leaf);
     leaf += static_cast<int>(r->shape().leaf_count());
     const Instruction* red = ReduceOf(r);
+    const Instruction* epi = red ? nullptr : EpilogueReduce(r);
+    p.epilogue_of.push_back(epi);
+    if (epi) red = epi;
     if (red && std::find(p.reduces.begin(), p.reduces.end(), red) == p.reduces.end()) p.reduces.push_back(red);
   }
   if (p.reduces.empty()) return Status::Error(spec.instr->name() + ": no reduce at the root of the kernel");
@@ -122,8 +142,12 @@ StatusOr<Plan> MakePlan(const KernelSpec& spec, llvm::LLVMContext& ctx) {
   p.ko = Product(p.in, p.outer);
   p.r = Product(p.in, p.reduced);
   p.ki = Product(p.in, p.inner);
-  for (const Instruction* root : p.roots) {
-    if (ReduceOf(root)) continue;
+  for (size_t k = 0; k < p.roots.size(); ++k) {
+    const Instruction* root = p.roots[k];
+    if (ReduceOf(root) || p.epilogue_of[k]) {
+      if (p.epilogue_of[k]) RETURN_IF_ERROR(CheckSupportedType(root->shape().element_type(), root->name()));
+      continue;
+    }
     if (!root->shape().IsArray()) return Status::Error(root->name() + ": a tuple-shaped side output of a reduction");
     RETURN_IF_ERROR(CheckSupportedType(root->shape().element_type(), root->name()));
   }
@@ -217,7 +241,12 @@ class Emitter {
       }
       for (size_t pos = 0; pos < p_.roots.size(); ++pos) {
         const Instruction* root = p_.roots[pos];
-        if (root == r) {
+        if (p_.epilogue_of[pos] == r) {
+          // The epilogue runs on the reduced value.
+          ee_.Bind(r, out_index, result[0]);
+          ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, out_index));
+          ee_.Store(out0_ + p_.first_leaf[pos], out_index, v);
+        } else if (root == r) {
           for (int i = 0; i < n; ++i) ee_.Store(out0_ + p_.first_leaf[pos] + i, out_index, result[i]);
         } else if (ReduceOf(root) == r) {
           int64_t leaf = root->tuple_index();
@@ -228,7 +257,7 @@ class Emitter {
     }
     for (size_t k = 0; k < p_.roots.size(); ++k) {
       const Instruction* root = p_.roots[k];
-      if (ReduceOf(root) || root->shape().SameDims(p_.in)) continue;
+      if (ReduceOf(root) || p_.epilogue_of[k] || root->shape().SameDims(p_.in)) continue;
       if (root->shape().rank() != static_cast<int>(out_index.size()))
         return Status::Error(root->name() + ": a side output of a reduction must have the reduce input's or output's shape");
       for (int d = 0; d < root->shape().rank(); ++d)
@@ -264,7 +293,7 @@ class Emitter {
       }
     for (size_t k = 0; k < p_.roots.size(); ++k) {
       const Instruction* root = p_.roots[k];
-      if (ReduceOf(root) || !root->shape().SameDims(p_.in)) continue;
+      if (ReduceOf(root) || p_.epilogue_of[k] || !root->shape().SameDims(p_.in)) continue;
       ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, index));
       ee_.Store(out0_ + p_.first_leaf[k], index, v);
     }

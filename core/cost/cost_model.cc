@@ -152,15 +152,27 @@ bool IsExpensive(const Instruction& i) {
         return false;
       }
       return true;
-    case Opcode::kDivide: case Opcode::kRemainder:
-      // XLA GPU: integer division is emulated and expensive; f32 division is
-      // a fast hardware approximation and counts as cheap (GpuInstructionFusion).
-      return !(i.shape().element_type() == PrimitiveType::kF32 || i.shape().element_type() == PrimitiveType::kF16 ||
-               i.shape().element_type() == PrimitiveType::kBF16);
-    case Opcode::kSqrt: case Opcode::kRsqrt:
-      return i.shape().element_type() == PrimitiveType::kF64;
+    case Opcode::kDivide: case Opcode::kRemainder: {
+      // Integer division by a scalar constant becomes multiplies and shifts
+      // (cheap); other integer division is emulated (expensive). On GPUs an
+      // f32/f16 divide is a fast hardware approximation (XLA:
+      // GpuInstructionFusion::IsExpensive); bf16 and f64 divides are not.
+      PrimitiveType t = i.shape().element_type();
+      if (i.opcode() == Opcode::kDivide && (t == PrimitiveType::kF32 || t == PrimitiveType::kF16)) return false;
+      if (IsFloat(t) || IsComplex(t)) return true;
+      const Instruction* divisor = i.operand_count() > 1 ? i.operand(1) : nullptr;
+      return !(divisor && divisor->opcode() == Opcode::kConstant && divisor->shape().IsArray() && divisor->shape().rank() == 0);
+    }
+    case Opcode::kExp: case Opcode::kSqrt: case Opcode::kRsqrt: {
+      // Cheap on GPUs for f32/f16 (hardware approximations), expensive otherwise.
+      PrimitiveType t = i.shape().element_type();
+      return !(t == PrimitiveType::kF32 || t == PrimitiveType::kF16);
+    }
+    case Opcode::kAbs: case Opcode::kSign: case Opcode::kSin: case Opcode::kCos:
+      // Cheap for reals, expensive for complex numbers.
+      return IsComplex(i.shape().element_type());
     default:
-      // Transcendentals on floats (XLA: IsExpensive).
+      // Other transcendentals on floats (XLA: InstructionFusion::IsExpensive).
       return IsElementwise(i.opcode()) && ElementwiseWeight(i.opcode()) > 1 &&
              (IsFloat(i.shape().element_type()) || IsComplex(i.shape().element_type()));
   }

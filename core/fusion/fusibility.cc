@@ -40,6 +40,19 @@ bool ProducesTransposedLayout(const Instruction& p) {
   return ChangesLayout(p);
 }
 
+// The operand a scatter consumer (unfused, or a fusion rooted at a scatter)
+// updates in place, or nullptr when `c` is no such scatter.
+const Instruction* ScatterInPlaceOperand(const Instruction& c) {
+  if (c.opcode() == Opcode::kScatter) return c.operand_count() > 0 ? c.operand(0) : nullptr;
+  if (c.opcode() != Opcode::kFusion || !c.fused_computation()) return nullptr;
+  const Instruction* root = c.fused_computation()->root();
+  if (root->opcode() != Opcode::kScatter || root->operand_count() == 0) return nullptr;
+  const Instruction* p = root->operand(0);
+  if (p->opcode() != Opcode::kParameter) return nullptr;
+  int64_t k = p->parameter_number();
+  return k >= 0 && k < c.operand_count() ? c.operand(static_cast<int>(k)) : nullptr;
+}
+
 }  // namespace
 
 bool ContainsReduce(const Instruction& i) {
@@ -48,6 +61,91 @@ bool ContainsReduce(const Instruction& i) {
   for (const auto& m : i.fused_computation()->instructions())
     if (m->opcode() == Opcode::kReduce) return true;
   return false;
+}
+
+const Instruction* ReductionHero(const Instruction* root) {
+  const Instruction* i = root;
+  while (i) {
+    if (i->opcode() == Opcode::kReduce) return i;
+    if (!IsElementwise(i->opcode()) || i->operand_count() != 1 || i->HasSideEffect() || !i->shape().IsArray())
+      return nullptr;
+    const Instruction* o = i->operand(0);
+    if (!o->shape().IsArray() || !o->shape().SameDims(i->shape())) return nullptr;
+    if (i->opcode() == Opcode::kCopy && ChangesLayout(*i)) return nullptr;
+    i = o;
+  }
+  return nullptr;
+}
+
+bool IsReductionProducer(const Instruction& p) {
+  if (p.shape().IsTuple()) return false;
+  if (p.opcode() == Opcode::kReduce) return true;
+  if (p.opcode() != Opcode::kFusion || !p.fused_computation() || p.fusion_kind() != FusionKind::kInput) return false;
+  return ReductionHero(p.fused_computation()->root()) != nullptr;
+}
+
+namespace {
+
+// XLA (ReductionIsRaceFree): a reduction is emitted without atomics when a
+// row reduction's rows have at most 1024 threads × 16 elements and a column
+// reduction's columns at most 32 × 128 elements.
+bool ReductionRaceFree(const Instruction& reduce) {
+  const Shape& in = reduce.operand(0)->shape();
+  if (!in.IsArray()) return true;
+  std::vector<int64_t> m2m;
+  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank()) {
+    m2m = in.layout().minor_to_major;
+  } else {
+    for (int d = in.rank() - 1; d >= 0; --d) m2m.push_back(d);
+  }
+  std::vector<int64_t> red = reduce.dimensions();
+  auto reduced = [&](int64_t d) { return std::find(red.begin(), red.end(), d) != red.end(); };
+  int64_t reduced_elements = 1, inner_kept = 1;
+  bool seen_reduced = false;
+  // Physical order, minor to major: kept dims minor to every reduced one make
+  // it a column reduction.
+  for (int64_t d : m2m) {
+    if (reduced(d)) {
+      reduced_elements *= in.dim(static_cast<int>(d));
+      seen_reduced = true;
+    } else if (!seen_reduced) {
+      inner_kept *= in.dim(static_cast<int>(d));
+    }
+  }
+  return inner_kept == 1 ? reduced_elements <= 1024 * 16 : reduced_elements <= 32 * 128;
+}
+
+// XLA's IsIntermediate with one operand: one-operand elementwise ops of
+// unchanged shape (a layout-changing copy is not one).
+bool IsEpilogueOp(const Instruction& i) {
+  return IsElementwise(i.opcode()) && i.operand_count() == 1 && !i.HasSideEffect() && i.shape().IsArray() &&
+         i.operand(0)->shape().IsArray() && i.operand(0)->shape().SameDims(i.shape()) && !ChangesLayout(i);
+}
+
+}  // namespace
+
+Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer) {
+  const Instruction* reduce = producer.opcode() == Opcode::kReduce
+                                  ? &producer
+                                  : ReductionHero(producer.fused_computation()->root());
+  if (producer.user_count() > 1)
+    return "a reduction's result is fused into its consumer only when that is its single user (XLA: reduction "
+           "epilogue fusion needs a single user)";
+  if (!ReductionRaceFree(*reduce))
+    return "the reduction is too long to be emitted without atomics; only race-free reductions take an epilogue";
+  if (consumer.opcode() == Opcode::kFusion) {
+    if (consumer.fusion_kind() != FusionKind::kLoop || !consumer.fused_computation() || consumer.operand_count() != 1)
+      return "the consumer fusion is not a chain of one-operand elementwise ops on the reduced values";
+    for (const auto& m : consumer.fused_computation()->instructions())
+      if (m->opcode() != Opcode::kParameter && !IsEpilogueOp(*m))
+        return "the consumer fusion holds " + Op(*m) + "; a reduction epilogue may only apply one-operand "
+               "elementwise ops to the reduced values";
+    return "";
+  }
+  if (!IsEpilogueOp(consumer))
+    return "the consumer " + Op(consumer) + " is not a one-operand elementwise op on the reduced values; the reduce "
+           "ends its kernel (a reduction epilogue may only apply such ops)";
+  return "";
 }
 
 int FusedInstructionCount(const Instruction& i) {
@@ -97,6 +195,12 @@ Refusal ConsumerFusible(const Instruction& c) {
                  : "the consumer fusion is of kind " + std::string(FusionKindName(c.fusion_kind()));
     case Opcode::kDynamicUpdateSlice:
       return "";
+    case Opcode::kScatter:
+      // XLA: a scatter roots an input fusion; its indices and updates may be
+      // computed inside (single-operand scatters; our emitter's form).
+      if (c.operand_count() != 3 || c.shape().IsTuple())
+        return "the consumer is a variadic scatter; only single-operand scatters take fused producers";
+      return "";
     case Opcode::kDot: case Opcode::kConvolution:
       return "the consumer " + Op(c) + " stays an unfused library-style kernel";
     case Opcode::kTuple: return "the consumer is a tuple: it only groups the program's outputs";
@@ -143,7 +247,17 @@ int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& cons
   return static_cast<int>(ops.size()) + static_cast<int>(consumer.shape().leaf_count());
 }
 
-Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate) {
+Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate, bool epilogue) {
+  if (epilogue && IsReductionProducer(producer) && !producer.HasSideEffect()) {
+    if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
+    if (Refusal r = EpilogueFusible(producer, consumer); !r.empty()) return r;
+    if (FusedOperandsAndOutputs(producer, consumer) > kMaxOperandsAndOutputsPerFusion)
+      return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
+             " operands and outputs";
+    if (FusedInstructionCount(producer) + FusedInstructionCount(consumer) > kMaxFusedInstructions)
+      return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
+    return "";
+  }
   if (Refusal r = ProducerFusible(producer); !r.empty()) return r;
   if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
   if (ContainsReduce(producer) && ContainsReduce(consumer))
@@ -151,6 +265,15 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   if (ContainsReduce(consumer) && ProducesTransposedLayout(producer))
     return "the producer's copy changes the physical layout; the reduction would read its input in transposed "
            "order (XLA: layouts not reduce-input-fusion friendly)";
+  if (const Instruction* in_place = ScatterInPlaceOperand(consumer)) {
+    if (in_place == &producer)
+      return "the consumer scatter updates this operand in place; fusing it would lose the in-place buffer (XLA: "
+             "do not fuse into the in-place operand of scatter)";
+    for (const Instruction* o : producer.operands())
+      if (o == in_place)
+        return "the producer reads the operand the consumer scatter updates in place (XLA: producer uses the "
+               "in-place operand of a scatter)";
+  }
   if (consumer.opcode() == Opcode::kDynamicUpdateSlice && consumer.operand(0) == &producer)
     return "the consumer dynamic-update-slice updates this operand in place; fusing it would lose the in-place "
            "buffer";

@@ -21,11 +21,30 @@ Refusal ProducerFusible(const Instruction& p);
 Refusal ConsumerFusible(const Instruction& c);
 // The pair: every rule above plus the pair-specific ones (two reductions,
 // in-place operands, expensive producers read many times, size limits).
-// `duplicate` = the producer will stay for other users.
-Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate);
+// `duplicate` = the producer will stay for other users. With `epilogue`, a
+// reduction producer may take its consumer as a reduction epilogue
+// (EpilogueFusible) instead of being refused.
+Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
+                    bool epilogue = false);
 
 // True if the instruction (or fusion) contains a reduce / has one at its root.
 bool ContainsReduce(const Instruction& i);
+
+// The reduce a kernel output is built around: `root` itself when it is a
+// reduce, or the reduce under a chain of one-operand elementwise ops of the
+// reduce's output shape (a reduction epilogue, e.g. sqrt(reduce(x))); else
+// nullptr.
+const Instruction* ReductionHero(const Instruction* root);
+
+// Reduction epilogue fusion (XLA priority fusion with
+// xla_gpu_enable_reduction_epilogue_fusion): may the consumer of a reduction
+// (an unfused reduce or a reduction fusion) be computed on the reduced values
+// in the same kernel? Applies only when `producer` is such a reduction;
+// "" when allowed, else the reason.
+Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer);
+// True if `p` is a single-output reduction (reduce or fusion whose root's
+// hero is a reduce): the producer side of an epilogue fusion.
+bool IsReductionProducer(const Instruction& p);
 // How many times the consumer reads each element of operand `producer`
 // (broadcasts and windows read the same element many times).
 double ReuseFactor(const Instruction& producer, const Instruction& consumer);

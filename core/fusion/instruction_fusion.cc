@@ -80,7 +80,9 @@ class InstructionFusion : public FusionPassBase {
                  reason, before, after);
           size_t record = mutable_log().decisions.size() - 1;
           if (consumer->opcode() != Opcode::kFusion) {
-            FusionKind kind = consumer->opcode() == Opcode::kReduce ? FusionKind::kInput : FusionKind::kLoop;
+            FusionKind kind = consumer->opcode() == Opcode::kReduce || consumer->opcode() == Opcode::kScatter
+                                  ? FusionKind::kInput
+                                  : FusionKind::kLoop;
             alive.erase(consumer);
             consumer = WrapInFusion(consumer, kind);
             alive.insert(consumer);

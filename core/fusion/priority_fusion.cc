@@ -43,11 +43,24 @@ class PriorityFusion : public FusionPassBase {
     Cost before, after;
   };
 
+  // XLA fuses a producer into all its users except bitcasts
+  // (CanFuseWithAllNonBitcastUsers): a bitcast keeps reading the producer's
+  // buffer, which stays.
+  static std::vector<Instruction*> NonBitcastUsers(const Instruction& p) {
+    std::vector<Instruction*> out;
+    for (Instruction* u : p.users())
+      if (u->opcode() != Opcode::kBitcast) out.push_back(u);
+    return out;
+  }
+
   Eval Evaluate(const Instruction& p, const Computation* comp) {
     Eval e;
-    std::vector<const Instruction*> users(p.users().begin(), p.users().end());
+    std::vector<Instruction*> nb = NonBitcastUsers(p);
+    std::vector<const Instruction*> users(nb.begin(), nb.end());
     if (users.empty() || p.IsRoot()) {
-      e.refusal = users.empty() ? "the producer has no users" : "the producer is the computation's result";
+      e.refusal = p.users().empty() ? "the producer has no users"
+                  : p.IsRoot()      ? "the producer is the computation's result"
+                                    : "the producer's only users are bitcasts, which read its buffer as it is";
       return e;
     }
     if (users.size() > kMaxConsumers) {
@@ -55,14 +68,14 @@ class PriorityFusion : public FusionPassBase {
                   std::to_string(kMaxConsumers) + " at once is not considered";
       return e;
     }
-    bool dup = users.size() > 1;
+    bool dup = users.size() < p.users().size() || users.size() > 1;
     e.before = CostUnfused(p, users, device_);
     for (const Instruction* u : users) {
       if (u->parent() != comp) {
         e.refusal = "a consumer is in another computation";
         return e;
       }
-      Refusal r = PairFusible(p, *u, dup);
+      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/true);
       if (!r.empty()) {
         e.refusal = r + " (consumer " + u->name() + ")";
         return e;
@@ -104,27 +117,37 @@ class PriorityFusion : public FusionPassBase {
         if (e.refusal.empty()) queue.push({e.saved_us, -p->id(), p, ++version[p]});
         continue;
       }
-      std::vector<Instruction*> users(p->users().begin(), p->users().end());
+      std::vector<Instruction*> users = NonBitcastUsers(*p);
       std::vector<const Instruction*> cusers(users.begin(), users.end());
-      Decide(*p, cusers, users.size() > 1 ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
+      bool stays = users.size() < p->users().size();  // for its bitcast users
+      // A reduction taking its consumer as an epilogue: the result is still
+      // a reduction kernel (the reduce stays the hero).
+      bool epilogue = IsReductionProducer(*p);
+      Decide(*p, cusers, users.size() > 1 || stays ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
              (p->opcode() == Opcode::kBitcast ? std::string("a bitcast is free and is fused first (")
-                                               : "fusing saves an estimated " + std::to_string(e.saved_us) + " us (") +
+              : epilogue ? "reduction epilogue: the consumer is computed on the reduced values in the reduction's "
+                           "kernel, saving an estimated " + std::to_string(e.saved_us) + " us ("
+                         : "fusing saves an estimated " + std::to_string(e.saved_us) + " us (") +
                  std::to_string(e.before.bytes()) +
                  " → " + std::to_string(e.after.bytes()) + " bytes" +
                  (users.size() > 1 ? ", computed in each of its " + std::to_string(users.size()) + " consumers" : "") +
+                 (stays ? std::string(", and kept for its bitcast users") : std::string()) +
                  ")",
              e.before, e.after);
       size_t record = mutable_log().decisions.size() - 1;
       std::vector<Instruction*> neighbours;
       std::string results;
+
       for (Instruction* u : users) {
         Instruction* f = u;
         if (u->opcode() != Opcode::kFusion) {
           version.erase(u);
           last_eval.erase(u);
-          f = WrapInFusion(u, u->opcode() == Opcode::kReduce ? FusionKind::kInput : FusionKind::kLoop);
+          f = WrapInFusion(u, u->opcode() == Opcode::kReduce || u->opcode() == Opcode::kScatter ? FusionKind::kInput
+                                                                                         : FusionKind::kLoop);
         }
         FuseProducerInto(f, p);
+        if (epilogue) f->set_fusion_kind(FusionKind::kInput);
         results += (results.empty() ? "" : ", ") + f->name();
         neighbours.push_back(f);
       }

@@ -258,5 +258,33 @@ ENTRY e {
   EXPECT_EQ(kinds, std::vector<std::string>{"row-reduction"});
 }
 
+// Reduction epilogues (priority fusion's reduction epilogue fusion): one-
+// operand elementwise ops applied to the reduced values in the same kernel,
+// for row and column reductions, next to a plain reduce output.
+TEST(ReductionEmitter, EpilogueRunsOnTheReducedValues) {
+  for (const char* layout : {"{1,0}", "{0,1}"}) {
+    std::string text = std::string(R"hlo(
+HloModule m
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+fused {
+  p0 = f32[40,70])hlo") + layout + R"hlo( parameter(0)
+  z = f32[] constant(0)
+  r = f32[40]{0} reduce(p0, z), dimensions={1}, to_apply=add
+  a = f32[40]{0} abs(r)
+  s = f32[40]{0} sqrt(a)
+  r2 = f32[40]{0} reduce(p0, z), dimensions={1}, to_apply=add
+  ROOT t = (f32[40]{0}, f32[40]{0}) tuple(s, r2)
+}
+ENTRY e {
+  p = f32[40,70])hlo" + layout + R"hlo( parameter(0)
+  ROOT f = (f32[40]{0}, f32[40]{0}) fusion(p), kind=kInput, calls=fused
+})hlo";
+    std::vector<std::string> kinds;
+    EXPECT_EQ(testing::RunAndCompare(text, 9, &kinds), "") << layout;
+    ASSERT_EQ(kinds.size(), 1u);
+    EXPECT_EQ(kinds[0], std::string(layout) == "{1,0}" ? "row-reduction" : "column-reduction");
+  }
+}
+
 }  // namespace
 }  // namespace hloscope::codegen

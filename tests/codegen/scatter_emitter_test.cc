@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "tests/codegen/emitter_test_util.h"
 
 namespace hloscope::codegen {
@@ -115,6 +116,34 @@ ENTRY e {
   ROOT d = bf16[6,40]{1,0} dynamic-update-slice(op, u, i, j)
 })hlo"))),
     [](const auto& i) { return std::string(i.param.first); });
+
+// A scatter input fusion (priority fusion puts the producers of indices and
+// updates into the scatter's kernel; the operand stays outside, in place).
+TEST(ScatterEmitter, FusedIndicesAndUpdates) {
+  std::string text = R"hlo(
+HloModule m
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+fused {
+  op = f32[12,5]{1,0} parameter(0)
+  i0 = s32[20]{0} parameter(1)
+  u0 = f32[20,5]{1,0} parameter(2)
+  c = s32[] constant(3)
+  cb = s32[20]{0} broadcast(c), dimensions={}
+  idx = s32[20]{0} remainder(i0, cb)
+  upd = f32[20,5]{1,0} multiply(u0, u0)
+  ROOT sc = f32[12,5]{1,0} scatter(op, idx, upd), to_apply=add, update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1
+}
+ENTRY e {
+  p0 = f32[12,5]{1,0} parameter(0)
+  op = f32[12,5]{1,0} negate(p0)
+  p1 = s32[20]{0} parameter(1)
+  p2 = f32[20,5]{1,0} parameter(2)
+  ROOT f = f32[12,5]{1,0} fusion(op, p1, p2), kind=kInput, calls=fused
+})hlo";
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 4, &kinds), "");
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "scatter"), kinds.end());
+}
 
 }  // namespace
 }  // namespace hloscope::codegen

@@ -62,11 +62,9 @@ ENTRY main {
   EXPECT_TRUE(explained);
 }
 
-// XLA: ReductionEpilogueFusion — XLA fuses an elementwise consumer of a
-// reduce into the reduction fusion (the reduce stays the hero).
-// DIFFERS: our fusibility rules end a kernel at a reduce (no epilogue
-// fusion yet), so sqrt is a separate loop kernel.
-TEST(PriorityFusionConformance, ReductionEpilogue_Differs) {
+// XLA: ReductionEpilogueFusion — an elementwise consumer of a reduce joins
+// the reduction fusion (the reduce stays the hero, the fusion stays kInput).
+TEST(PriorityFusionConformance, ReductionEpilogue) {
   FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
 ENTRY main {
   p0 = f32[8,4,16] parameter(0)
@@ -74,12 +72,39 @@ ENTRY main {
   reduce = f32[8,4] reduce(p0, c0), dimensions={2}, to_apply=scalar_add
   ROOT res = f32[8,4] sqrt(reduce)
 })");
-  EXPECT_NE(r.Group("reduce"), r.Group("res")) << r.Text();  // XLA: equal
-  // The reduce was wrapped into its own kInput fusion; the refusal names it.
+  EXPECT_NE(r.Group("reduce"), "") << r.Text();
+  EXPECT_EQ(r.Group("reduce"), r.Group("res")) << r.Text();
+  EXPECT_EQ(r.KindOf("res"), "kInput");
+  const FusionDecision* d = r.DecisionFor("reduce", FusionVerdict::kFused);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("epilogue"), std::string::npos) << d->reason;
+}
+
+// No epilogue when the consumer needs another operand (XLA: IsIntermediate
+// with one allowed operand) or when the reduce has a second user.
+TEST(PriorityFusionConformance, ReductionEpilogueOnlyForOneOperandSingleUser) {
+  FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  p0 = f32[8,16] parameter(0)
+  p1 = f32[8] parameter(1)
+  c0 = f32[] constant(0)
+  r1 = f32[8] reduce(p0, c0), dimensions={1}, to_apply=scalar_add
+  add = f32[8] add(r1, p1)
+  r2 = f32[8] reduce(p0, c0), dimensions={1}, to_apply=scalar_add
+  n1 = f32[8] negate(r2)
+  n2 = f32[8] exponential(r2)
+  ROOT t = (f32[8], f32[8], f32[8]) tuple(add, n1, n2)
+})");
+  EXPECT_NE(r.Group("r1"), r.Group("add")) << r.Text();
+  EXPECT_NE(r.Group("r2"), r.Group("n1")) << r.Text();
+  EXPECT_NE(r.Group("r2"), r.Group("n2")) << r.Text();
+  // r2 was wrapped into a fusion (its init constant fused in) before it was
+  // refused as a producer: the refusal names the single-user rule.
   bool explained = false;
   for (const auto& d : r.decisions)
-    explained |= d.verdict == FusionVerdict::kNotFused && d.reason.find("reduc") != std::string::npos;
-  EXPECT_TRUE(explained);
+    explained |= d.verdict == FusionVerdict::kNotFused && d.reason.find("single user") != std::string::npos &&
+                 d.consumers.size() == 2;
+  EXPECT_TRUE(explained) << r.Text();
 }
 
 // XLA: dots are left to the GEMM rewriter / Triton; priority fusion does
@@ -106,7 +131,7 @@ TEST(PriorityFusionConformance, ExpensiveProducerIntoReusingConsumerNotFused) {
 HloModule m
 ENTRY main {
   p0 = f32[16] parameter(0)
-  exp = f32[16] exponential(p0)
+  exp = f32[16] log(p0)
   ROOT b = f32[16,64] broadcast(exp), dimensions={0}
 })");
   EXPECT_EQ(r.Group("exp"), "") << r.Text();
