@@ -57,6 +57,11 @@ class InstructionFusion : public FusionPassBase {
           Cost before = CostUnfused(*producer, consumers, device_);
           Cost after = CostFused(*producer, consumers, device_);
           Refusal r = PairFusible(*producer, *consumer, other_users);
+          // XLA (IsProducerConsumerFusible): a scalar constant joins only a
+          // consumer that is already a fusion; alone it would make a kernel
+          // of one op. (Priority fusion fuses constants in any case.)
+          if (r.empty() && pop == Opcode::kConstant && consumer->opcode() != Opcode::kFusion)
+            r = "a constant is fused only into a consumer that is already a fusion (XLA: not fusing constant)";
           if (r.empty() && other_users && !may_duplicate_)
             r = "the producer has other users; this round does not duplicate work (a later round may)";
           if (r.empty() && other_users && after.bytes() > before.bytes())

@@ -29,11 +29,9 @@ ENTRY entry {
 }
 
 // XLA: DoNotFuseLayoutChangingOpWithReduce — the copy changes the layout of
-// the reduce input; XLA leaves the module unchanged.
-// DIFFERS (partly): the copy stays out as in XLA, but we still wrap the
-// reduce with its scalar init constant into a kInput fusion; XLA fuses a
-// constant only into an already existing fusion.
-TEST(XlaInstructionFusion, DoNotFuseLayoutChangingOpWithReduce_Differs) {
+// the reduce input; the module stays unchanged (the init constant does not
+// make a fusion of the reduce on its own).
+TEST(XlaInstructionFusion, DoNotFuseLayoutChangingOpWithReduce) {
   FusionRun r = RunFusion("fusion_dup", std::string("HloModule m\n") + kAdd + R"(
 ENTRY entry {
   p0 = f32[4,3,2,4]{3,2,1,0} parameter(0)
@@ -41,12 +39,15 @@ ENTRY entry {
   constant.1 = f32[] constant(0)
   ROOT reduce = f32[4] reduce(copy, constant.1), dimensions={0,1,2}, to_apply=scalar_add
 })");
-  EXPECT_TRUE(r.changed) << r.Text();          // XLA: false
-  EXPECT_EQ(r.Group("copy"), "");               // as in XLA
-  EXPECT_EQ(r.Group("constant.1"), r.Group("reduce"));  // XLA: both unfused
+  EXPECT_FALSE(r.changed) << r.Text();
+  EXPECT_EQ(r.Group("copy"), "");
+  EXPECT_EQ(r.Group("constant.1"), "");
   const FusionDecision* d = r.DecisionFor("copy", FusionVerdict::kNotFused);
   ASSERT_NE(d, nullptr);
   EXPECT_NE(d->reason.find("layout"), std::string::npos) << d->reason;
+  d = r.DecisionFor("constant.1", FusionVerdict::kNotFused);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("constant"), std::string::npos) << d->reason;
 }
 
 // XLA: DoNotFuseLayoutChangingOpWithReduceFusion — nor into a reduction fusion.
@@ -286,7 +287,8 @@ ENTRY e {
 }
 
 // XLA: GpuIsExpensiveF64 — f64 exp is expensive, so with two reductions
-// reading it, it is not duplicated (the reductions still fuse their init).
+// reading it, it is not duplicated; nothing else fuses (a constant joins only
+// an existing fusion), so the module is unchanged.
 TEST(XlaInstructionFusion, DoubleExpIsExpensive) {
   FusionRun r = RunFusion("fusion_dup", R"(
 HloModule m
@@ -303,8 +305,11 @@ ENTRY e {
   sum2 = f64[] reduce(recip, zero), dimensions={0}, to_apply=add64
   ROOT root = (f64[], f64[]) tuple(sum1, sum2)
 })");
+  EXPECT_FALSE(r.changed) << r.Text();
   EXPECT_EQ(r.Group("recip"), "") << r.Text();
-  EXPECT_NE(r.Group("sum1"), r.Group("sum2"));
+  const FusionDecision* d = r.DecisionFor("recip", FusionVerdict::kNotFused);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("expensive"), std::string::npos) << d->reason;
 }
 
 // XLA: SmallReducedDimensionIsNotLoweredToLoop — a reduction with a
