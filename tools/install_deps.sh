@@ -8,7 +8,8 @@ PKGS=(build-essential cmake ninja-build pkg-config
       llvm-19-dev libzstd-dev
       nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
       clang-14 libclang-rt-14-dev
-      xvfb xauth)
+      xvfb xauth
+      chromium)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

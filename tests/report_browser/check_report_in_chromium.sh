@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Opens the report of a sample in headless Chromium, offline (every host name
+# unresolvable), and checks what issue 9 asks of it: it loads without a
+# console error, every section is there after the browser parsed it, its
+# pictures are inline SVG, and it references nothing outside its folder.
+#   check_report_in_chromium.sh HLOSCOPE_CLI SAMPLE.hlo WORKDIR
+# Exit 77 (ctest: skipped) when no Chromium is installed.
+set -uo pipefail
+cli=$1 sample=$2 work=$3
+browser=""
+for b in chromium chromium-browser google-chrome; do
+  if command -v "$b" >/dev/null 2>&1; then browser=$(command -v "$b"); break; fi
+done
+if [ -z "$browser" ]; then
+  echo "SKIP: no chromium on PATH (tools/install_deps.sh installs it)"
+  exit 77
+fi
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+
+run_browser() {  # URL DOM_OUT LOG_OUT [extra flags]
+  local url=$1 dom=$2 log=$3; shift 3
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+    --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND" \
+    --enable-logging=stderr --v=0 --virtual-time-budget=5000 "$@" --dump-dom "$url" >"$dom" 2>"$log"
+}
+console_errors() { grep -E 'CONSOLE|Uncaught' "$1" || true; }
+
+# The checker must be able to fail: a page with a script error is caught.
+printf '<!DOCTYPE html><html><body><script>no_such_function();</script></body></html>\n' >"$work/sentinel.html"
+run_browser "file://$work/sentinel.html" "$work/sentinel.dom" "$work/sentinel.log"
+[ -n "$(console_errors "$work/sentinel.log")" ] || fail "the console-error check does not see a script error"
+
+"$cli" report "$sample" --out "$work/report" --quiet >"$work/cli.log" 2>&1 || { cat "$work/cli.log"; fail "hloscope-cli report failed"; }
+html=$work/report/report.html
+run_browser "file://$html" "$work/report.dom" "$work/report.log" || fail "chromium exited with an error"
+errors=$(console_errors "$work/report.log")
+[ -z "$errors" ] || fail "console errors while loading the report: $errors"
+dom=$work/report.dom
+[ -s "$dom" ] || fail "chromium produced no DOM"
+for id in summary steps graph-before graph-after decisions timeline kernels files; do
+  grep -q "<section id=\"$id\"" "$dom" || fail "section #$id missing from the rendered page"
+done
+svgs=$(grep -o '<svg' "$dom" | wc -l)
+[ "$svgs" -ge 3 ] || fail "expected inline SVG pictures (graphs before/after, timeline), found $svgs"
+grep -q '<table' "$dom" || fail "no tables in the rendered page"
+# Offline: nothing fetched from a network, every local link exists.
+if grep -oE '(src|href)="(https?:)?//[^"]*"' "$dom" | grep -v 'xmlns' ; then
+  fail "the report references the network"
+fi
+grep -qE '@import|url\(http' "$dom" && fail "the report's CSS loads something"
+missing=0
+while IFS= read -r link; do
+  case "$link" in ''|'#'*) continue ;; esac
+  [ -e "$work/report/$link" ] || { echo "missing link target: $link"; missing=1; }
+done < <(grep -oE '(src|href)="[^"#:][^"]*"' "$dom" | sed -E 's/^(src|href)="//; s/"$//')
+[ "$missing" = 0 ] || fail "links to files that are not in the report folder"
+# A picture of the top of the page, for people to look at.
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
+  --host-resolver-rules="MAP * ~NOTFOUND" --window-size=1280,2400 --hide-scrollbars \
+  --screenshot="$work/report.png" "file://$html" >/dev/null 2>&1 || fail "screenshot failed"
+[ -s "$work/report.png" ] || fail "no screenshot"
+echo "OK: report.html of $(basename "$sample") renders in $(basename "$browser") offline: 8 sections, $svgs SVG pictures, no console errors; screenshot $work/report.png"
