@@ -1,11 +1,14 @@
 // report: a self-contained HTML report + JSON + optimized HLO in one folder.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "app/cli/cli_args.h"
 #include "core/stablehlo/load_module.h"
 #include "core/parser/parser.h"
 #include "core/report/report.h"
+#include "core/report/xla_dump.h"
 #include "core/verify/verifier.h"
 
 namespace hloscope::cli {
@@ -14,7 +17,9 @@ namespace {
 int RunReport(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--device", "--out"}, {"--force", "--quiet"}, &err) ||
+  if (!args.Parse(argv, {"--pipeline", "--device", "--out", "--compare-with", "--xla-buffer-assignment", "--xla-dump",
+                         "--xla-module"},
+                  {"--force", "--quiet"}, &err) ||
       args.positional().size() != 1 || !args.Has("--out")) {
     std::fprintf(stderr, "hloscope-cli report: error: %s\n", err.empty() ? "expected FILE and --out DIR" : err.c_str());
     return 2;
@@ -33,7 +38,50 @@ int RunReport(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "%s\n", s.message().c_str());
     return 1;
   }
+  // What to set next to ours: another optimized module and/or XLA's own
+  // buffer assignment, given directly or picked from an --xla_dump_to folder.
+  std::string compare_file = args.GetOr("--compare-with", ""), xla_ba_file = args.GetOr("--xla-buffer-assignment", "");
+  if (args.Has("--xla-dump")) {
+    auto mods = report::ListXlaDump(args.GetOr("--xla-dump", ""));
+    if (!mods.ok()) {
+      std::fprintf(stderr, "%s\n", mods.status().message().c_str());
+      return 1;
+    }
+    auto picked = report::PickXlaDumpModule(*mods, args.GetOr("--xla-module", ""));
+    if (!picked.ok()) {
+      std::fprintf(stderr, "%s\n", picked.status().message().c_str());
+      return 1;
+    }
+    if (compare_file.empty() && picked->after()) compare_file = picked->after()->path;
+    if (xla_ba_file.empty()) xla_ba_file = picked->buffer_assignment;
+  }
+  std::unique_ptr<Module> other;
+  if (!compare_file.empty()) {
+    auto o = LoadModuleFile(compare_file);
+    if (!o.ok()) {
+      std::fprintf(stderr, "%s\n", o.status().message().c_str());
+      return 1;
+    }
+    other = std::move(*o);
+  }
+  std::optional<BufferAssignment> xla_ba;
+  if (!xla_ba_file.empty()) {
+    auto x = report::ReadXlaBufferAssignment(xla_ba_file);
+    if (!x.ok()) {
+      std::fprintf(stderr, "%s\n", x.status().message().c_str());
+      return 1;
+    }
+    xla_ba = std::move(*x);
+  }
   report::ReportOptions opts;
+  if (other) {
+    opts.compare_with = other.get();
+    opts.compare_label = compare_file;
+  }
+  if (xla_ba) {
+    opts.xla_buffers = &*xla_ba;
+    opts.xla_buffers_label = xla_ba_file;
+  }
   opts.pipeline = args.GetOr("--pipeline", "gpu");
   opts.device = args.GetOr("--device", "h200");
   opts.source = file;
@@ -56,11 +104,17 @@ int RunReport(const std::vector<std::string>& argv) {
 
 HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, optimized HLO) of a pipeline run",
                      "usage: hloscope-cli report FILE --out DIR [--pipeline gpu] [--device h200] [--force] [--quiet]\n"
+                     "                           [--compare-with OTHER.hlo] [--xla-buffer-assignment F.txt]\n"
+                     "                           [--xla-dump DIR [--xla-module ID|NAME]]\n"
                      "Runs the pipeline (default gpu) with the verifier and writes DIR/report.html (one file:\n"
                      "inline CSS and SVG, opens offline: summary, steps with no-op steps folded, graphs before\n"
                      "and after, fusion decisions, buffer timeline, kernels), DIR/report.json (schema\n"
                      "docs/report-schema.md) and DIR/optimized.hlo. DIR is written atomically; an existing DIR\n"
-                     "is only replaced with --force. Progress lines go to stderr.",
+                     "is only replaced with --force. Progress lines go to stderr.\n"
+                     "--compare-with adds a section comparing our optimized module with OTHER (typically XLA's\n"
+                     "after_optimizations dump; as `compare`); --xla-buffer-assignment draws XLA's own buffer\n"
+                     "timeline next to ours; --xla-dump takes both from an --xla_dump_to folder (the module\n"
+                     "picked by --xla-module, else the largest).",
                      RunReport);
 
 }  // namespace hloscope::cli

@@ -19,6 +19,7 @@
 #include "core/passes/step_recorder.h"
 #include "core/passes/verifier_instrumentation.h"
 #include "core/printer/printer.h"
+#include "core/report/compare.h"
 #include "core/report/graph_svg.h"
 #include "core/report/timeline.h"
 
@@ -164,6 +165,29 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
   } else {
     d["memory"] = {{"error", ba.status().message()}};
     pics.timeline_note = "no buffer assignment: " + ba.status().message();
+  }
+  if (opts.xla_buffers) {
+    const BufferAssignment& x = *opts.xla_buffers;
+    d["xla_memory"] = {{"source", opts.xla_buffers_label},     {"peak_bytes", x.peak_bytes},
+                       {"lower_bound_bytes", x.lower_bound_bytes}, {"peak_position", x.peak_position},
+                       {"parameter_bytes", x.parameter_bytes}, {"constant_bytes", x.constant_bytes},
+                       {"output_bytes", x.output_bytes},       {"total_bytes", x.total_bytes},
+                       {"buffers", x.buffers.size()},          {"allocations", x.allocations.size()},
+                       {"positions", x.sequence.size()}};
+    TimelineOptions to;
+    to.standalone = false;
+    to.title = "XLA's buffer timeline — " + opts.xla_buffers_label;
+    pics.xla_timeline = RenderTimelineSvg(x, to);
+  }
+  if (opts.compare_with) {
+    Progress(opts, "comparing with " + opts.compare_label);
+    CompareResult cr = CompareModules(m, *opts.compare_with, device);
+    cr.a.label = (opts.source.empty() ? m.name() : opts.source) + " after " + opts.pipeline;
+    cr.b.label = opts.compare_label;
+    J cj = J::parse(CompareToJson(cr));
+    cj.erase("format");
+    cj.erase("matches");  // the pairs are many; `hloscope-cli compare --json` lists them
+    d["compare"] = std::move(cj);
   }
   J files = {"report.html", "report.json", "optimized.hlo"};
   std::vector<ReportFile> extra;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/ir/module.h"
+#include "core/memory/buffer_assignment.h"
 #include "core/support/status.h"
 
 namespace hloscope::report {
@@ -25,6 +26,14 @@ struct ReportOptions {
   std::string device = "h200";  // preset id or JSON path
   std::string source;           // input file, for the summary
   std::function<void(const std::string&)> progress;  // one line per stage
+  // Optional: another optimized module of the same program (typically XLA's
+  // after_optimizations dump) — a "compare" section (core/report/compare.h).
+  const Module* compare_with = nullptr;
+  std::string compare_label;
+  // Optional: XLA's own buffer assignment (its *buffer-assignment.txt, read
+  // by ReadXlaBufferAssignment) — drawn next to ours.
+  const BufferAssignment* xla_buffers = nullptr;
+  std::string xla_buffers_label;
 };
 
 struct ReportFile {
@@ -44,7 +53,7 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts);
 
 // The HTML page of a report's data with its pictures (report_html.cc).
 struct ReportPictures {
-  std::string graph_before, graph_after, timeline;  // inline <svg> or ""
+  std::string graph_before, graph_after, timeline, xla_timeline;  // inline <svg> or ""
   std::string graph_before_note, graph_after_note, timeline_note;  // why a picture is missing / grouped
 };
 std::string RenderReportHtml(const nlohmann::ordered_json& data, const ReportPictures& pictures);

@@ -12,7 +12,7 @@ using J = nlohmann::ordered_json;
 
 constexpr const char* kCss = R"css(
 body{font-family:Helvetica,Arial,sans-serif;margin:24px;color:#212121;max-width:1400px}
-h1{font-size:22px;margin-bottom:4px} h2{font-size:17px;border-bottom:1px solid #e0e0e0;padding-bottom:4px;margin-top:28px}
+h1{font-size:22px;margin-bottom:4px} h3{font-size:14px;margin:14px 0 4px} h2{font-size:17px;border-bottom:1px solid #e0e0e0;padding-bottom:4px;margin-top:28px}
 table{border-collapse:collapse;font-size:12px;margin:6px 0} th,td{border:1px solid #e0e0e0;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f5f5f5} td.n{text-align:right;font-variant-numeric:tabular-nums} tr.changed td{background:#f1f8e9}
 .pos{color:#c62828} .neg{color:#2e7d32} .muted{color:#757575} code{font-size:12px}
@@ -88,6 +88,51 @@ std::string Picture(const std::string& id, const std::string& title, const std::
   return out + "</section>\n";
 }
 
+std::string GroupList(const J& groups, const char* other_side) {
+  if (groups.empty()) return "<p class=\"muted\">none</p>\n";
+  std::string out = "<table>\n<tr><th>fusion</th><th>its matched members</th><th>kernels on the " +
+                    std::string(other_side) + " side</th></tr>\n";
+  size_t shown = 0;
+  for (const auto& g : groups) {
+    if (shown++ == 200) break;
+    std::string members, others;
+    for (const auto& m : g["members"]) members += (members.empty() ? "" : ", ") + Str(m);
+    for (const auto& k : g["other_kernels"]) {
+      std::string names;
+      for (const auto& n : k["members"]) names += (names.empty() ? "" : ", ") + Str(n);
+      others += "<div><code>" + E(Str(k["kernel"])) + "</code>: " + E(names) + "</div>";
+    }
+    out += "<tr><td><code>" + E(Str(g["fusion"])) + "</code></td><td>" + E(members) + "</td><td>" + others +
+           "</td></tr>\n";
+  }
+  out += "</table>\n";
+  if (groups.size() > 200)
+    out += "<p class=\"muted\">" + std::to_string(groups.size() - 200) + " more in report.json.</p>\n";
+  return out;
+}
+
+// Our optimized module against another (typically XLA's): totals on both
+// sides and the fusion groupings that differ.
+std::string CompareSection(const J& c) {
+  std::string h = "<section id=\"compare\">\n<h2>Compared with " + E(Str(c["b"]["label"])) + "</h2>\n";
+  h += "<table>\n<tr><th></th><th>module</th><th>instructions</th><th>matched ops</th><th>kernels</th><th>fusions</th>"
+       "<th>HBM bytes</th><th>estimated µs</th></tr>\n";
+  for (const char* side : {"a", "b"}) {
+    const J& s = c[side];
+    h += "<tr><th>" + E(Str(s["label"])) + "</th><td>" + E(Str(s["module"])) + "</td><td class=\"n\">" +
+         Num(s["instructions"]) + "</td><td class=\"n\">" + Num(s["matched"]) + " / " + Num(s["ops"]) +
+         "</td><td class=\"n\">" + Num(s["kernels"]) + "</td><td class=\"n\">" + Num(s["fusions"]) +
+         "</td><td class=\"n\">" + Num(s["hbm_bytes"]) + "</td><td class=\"n\">" + Num(s["est_us"]) + "</td></tr>\n";
+  }
+  h += "</table>\n<p class=\"muted\">Both sides costed on the same device. " + Num(c["same_groups"]) +
+       " fusions group the same matched instructions on both sides.</p>\n";
+  h += "<h3>Fused together only on the other side (" + std::to_string(c["fused_only_in_b"].size()) + ")</h3>\n" +
+       GroupList(c["fused_only_in_b"], "our");
+  h += "<h3>Fused together only by us (" + std::to_string(c["fused_only_in_a"].size()) + ")</h3>\n" +
+       GroupList(c["fused_only_in_a"], "other");
+  return h + "</section>\n";
+}
+
 }  // namespace
 
 std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
@@ -97,7 +142,10 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
   h += "<h1>hloscope report — " + E(Str(mod["name"])) + "</h1>\n";
   h += "<nav><a href=\"#summary\">summary</a><a href=\"#steps\">steps</a><a href=\"#graph-before\">graph before</a>"
        "<a href=\"#graph-after\">graph after</a><a href=\"#decisions\">fusion decisions</a><a href=\"#timeline\">buffer "
-       "timeline</a><a href=\"#kernels\">kernels</a><a href=\"#files\">files</a></nav>\n";
+       "timeline</a>" +
+       std::string(d.contains("xla_memory") ? "<a href=\"#xla-timeline\">XLA's buffer timeline</a>" : "") +
+       (d.contains("compare") ? "<a href=\"#compare\">compare</a>" : "") +
+       "<a href=\"#kernels\">kernels</a><a href=\"#files\">files</a></nav>\n";
   // Summary.
   const J& in = d["initial"];
   const J& fin = d["final"];
@@ -160,6 +208,16 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
                "; parameters " + Num(d["memory"]["parameter_bytes"]) + " B, outputs " + Num(d["memory"]["output_bytes"]) +
                " B.";
   h += Picture("timeline", "Buffer timeline (optimized module)", pics.timeline, mem_note);
+  if (d.contains("xla_memory")) {
+    const J& x = d["xla_memory"];
+    std::string note = "From " + Str(x["source"]) + ": peak (heap) " + Num(x["peak_bytes"]) + " B, lower bound " +
+                       Num(x["lower_bound_bytes"]) + " B, " + Num(x["buffers"]) + " buffers in " + Num(x["allocations"]) +
+                       " allocations.";
+    if (d["memory"].contains("peak_bytes"))
+      note += " Ours above: peak " + Num(d["memory"]["peak_bytes"]) + " B.";
+    h += Picture("xla-timeline", "XLA's buffer timeline (its buffer-assignment dump)", pics.xla_timeline, note);
+  }
+  if (d.contains("compare")) h += CompareSection(d["compare"]);
   // Kernels.
   const J& k = d["kernels"];
   h += "<section id=\"kernels\">\n<h2>Kernels</h2>\n";

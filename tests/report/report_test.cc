@@ -1,6 +1,7 @@
 // The report folder: every section, SVG pictures, no external URLs, JSON
 // schema fields, refusal without --force and atomic writes.
 #include "core/report/report.h"
+#include "core/report/xla_dump.h"
 
 #include <gtest/gtest.h>
 
@@ -148,6 +149,48 @@ TEST(ReportBuild, UnknownPipelineIsAnError) {
   opts.pipeline = "no-such-pipeline";
   auto r = BuildReport(**m, opts);
   EXPECT_FALSE(r.ok());
+}
+
+// With XLA's optimized module and its buffer assignment (from the committed
+// --xla_dump_to folder of the softmax sample): a compare section with both
+// sides' totals and an XLA timeline next to ours.
+TEST(ReportBuild, ComparesWithXlaAndDrawsItsTimeline) {
+  const std::string dump = std::string(HLOSCOPE_SOURCE_DIR) + "/tests/report/data/xla_dump_softmax";
+  auto mods = ListXlaDump(dump);
+  ASSERT_TRUE(mods.ok()) << mods.status().message();
+  auto picked = PickXlaDumpModule(*mods, "jit_softmax");
+  ASSERT_TRUE(picked.ok()) << picked.status().message();
+  ASSERT_NE(picked->after(), nullptr);
+  ASSERT_FALSE(picked->buffer_assignment.empty());
+  auto xla = ParseHloFile(picked->after()->path);
+  ASSERT_TRUE(xla.ok()) << xla.status().message();
+  auto xba = ReadXlaBufferAssignment(picked->buffer_assignment);
+  ASSERT_TRUE(xba.ok()) << xba.status().message();
+  auto m = ParseHloFile(testing::SamplesDir() + "/softmax.hlo");
+  ASSERT_TRUE(m.ok());
+  ReportOptions opts;
+  opts.compare_with = xla->get();
+  opts.compare_label = "XLA after_optimizations";
+  opts.xla_buffers = &*xba;
+  opts.xla_buffers_label = "XLA buffer assignment";
+  auto r = BuildReport(**m, opts);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const auto& d = r->data;
+  ASSERT_TRUE(d.contains("compare"));
+  EXPECT_EQ(d["compare"]["b"]["label"], "XLA after_optimizations");
+  EXPECT_EQ(d["compare"]["a"]["kernels"], d["final"]["kernels"]);
+  EXPECT_GT(d["compare"]["b"]["kernels"].get<int64_t>(), 0);
+  EXPECT_GT(d["compare"]["a"]["matched"].get<int64_t>(), 0);
+  ASSERT_TRUE(d.contains("xla_memory"));
+  EXPECT_EQ(d["xla_memory"]["peak_bytes"].get<int64_t>(), xba->peak_bytes);
+  EXPECT_GT(d["xla_memory"]["buffers"].get<int64_t>(), 0);
+  for (const char* id : {"<section id=\"compare\">", "<section id=\"xla-timeline\">", "href=\"#compare\"",
+                         "XLA after_optimizations", "XLA&#39;s buffer timeline"})
+    EXPECT_NE(r->html.find(id), std::string::npos) << id;
+  // Three inline timelines/graphs plus XLA's: at least 4 <svg elements.
+  size_t svgs = 0;
+  for (size_t at = r->html.find("<svg"); at != std::string::npos; at = r->html.find("<svg", at + 1)) ++svgs;
+  EXPECT_GE(svgs, 4u);
 }
 
 }  // namespace

@@ -3,10 +3,18 @@
 # unresolvable), and checks what issue 9 asks of it: it loads without a
 # console error, every section is there after the browser parsed it, its
 # pictures are inline SVG, and it references nothing outside its folder.
-#   check_report_in_chromium.sh HLOSCOPE_CLI SAMPLE.hlo WORKDIR
+#   check_report_in_chromium.sh HLOSCOPE_CLI SAMPLE.hlo WORKDIR [REPORT ARGS...]
+# With --compare-with/--xla-dump among REPORT ARGS the compare (and XLA
+# timeline) sections are required too.
 # Exit 77 (ctest: skipped) when no Chromium is installed.
 set -uo pipefail
 cli=$1 sample=$2 work=$3
+shift 3
+extra_args=("$@")
+sections="summary steps graph-before graph-after decisions timeline kernels files"
+min_svgs=3
+case " ${extra_args[*]} " in *" --compare-with "*|*" --xla-dump "*) sections="$sections compare" ;; esac
+case " ${extra_args[*]} " in *" --xla-dump "*|*" --xla-buffer-assignment "*) sections="$sections xla-timeline"; min_svgs=4 ;; esac
 browser=""
 for b in chromium chromium-browser google-chrome; do
   if command -v "$b" >/dev/null 2>&1; then browser=$(command -v "$b"); break; fi
@@ -31,18 +39,18 @@ printf '<!DOCTYPE html><html><body><script>no_such_function();</script></body></
 run_browser "file://$work/sentinel.html" "$work/sentinel.dom" "$work/sentinel.log"
 [ -n "$(console_errors "$work/sentinel.log")" ] || fail "the console-error check does not see a script error"
 
-"$cli" report "$sample" --out "$work/report" --quiet >"$work/cli.log" 2>&1 || { cat "$work/cli.log"; fail "hloscope-cli report failed"; }
+"$cli" report "$sample" --out "$work/report" --quiet "${extra_args[@]}" >"$work/cli.log" 2>&1 || { cat "$work/cli.log"; fail "hloscope-cli report failed"; }
 html=$work/report/report.html
 run_browser "file://$html" "$work/report.dom" "$work/report.log" || fail "chromium exited with an error"
 errors=$(console_errors "$work/report.log")
 [ -z "$errors" ] || fail "console errors while loading the report: $errors"
 dom=$work/report.dom
 [ -s "$dom" ] || fail "chromium produced no DOM"
-for id in summary steps graph-before graph-after decisions timeline kernels files; do
+for id in $sections; do
   grep -q "<section id=\"$id\"" "$dom" || fail "section #$id missing from the rendered page"
 done
 svgs=$(grep -o '<svg' "$dom" | wc -l)
-[ "$svgs" -ge 3 ] || fail "expected inline SVG pictures (graphs before/after, timeline), found $svgs"
+[ "$svgs" -ge "$min_svgs" ] || fail "expected $min_svgs inline SVG pictures (graphs before/after, timelines), found $svgs"
 grep -q '<table' "$dom" || fail "no tables in the rendered page"
 # Offline: nothing fetched from a network, every local link exists.
 if grep -oE '(src|href)="(https?:)?//[^"]*"' "$dom" | grep -v 'xmlns' ; then
@@ -60,4 +68,4 @@ timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --us
   --host-resolver-rules="MAP * ~NOTFOUND" --window-size=1280,2400 --hide-scrollbars \
   --screenshot="$work/report.png" "file://$html" >/dev/null 2>&1 || fail "screenshot failed"
 [ -s "$work/report.png" ] || fail "no screenshot"
-echo "OK: report.html of $(basename "$sample") renders in $(basename "$browser") offline: 8 sections, $svgs SVG pictures, no console errors; screenshot $work/report.png"
+echo "OK: report.html of $(basename "$sample") renders in $(basename "$browser") offline: sections $sections; $svgs SVG pictures, no console errors; screenshot $work/report.png"
