@@ -477,10 +477,6 @@ StatusOr<std::vector<Value*>> ElementalEmitter::EmitScalarComputation(const Comp
 
 void ElementalEmitter::ClearCache() { impl_->cache.clear(); }
 
-void ElementalEmitter::Bind(const Instruction* instr, const Index& index, Value* v) {
-  impl_->cache[std::make_pair(instr, index)] = v;
-}
-
 llvm::Function* CreateKernelFunction(llvm::Module& module, const KernelSpec& spec, llvm::IRBuilderBase& b) {
   llvm::LLVMContext& ctx = module.getContext();
   std::vector<llvm::Type*> params(spec.args.size(), llvm::PointerType::get(ctx, 0));

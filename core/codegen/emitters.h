@@ -42,9 +42,6 @@ class ElementalEmitter {
                                                            const std::vector<llvm::Value*>& params);
   // Forgets cached values (call when leaving the scope they were made in).
   void ClearCache();
-  // Makes `v` the value of `instr` at `index` until the cache is cleared
-  // (a reduction's result, read by its epilogue).
-  void Bind(const Instruction* instr, const std::vector<llvm::Value*>& index, llvm::Value* v);
 
   llvm::IRBuilderBase& builder() { return b_; }
   const KernelSpec& spec() const { return spec_; }

@@ -61,14 +61,23 @@ const Instruction* ReduceOf(const Instruction* root) {
   return nullptr;
 }
 
-// The reduce under a reduction epilogue root: a chain of one-operand
-// elementwise ops of the reduce's output shape (sqrt(reduce(x))), or null.
+// An op of a reduction epilogue: a one-operand elementwise op of unchanged
+// dimensions, or a bitcast that keeps the element type (the value is the
+// same, only its index changes).
+bool IsEpilogueOp(const Instruction* i) {
+  if (i->operand_count() != 1 || !i->shape().IsArray() || !i->operand(0)->shape().IsArray()) return false;
+  const Shape& o = i->operand(0)->shape();
+  if (i->opcode() == Opcode::kBitcast)
+    return o.element_type() == i->shape().element_type() && o.num_elements() == i->shape().num_elements();
+  return IsElementwise(i->opcode()) && o.SameDims(i->shape());
+}
+
+// The reduce under a reduction epilogue root (sqrt(reduce), a bitcast of
+// it, …), or null.
 const Instruction* EpilogueReduce(const Instruction* root) {
   const Instruction* i = root;
   while (i->opcode() != Opcode::kReduce) {
-    if (!IsElementwise(i->opcode()) || i->operand_count() != 1 || !i->shape().IsArray() ||
-        !i->operand(0)->shape().IsArray() || !i->operand(0)->shape().SameDims(i->shape()))
-      return nullptr;
+    if (!IsEpilogueOp(i)) return nullptr;
     i = i->operand(0);
   }
   if (i == root || i->shape().IsTuple()) return nullptr;
@@ -242,10 +251,7 @@ class Emitter {
       for (size_t pos = 0; pos < p_.roots.size(); ++pos) {
         const Instruction* root = p_.roots[pos];
         if (p_.epilogue_of[pos] == r) {
-          // The epilogue runs on the reduced value.
-          ee_.Bind(r, out_index, result[0]);
-          ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, out_index));
-          ee_.Store(out0_ + p_.first_leaf[pos], out_index, v);
+          RETURN_IF_ERROR(WriteEpilogue(root, r, out_index, result[0], out0_ + p_.first_leaf[pos]));
         } else if (root == r) {
           for (int i = 0; i < n; ++i) ee_.Store(out0_ + p_.first_leaf[pos] + i, out_index, result[i]);
         } else if (ReduceOf(root) == r) {
@@ -271,6 +277,34 @@ class Emitter {
   }
 
  private:
+  // Applies the epilogue ops between `reduce` and `root` to the reduced
+  // value and stores it where the root's element lies: bitcasts keep the
+  // physical position, so the root index is the reduce output's physical
+  // linear index laid out over the root's shape.
+  Status WriteEpilogue(const Instruction* root, const Instruction* reduce, const std::vector<Value*>& out_index,
+                       Value* value, int arg) {
+    std::vector<const Instruction*> chain;
+    for (const Instruction* i = root; i != reduce; i = i->operand(0)) chain.push_back(i);
+    Value* v = value;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Instruction* op = *it;
+      if (op->opcode() == Opcode::kBitcast) continue;
+      ASSIGN_OR_RETURN(v, EmitElementwiseOp(b_, *op, {v}, {op->operand(0)->shape().element_type()}));
+    }
+    const Shape& rs = reduce->shape();
+    if (root->shape().SameDims(rs) && MajorToMinor(root->shape()) == MajorToMinor(rs)) {
+      ee_.Store(arg, out_index, v);
+      return Status::Ok();
+    }
+    Value* linear = I64(b_, 0);
+    for (int64_t d : MajorToMinor(rs))
+      linear = b_.CreateAdd(b_.CreateMul(linear, I64(b_, rs.dim(static_cast<int>(d)))), out_index[d]);
+    std::vector<Value*> idx(root->shape().rank());
+    DelinearizeInto(b_, linear, root->shape(), MajorToMinor(root->shape()), idx);
+    ee_.Store(arg, idx, v);
+    return Status::Ok();
+  }
+
   int64_t OutDim(int d) const {
     int k = 0;
     for (int i = 0; i < p_.in.rank(); ++i)

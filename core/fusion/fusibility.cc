@@ -63,16 +63,28 @@ bool ContainsReduce(const Instruction& i) {
   return false;
 }
 
+namespace {
+
+// XLA's IsIntermediate with one operand: one-operand elementwise ops of
+// unchanged shape (a layout-changing copy is not one), and bitcasts that keep
+// the element type.
+bool IsEpilogueOp(const Instruction& i) {
+  if (i.operand_count() != 1 || i.HasSideEffect() || !i.shape().IsArray() || !i.operand(0)->shape().IsArray())
+    return false;
+  const Shape& o = i.operand(0)->shape();
+  if (i.opcode() == Opcode::kBitcast)
+    return o.element_type() == i.shape().element_type() && o.num_elements() == i.shape().num_elements();
+  return IsElementwise(i.opcode()) && o.SameDims(i.shape()) && !ChangesLayout(i);
+}
+
+}  // namespace
+
 const Instruction* ReductionHero(const Instruction* root) {
   const Instruction* i = root;
   while (i) {
     if (i->opcode() == Opcode::kReduce) return i;
-    if (!IsElementwise(i->opcode()) || i->operand_count() != 1 || i->HasSideEffect() || !i->shape().IsArray())
-      return nullptr;
-    const Instruction* o = i->operand(0);
-    if (!o->shape().IsArray() || !o->shape().SameDims(i->shape())) return nullptr;
-    if (i->opcode() == Opcode::kCopy && ChangesLayout(*i)) return nullptr;
-    i = o;
+    if (!IsEpilogueOp(*i)) return nullptr;
+    i = i->operand(0);
   }
   return nullptr;
 }
@@ -113,13 +125,6 @@ bool ReductionRaceFree(const Instruction& reduce) {
     }
   }
   return inner_kept == 1 ? reduced_elements <= 1024 * 16 : reduced_elements <= 32 * 128;
-}
-
-// XLA's IsIntermediate with one operand: one-operand elementwise ops of
-// unchanged shape (a layout-changing copy is not one).
-bool IsEpilogueOp(const Instruction& i) {
-  return IsElementwise(i.opcode()) && i.operand_count() == 1 && !i.HasSideEffect() && i.shape().IsArray() &&
-         i.operand(0)->shape().IsArray() && i.operand(0)->shape().SameDims(i.shape()) && !ChangesLayout(i);
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ class InstructionFusion : public FusionPassBase {
             if (u != consumer) other_users = true;
           Cost before = CostUnfused(*producer, consumers, device_);
           Cost after = CostFused(*producer, consumers, device_);
-          Refusal r = PairFusible(*producer, *consumer, other_users);
+          Refusal r = PairFusible(*producer, *consumer, other_users, /*epilogue=*/true);
           // XLA (IsProducerConsumerFusible): a scalar constant joins only a
           // consumer that is already a fusion; alone it would make a kernel
           // of one op. (Priority fusion fuses constants in any case.)
@@ -73,8 +73,10 @@ class InstructionFusion : public FusionPassBase {
           }
           std::string pop_name(OpcodeName(pop));
           bool producer_was_fusion = pop == Opcode::kFusion;
+          bool epilogue = IsReductionProducer(*producer);
           std::string reason =
-              other_users ? "the producer " + pop_name + " is cheap; a copy goes into this consumer and it stays for "
+              epilogue ? "reduction epilogue: the consumer is computed on the reduced values in the reduction's kernel"
+              : other_users ? "the producer " + pop_name + " is cheap; a copy goes into this consumer and it stays for "
                                                          "its other users"
                           : (producer_was_fusion ? "the producer fusion's only consumer takes it over"
                                                  : "the producer " + pop_name +
@@ -93,6 +95,8 @@ class InstructionFusion : public FusionPassBase {
             alive.insert(consumer);
           }
           FuseProducerInto(consumer, producer);
+          // A reduction taking its consumer as an epilogue stays a reduction kernel.
+          if (epilogue) consumer->set_fusion_kind(FusionKind::kInput);
           if (!other_users) alive.erase(producer);
           Cost now = KernelCost(*consumer, device_);
           if (other_users) now += KernelCost(*producer, device_);

@@ -286,5 +286,27 @@ ENTRY e {
   }
 }
 
+// An epilogue through a bitcast to another shape and a convert: the
+// reduced value lands at the same physical position of the root.
+TEST(ReductionEmitter, EpilogueThroughABitcast) {
+  std::string text = R"hlo(
+HloModule m
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+fused {
+  p0 = f32[6,4,10]{2,1,0} parameter(0)
+  z = f32[] constant(0)
+  r = f32[6,4]{1,0} reduce(p0, z), dimensions={2}, to_apply=add
+  bc = f32[3,8]{1,0} bitcast(r)
+  ROOT cv = f16[3,8]{1,0} convert(bc)
+}
+ENTRY e {
+  p = f32[6,4,10]{2,1,0} parameter(0)
+  ROOT f = f16[3,8]{1,0} fusion(p), kind=kInput, calls=fused
+})hlo";
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 5, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"row-reduction"});
+}
+
 }  // namespace
 }  // namespace hloscope::codegen

@@ -195,13 +195,11 @@ TEST(XlaInstructionFusion, AvoidsLargeFusion) {
     EXPECT_LE(static_cast<int>(i->operand_count()), kMaxOperandsAndOutputsPerFusion) << i->name();
 }
 
-// XLA: FuseIntoScatter — the scatter roots a kInput fusion holding the
-// producers of its indices and updates (and, in XLA's older instruction
-// fusion, of the operand too).
-// DIFFERS (operand only): we keep the scattered-into operand out of the
-// fusion, as XLA's priority fusion does (CanEmitInputFusedScatter: "do not
-// fuse into the in-place operand of scatter"), so the scatter stays in place.
-TEST(XlaInstructionFusion, FuseIntoScatter_Differs) {
+// XLA: DontFuseIntoFirstOperandOfScatter (instruction fusion; the older
+// FuseIntoScatter used this module and fused the operand too) — the scatter
+// roots a kInput fusion holding the producers of its indices and updates;
+// the scattered-into operand stays out, so the scatter updates it in place.
+TEST(XlaInstructionFusion, DontFuseIntoFirstOperandOfScatter) {
   FusionRun r = RunFusion("fusion_dup", R"(
 HloModule m
 add {
@@ -224,7 +222,7 @@ ENTRY e {
   EXPECT_EQ(r.KindOf("scatter"), "kInput");
   EXPECT_EQ(r.Group("indices"), r.Group("scatter"));
   EXPECT_EQ(r.Group("updates"), r.Group("scatter"));
-  EXPECT_NE(r.Group("operand"), r.Group("scatter"));  // XLA (instruction fusion): inside
+  EXPECT_NE(r.Group("operand"), r.Group("scatter"));
   EXPECT_EQ(r.Group("add"), "");
 }
 
@@ -395,6 +393,55 @@ ENTRY e {
   EXPECT_EQ(Root(r)->operand(0)->opcode(), Opcode::kParameter);
   EXPECT_EQ(Root(r)->fused_computation()->root()->opcode(), Opcode::kReduce);
   for (const char* n : {"tmp_1", "tmp_2", "tmp_3"}) EXPECT_EQ(r.Group(n), Root(r)->name()) << n;
+}
+
+// XLA: ReductionFusionOtherUnaryElementwiseOpsAreFused — negate and sine
+// after the reduce join the reduction's kInput fusion (epilogue): one fusion.
+TEST(XlaInstructionFusion, ReductionFusionOtherUnaryElementwiseOpsAreFused) {
+  FusionRun r = RunFusion("fusion_dup", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  param_0 = f32[8,12,3,4]{3,2,1,0} parameter(0)
+  constant_2 = f32[] constant(0)
+  reduce.3 = f32[8,3,4]{2,1,0} reduce(param_0, constant_2), dimensions={1}, to_apply=scalar_add
+  negate = f32[8,3,4]{2,1,0} negate(reduce.3)
+  ROOT sine = f32[8,3,4]{2,1,0} sine(negate)
+})");
+  EXPECT_TRUE(r.changed);
+  ASSERT_EQ(Root(r)->opcode(), Opcode::kFusion) << r.Text();
+  EXPECT_EQ(r.Kind(Root(r)->name()), "kInput");
+  EXPECT_EQ(r.CountFusions(), 1);
+  for (const char* n : {"reduce.3", "negate", "sine", "constant_2"}) EXPECT_EQ(r.Group(n), Root(r)->name()) << n;
+}
+
+// XLA: DotStrengthReductionFusion — the producers of the reduce, the reduce,
+// and its bitcast + convert epilogue form one kInput fusion.
+// DIFFERS (partly): XLA keeps the root bitcast outside the fusion; our
+// instruction fusion fuses into bitcast consumers (as XLA's AddIntoBitcast
+// expects), so the bitcast joins the fusion too. One kernel either way.
+TEST(XlaInstructionFusion, DotStrengthReductionFusion_Differs) {
+  FusionRun r = RunFusion("fusion_dup", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  param_1.3 = f16[2,4,3,6,2,16]{5,4,3,2,1,0} parameter(1)
+  param_0.6 = f16[2,4,3,1,2,16]{5,4,3,2,1,0} parameter(0)
+  bitcast.26 = f16[2,4,3,2,16]{4,3,2,1,0} bitcast(param_0.6)
+  broadcast.4 = f16[2,4,3,6,2,16]{5,4,3,2,1,0} broadcast(bitcast.26), dimensions={0,1,2,4,5}
+  multiply.4 = f16[2,4,3,6,2,16]{5,4,3,2,1,0} multiply(broadcast.4, param_1.3)
+  convert.8 = f32[2,4,3,6,2,16]{5,4,3,2,1,0} convert(multiply.4)
+  constant_2 = f32[] constant(0)
+  reduce.3 = f32[2,4,3,6,2]{3,4,2,1,0} reduce(convert.8, constant_2), dimensions={5}, to_apply=scalar_add
+  bitcast.25 = f32[2,4,3,2,6]{4,3,2,1,0} bitcast(reduce.3)
+  convert.7 = f16[2,4,3,2,6]{4,3,2,1,0} convert(bitcast.25)
+  ROOT bitcast.24 = f16[2,4,3,2,1,6]{5,4,3,2,1,0} bitcast(convert.7)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.CountFusions(), 1) << r.Text();
+  // XLA leaves the root bitcast.24 outside the fusion; we fuse it too (a
+  // bitcast is free either way: the kernel count is the same).
+  EXPECT_EQ(r.Group("bitcast.24"), r.Group("reduce.3"));  // XLA: unfused
+  EXPECT_NE(r.Group("reduce.3"), "");
+  for (const char* n : {"multiply.4", "convert.8", "broadcast.4", "bitcast.25", "convert.7"})
+    EXPECT_EQ(r.Group(n), r.Group("reduce.3")) << n << "\n" << r.Text();
+  EXPECT_EQ(r.KindOf("reduce.3"), "kInput");
 }
 
 }  // namespace
