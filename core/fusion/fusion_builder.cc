@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <list>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -179,6 +180,97 @@ void SortByPostOrder(Computation* c) {
   if (moved) c->Reorder(order);
 }
 
+// SortByPostOrder after a merge, without the pass over every instruction's
+// operands. Precondition: the list was topological before the merge, and the
+// only instructions that may now come before one of their dependencies are
+// `fresh` (what the merge added) and their users and control successors.
+// Then the stable post order keeps every other instruction where it is, and
+// each such "late" instruction v, in list order, is preceded by the
+// depth-first post order of its dependencies that are neither before v nor
+// already moved — exactly what SortByPostOrder's walk emits there. Costs one
+// light walk of the list (positions) plus the moved instructions.
+void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
+  const int64_t bound = c->parent() ? c->parent()->next_id() : 0;
+  static thread_local std::vector<int64_t> pos;  // by id; valid for this call
+  static thread_local std::vector<uint64_t> mark;
+  static thread_local uint64_t generation = 0;
+  if (pos.size() < static_cast<size_t>(bound)) {
+    pos.resize(static_cast<size_t>(bound) * 2, 0);
+    mark.resize(static_cast<size_t>(bound) * 2, 0);
+  }
+  int64_t n = 0;
+  for (const auto& i : c->instructions()) {
+    if (i->id() < 0 || i->id() >= bound) return SortByPostOrder(c);
+    pos[static_cast<size_t>(i->id())] = n++;
+  }
+  auto at = [&](const Instruction* i) { return pos[static_cast<size_t>(i->id())]; };
+  auto late = [&](const Instruction* v) {
+    for (const Instruction* d : v->operands())
+      if (d->parent() == c && at(d) > at(v)) return true;
+    for (const Instruction* d : v->control_predecessors())
+      if (d->parent() == c && at(d) > at(v)) return true;
+    return false;
+  };
+  std::vector<Instruction*> lates;
+  auto consider = [&](Instruction* v) {
+    if (v->parent() == c && late(v)) lates.push_back(v);
+  };
+  for (Instruction* f : fresh) {
+    if (f->parent() != c) continue;
+    consider(f);
+    for (Instruction* u : f->users()) consider(u);
+    for (Instruction* u : f->control_successors()) consider(u);
+  }
+  if (lates.empty()) return;
+  std::sort(lates.begin(), lates.end(), [&](const Instruction* a, const Instruction* b) { return at(a) < at(b); });
+  lates.erase(std::unique(lates.begin(), lates.end()), lates.end());
+  generation += 2;
+  const uint64_t visiting = generation, moved = generation + 1;
+  auto state = [&](const Instruction* i) -> uint64_t& { return mark[static_cast<size_t>(i->id())]; };
+  std::vector<std::pair<Instruction*, size_t>> stack;
+  std::vector<Instruction*> emitted;
+  auto& list = const_cast<std::list<std::unique_ptr<Instruction>>&>(c->instructions());
+  for (Instruction* v : lates) {
+    if (state(v) == moved) continue;
+    const int64_t limit = at(v);
+    auto placed = [&](const Instruction* d) { return state(d) >= visiting || at(d) < limit; };
+    emitted.clear();
+    stack.push_back({v, 0});
+    state(v) = visiting;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      size_t nops = node->operands().size();
+      size_t total = nops + node->control_predecessors().size();
+      if (next < total) {
+        Instruction* dep = next < nops ? node->operand(static_cast<int>(next)) : node->control_predecessors()[next - nops];
+        ++next;
+        if (dep->parent() != c || placed(dep)) continue;
+        state(dep) = visiting;
+        stack.push_back({dep, 0});
+        continue;
+      }
+      Instruction* done = node;
+      stack.pop_back();
+      state(done) = moved;
+      emitted.push_back(done);
+    }
+    // `emitted` ends with v; the others move, in order, to just before it.
+    for (Instruction* e : emitted)
+      if (e != v) list.splice(v->self_it, list, e->self_it);
+  }
+}
+
+// `k`, its users (get-tuple-elements) and theirs (tuples of them): what a
+// merge added.
+std::vector<Instruction*> WithUsers(Instruction* k) {
+  std::vector<Instruction*> out = {k};
+  for (Instruction* u : k->users()) {
+    out.push_back(u);
+    for (Instruction* w : u->users()) out.push_back(w);
+  }
+  return out;
+}
+
 Instruction* AddGte(Computation* c, Instruction* tuple, int64_t index, Instruction* before) {
   auto g = std::make_unique<Instruction>(Opcode::kGetTupleElement, tuple->shape().tuple_shapes()[index],
                                          c->parent()->UniqueName(tuple->name() + "_gte"));
@@ -279,7 +371,7 @@ Instruction* FuseProducerInto(Instruction* consumer, Instruction* producer) {
   return value;
 }
 
-Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer) {
+Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer, bool parent_sorted) {
   Computation* parent = consumer->parent();
   Computation* fc = consumer->fused_computation();
   // Users of the producer other than the consumer get the extra output.
@@ -327,11 +419,12 @@ Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer) {
       if (u->operand(k) == producer) u->ReplaceOperand(k, gp);
   if (was_root) parent->set_root(gp);
   RemoveIfDead(producer);
-  SortByPostOrder(parent);
+  if (parent_sorted) RestoreOrder(parent, WithUsers(consumer));
+  else SortByPostOrder(parent);
   return consumer;
 }
 
-Instruction* MergeSiblingFusions(Instruction* a, Instruction* b) {
+Instruction* MergeSiblingFusions(Instruction* a, Instruction* b, bool parent_sorted) {
   Computation* parent = a->parent();
   Module* m = parent->parent();
   auto comp = std::make_unique<Computation>(m->UniqueComputationName("fused_computation"));
@@ -384,8 +477,22 @@ Instruction* MergeSiblingFusions(Instruction* a, Instruction* b) {
   };
   redirect(a, 0, outs_a.size());
   redirect(b, outs_a.size(), outs_b.size());
-  SortByPostOrder(parent);
+  if (parent_sorted) RestoreOrder(parent, WithUsers(merged));
+  else SortByPostOrder(parent);
   return merged;
+}
+
+bool ListIsTopological(const Computation& c) {
+  std::unordered_set<const Instruction*> seen;
+  seen.reserve(c.instructions().size());
+  for (const auto& i : c.instructions()) {
+    for (const Instruction* d : i->operands())
+      if (d->parent() == &c && !seen.count(d)) return false;
+    for (const Instruction* d : i->control_predecessors())
+      if (d->parent() == &c && !seen.count(d)) return false;
+    seen.insert(i.get());
+  }
+  return true;
 }
 
 std::vector<std::string> FusionMembers(const Instruction& fusion) {

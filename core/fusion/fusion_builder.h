@@ -24,12 +24,21 @@ Instruction* FuseProducerInto(Instruction* consumer, Instruction* producer);
 // Makes `producer` an extra output of the fusion `consumer` (multi-output):
 // fuses it in and redirects its remaining users to a get-tuple-element of
 // the (now tuple-shaped) consumer. Returns the consumer.
-Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer);
+//
+// Both this and MergeSiblingFusions leave the parent's list in the stable
+// post order of Computation::SortTopologically. With `parent_sorted` (the
+// list was topological before the call, as every merge leaves it) that
+// costs one light walk instead of a pass over every operand.
+Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer, bool parent_sorted = false);
 
 // Merges two fusions that share no data dependency into one multi-output
 // fusion (siblings / horizontal); users of both read get-tuple-elements.
 // Returns the merged fusion.
-Instruction* MergeSiblingFusions(Instruction* a, Instruction* b);
+Instruction* MergeSiblingFusions(Instruction* a, Instruction* b, bool parent_sorted = false);
+
+// True if every instruction of `c` comes after its operands and control
+// predecessors in the list.
+bool ListIsTopological(const Computation& c);
 
 // Names of the non-parameter instructions inside a fusion.
 std::vector<std::string> FusionMembers(const Instruction& fusion);

@@ -1,6 +1,8 @@
-// `horizontal_loop_fusion`: independent small loop fusions are joined into
-// one kernel to save launches (XLA's HorizontalLoopFusion). Only kernels
-// whose launch overhead rivals their work are joined.
+// `horizontal_loop_fusion`: independent small loop kernels — loop fusions
+// (multi-output ones whose outputs share one shape included) and unfused
+// elementwise ops — are joined into one kernel to save launches (XLA's
+// HorizontalLoopFusion). Only kernels whose launch overhead rivals their
+// work are joined.
 #include <algorithm>
 #include <optional>
 
@@ -19,7 +21,8 @@ class HorizontalLoopFusion : public FusionPassBase {
  public:
   std::string_view name() const override { return "horizontal_loop_fusion"; }
   std::string_view description() const override {
-    return "Horizontal loop fusion: joins independent small loop kernels into one launch.";
+    return "Horizontal loop fusion: joins independent small loop kernels (loop fusions and unfused elementwise ops) "
+           "into one launch.";
   }
   StatusOr<bool> Run(Module& m) override {
     BeginRun();
@@ -29,11 +32,28 @@ class HorizontalLoopFusion : public FusionPassBase {
   }
 
  private:
+  // The array shape every output of a candidate has: a loop fusion (one
+  // output, or several of one shape and type) or an unfused elementwise op
+  // (XLA also joins those; it is wrapped into a fusion first). nullopt when
+  // `i` is no candidate.
+  static const Shape* OutputShape(const Instruction& i) {
+    bool fusion = i.opcode() == Opcode::kFusion && i.fusion_kind() == FusionKind::kLoop;
+    bool elementwise = i.opcode() != Opcode::kFusion && IsElementwise(i.opcode()) && i.operand_count() > 0 &&
+                       !i.HasSideEffect() && i.shape().IsArray();
+    if (!fusion && !elementwise) return nullptr;
+    if (!i.shape().IsTuple()) return i.shape().IsArray() ? &i.shape() : nullptr;
+    const auto& leaves = i.shape().tuple_shapes();
+    if (leaves.empty() || !leaves[0].IsArray()) return nullptr;
+    for (const Shape& l : leaves)
+      if (!l.IsArray() || !l.SameDims(leaves[0]) || l.element_type() != leaves[0].element_type()) return nullptr;
+    return &leaves[0];
+  }
+
   bool RunOn(Computation* comp) {
     std::vector<Instruction*> small;
     for (Instruction* i : comp->MakePostOrder()) {
-      if (i->opcode() != Opcode::kFusion || i->fusion_kind() != FusionKind::kLoop || i->shape().IsTuple()) continue;
-      if (i->shape().num_elements() > kSmallElements) continue;
+      const Shape* out = OutputShape(*i);
+      if (!out || out->num_elements() > kSmallElements) continue;
       small.push_back(i);
     }
     if (small.size() < 2) return false;
@@ -44,6 +64,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     std::vector<char> used(small.size(), 0);
     bool changed = false;
     std::optional<Reachability> reach;
+    bool sorted = ListIsTopological(*comp);
     for (size_t i = 0; i < small.size(); ++i) {
       if (used[i]) continue;
       if (!reach) reach.emplace(*comp);
@@ -61,7 +82,8 @@ class HorizontalLoopFusion : public FusionPassBase {
         used[j] = 1;
       }
       if (g.size() > 1) {
-        reach->Update({MergeGroup(g)});
+        reach->Update({MergeGroup(g, sorted)});
+        sorted = true;
         changed = true;
       }
     }
@@ -71,9 +93,10 @@ class HorizontalLoopFusion : public FusionPassBase {
   // XLA: all members write the same element type; members of different
   // shapes are joined through concatenation, which needs disjoint inputs.
   static bool Compatible(const std::vector<Instruction*>& g, const Instruction& c) {
-    if (c.shape().element_type() != g[0]->shape().element_type()) return false;
+    const Shape& cs = *OutputShape(c);
+    if (cs.element_type() != OutputShape(*g[0])->element_type()) return false;
     bool same_shapes = true;
-    for (const Instruction* x : g) same_shapes = same_shapes && x->shape().dims() == c.shape().dims();
+    for (const Instruction* x : g) same_shapes = same_shapes && OutputShape(*x)->dims() == cs.dims();
     if (same_shapes) return true;
     for (const Instruction* x : g)
       for (const Instruction* o : x->operands())
@@ -82,7 +105,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     return true;
   }
 
-  Instruction* MergeGroup(const std::vector<Instruction*>& g) {
+  Instruction* MergeGroup(const std::vector<Instruction*>& g, bool sorted) {
     Cost before;
     for (Instruction* x : g) before += KernelCost(*x, device_);
     std::vector<const Instruction*> rest(g.begin() + 1, g.end());
@@ -91,8 +114,14 @@ class HorizontalLoopFusion : public FusionPassBase {
                std::to_string((g.size() - 1) * device_.launch_overhead_us) + " us of launch overhead)",
            before, before);
     size_t record = mutable_log().decisions.size() - 1;
-    Instruction* merged = g[0];
-    for (size_t k = 1; k < g.size(); ++k) merged = MergeSiblingFusions(merged, g[k]);
+    auto as_fusion = [](Instruction* i) {
+      return i->opcode() == Opcode::kFusion ? i : WrapInFusion(i, FusionKind::kLoop);
+    };
+    Instruction* merged = as_fusion(g[0]);
+    for (size_t k = 1; k < g.size(); ++k) {
+      merged = MergeSiblingFusions(merged, as_fusion(g[k]), sorted);
+      sorted = true;
+    }
     Cost now = KernelCost(*merged, device_);
     auto& d = mutable_log().decisions[record];
     d.result = merged->name();

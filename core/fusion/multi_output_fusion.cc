@@ -60,8 +60,12 @@ bool SameIterationSpace(const Instruction& a, const Instruction& b) {
 }
 
 bool IsMultiOutputCandidate(const Instruction& i) {
-  if (i.opcode() == Opcode::kFusion)
+  if (i.opcode() == Opcode::kFusion) {
+    // A scatter fusion writes through its indices: it stays alone (XLA: a
+    // scatter is no multi-output fusion root).
+    if (i.fused_computation() && i.fused_computation()->root()->opcode() == Opcode::kScatter) return false;
     return i.fusion_kind() == FusionKind::kLoop || i.fusion_kind() == FusionKind::kInput;
+  }
   if (i.shape().IsTuple() || i.HasSideEffect()) return false;
   return i.opcode() == Opcode::kReduce || (IsElementwise(i.opcode()) && i.operand_count() > 0);
 }
@@ -92,6 +96,21 @@ class Stamps {
     return id < v_.size() ? v_[id] : 0;
   }
   uint64_t clock() const { return clock_; }
+  // Clean: examined since anything around it last changed. A touch makes
+  // the instruction, its operands and its users dirty (an instruction's
+  // candidates involve its operands as producers / shared inputs and its
+  // users as consumers / siblings).
+  bool Clean(const Instruction* i) const {
+    size_t id = static_cast<size_t>(i->id());
+    return i->id() >= 0 && id < clean_.size() && clean_[id];
+  }
+  void SetClean(const Instruction* i) {
+    if (i->id() < 0) return;
+    size_t id = static_cast<size_t>(i->id());
+    if (id >= clean_.size()) clean_.resize(std::max(id + 1, clean_.size() * 2), 0);
+    clean_[id] = 1;
+  }
+  void AllDirty() { clean_.assign(clean_.size(), 0); }
   // The kernel a merge produced or changed, its operands, and its users
   // three levels down (get-tuple-elements, tuples of them, their readers).
   void TouchAround(const Instruction* k) {
@@ -115,8 +134,16 @@ class Stamps {
     size_t id = static_cast<size_t>(i->id());
     if (id >= v_.size()) v_.resize(std::max(id + 1, v_.size() * 2), 0);
     v_[id] = ++clock_;
+    Dirty(i);
+    for (const Instruction* o : i->operands()) Dirty(o);
+    for (const Instruction* u : i->users()) Dirty(u);
+  }
+  void Dirty(const Instruction* i) {
+    size_t id = static_cast<size_t>(i->id());
+    if (i->id() >= 0 && id < clean_.size()) clean_[id] = 0;
   }
   std::vector<uint64_t> v_;
+  std::vector<char> clean_;
   uint64_t clock_ = 0;
 };
 
@@ -138,7 +165,17 @@ struct Seen {
   int64_t blocker = -1;  // reachability / later refusal last logged (-1 none)
 };
 
+// The same for a sibling pair, whose only refusal before reachability is
+// the iteration space (no string kept per pair).
+struct SiblingSeen {
+  uint64_t stamp_a = 0, stamp_b = 0;
+  bool shapes_differ = false;
+  Cost before;
+  int64_t blocker = -1;
+};
+
 constexpr int64_t kTooManyOutputs = -2;
+constexpr const char* kShapesDiffer = "the siblings iterate over different shapes or reduce different dimensions";
 
 class MultiOutputFusion : public FusionPassBase {
  public:
@@ -151,8 +188,10 @@ class MultiOutputFusion : public FusionPassBase {
     BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) {
-      Reachability reach(*comp);
       Stamps stamps;
+      costs_.clear();
+      sorted_ = ListIsTopological(*comp);
+      Reachability reach(*comp);
       changed |= ProducerConsumer(comp, reach, stamps);
       changed |= Siblings(comp, reach, stamps);
     }
@@ -160,178 +199,251 @@ class MultiOutputFusion : public FusionPassBase {
   }
 
  private:
-  // The instructions in post order: computed for the first scan; after a
-  // merge the builder has sorted the list topologically, so the list is it.
-  static std::vector<Instruction*> Order(const Computation& comp, bool sorted) {
-    if (!sorted) return comp.MakePostOrder();
-    std::vector<Instruction*> out;
-    out.reserve(comp.instructions().size());
-    for (const auto& i : comp.instructions()) out.push_back(i.get());
-    return out;
+  // A kernel's cost changes only when a merge touches it: cached by id with
+  // the change stamp it was computed at.
+  const Cost& CostOf(const Instruction& k, const Stamps& stamps) {
+    if (k.id() < 0) return scratch_cost_ = KernelCost(k, device_);
+    size_t id = static_cast<size_t>(k.id());
+    if (id >= costs_.size()) costs_.resize(std::max(id + 1, costs_.size() * 2));
+    CachedCost& c = costs_[id];
+    if (!c.valid || c.stamp != stamps.Of(&k) || c.of != &k) c = CachedCost{true, stamps.Of(&k), &k, KernelCost(k, device_)};
+    return c.cost;
+  }
+  struct CachedCost {
+    bool valid = false;
+    uint64_t stamp = 0;
+    const Instruction* of = nullptr;
+    Cost cost;
+  };
+  std::vector<CachedCost> costs_;  // by id; cleared per computation
+  Cost scratch_cost_;
+  bool sorted_ = false;  // the computation's list is topological
+  template <typename Visit>
+  bool Rounds(Computation* comp, Stamps& stamps, int cap, Visit visit) {
+    stamps.AllDirty();
+    std::vector<char> vol;  // by id
+    auto is_vol = [&](const Instruction* i) {
+      size_t id = static_cast<size_t>(i->id());
+      return i->id() < 0 || (id < vol.size() && vol[id]);
+    };
+    // True when `x` led to a merge (the round ends there).
+    auto step = [&](Instruction* x) {
+      bool v = false;
+      if (visit(x, v)) return true;
+      stamps.SetClean(x);
+      size_t id = static_cast<size_t>(x->id());
+      if (x->id() >= 0) {
+        if (id >= vol.size()) vol.resize(std::max(id + 1, vol.size() * 2), 0);
+        vol[id] = v ? 1 : 0;
+      }
+      return false;
+    };
+    bool changed = false;
+    bool again = true;
+    int rounds = 0;
+    while (again && rounds++ < RoundCap(*comp, cap)) {
+      again = false;
+      if (!changed) {
+        for (Instruction* x : comp->MakePostOrder())
+          if (step(x)) {
+            again = true;
+            break;
+          }
+      } else {
+        for (const auto& up : comp->instructions()) {
+          Instruction* x = up.get();
+          if (stamps.Clean(x) && !is_vol(x)) continue;
+          if (step(x)) {  // the list changed: stop walking it
+            again = true;
+            break;
+          }
+        }
+      }
+      changed |= again;
+    }
+    return changed;
   }
 
   bool ProducerConsumer(Computation* comp, Reachability& reach, Stamps& stamps) {
     std::unordered_map<Key, Seen, KeyHash> seen;
-    bool changed = false;
-    bool again = true;
-    int rounds = 0;
-    while (again && rounds++ < RoundCap(*comp, 64)) {
-      again = false;
-      for (Instruction* c : Order(*comp, changed)) {
-        if (!IsMultiOutputCandidate(*c)) continue;
-        // Unfused consumers: only reductions take an extra output here.
-        if (c->opcode() != Opcode::kFusion && c->opcode() != Opcode::kReduce) continue;
-        for (Instruction* p : c->operands()) {
-          if (p->parent() != comp || p->user_count() < 2) continue;
-          bool loop_fusion = p->opcode() == Opcode::kFusion && p->fusion_kind() == FusionKind::kLoop;
-          bool elementwise = p->opcode() != Opcode::kFusion && IsElementwise(p->opcode()) && p->operand_count() > 0 &&
-                             !p->HasSideEffect();
-          if (!(loop_fusion || elementwise) || p->shape().IsTuple()) continue;
-          std::vector<const Instruction*> cons = {c};
-          auto [it, fresh] = seen.try_emplace(Key{c->id(), p->id(), 0});
-          Seen& s = it->second;
-          if (fresh || s.stamp_a != stamps.Of(p) || s.stamp_b != stamps.Of(c)) {
-            s = Seen{stamps.Of(p), stamps.Of(c), PairFusible(*p, *c, /*duplicate=*/false),
-                     CostUnfused(*p, cons, device_), -1};
-            if (s.pre.empty() && LoopShape(*p) != LoopShape(*c))
-              s.pre = "the producer and the consumer iterate over different shapes";
-            if (!s.pre.empty()) Decide(*p, cons, FusionVerdict::kNotFused, s.pre, s.before, s.before);
-          }
-          if (!s.pre.empty()) continue;  // logged when first found
-          const Instruction* blocker = nullptr;
-          for (const Instruction* u : p->users())
-            if (u != c && reach.Reaches(u, c)) {
-              blocker = u;
-              break;
-            }
-          Refusal r;
-          int64_t code = -1;
-          if (blocker) {
-            code = blocker->id();
-            r = "another user of the producer (" + blocker->name() + ") feeds the consumer; an extra output would "
-                "form a cycle";
-          } else if (c->shape().leaf_count() + 1 + c->operand_count() > kMaxOperandsAndOutputsPerFusion) {
-            code = kTooManyOutputs;
-            r = "the fusion would have too many operands and outputs";
-          }
-          if (!r.empty()) {
-            if (code != s.blocker) Decide(*p, cons, FusionVerdict::kNotFused, r, s.before, s.before);
-            s.blocker = code;
-            continue;
-          }
-          Decide(*p, cons, FusionVerdict::kFused,
-                 "the producer is also needed elsewhere: it becomes an extra output of its consumer, computed once",
-                 s.before, s.before);
-          size_t record = mutable_log().decisions.size() - 1;
-          c = AsFusion(c);
-          FuseAsExtraOutput(c, AsFusion(p));
-          reach.Update({c});
-          stamps.TouchAround(c);
-          Cost now = KernelCost(*c, device_);
-          auto& d = mutable_log().decisions[record];
-          d.result = c->name();
-          d.bytes_after = now.bytes();
-          d.us_after = now.time_us;
-          changed = again = true;
-          break;
+    // Examines the candidates with consumer `c`; true after a merge. `vol`:
+    // a refusal here may change when reachability grows (a user of the
+    // producer other than the first may come to feed the consumer).
+    auto visit = [&](Instruction* c, bool& vol) {
+      if (!IsMultiOutputCandidate(*c)) return false;
+      // Unfused consumers: only reductions take an extra output here.
+      if (c->opcode() != Opcode::kFusion && c->opcode() != Opcode::kReduce) return false;
+      for (Instruction* p : c->operands()) {
+        if (p->parent() != comp || p->user_count() < 2) continue;
+        bool loop_fusion = p->opcode() == Opcode::kFusion && p->fusion_kind() == FusionKind::kLoop;
+        bool elementwise = p->opcode() != Opcode::kFusion && IsElementwise(p->opcode()) && p->operand_count() > 0 &&
+                           !p->HasSideEffect();
+        if (!(loop_fusion || elementwise) || p->shape().IsTuple()) continue;
+        std::vector<const Instruction*> cons = {c};
+        auto [it, fresh] = seen.try_emplace(Key{c->id(), p->id(), 0});
+        Seen& s = it->second;
+        if (fresh || s.stamp_a != stamps.Of(p) || s.stamp_b != stamps.Of(c)) {
+          s = Seen{stamps.Of(p), stamps.Of(c), PairFusible(*p, *c, /*duplicate=*/false),
+                   CostUnfused(*p, cons, device_), -1};
+          if (s.pre.empty() && LoopShape(*p) != LoopShape(*c))
+            s.pre = "the producer and the consumer iterate over different shapes";
+          if (!s.pre.empty()) Decide(*p, cons, FusionVerdict::kNotFused, s.pre, s.before, s.before);
         }
-        if (again) break;
+        if (!s.pre.empty()) continue;  // logged when first found
+        const Instruction* blocker = nullptr;
+        bool first = true;  // no user other than `c` before the blocker
+        for (const Instruction* u : p->users()) {
+          if (u == c) continue;
+          if (reach.Reaches(u, c)) {
+            blocker = u;
+            break;
+          }
+          first = false;
+        }
+        Refusal r;
+        int64_t code = -1;
+        if (blocker) {
+          code = blocker->id();
+          vol = vol || !first;
+          r = "another user of the producer (" + blocker->name() + ") feeds the consumer; an extra output would "
+              "form a cycle";
+        } else if (c->shape().leaf_count() + 1 + c->operand_count() > kMaxOperandsAndOutputsPerFusion) {
+          code = kTooManyOutputs;
+          vol = true;
+          r = "the fusion would have too many operands and outputs";
+        }
+        if (!r.empty()) {
+          if (code != s.blocker) Decide(*p, cons, FusionVerdict::kNotFused, r, s.before, s.before);
+          s.blocker = code;
+          continue;
+        }
+        Decide(*p, cons, FusionVerdict::kFused,
+               "the producer is also needed elsewhere: it becomes an extra output of its consumer, computed once",
+               s.before, s.before);
+        size_t record = mutable_log().decisions.size() - 1;
+        Reachability::ExtraOutput ticket = reach.BeforeExtraOutput(p, c);
+        c = AsFusion(c);
+        FuseAsExtraOutput(c, AsFusion(p), sorted_);
+        sorted_ = true;
+        reach.AfterExtraOutput(ticket, c);
+        stamps.TouchAround(c);
+        Cost now = KernelCost(*c, device_);
+        auto& d = mutable_log().decisions[record];
+        d.result = c->name();
+        d.bytes_after = now.bytes();
+        d.us_after = now.time_us;
+        return true;
       }
-    }
-    return changed;
+      return false;
+    };
+    return Rounds(comp, stamps, 64, visit);
   }
 
   bool Siblings(Computation* comp, Reachability& reach, Stamps& stamps) {
-    std::unordered_map<Key, Seen, KeyHash> seen;
-    bool changed = false;
-    bool again = true;
-    int rounds = 0;
+    std::unordered_map<Key, SiblingSeen, KeyHash> seen;
     std::vector<Instruction*> sibs;
     std::unordered_set<const Instruction*> in_sibs;
-    // Per shared operand: when its readers were last all examined, and
-    // whether every pair then was refused for a reason that cannot change
-    // while nothing is touched (a shape mismatch, or a dependency — merges
-    // only add paths). Such an operand is skipped until something is.
-    struct Scan {
+    // Per shared operand: when its pairs were last all examined, and the
+    // siblings in pairs refused for their size (volatile).
+    struct XScan {
       uint64_t at = 0;
-      bool settled = false;
+      bool done = false;
+      std::vector<int64_t> vol_ids;
     };
-    std::unordered_map<int64_t, Scan> scans;  // by operand id
-    while (again && rounds++ < RoundCap(*comp, 256)) {
-      again = false;
-      for (Instruction* x : Order(*comp, changed)) {
-        // XLA (IsProfitableOperand): sharing a scalar saves no memory traffic.
-        if (!x->shape().IsArray() || x->shape().num_elements() <= 1) continue;
-        sibs.clear();
-        in_sibs.clear();
-        for (Instruction* u : x->users())
-          if (IsMultiOutputCandidate(*u) && u->parent() == comp && in_sibs.insert(u).second) sibs.push_back(u);
-        if (sibs.size() < 2) continue;
-        auto sc = scans.find(x->id());
-        if (sc != scans.end() && sc->second.settled && stamps.Of(x) <= sc->second.at &&
-            std::all_of(sibs.begin(), sibs.end(), [&](const Instruction* u) { return stamps.Of(u) <= sc->second.at; }))
-          continue;
-        bool settled = true;
-        for (size_t i = 0; i < sibs.size() && !again; ++i) {
-          for (size_t j = i + 1; j < sibs.size() && !again; ++j) {
-            Instruction* a = sibs[i];
-            Instruction* b = sibs[j];
-            std::vector<const Instruction*> pair = {b};
-            auto [it, fresh] = seen.try_emplace(Key{x->id(), a->id(), b->id()});
-            Seen& s = it->second;
-            auto refuse = [&](const Refusal& r) {
-              Decide(*a, pair, FusionVerdict::kNotFused, "sibling of " + b->name() + " (both read " + x->name() +
-                                                             "): " + r, s.before, s.before);
-            };
-            if (fresh || s.stamp_a != stamps.Of(a) || s.stamp_b != stamps.Of(b)) {
-              Cost before = KernelCost(*a, device_);
-              before += KernelCost(*b, device_);
-              s = Seen{stamps.Of(a), stamps.Of(b), "", before, -1};
-              if (!SameIterationSpace(*a, *b))
-                s.pre = "the siblings iterate over different shapes or reduce different dimensions";
-              if (!s.pre.empty()) refuse(s.pre);
-            }
-            if (!s.pre.empty()) continue;
-            Refusal r;
-            int64_t code = -1;
-            bool dependent = !reach.Independent(a, b);
-            settled = settled && dependent;  // independent pairs are asked again next time
-            if (dependent) {
-              code = 1;
-              r = "one sibling depends on the other";
-            } else if (a->operand_count() + b->operand_count() + a->shape().leaf_count() + b->shape().leaf_count() >
-                       kMaxOperandsAndOutputsPerFusion) {
-              code = 2;
-              r = "the merged fusion would have too many operands and outputs";
-            } else if (FusedInstructionCount(*a) + FusedInstructionCount(*b) > kMaxFusedInstructions) {
-              code = 3;
-              r = "the merged fusion would be too large";
-            }
-            if (!r.empty()) {
-              if (code != s.blocker) refuse(r);
-              s.blocker = code;
-              continue;
-            }
-            Decide(*a, pair, FusionVerdict::kMerged,
-                   "siblings reading " + x->name() + " become one kernel: the shared input is read once and one "
-                   "launch is saved", s.before, s.before);
-            size_t record = mutable_log().decisions.size() - 1;
-            Instruction* merged = MergeSiblingFusions(AsFusion(a), AsFusion(b));
-            reach.Update({merged});
-            stamps.TouchAround(merged);
-            Cost now = KernelCost(*merged, device_);
-            auto& d = mutable_log().decisions[record];
-            d.result = merged->name();
-            d.bytes_after = now.bytes();
-            d.us_after = now.time_us;
-            changed = again = true;
-          }
-        }
-        if (again) break;
-        scans[x->id()] = Scan{stamps.clock(), settled};
+    std::unordered_map<int64_t, XScan> xscans;
+    std::vector<char> changed;
+    std::vector<size_t> changed_at;
+    std::vector<int64_t> new_vol;
+    // Examines the sibling pairs that share `x`; true after a merge. `vol`:
+    // a pair was refused only for its size, and would be logged again as
+    // dependent once a merge elsewhere makes one sibling feed the other.
+    auto visit = [&](Instruction* x, bool& vol) {
+      // XLA (IsProfitableOperand): sharing a scalar saves no memory traffic.
+      if (!x->shape().IsArray() || x->shape().num_elements() <= 1) return false;
+      sibs.clear();
+      in_sibs.clear();
+      for (Instruction* u : x->users())
+        if (IsMultiOutputCandidate(*u) && u->parent() == comp && in_sibs.insert(u).second) sibs.push_back(u);
+      if (sibs.size() < 2) return false;
+      // Only pairs with a sibling touched since `x` was last examined (or in
+      // a volatile pair) can give a new answer; the others are skipped, in
+      // the same order.
+      XScan& xs = xscans[x->id()];
+      changed.assign(sibs.size(), 0);
+      changed_at.clear();
+      for (size_t k = 0; k < sibs.size(); ++k) {
+        bool ch = !xs.done || stamps.Of(sibs[k]) > xs.at ||
+                  std::find(xs.vol_ids.begin(), xs.vol_ids.end(), sibs[k]->id()) != xs.vol_ids.end();
+        changed[k] = ch;
+        if (ch) changed_at.push_back(k);
       }
-    }
-    return changed;
+      new_vol.clear();
+      for (size_t i = 0; i < sibs.size(); ++i) {
+        size_t from = changed[i] ? 0 : static_cast<size_t>(std::upper_bound(changed_at.begin(), changed_at.end(), i) -
+                                                            changed_at.begin());
+        for (size_t jj = from; jj < (changed[i] ? sibs.size() - i - 1 : changed_at.size()); ++jj) {
+          size_t j = changed[i] ? i + 1 + jj : changed_at[jj];
+          Instruction* a = sibs[i];
+          Instruction* b = sibs[j];
+          auto [it, fresh] = seen.try_emplace(Key{x->id(), a->id(), b->id()});
+          SiblingSeen& s = it->second;
+          auto refuse = [&](const char* r) {
+            Decide(*a, {b}, FusionVerdict::kNotFused, "sibling of " + b->name() + " (both read " + x->name() +
+                                                          "): " + r, s.before, s.before);
+          };
+          if (fresh || s.stamp_a != stamps.Of(a) || s.stamp_b != stamps.Of(b)) {
+            Cost before = CostOf(*a, stamps);
+            before += CostOf(*b, stamps);
+            s = SiblingSeen{stamps.Of(a), stamps.Of(b), !SameIterationSpace(*a, *b), before, -1};
+            if (s.shapes_differ) refuse(kShapesDiffer);
+          }
+          if (s.shapes_differ) continue;
+          const char* r = nullptr;
+          int64_t code = -1;
+          if (!reach.Independent(a, b)) {
+            code = 1;
+            r = "one sibling depends on the other";
+          } else if (a->operand_count() + b->operand_count() + a->shape().leaf_count() + b->shape().leaf_count() >
+                     kMaxOperandsAndOutputsPerFusion) {
+            code = 2;
+            r = "the merged fusion would have too many operands and outputs";
+          } else if (FusedInstructionCount(*a) + FusedInstructionCount(*b) > kMaxFusedInstructions) {
+            code = 3;
+            r = "the merged fusion would be too large";
+          }
+          if (r) {
+            if (code != 1) {  // merges only add paths: a dependency stays
+              vol = true;
+              new_vol.push_back(a->id());
+              new_vol.push_back(b->id());
+            }
+            if (code != s.blocker) refuse(r);
+            s.blocker = code;
+            continue;
+          }
+          Decide(*a, {b}, FusionVerdict::kMerged,
+                 "siblings reading " + x->name() + " become one kernel: the shared input is read once and one "
+                 "launch is saved", s.before, s.before);
+          size_t record = mutable_log().decisions.size() - 1;
+          Reachability::SiblingMerge ticket = reach.BeforeSiblingMerge(a, b);
+          Instruction* merged = MergeSiblingFusions(AsFusion(a), AsFusion(b), sorted_);
+          sorted_ = true;
+          reach.AfterSiblingMerge(ticket, merged);
+          stamps.TouchAround(merged);
+          Cost now = KernelCost(*merged, device_);
+          auto& d = mutable_log().decisions[record];
+          d.result = merged->name();
+          d.bytes_after = now.bytes();
+          d.us_after = now.time_us;
+          return true;
+        }
+      }
+      xs.at = stamps.clock();
+      xs.done = true;
+      xs.vol_ids.swap(new_vol);
+      return false;
+    };
+    return Rounds(comp, stamps, 256, visit);
   }
 };
 

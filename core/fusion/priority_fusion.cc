@@ -157,10 +157,14 @@ class PriorityFusion : public FusionPassBase {
       changed = true;
       // The new fusions are producers for their users, and their operands
       // now have a different consumer.
-      std::unordered_set<Instruction*> again;
+      // In a fixed order (not by address), so that ties between equal
+      // savings break the same way in every run.
+      std::vector<Instruction*> again;
+      std::unordered_set<Instruction*> seen;
       for (Instruction* f : neighbours) {
-        again.insert(f);
-        for (Instruction* o : f->operands()) again.insert(o);
+        if (seen.insert(f).second) again.push_back(f);
+        for (Instruction* o : f->operands())
+          if (seen.insert(o).second) again.push_back(o);
       }
       for (Instruction* x : again) push(x);
     }
@@ -168,8 +172,10 @@ class PriorityFusion : public FusionPassBase {
     for (const auto& i : comp->instructions()) {
       auto it = last_eval.find(i.get());
       if (it == last_eval.end() || it->second.refusal.empty()) continue;
-      std::vector<const Instruction*> users(i->users().begin(), i->users().end());
-      if (users.empty()) continue;
+      if (i->users().empty()) continue;
+      std::vector<const Instruction*> users;
+      users.reserve(i->users().size());
+      for (const Instruction* u : i->users()) users.push_back(u);
       Decide(*i, users, FusionVerdict::kNotFused, it->second.refusal, it->second.before, it->second.before);
     }
     if (changed) comp->SortTopologically();

@@ -18,6 +18,7 @@ void Reachability::Build() {
   instr_.reserve(static_cast<size_t>(capacity_));
   slot_of_id_.clear();
   ids_unique_ = true;
+  depths_stale_ = false;
   for (Instruction* i : order) {
     if (i->id() < 0) {
       ids_unique_ = false;
@@ -102,6 +103,7 @@ bool Reachability::Reaches(const Instruction* from, const Instruction* to) const
 
 void Reachability::Update(const std::vector<Instruction*>& seeds) {
   if (!ids_unique_) return;  // queries walk the graph
+  if (depths_stale_) return Build();
   // Instructions are recomputed in order of depth (longest path from a
   // source, kept per slot), so operands come first; users are queued only
   // when a set or a depth changed. Merges only add paths between live
@@ -159,6 +161,135 @@ void Reachability::Update(const std::vector<Instruction*>& seeds) {
     queue.pop();
   }
   if (!ok) Build();  // out of room for new instructions: start over
+}
+
+Reachability::SiblingMerge Reachability::BeforeSiblingMerge(const Instruction* a, const Instruction* b) const {
+  SiblingMerge t;
+  t.slot_a = SlotOf(a);
+  t.slot_b = SlotOf(b);
+  t.outputs_a = a->shape().IsTuple() ? a->shape().tuple_size() : 1;
+  return t;
+}
+
+void Reachability::AfterSiblingMerge(const SiblingMerge& t, Instruction* merged) {
+  if (!ids_unique_) return;  // queries walk the graph
+  if (t.slot_a < 0 || t.slot_b < 0) return Update({merged});
+  // The new instructions, operands first: the merged fusion, its
+  // get-tuple-elements, the tuples rebuilt from them for tuple-shaped
+  // siblings. `side` 0/1: standing for a / b.
+  std::vector<std::pair<Instruction*, int>> fresh = {{merged, -1}};
+  for (Instruction* g : merged->users()) {
+    if (g->opcode() != Opcode::kGetTupleElement || g->parent() != comp_) return Update({merged});
+    fresh.push_back({g, g->attrs().index < t.outputs_a ? 0 : 1});
+  }
+  size_t gtes = fresh.size();
+  for (size_t k = 1; k < gtes; ++k)
+    for (Instruction* u : fresh[k].first->users())
+      if (u->opcode() == Opcode::kTuple && SlotOf(u) < 0 &&
+          std::none_of(fresh.begin(), fresh.end(), [&](const auto& f) { return f.first == u; }))
+        fresh.push_back({u, fresh[k].second});
+  if (static_cast<int>(instr_.size() + fresh.size()) > capacity_) return Build();
+  for (auto& [f, side] : fresh) {
+    if (SlotOf(f) >= 0) return Update({merged});  // not new: take the general way
+    int s = AddSlot(f);
+    Recompute(s, f);
+    int d = 0;
+    for (const Instruction* o : f->operands())
+      if (int os = SlotOf(o); os >= 0) d = std::max(d, depth_[static_cast<size_t>(os)] + 1);
+    depth_[static_cast<size_t>(s)] = d;
+  }
+  // What a former descendant of each side gains: the rows of that side's
+  // replacement (which include the merged fusion and everything above it).
+  std::vector<uint64_t> gain[2];
+  for (int side = 0; side < 2; ++side) {
+    gain[side].assign(words_, 0);
+    for (auto& [f, fs] : fresh) {
+      if (fs != side) continue;
+      const uint64_t* r = Row(SlotOf(f));
+      for (size_t w = 0; w < words_; ++w) gain[side][w] |= r[w];
+    }
+  }
+  const size_t wa = static_cast<size_t>(t.slot_a) / 64, wb = static_cast<size_t>(t.slot_b) / 64;
+  const uint64_t ba = uint64_t{1} << (t.slot_a % 64), bb = uint64_t{1} << (t.slot_b % 64);
+  const int first_fresh = static_cast<int>(instr_.size() - fresh.size());
+  depths_stale_ = true;  // the general update orders by depth: it rebuilds first
+  for (int s = 0; s < first_fresh; ++s) {
+    if (s == t.slot_a || s == t.slot_b) continue;
+    uint64_t* row = Row(s);
+    bool from_a = row[wa] & ba, from_b = row[wb] & bb;
+    if (!from_a && !from_b) continue;
+    ++recomputed_;
+    if (from_a)
+      for (size_t w = 0; w < words_; ++w) row[w] |= gain[0][w];
+    if (from_b)
+      for (size_t w = 0; w < words_; ++w) row[w] |= gain[1][w];
+  }
+}
+
+Reachability::ExtraOutput Reachability::BeforeExtraOutput(const Instruction* producer,
+                                                         const Instruction* consumer) const {
+  ExtraOutput t;
+  t.slot_c = SlotOf(consumer);
+  for (const Instruction* u : producer->users()) {
+    if (u == consumer) continue;
+    int s = SlotOf(u);
+    if (s < 0) {  // unknown user: the general update
+      t.slot_c = -1;
+      break;
+    }
+    t.other_users.push_back(s);
+  }
+  return t;
+}
+
+void Reachability::AfterExtraOutput(const ExtraOutput& t, Instruction* consumer) {
+  if (!ids_unique_) return;  // queries walk the graph
+  if (t.slot_c < 0 || consumer->parent() != comp_ || !consumer->shape().IsTuple()) return Update({consumer});
+  // New: the consumer when it was wrapped into a fusion, the get-tuple-element
+  // for its former users (index 0, when it was not a tuple before) and the
+  // one for the producer's other users (the last index).
+  const int64_t last = consumer->shape().tuple_size() - 1;
+  Instruction* g0 = nullptr;
+  Instruction* gp = nullptr;
+  for (Instruction* u : consumer->users()) {
+    if (SlotOf(u) >= 0) continue;
+    if (u->opcode() != Opcode::kGetTupleElement || u->parent() != comp_) return Update({consumer});
+    if (u->attrs().index == last && !gp) gp = u;
+    else if (u->attrs().index == 0 && !g0) g0 = u;
+    else return Update({consumer});
+  }
+  if (!gp) return Update({consumer});
+  if (static_cast<int>(instr_.size()) + 3 > capacity_) return Build();
+  int k = SlotOf(consumer);
+  if (k < 0) k = AddSlot(consumer);
+  Recompute(k, consumer);
+  const int first_fresh = static_cast<int>(instr_.size());
+  int s0 = -1;
+  if (g0) {
+    s0 = AddSlot(g0);
+    Recompute(s0, g0);
+  }
+  int sp = AddSlot(gp);
+  Recompute(sp, gp);
+  depths_stale_ = true;  // the general update orders by depth: it rebuilds first
+  auto has = [&](const uint64_t* row, int slot) {
+    return (row[static_cast<size_t>(slot) / 64] >> (slot % 64)) & 1;
+  };
+  const std::vector<uint64_t> gain_p(Row(sp), Row(sp) + words_);
+  const std::vector<uint64_t> gain_c = s0 >= 0 ? std::vector<uint64_t>(Row(s0), Row(s0) + words_) : std::vector<uint64_t>();
+  for (int s = 0; s < first_fresh; ++s) {
+    if (s == k || s == t.slot_c) continue;
+    uint64_t* row = Row(s);
+    bool from_c = s0 >= 0 && has(row, t.slot_c);
+    bool from_others = false;
+    for (int u : t.other_users) from_others = from_others || has(row, u);
+    if (!from_c && !from_others) continue;
+    ++recomputed_;
+    if (from_c)
+      for (size_t w = 0; w < words_; ++w) row[w] |= gain_c[w];
+    if (from_others)
+      for (size_t w = 0; w < words_; ++w) row[w] |= gain_p[w];
+  }
 }
 
 }  // namespace hloscope

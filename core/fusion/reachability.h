@@ -34,6 +34,30 @@ class Reachability {
   // instructions may be left in the map: they are never found again.
   void Update(const std::vector<Instruction*>& seeds);
 
+  // A cheaper exact update for MergeSiblingFusions(a, b): take the ticket
+  // before the merge (and before a or b is wrapped into a fusion), pass the
+  // merged fusion after it. The merge only adds paths through the merged
+  // kernel and its get-tuple-elements (tuples), so every former descendant
+  // of a (b) gains the ancestors of a's (b's) replacement: one bit test per
+  // row and one OR per descendant, with no recomputation in depth order.
+  struct SiblingMerge {
+    int slot_a = -1, slot_b = -1;
+    int64_t outputs_a = 0;  // results of `a`: the first get-tuple-elements of the merged fusion
+  };
+  SiblingMerge BeforeSiblingMerge(const Instruction* a, const Instruction* b) const;
+  void AfterSiblingMerge(const SiblingMerge& t, Instruction* merged);
+
+  // The same for FuseAsExtraOutput(consumer, producer): ticket before the
+  // merge (before either is wrapped), the consumer fusion after it. Former
+  // descendants of the consumer gain its first get-tuple-element's set,
+  // former descendants of the producer's other users the extra output's.
+  struct ExtraOutput {
+    int slot_c = -1;
+    std::vector<int> other_users;  // slots of the producer's users but the consumer
+  };
+  ExtraOutput BeforeExtraOutput(const Instruction* producer, const Instruction* consumer) const;
+  void AfterExtraOutput(const ExtraOutput& t, Instruction* consumer);
+
   // Instructions recomputed by the updates so far (for tests and benchmarks).
   int64_t recomputed() const { return recomputed_; }
 
@@ -56,6 +80,7 @@ class Reachability {
   size_t words_ = 0;
   int capacity_ = 0;
   bool ids_unique_ = true;
+  bool depths_stale_ = false;
   int64_t recomputed_ = 0;
 };
 
