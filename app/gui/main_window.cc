@@ -1,4 +1,5 @@
 #include "app/gui/main_window.h"
+#include "views/common/release_off_thread.h"
 #include "views/common/ui_timer.h"
 
 #include <QAction>
@@ -188,6 +189,7 @@ void MainWindow::buildActions() {
   QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("Open XLA &dump folder…"), this, &MainWindow::openXlaDumpDialog);
   QAction* reload = file->addAction(tr("&Reload"), this, [this] {
     if (!path_.isEmpty()) openFile(path_);
   });
@@ -355,6 +357,11 @@ void MainWindow::startThread(std::function<void()> fn) {
 }
 
 void MainWindow::openFile(const QString& path) {
+  if (QFileInfo(path).isDir()) {
+    openXlaDump(path, QString());
+    return;
+  }
+  dump_dir_.clear();
   if (cancel_) *cancel_ = true;
   const quint64 gen = ++load_gen_;
   ++run_gen_;
@@ -384,7 +391,8 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
   loading_ = false;
   if (!path_.isEmpty()) watcher_->removePath(path_);
   session_ = std::move(session);
-  path_ = QString::fromStdString(session_->path());
+  const bool dump = input && input->name() == "xla-dump";  // steps are the dump's files: nothing to run
+  path_ = dump ? dump_dir_ : QString::fromStdString(session_->path());
   watcher_->addPath(path_);
   addRecent(path_);
   updateTitle();
@@ -402,6 +410,11 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
   pipeline_->setSteps(run_->steps());
   decisions_->setSteps(run_->steps(), 0);
   emit fileLoaded(path_);
+  if (dump) {
+    log_->info(tr("XLA dump: %1 steps (before_optimizations, pass files, after_optimizations)").arg(run_->size()));
+    pipeline_->setCurrentStep(run_->size() - 1);
+    return;
+  }
   if (!options_.auto_run) pipeline_->setCurrentStep(0);
   if (options_.auto_run)
     runPipeline(pipeline_->pipeline(), pipeline_->pipeline() == "custom" ? pipeline_->customPasses() : QStringList(),
@@ -466,7 +479,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const PipelineRun> run) {
   views::UiTimer ui_timer("onRunFinished");
   running_ = false;
   pipeline_->setRunning(false);
-  run_ = std::move(run);
+  views::ReplaceOffThread(run_, std::move(run));
   int changed = 0;
   for (const auto& s : run_->steps()) changed += s->changed;
   log_->info(tr("%1: %2 steps, %3 changed the module; kernels %4 → %5")
@@ -493,10 +506,23 @@ void MainWindow::selectStep(int k) {
   const Step* obj = run_->steps()[k].get();
   if (k == step_ && obj == prepared_) {
     // The same step of a newer run (the pipeline finished while it was
-    // shown): its module is what is shown or being prepared already.
+    // shown): its module is what is shown or being prepared already. The
+    // newer run parses it again for instruction lookups (its cache is its
+    // own): on a worker, and the details follow the newer run after that.
     decisions_->setCurrentStep(k);
     text_->setStep(run_, k);
-    details_->setStep(run_, k);
+    warming_ = true;
+    auto run = run_;
+    startThread([this, run, k] {
+      (void)run->ModuleAt(k);
+      QMetaObject::invokeMethod(
+          this,
+          [this, run, k] {
+            warming_ = false;
+            if (run_ == run && step_ == k) details_->setStep(run_, k);
+          },
+          Qt::QueuedConnection);
+    });
     return;
   }
   step_ = k;
@@ -562,10 +588,19 @@ void MainWindow::selectInstruction(qint64 id, bool center) {
   if (selecting_) return;
   selecting_ = true;
   selected_ = id;
-  graph_->selectInstruction(id, center);
-  details_->setInstruction(id);
+  {
+    views::UiTimer t("selectInstruction: graph");
+    graph_->selectInstruction(id, center);
+  }
+  {
+    views::UiTimer t("selectInstruction: details");
+    details_->setInstruction(id);
+  }
   timeline_->selectInstruction(id);
-  text_->setInstruction(id);
+  {
+    views::UiTimer t("selectInstruction: text");
+    text_->setInstruction(id);
+  }
   updateKernelTabs();
   selecting_ = false;
 }
@@ -646,11 +681,13 @@ QString MainWindow::busyReason() const {
   if (running_) return "running the pipeline";
   if (preparing_) return "preparing the step";
   if (buffering_) return "assigning buffers";
+  if (warming_) return "parsing the step for the finished run";
   if (generating_) return "generating kernels";
   if (step_ >= 0 && shown_step_ != step_) return "showing the step";
   if (graph_->busy()) return "laying out the graph";
   if (text_->diffPending()) return "diffing";
   if (text_->textPending()) return "filling the text";
+  if (timeline_->rendering()) return "drawing the timeline";
   return {};
 }
 

@@ -52,6 +52,9 @@ class MainWindow : public QMainWindow {
 
   // Loads a file off the UI thread; then (auto_run) runs the chosen pipeline.
   void openFile(const QString& path);
+  // An --xla_dump_to folder: its module `module` (id or name; "" = the
+  // largest) with every dump file as a step (main_window_xla_dump.cc).
+  void openXlaDump(const QString& dir, const QString& module);
   void runPipeline(const QString& pipeline, const QStringList& passes, const QString& device);
   void cancelRun();
   void setPipelineChoice(const QString& pipeline);
@@ -135,6 +138,7 @@ class MainWindow : public QMainWindow {
   void exportDialog(const QString& what);
   void installContextMenus();
   void compareDialog();
+  void openXlaDumpDialog();
   void onCompareReady(std::shared_ptr<const CompareBundle> bundle, const QString& error);
 
   MainWindowOptions options_;
@@ -153,6 +157,7 @@ class MainWindow : public QMainWindow {
   QFileSystemWatcher* watcher_;
 
   QString path_;
+  QString dump_dir_;  // the folder when the shown run is an XLA dump
   QStringList recent_;
   QString last_error_;
   std::shared_ptr<const Session> session_;
@@ -167,6 +172,7 @@ class MainWindow : public QMainWindow {
   std::vector<QThread*> threads_;
   quint64 load_gen_ = 0, run_gen_ = 0, prep_gen_ = 0;
   bool loading_ = false, running_ = false, preparing_ = false, buffering_ = false;
+  bool warming_ = false;  // the finished run parsing the step that is shown
   bool reload_question_open_ = false;
   quint64 compare_gen_ = 0;
   bool comparing_ = false;

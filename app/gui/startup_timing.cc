@@ -86,6 +86,8 @@ void StartupTiming::heartbeat() {
   if (gap >= 50) {
     ++stalls_.over_50ms;
     stalls_.total_over_50ms += gap;
+    // When it happened (after which event) helps to find who blocked it.
+    mark(QString("UI thread blocked %1 ms").arg(gap, 0, 'f', 0));
   }
 }
 

@@ -2,7 +2,8 @@
 // stderr — the first painted frame, the file loaded, the first step's graph
 // laid out and drawn (the first interactive frame), the pipeline finished —
 // and watches the UI thread: a 10 ms heartbeat timer whose late ticks are
-// the time the event loop was blocked. With --exit-when-ready the program
+// the time the event loop was blocked (each block of 50 ms or more is
+// printed when it ends, between the events around it). With --exit-when-ready the program
 // quits once the pipeline has finished and the last step's graph is drawn,
 // so that scripts (tools/gui_timing.sh) can measure startup under Xvfb.
 #pragma once

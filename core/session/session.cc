@@ -137,6 +137,14 @@ const Instruction* PipelineRun::InstructionAt(int k, int64_t id) const {
   return it == c.by_id.end() ? nullptr : it->second;
 }
 
+void PipelineRun::SetBuffers(int k, std::shared_ptr<const BufferAssignment> buffers) {
+  if (k < 0 || k >= size() || !buffers) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  Cached& c = cache_[steps_[k]->module.get()];
+  c.assigned = true;
+  c.buffers = std::move(buffers);
+}
+
 int64_t PipelineRun::IdOfName(int k, std::string_view name) const {
   if (k < 0 || k >= size()) return -1;
   if (!name.empty() && name[0] == '%') name.remove_prefix(1);

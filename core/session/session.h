@@ -57,6 +57,10 @@ class PipelineRun {
   // Every decision of every step that names `id` or `name` (producer or
   // consumer), with the step index.
   std::vector<std::pair<int, const FusionDecision*>> DecisionsAbout(int64_t id, std::string_view name) const;
+  // Makes `buffers` the buffer assignment of step k instead of ours (XLA's
+  // own assignment for an after_optimizations dump). Call before sharing
+  // the run with other threads.
+  void SetBuffers(int k, std::shared_ptr<const BufferAssignment> buffers);
 
  private:
   struct Cached {

@@ -385,5 +385,41 @@ TEST(MainWindowTest, ComparesWithXlaOptimizedModule) {
   EXPECT_TRUE(w.lastError().contains("bad.hlo")) << w.lastError().toStdString();
 }
 
+// An --xla_dump_to folder opened as a file (command line, drag-and-drop):
+// XLA's own files become the steps, nothing runs, the last step's timeline
+// is XLA's own buffer assignment, and stepping works as for our pipelines.
+TEST(MainWindowTest, OpensAnXlaDumpFolder) {
+  const QString dump = QString(HLOSCOPE_SOURCE_DIR) + "/tests/report/data/xla_dump_softmax";
+  MainWindow w(kTestOptions);
+  w.show();
+  w.openXlaDump(dump, "jit_softmax");
+  ASSERT_TRUE(Idle(w));
+  const auto run = w.run();
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->name(), "xla-dump");
+  ASSERT_EQ(run->size(), 4);  // before_optimizations, two pass files, after_optimizations
+  EXPECT_EQ(run->step(0).pass, "before_optimizations");
+  EXPECT_EQ(run->step(3).pass, "after_optimizations");
+  EXPECT_EQ(w.currentFile(), dump);
+  EXPECT_EQ(w.shownStep(), 3);
+  ASSERT_TRUE(WaitUntil([&] { return w.timeline()->assignment() != nullptr; }));
+  // XLA's own assignment (parsed from its dump), not ours.
+  EXPECT_NE(w.timeline()->assignment()->module.find("softmax"), std::string::npos);
+  EXPECT_FALSE(w.timeline()->assignment()->buffers.empty());
+  // Instructions keep their ids across XLA's files: the input's parameter
+  // is the same instruction in the last step.
+  const InstructionRecord& p0 = run->step(0).module->instructions.front();
+  EXPECT_EQ(run->IdOfName(3, p0.name), p0.id) << p0.name;
+  for (int k = 0; k < run->size(); ++k) {
+    w.selectStep(k);
+    ASSERT_TRUE(Idle(w)) << "step " << k;
+    EXPECT_EQ(w.textPanel()->hloText().toStdString(), run->step(k).module->text) << "step " << k;
+  }
+  // A directory given as a file is opened the same way (largest module).
+  w.openFile(dump);
+  ASSERT_TRUE(Idle(w));
+  EXPECT_EQ(w.run()->name(), "xla-dump");
+}
+
 }  // namespace
 }  // namespace hloscope::gui

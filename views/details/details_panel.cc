@@ -1,4 +1,5 @@
 #include "views/details/details_panel.h"
+#include "views/common/release_off_thread.h"
 
 #include <QTextBrowser>
 #include <QUrl>
@@ -128,7 +129,7 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void DetailsPanel::setStep(std::shared_ptr<const PipelineRun> run, int step) {
-  run_ = std::move(run);
+  ReplaceOffThread(run_, std::move(run));
   step_ = step;
   render();
 }

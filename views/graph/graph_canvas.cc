@@ -3,10 +3,12 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include "core/layout/palette.h"
 #include "views/common/qt_palette.h"
+#include "views/common/ui_timer.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_view.h"
 
@@ -49,6 +51,11 @@ void GraphCanvas::resizeEvent(QResizeEvent* e) {
   emit viewportChanged();
 }
 
+void GraphCanvas::paintEvent(QPaintEvent* e) {
+  UiTimer ui_timer("graph: paint");
+  QGraphicsView::paintEvent(e);
+}
+
 // ------------------------------------------------------------ GraphMinimap
 
 GraphMinimap::GraphMinimap(GraphCanvas* canvas, QGraphicsScene* scene, QWidget* parent)
@@ -61,10 +68,46 @@ GraphMinimap::GraphMinimap(GraphCanvas* canvas, QGraphicsScene* scene, QWidget* 
   setRenderHints(QPainter::Antialiasing);
   setFixedSize(180, 140);
   connect(canvas, &GraphCanvas::viewportChanged, this, [this] { viewport()->update(); });
+  connect(scene, &QGraphicsScene::changed, this, [this] {
+    picture_valid_ = false;
+    viewport()->update();
+  });
+}
+
+void GraphMinimap::paintEvent(QPaintEvent*) {
+  UiTimer ui_timer("graph: minimap paint");
+  if (!picture_valid_ && !render_scheduled_) {
+    render_scheduled_ = true;
+    QTimer::singleShot(0, this, [this] {
+      render_scheduled_ = false;
+      renderPicture();
+      viewport()->update();
+    });
+  }
+  QPainter p(viewport());
+  p.fillRect(viewport()->rect(), backgroundBrush());
+  if (!picture_.isNull()) p.drawPixmap(0, 0, picture_);  // the last picture until the new one is drawn
+  p.setTransform(viewportTransform());
+  drawForeground(&p, mapToScene(viewport()->rect()).boundingRect());
+}
+
+void GraphMinimap::renderPicture() {
+  UiTimer ui_timer("graph: minimap picture");
+  picture_valid_ = true;
+  const qreal dpr = devicePixelRatioF();
+  picture_ = QPixmap(viewport()->size() * dpr);
+  picture_.setDevicePixelRatio(dpr);
+  picture_.fill(Qt::transparent);
+  if (!scene()) return;
+  QPainter p(&picture_);
+  p.setRenderHints(renderHints());
+  scene()->render(&p, QRectF(viewport()->rect()), mapToScene(viewport()->rect()).boundingRect(),
+                  Qt::IgnoreAspectRatio);
 }
 
 void GraphMinimap::refit() {
   if (scene()) fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  picture_valid_ = false;
   viewport()->update();
 }
 

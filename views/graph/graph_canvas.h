@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QGraphicsView>
+#include <QPixmap>
 #include <QStringList>
 #include <QWidget>
 
@@ -26,6 +27,7 @@ class GraphCanvas : public QGraphicsView {
   void wheelEvent(QWheelEvent* e) override;
   void scrollContentsBy(int dx, int dy) override;
   void resizeEvent(QResizeEvent* e) override;
+  void paintEvent(QPaintEvent* e) override;
 
  private:
   GraphView* owner_;
@@ -40,11 +42,20 @@ class GraphMinimap : public QGraphicsView {
 
  protected:
   void drawForeground(QPainter* p, const QRectF& rect) override;
+  void paintEvent(QPaintEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
 
  private:
+  // The scene is drawn into a picture once per change (not on every pan of
+  // the canvas), in an event-loop pass of its own so that it does not add to
+  // the canvas's first paint of a large scene.
+  void renderPicture();
+
   GraphCanvas* canvas_;
+  QPixmap picture_;
+  bool picture_valid_ = false;
+  bool render_scheduled_ = false;
 };
 
 class GraphLegend : public QWidget {

@@ -1,4 +1,5 @@
 #include "views/graph/graph_view.h"
+#include "views/common/release_off_thread.h"
 #include "views/common/ui_timer.h"
 
 #include <QApplication>
@@ -59,8 +60,8 @@ GraphView::~GraphView() {
 
 void GraphView::showStep(std::shared_ptr<const Module> module, std::shared_ptr<const ModuleSnapshot> snapshot,
                          std::shared_ptr<const StepDiff> diff) {
-  module_ = std::move(module);
-  snapshot_ = std::move(snapshot);
+  ReplaceOffThread(module_, std::move(module));
+  ReplaceOffThread(snapshot_, std::move(snapshot));
   diff_ = std::move(diff);
   relayout();
 }

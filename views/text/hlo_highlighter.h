@@ -1,45 +1,48 @@
-// Syntax highlighting for HLO text: keywords (HloModule, ENTRY, ROOT),
-// instruction names, opcodes, shapes, attribute names and comments; and
-// for unified diffs: added/removed lines and hunk headers.
+// QSyntaxHighlighters for small texts in a QPlainTextEdit: HLO text and
+// unified diffs, coloured by the per-line rules of hlo_syntax.h (which the
+// large-text viewer paints with too).
 #pragma once
 
-#include <QRegularExpression>
 #include <QSyntaxHighlighter>
-#include <QTextCharFormat>
 #include <vector>
+
+#include "views/text/hlo_syntax.h"
 
 namespace hloscope::views {
 
-class HloHighlighter : public QSyntaxHighlighter {
+class LineStyleHighlighter : public QSyntaxHighlighter {
+  Q_OBJECT
+
+ public:
+  // `styler` must outlive the highlighter.
+  LineStyleHighlighter(const LineStyler* styler, QTextDocument* doc);
+
+ protected:
+  void highlightBlock(const QString& text) override;
+
+ private:
+  const LineStyler* styler_;
+  std::vector<StyledRun> runs_;
+};
+
+class HloHighlighter : public LineStyleHighlighter {
   Q_OBJECT
 
  public:
   explicit HloHighlighter(QTextDocument* doc);
 
- protected:
-  void highlightBlock(const QString& text) override;
-
  private:
-  struct Rule {
-    QRegularExpression re;
-    QTextCharFormat format;
-    int group = 0;
-  };
-  std::vector<Rule> rules_;
-  QTextCharFormat comment_;
+  static const HloSyntax& Syntax();
 };
 
-class DiffHighlighter : public QSyntaxHighlighter {
+class DiffHighlighter : public LineStyleHighlighter {
   Q_OBJECT
 
  public:
   explicit DiffHighlighter(QTextDocument* doc);
 
- protected:
-  void highlightBlock(const QString& text) override;
-
  private:
-  QTextCharFormat added_, removed_, hunk_;
+  static const DiffSyntax& Syntax();
 };
 
 }  // namespace hloscope::views

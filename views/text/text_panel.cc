@@ -1,17 +1,17 @@
 #include "views/text/text_panel.h"
-#include "views/common/ui_timer.h"
+#include "views/common/release_off_thread.h"
 
 #include <QFontDatabase>
-#include <algorithm>
 #include <QPlainTextEdit>
 #include <QTabWidget>
-#include <QTextBlock>
 #include <QThread>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/session/line_diff.h"
-#include "views/text/async_document.h"
-#include "views/text/hlo_highlighter.h"
+#include "views/common/ui_timer.h"
+#include "views/text/line_text.h"
+#include "views/text/text_viewer.h"
 
 namespace hloscope::views {
 namespace {
@@ -28,17 +28,11 @@ QPlainTextEdit* MakeEdit() {
 
 TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget;
-  hlo_ = MakeEdit();
-  diff_ = MakeEdit();
-  source_ = MakeEdit();
+  hlo_ = new TextViewer(TextViewer::Syntax::kHlo);
+  diff_ = new TextViewer(TextViewer::Syntax::kDiff);
+  source_ = new TextViewer(TextViewer::Syntax::kHlo, this);
   ir_ = MakeEdit();
   ptx_ = MakeEdit();
-  highlighter_ = new HloHighlighter(nullptr);
-  highlighter_->setParent(this);
-  auto* diff_highlighter = new DiffHighlighter(nullptr);
-  diff_highlighter->setParent(this);
-  auto* source_highlighter = new HloHighlighter(nullptr);
-  source_highlighter->setParent(this);
   tabs_->addTab(hlo_, tr("HLO"));
   tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(ir_, tr("LLVM IR"));
@@ -47,18 +41,13 @@ TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tabs_);
-  hlo_text_ = new AsyncDocument(hlo_);
-  diff_text_ = new AsyncDocument(diff_);
-  source_text_ = new AsyncDocument(source_);
-  hlo_text_->setHighlighter(highlighter_, kHighlightLineLimit);
-  diff_text_->setHighlighter(diff_highlighter, kHighlightLineLimit);
-  source_text_->setHighlighter(source_highlighter, kHighlightLineLimit);
-  source_->setParent(this);
   source_->hide();
 }
 
 void TextPanel::setSource(const QString& text, bool show) {
-  source_text_->setText(text);
+  // A hidden source tab (HLO input: the source is the HLO text itself) is
+  // not filled at all.
+  source_->setText(show ? text : QString());
   int i = tabs_->indexOf(source_);
   if (show && i < 0) tabs_->addTab(source_, tr("StableHLO"));
   if (!show && i >= 0) tabs_->removeTab(i);
@@ -67,17 +56,18 @@ void TextPanel::setSource(const QString& text, bool show) {
 void TextPanel::setStep(std::shared_ptr<const PipelineRun> run, int step) {
   UiTimer ui_timer("text: setStep");
   const ModuleSnapshot* before = run_ && step_ >= 0 && step_ < run_->size() ? run_->step(step_).module.get() : nullptr;
-  run_ = std::move(run);
+  ReplaceOffThread(run_, std::move(run));
   step_ = step;
   if (!run_ || step_ < 0 || step_ >= run_->size()) {
-    hlo_text_->setText({});
-    diff_text_->setText({});
+    hlo_->setText({});
+    diff_->setText({});
     return;
   }
   const ModuleSnapshot& snap = *run_->step(step_).module;
   selected_line_ = -1;
   if (before != &snap) {
-    hlo_text_->setText(QString::fromStdString(snap.text), [this] { setInstruction(id_); });
+    auto text = std::shared_ptr<const std::string>(run_->step(step_).module, &snap.text);
+    hlo_->setUtf8(std::move(text), [this] { setInstruction(id_); });
   } else {
     setInstruction(id_);
   }
@@ -88,7 +78,7 @@ void TextPanel::startDiff() {
   const quint64 gen = ++generation_;
   if (step_ <= 0) {
     diff_pending_ = false;
-    diff_text_->setText(step_ == 0 ? tr("(the input: no previous step)") : QString());
+    diff_->setText(step_ == 0 ? tr("(the input: no previous step)") : QString());
     emit diffReady();
     return;
   }
@@ -96,26 +86,31 @@ void TextPanel::startDiff() {
   auto after = run_->step(step_).module;
   if (before == after) {
     diff_pending_ = false;
-    diff_text_->setText(tr("(this pass changed nothing)"));
+    diff_->setText(tr("(this pass changed nothing)"));
     emit diffReady();
     return;
   }
   diff_pending_ = true;
-  diff_text_->setText(tr("computing diff…"));
+  diff_->setText(tr("computing diff…"));
   const std::string a_name = "step " + std::to_string(step_ - 1) + " " + run_->step(step_ - 1).pass;
   const std::string b_name = "step " + std::to_string(step_) + " " + run_->step(step_).pass;
-  auto result = std::make_shared<QString>();
+  auto result = std::make_shared<std::shared_ptr<const LineText>>();
   QThread* t = QThread::create([result, before, after, a_name, b_name] {
-    *result = QString::fromStdString(UnifiedDiff(DiffLines(before->text, after->text), a_name, b_name));
+    std::string diff = UnifiedDiff(DiffLines(before->text, after->text), a_name, b_name);
+    *result = diff.empty() ? nullptr : IndexUtf8(diff);
   });
   // Runs on the UI thread, and only while this panel exists.
   connect(t, &QThread::finished, this, [this, gen, result] {
     if (gen != generation_) return;
-    diff_text_->setText(result->isEmpty() ? tr("(no textual change)") : *result, [this, gen] {
+    auto done = [this, gen] {
       if (gen != generation_) return;
       diff_pending_ = false;
       emit diffReady();
-    });
+    };
+    if (*result)
+      diff_->setLineText(std::move(*result), done);
+    else
+      diff_->setText(tr("(no textual change)"), done);
   });
   connect(t, &QThread::finished, t, &QObject::deleteLater);
   t->start(QThread::LowPriority);
@@ -123,27 +118,17 @@ void TextPanel::startDiff() {
 
 void TextPanel::setInstruction(int64_t id) {
   id_ = id;
-  QList<QTextEdit::ExtraSelection> extras;
   selected_line_ = -1;
   if (run_ && step_ >= 0 && step_ < run_->size()) {
     const ModuleSnapshot& snap = *run_->step(step_).module;
     const InstructionRecord* r = snap.Find(id);
     if (r && !snap.lines_in_fallback) {
       // line_offset is a byte offset; count newlines before it.
-      selected_line_ = static_cast<int>(std::count(snap.text.begin(), snap.text.begin() + static_cast<long>(std::min(r->line_offset, snap.text.size())), '\n'));
-      QTextBlock block = hlo_->document()->findBlockByNumber(selected_line_);
-      if (block.isValid()) {
-        QTextEdit::ExtraSelection sel;
-        sel.format.setBackground(QColor("#fff3c4"));
-        sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-        sel.cursor = QTextCursor(block);
-        extras << sel;
-        hlo_->setTextCursor(QTextCursor(block));
-        hlo_->centerCursor();
-      }
+      const auto end = snap.text.begin() + static_cast<long>(std::min(r->line_offset, snap.text.size()));
+      selected_line_ = static_cast<int>(std::count(snap.text.begin(), end, '\n'));
     }
   }
-  hlo_->setExtraSelections(extras);
+  hlo_->setHighlightedLine(selected_line_);
 }
 
 void TextPanel::setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note) {
@@ -159,11 +144,9 @@ void TextPanel::setKernel(const QString& name, const QString& ir, const QString&
 QString TextPanel::irText() const { return ir_->toPlainText(); }
 QString TextPanel::ptxText() const { return ptx_->toPlainText(); }
 
-bool TextPanel::textPending() const {
-  return hlo_text_->pending() || diff_text_->pending() || source_text_->pending();
-}
+bool TextPanel::textPending() const { return hlo_->pending() || diff_->pending() || source_->pending(); }
 
-QString TextPanel::hloText() const { return hlo_->toPlainText(); }
-QString TextPanel::diffText() const { return diff_->toPlainText(); }
+QString TextPanel::hloText() const { return hlo_->text(); }
+QString TextPanel::diffText() const { return diff_->text(); }
 
 }  // namespace hloscope::views

@@ -1,7 +1,9 @@
 // The text panel: the step's HLO text (highlighted; the selected
 // instruction's line marked and scrolled to), a unified diff against the
 // previous step (computed off the UI thread), and for StableHLO input the
-// source text.
+// source text. Each is a TextViewer: small texts in a QPlainTextEdit, large
+// ones (the 40k-line HLO of a large module) in the LargeTextView, prepared on
+// a worker so that the UI thread is never blocked by them.
 #pragma once
 
 #include <QWidget>
@@ -15,17 +17,12 @@ class QTabWidget;
 
 namespace hloscope::views {
 
-class AsyncDocument;
-class HloHighlighter;
+class TextViewer;
 
 class TextPanel : public QWidget {
   Q_OBJECT
 
  public:
-  // Beyond this many lines the HLO text is shown without highlighting (a
-  // highlighter pass over the whole document would block the UI thread).
-  static constexpr int kHighlightLineLimit = 20000;
-
   explicit TextPanel(QWidget* parent = nullptr);
 
   void setSource(const QString& text, bool show);  // StableHLO source tab
@@ -38,12 +35,12 @@ class TextPanel : public QWidget {
   QString ptxText() const;
 
   QTabWidget* tabs() const { return tabs_; }
-  QPlainTextEdit* hloEdit() const { return hlo_; }
-  QPlainTextEdit* diffEdit() const { return diff_; }
+  TextViewer* hloViewer() const { return hlo_; }
+  TextViewer* diffViewer() const { return diff_; }
   QString hloText() const;
   QString diffText() const;
   bool diffPending() const { return diff_pending_; }
-  bool textPending() const;  // a large HLO/diff/source text still being filled
+  bool textPending() const;  // a large HLO/diff/source text still being prepared
   // The 0-based line highlighted for the selection, or -1.
   int selectedLine() const { return selected_line_; }
 
@@ -54,15 +51,11 @@ class TextPanel : public QWidget {
   void startDiff();
 
   QTabWidget* tabs_;
-  QPlainTextEdit* hlo_;
-  QPlainTextEdit* diff_;
-  QPlainTextEdit* source_;
+  TextViewer* hlo_;
+  TextViewer* diff_;
+  TextViewer* source_;
   QPlainTextEdit* ir_;
   QPlainTextEdit* ptx_;
-  AsyncDocument* hlo_text_;     // large texts are filled off the UI thread
-  AsyncDocument* diff_text_;
-  AsyncDocument* source_text_;
-  HloHighlighter* highlighter_;
   std::shared_ptr<const PipelineRun> run_;
   int step_ = -1;
   int64_t id_ = -1;

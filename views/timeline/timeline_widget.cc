@@ -1,9 +1,14 @@
 #include "views/timeline/timeline_widget.h"
+#include "views/common/release_off_thread.h"
 
+#include <QApplication>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPointer>
+#include <QThreadPool>
+#include <functional>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -12,12 +17,98 @@
 #include "core/layout/palette.h"
 #include "core/memory/logical_buffers.h"
 #include "views/common/qt_palette.h"
+#include "views/common/ui_timer.h"
 #include "views/pipeline/steps_model.h"
 
 namespace hloscope::views {
 namespace {
 constexpr double kMargin = 6, kSummaryHeight = 18, kLeftAxis = 56;
+
+// Everything the worker needs to draw the buffers and the curve.
+struct LayerInput {
+  std::shared_ptr<const BufferAssignment> ba;
+  std::vector<int> order;
+  std::vector<double> alloc_base, alloc_scale;
+  double total_height = 1;
+  int64_t positions = 1;
+  double zoom = 1, pan = 0;
+  QRectF area, curve;  // plot and curve areas in widget coordinates
+  QSize size;
+  qreal dpr = 1;
+  bool dimmed = false;
+};
+
+double XOf(const LayerInput& in, double position) {
+  return in.area.left() + (position - in.pan) * in.zoom * in.area.width() / static_cast<double>(in.positions);
 }
+
+QRectF BufferRectOf(const AssignedBuffer& b, const QRectF& p, const std::vector<double>& alloc_base,
+                    const std::vector<double>& alloc_scale, double total_height, const std::function<double(double)>& x_of) {
+  const bool known = b.allocation >= 0 && b.allocation < static_cast<int>(alloc_base.size());
+  const double base = known ? alloc_base[b.allocation] : 0;
+  const double scale = known ? alloc_scale[b.allocation] : 0;
+  const double y0 = p.top() + (base + static_cast<double>(b.offset) * scale) * p.height() / total_height;
+  const double h = std::max(1.0, static_cast<double>(b.bytes) * scale * p.height() / total_height);
+  const double x0 = x_of(static_cast<double>(b.start)), x1 = x_of(static_cast<double>(b.end + 1));
+  return QRectF(x0, y0, std::max(1.0, x1 - x0), h);
+}
+
+// The buffers (big ones first so small ones stay visible on top) and the
+// temp bytes live per position, on a transparent image of the widget's size.
+QImage RenderLayer(const LayerInput& in) {
+  if (in.size.isEmpty()) return QImage();
+  QImage img(in.size * in.dpr, QImage::Format_ARGB32_Premultiplied);
+  img.setDevicePixelRatio(in.dpr);
+  img.fill(Qt::transparent);
+  QPainter p(&img);
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const BufferAssignment& ba = *in.ba;
+  p.save();
+  p.setClipRect(in.area.adjusted(0, 0, 1, 1));
+  constexpr int kKinds = 4;  // one fill and one outline colour per buffer kind
+  QColor fill[kKinds], outline[kKinds];
+  for (int k = 0; k < kKinds; ++k) {
+    fill[k] = ToQColor(layout::BufferKindColor(BufferKindName(static_cast<BufferKind>(k))));
+    fill[k].setAlpha(in.dimmed ? 110 : 200);
+    outline[k] = fill[k].darker(140);
+  }
+  auto x_of = [&](double pos) { return XOf(in, pos); };
+  int pen_kind = -1;
+  for (int i : in.order) {
+    const AssignedBuffer& b = ba.buffers[static_cast<size_t>(i)];
+    const int kind = std::clamp(static_cast<int>(b.kind), 0, kKinds - 1);
+    const QRectF r = BufferRectOf(b, in.area, in.alloc_base, in.alloc_scale, in.total_height, x_of);
+    if (r.right() < in.area.left() || r.left() > in.area.right()) continue;
+    p.fillRect(r, fill[kind]);
+    if (kind != pen_kind) p.setPen(QPen(outline[kind], 0));
+    pen_kind = kind;
+    p.drawRect(r);
+  }
+  p.restore();
+  const QRectF& ca = in.curve;
+  if (ca.height() > 10 && !ba.live_bytes.empty()) {
+    int64_t top = std::max<int64_t>({ba.peak_bytes, ba.lower_bound_bytes, 1});
+    for (int64_t v : ba.live_bytes) top = std::max(top, v);
+    auto y_of = [&](double v) { return ca.bottom() - v * ca.height() / static_cast<double>(top); };
+    p.setClipRect(ca.adjusted(0, -1, 1, 1));
+    QPainterPath path;
+    path.moveTo(x_of(0), ca.bottom());
+    for (size_t i = 0; i < ba.live_bytes.size(); ++i) {
+      const double y = y_of(static_cast<double>(ba.live_bytes[i]));
+      path.lineTo(x_of(static_cast<double>(i)), y);
+      path.lineTo(x_of(static_cast<double>(i + 1)), y);
+    }
+    path.lineTo(x_of(static_cast<double>(ba.live_bytes.size())), ca.bottom());
+    path.closeSubpath();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.fillPath(path, QColor(21, 101, 192, 60));
+    p.setPen(QPen(QColor("#1565c0"), 1));
+    p.drawPath(path);
+  }
+  return img;
+}
+
+}  // namespace
 
 TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
@@ -26,16 +117,23 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 
 void TimelineWidget::setAssignment(std::shared_ptr<const BufferAssignment> ba,
                                    std::shared_ptr<const ModuleSnapshot> snapshot) {
-  ba_ = std::move(ba);
-  snapshot_ = std::move(snapshot);
+  ReplaceOffThread(ba_, std::move(ba));
+  ReplaceOffThread(snapshot_, std::move(snapshot));
   message_.clear();
+  UiTimer ui_timer("timeline: setAssignment");
   id_of_name_.clear();
+  names_indexed_ = false;
+  hi_for_ = {nullptr, -2};  // no selection is -1: recomputed on next use
+  order_.clear();
   alloc_base_.clear();
   total_height_ = 1;
   positions_ = 1;
-  if (snapshot_)
-    for (const InstructionRecord& r : snapshot_->instructions) id_of_name_.emplace(r.name, r.id);
   if (ba_) {
+    // Big buffers first so small ones stay visible on top.
+    order_.resize(ba_->buffers.size());
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](int a, int b) { return ba_->buffers[a].bytes > ba_->buffers[b].bytes; });
     int max_alloc = -1;
     for (const AllocationInfo& a : ba_->allocations) max_alloc = std::max(max_alloc, a.index);
     alloc_base_.assign(static_cast<size_t>(max_alloc + 1), 0);
@@ -51,10 +149,14 @@ void TimelineWidget::setAssignment(std::shared_ptr<const BufferAssignment> ba,
     positions_ = std::max<int64_t>(static_cast<int64_t>(ba_->sequence.size()), 1);
     for (const AssignedBuffer& b : ba_->buffers) positions_ = std::max(positions_, b.end + 1);
   }
+  layer_ = QImage();
+  layer_key_ = pending_key_ = LayerKey{};
+  startLayer();
   update();
 }
 
 void TimelineWidget::setMessage(const QString& message) {
+  ReleaseOffThread(std::move(ba_));
   ba_.reset();
   message_ = message;
   update();
@@ -78,16 +180,26 @@ QString TimelineWidget::summary() const {
 
 int64_t TimelineWidget::idOfBuffer(int buffer) const {
   const AssignedBuffer& b = ba_->buffers[buffer];
+  if (!names_indexed_) {
+    names_indexed_ = true;
+    if (snapshot_) {
+      id_of_name_.reserve(snapshot_->instructions.size());
+      for (const InstructionRecord& r : snapshot_->instructions) id_of_name_.emplace(r.name, r.id);
+    }
+  }
   auto it = id_of_name_.find(b.instruction);
   return it == id_of_name_.end() ? -1 : it->second;
 }
 
 std::vector<int> TimelineWidget::highlightedBuffers() const {
-  std::vector<int> out;
-  if (!ba_ || selected_ < 0) return out;
+  // Cached per assignment and selection (paint and rendering() ask often).
+  if (hi_for_ == std::make_pair(ba_.get(), selected_)) return hi_;
+  hi_.clear();
+  hi_for_ = {ba_.get(), selected_};
+  if (!ba_ || selected_ < 0) return hi_;
   for (int i = 0; i < static_cast<int>(ba_->buffers.size()); ++i)
-    if (idOfBuffer(i) == selected_) out.push_back(i);
-  return out;
+    if (idOfBuffer(i) == selected_) hi_.push_back(i);
+  return hi_;
 }
 
 QRectF TimelineWidget::plotArea() const {
@@ -107,15 +219,36 @@ double TimelineWidget::xOf(double position) const {
 }
 
 QRectF TimelineWidget::bufferRect(int buffer) const {
-  const AssignedBuffer& b = ba_->buffers[buffer];
-  QRectF p = plotArea();
-  const bool known = b.allocation >= 0 && b.allocation < static_cast<int>(alloc_base_.size());
-  const double base = known ? alloc_base_[b.allocation] : 0;
-  const double scale = known ? alloc_scale_[b.allocation] : 0;
-  const double y0 = p.top() + (base + static_cast<double>(b.offset) * scale) * p.height() / total_height_;
-  const double h = std::max(1.0, static_cast<double>(b.bytes) * scale * p.height() / total_height_);
-  const double x0 = xOf(static_cast<double>(b.start)), x1 = xOf(static_cast<double>(b.end + 1));
-  return QRectF(x0, y0, std::max(1.0, x1 - x0), h);
+  return BufferRectOf(ba_->buffers[buffer], plotArea(), alloc_base_, alloc_scale_, total_height_,
+                      [this](double pos) { return xOf(pos); });
+}
+
+TimelineWidget::LayerKey TimelineWidget::currentKey() const {
+  return {ba_.get(), size(), zoom_, pan_, ba_ && selected_ >= 0 && !highlightedBuffers().empty()};
+}
+
+bool TimelineWidget::rendering() const { return ba_ && pending_key_ == currentKey() && layer_key_ != pending_key_; }
+
+void TimelineWidget::startLayer() {
+  const LayerKey key = currentKey();
+  if (!ba_ || key == layer_key_ || key == pending_key_) return;
+  pending_key_ = key;
+  const quint64 gen = ++layer_gen_;
+  LayerInput in{ba_, order_, alloc_base_, alloc_scale_, total_height_, positions_, zoom_, pan_, plotArea(),
+                curveArea(), size(), devicePixelRatioF(), key.dimmed};
+  QPointer<TimelineWidget> self(this);
+  QThreadPool::globalInstance()->start([self, gen, key, in = std::move(in)] {
+    QImage img = RenderLayer(in);
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, gen, key, img = std::move(img)]() mutable {
+          if (!self || gen != self->layer_gen_) return;
+          self->layer_ = std::move(img);
+          self->layer_key_ = key;
+          self->update();
+        },
+        Qt::QueuedConnection);
+  });
 }
 
 int TimelineWidget::bufferAt(QPointF pt) const {
@@ -148,6 +281,7 @@ void TimelineWidget::resetZoom() {
 }
 
 void TimelineWidget::paintEvent(QPaintEvent*) {
+  UiTimer ui_timer("timeline: paint");
   QPainter p(this);
   p.fillRect(rect(), Qt::white);
   p.setRenderHint(QPainter::Antialiasing, false);
@@ -162,25 +296,14 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   p.setPen(QColor("#222222"));
   p.drawText(QRectF(kMargin, kMargin, width() - 2 * kMargin, kSummaryHeight), Qt::AlignLeft | Qt::AlignVCenter, summary());
   const QRectF area = plotArea();
+  p.fillRect(area, QColor("#fafafa"));
+  // The buffers and the curve: the worker-drawn layer (a stale one, stretched,
+  // while the current one is drawn).
+  startLayer();
+  if (!layer_.isNull()) p.drawImage(QRectF(QPointF(0, 0), QSizeF(size())), layer_);
+  std::vector<int> hi = highlightedBuffers();
   p.save();
   p.setClipRect(area.adjusted(0, 0, 1, 1));
-  p.fillRect(area, QColor("#fafafa"));
-  // Big buffers first so small ones stay visible on top.
-  std::vector<int> order(ba_->buffers.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return ba_->buffers[a].bytes > ba_->buffers[b].bytes; });
-  std::vector<int> hi = highlightedBuffers();
-  for (int i : order) {
-    const AssignedBuffer& b = ba_->buffers[i];
-    QColor c = ToQColor(layout::BufferKindColor(BufferKindName(b.kind)));
-    QRectF r = bufferRect(i);
-    if (r.right() < area.left() || r.left() > area.right()) continue;
-    c.setAlpha(hi.empty() ? 200 : 110);
-    p.fillRect(r, c);
-    p.setPen(QPen(c.darker(140), 0));
-    p.drawRect(r);
-  }
   for (int i : hi) {
     p.setPen(QPen(ToQColor(layout::kSelectedColor), 2));
     p.fillRect(bufferRect(i), ToQColor(layout::kSelectedColor).lighter(150));
@@ -213,19 +336,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     auto yOf = [&](double v) { return ca.bottom() - v * ca.height() / static_cast<double>(top); };
     p.save();
     p.setClipRect(ca.adjusted(0, -1, 1, 1));
-    QPainterPath path;
-    path.moveTo(xOf(0), ca.bottom());
-    for (size_t i = 0; i < ba_->live_bytes.size(); ++i) {
-      const double y = yOf(static_cast<double>(ba_->live_bytes[i]));
-      path.lineTo(xOf(static_cast<double>(i)), y);
-      path.lineTo(xOf(static_cast<double>(i + 1)), y);
-    }
-    path.lineTo(xOf(static_cast<double>(ba_->live_bytes.size())), ca.bottom());
-    path.closeSubpath();
     p.setRenderHint(QPainter::Antialiasing, true);
-    p.fillPath(path, QColor(21, 101, 192, 60));
-    p.setPen(QPen(QColor("#1565c0"), 1));
-    p.drawPath(path);
     p.setPen(QPen(QColor("#2e7d32"), 1, Qt::DashLine));
     p.drawLine(QPointF(ca.left(), yOf(static_cast<double>(ba_->lower_bound_bytes))),
                QPointF(ca.right(), yOf(static_cast<double>(ba_->lower_bound_bytes))));

@@ -7,11 +7,15 @@
 // wheel zooms horizontally around the cursor, dragging pans.
 #pragma once
 
+#include <QImage>
 #include <QWidget>
 #include <cstdint>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/memory/buffer_assignment.h"
@@ -42,6 +46,12 @@ class TimelineWidget : public QWidget {
   double zoom() const { return zoom_; }
   void resetZoom();
 
+  // The buffers and the live-bytes curve are drawn into an image on a worker
+  // thread (tens of thousands of rectangles on large modules); true while
+  // the image for the current assignment, size, zoom and highlight is not
+  // ready yet.
+  bool rendering() const;
+
   QSize sizeHint() const override { return {600, 260}; }
   QSize minimumSizeHint() const override { return {200, 120}; }
 
@@ -64,7 +74,26 @@ class TimelineWidget : public QWidget {
 
   std::shared_ptr<const BufferAssignment> ba_;
   std::shared_ptr<const ModuleSnapshot> snapshot_;
-  std::map<std::string, int64_t> id_of_name_;
+  // Instruction id per name, built on first use (clicks, highlights): large
+  // modules have tens of thousands, and most steps are never clicked.
+  mutable std::unordered_map<std::string_view, int64_t> id_of_name_;
+  mutable bool names_indexed_ = false;
+  mutable std::vector<int> hi_;  // highlightedBuffers() for hi_for_
+  mutable std::pair<const BufferAssignment*, int64_t> hi_for_{nullptr, -1};
+  std::vector<int> order_;  // buffers by decreasing size (the drawing order)
+  // What the worker-drawn layer shows; the layer is redrawn when it changes.
+  struct LayerKey {
+    const BufferAssignment* ba = nullptr;
+    QSize size;
+    double zoom = 0, pan = 0;
+    bool dimmed = false;  // buffers drawn fainter while some are highlighted
+    bool operator==(const LayerKey&) const = default;
+  };
+  LayerKey currentKey() const;
+  void startLayer();
+  QImage layer_;
+  LayerKey layer_key_, pending_key_;
+  quint64 layer_gen_ = 0;
   // Each allocation is a band of height √size (so one large parameter does
   // not flatten the temp heap); offsets are linear within a band.
   std::vector<double> alloc_base_;   // band top per allocation index
