@@ -18,7 +18,7 @@ int RunReport(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--device", "--out", "--compare-with", "--xla-buffer-assignment", "--xla-dump",
-                         "--xla-module"},
+                         "--xla-module", "--run"},
                   {"--force", "--quiet"}, &err) ||
       args.positional().size() != 1 || !args.Has("--out")) {
     std::fprintf(stderr, "hloscope-cli report: error: %s\n", err.empty() ? "expected FILE and --out DIR" : err.c_str());
@@ -74,6 +74,11 @@ int RunReport(const std::vector<std::string>& argv) {
     xla_ba = std::move(*x);
   }
   report::ReportOptions opts;
+  opts.run = args.GetOr("--run", "");
+  if (!opts.run.empty() && opts.run != "cpu" && opts.run != "cuda") {
+    std::fprintf(stderr, "hloscope-cli report: error: --run takes cpu or cuda, not '%s'\n", opts.run.c_str());
+    return 2;
+  }
   if (other) {
     opts.compare_with = other.get();
     opts.compare_label = compare_file;
@@ -105,7 +110,7 @@ int RunReport(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, optimized HLO) of a pipeline run",
                      "usage: hloscope-cli report FILE --out DIR [--pipeline gpu] [--device h200] [--force] [--quiet]\n"
                      "                           [--compare-with OTHER.hlo] [--xla-buffer-assignment F.txt]\n"
-                     "                           [--xla-dump DIR [--xla-module ID|NAME]]\n"
+                     "                           [--xla-dump DIR [--xla-module ID|NAME]] [--run cpu|cuda]\n"
                      "Runs the pipeline (default gpu) with the verifier and writes DIR/report.html (one file:\n"
                      "inline CSS and SVG, opens offline: summary, steps with no-op steps folded, graphs before\n"
                      "and after, fusion decisions, buffer timeline, kernels), DIR/report.json (schema\n"
@@ -114,7 +119,9 @@ HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, opti
                      "--compare-with adds a section comparing our optimized module with OTHER (typically XLA's\n"
                      "after_optimizations dump; as `compare`); --xla-buffer-assignment draws XLA's own buffer\n"
                      "timeline next to ours; --xla-dump takes both from an --xla_dump_to folder (the module\n"
-                     "picked by --xla-module, else the largest).",
+                     "picked by --xla-module, else the largest). --run runs the kernels (random inputs, seed 1) on\n"
+                     "the CPU executor or the local GPU, checks them against the interpreter and fills the kernel\n"
+                     "table's measured µs (a failed run, e.g. no GPU, is noted in the report).",
                      RunReport);
 
 }  // namespace hloscope::cli

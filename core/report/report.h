@@ -34,6 +34,10 @@ struct ReportOptions {
   // by ReadXlaBufferAssignment) — drawn next to ours.
   const BufferAssignment* xla_buffers = nullptr;
   std::string xla_buffers_label;
+  // "cpu" or "cuda": run the generated kernels (random inputs, seed 1) and
+  // fill the kernels' measured µs; outputs are checked against the
+  // interpreter. "" = no run. A failed run is noted in the report.
+  std::string run;
 };
 
 struct ReportFile {

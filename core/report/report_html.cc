@@ -227,6 +227,19 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
     h += "<p class=\"muted\">" + std::to_string(k["list"].size()) + " kernel launches for " + E(Str(k["target"])) +
          (k.contains("bundle") ? "; the runnable kernel bundle is in <a href=\"bundle/manifest.json\">bundle/</a>" : "") +
          ". " + E(Str(k["note"])) + ".</p>\n";
+    if (k.contains("run")) {
+      const J& run = k["run"];
+      if (run.contains("error"))
+        h += "<p class=\"muted\">Kernel run on " + E(Str(run["device"])) + " failed: " + E(Str(run["error"])) + "</p>\n";
+      else
+        h += "<p>Kernels run on " + E(Str(run["device"])) + ": whole plan " + Num(run["total_ms"]) + " ms; outputs " +
+             (run.contains("matches_interpreter")
+                  ? std::string(run["matches_interpreter"].get<bool>() ? "match the interpreter"
+                                                                       : "DIFFER from the interpreter: " +
+                                                                             E(Str(run["mismatch"])))
+                  : std::string("not checked (the interpreter could not run the module)")) +
+             ".</p>\n";
+    }
     h += "<table>\n<tr><th>kernel</th><th>kind</th><th>launch</th><th>bytes</th><th>flops</th><th>estimated µs</th>"
          "<th>measured µs</th><th>files</th></tr>\n";
     for (const auto& x : k["list"]) {

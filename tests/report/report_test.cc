@@ -193,5 +193,30 @@ TEST(ReportBuild, ComparesWithXlaAndDrawsItsTimeline) {
   EXPECT_GE(svgs, 4u);
 }
 
+// --run cpu: the kernels run on the CPU executor, every kernel gets a
+// measured time, and the outputs match the interpreter. --run cuda without a
+// driver is noted, not fatal.
+TEST(ReportBuild, RunFillsMeasuredTimes) {
+  for (const char* device : {"cpu", "cuda"}) {
+    auto m = ParseHloFile(testing::SamplesDir() + "/softmax.hlo");
+    ASSERT_TRUE(m.ok());
+    ReportOptions opts;
+    opts.run = device;
+    auto r = BuildReport(**m, opts);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    const auto& k = r->data["kernels"];
+    ASSERT_TRUE(k.contains("run")) << device;
+    if (k["run"].contains("error")) {
+      EXPECT_EQ(std::string(device), "cuda") << k["run"].dump();
+      EXPECT_NE(r->html.find("failed"), std::string::npos);
+      continue;
+    }
+    EXPECT_TRUE(k["run"]["matches_interpreter"].get<bool>()) << k["run"].dump();
+    ASSERT_FALSE(k["list"].empty());
+    for (const auto& x : k["list"]) EXPECT_TRUE(x["measured_us"].is_number()) << x.dump();
+    EXPECT_NE(r->html.find("match the interpreter"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace hloscope::report
