@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
                            "graph");
   QCommandLineOption shot("screenshot", "Render the window to OUT.png and exit.", "OUT.png");
   QCommandLineOption size("size", "Screenshot: window size.", "WxH", "1600x1000");
+  QCommandLineOption zoom("zoom", "Screenshot: zoom the graph by this factor around the selection (or the centre).",
+                          "FACTOR", "1");
   QCommandLineOption compare("compare", "Screenshot: compare the step with module B and save the compare window.",
                              "B");
   QCommandLineOption force("force", "Screenshot: overwrite an existing OUT.png.");
@@ -34,7 +36,7 @@ int main(int argc, char** argv) {
                             "pipeline arrive, and how long the UI thread was ever blocked.");
   QCommandLineOption exit_ready("exit-when-ready",
                                 "With --timing: quit once the pipeline has run and its last step's graph is drawn.");
-  cli.addOptions({pipeline, step, select, panel, compare, shot, size, force, timing, exit_ready});
+  cli.addOptions({pipeline, step, select, panel, compare, shot, size, zoom, force, timing, exit_ready});
   cli.process(app);
 
   QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
     o.pipeline = cli.value(pipeline);
     o.step = cli.value(step);
     o.select = cli.value(select);
+    o.zoom = cli.value(zoom).toDouble();
     o.panel = cli.value(panel);
     o.compare = cli.value(compare);
     o.output = cli.value(shot);

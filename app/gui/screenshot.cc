@@ -28,6 +28,7 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
   if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
     return QStringLiteral("--compare: %1: no such file").arg(o.compare);
+  if (!(o.zoom >= 0.05 && o.zoom <= 20)) return QStringLiteral("--zoom: expected a factor between 0.05 and 20");
   return {};
 }
 
@@ -94,6 +95,22 @@ void ScreenshotDriver::poll() {
   }
   // Settling: a few idle polls in a row so animations and repaints finish.
   if (++idle_polls_ < 8) return;
+  if (o_.zoom > 0 && o_.zoom != 1 && !zoomed_ && o_.compare.isEmpty()) {
+    // Zoom in steps of the view's own zoom factor, then centre the selection again.
+    zoomed_ = true;
+    double f = 1;
+    while (f * 1.25 <= o_.zoom + 1e-9) {
+      window_->graph()->zoomIn();
+      f *= 1.25;
+    }
+    while (f / 1.25 >= o_.zoom - 1e-9) {
+      window_->graph()->zoomOut();
+      f /= 1.25;
+    }
+    if (!o_.select.isEmpty()) window_->selectInstructionByName(o_.select, true);
+    idle_polls_ = 0;
+    return;
+  }
   QWidget* shown = o_.compare.isEmpty() ? static_cast<QWidget*>(window_) : window_->compareView()->window();
   QImage image = shown->grab().toImage();
   QSaveFile out(o_.output);

@@ -23,6 +23,7 @@ struct ScreenshotOptions {
   QString compare;  // module B: screenshot the compare window
   QString output;
   QSize size{1600, 1000};
+  double zoom = 1;  // graph zoom factor applied once the window settled
   bool force = false;
   int timeout_ms = 300000;
 };
@@ -53,6 +54,7 @@ class ScreenshotDriver : public QObject {
   int waited_ms_ = 0;
   int idle_polls_ = 0;
   bool compared_ = false;
+  bool zoomed_ = false;
 };
 
 }  // namespace hloscope::gui

@@ -194,6 +194,42 @@ TEST(ScreenshotTest, WritesPngOfRequestedSizeAndRefusesOverwrite) {
   o.step = "2";
   o.panel = "nope";
   EXPECT_NE(CheckScreenshotOptions(o), "");
+  o.panel = "graph";
+  o.zoom = 0;  // --zoom that did not parse
+  EXPECT_NE(CheckScreenshotOptions(o), "");
+  o.zoom = 4;
+  EXPECT_EQ(CheckScreenshotOptions(o), "");
+}
+
+// --zoom: the graph is shown larger than the fitted view.
+TEST(ScreenshotTest, ZoomEnlargesTheGraph) {
+  QTemporaryDir dir;
+  ScreenshotOptions o;
+  o.file = Sample("softmax.hlo");
+  o.step = "last";
+  o.select = "x.1";
+  o.zoom = 3;
+  o.output = dir.path() + "/zoomed.png";
+  o.size = QSize(900, 600);
+  MainWindow w(kTestOptions);
+  ScreenshotDriver driver(&w, o);
+  int code = -1;
+  QString message;
+  QObject::connect(&driver, &ScreenshotDriver::finished, [&](int c, QString m) { code = c, message = m; });
+  driver.start();
+  ASSERT_TRUE(WaitUntil([&] { return code >= 0; }));
+  ASSERT_EQ(code, 0) << message.toStdString();
+  MainWindow plain(kTestOptions);
+  ScreenshotOptions p = o;
+  p.zoom = 1;
+  p.output = dir.path() + "/plain.png";
+  ScreenshotDriver d2(&plain, p);
+  int code2 = -1;
+  QObject::connect(&d2, &ScreenshotDriver::finished, [&](int c, QString) { code2 = c; });
+  d2.start();
+  ASSERT_TRUE(WaitUntil([&] { return code2 >= 0; }));
+  ASSERT_EQ(code2, 0);
+  EXPECT_GT(w.graph()->zoom(), plain.graph()->zoom() * 2.0);
 }
 
 TEST(ScreenshotTest, UnknownSelectionFails) {
