@@ -28,6 +28,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/fusion/fusibility.h"
 #include "core/ir/computation.h"
 
 namespace hloscope::codegen {
@@ -61,27 +62,12 @@ const Instruction* ReduceOf(const Instruction* root) {
   return nullptr;
 }
 
-// An op of a reduction epilogue: a one-operand elementwise op of unchanged
-// dimensions, or a bitcast that keeps the element type (the value is the
-// same, only its index changes).
-bool IsEpilogueOp(const Instruction* i) {
-  if (i->operand_count() != 1 || !i->shape().IsArray() || !i->operand(0)->shape().IsArray()) return false;
-  const Shape& o = i->operand(0)->shape();
-  if (i->opcode() == Opcode::kBitcast)
-    return o.element_type() == i->shape().element_type() && o.num_elements() == i->shape().num_elements();
-  return IsElementwise(i->opcode()) && o.SameDims(i->shape());
-}
-
 // The reduce under a reduction epilogue root (sqrt(reduce), a bitcast of
-// it, …), or null.
+// it, …; the fusion passes' own rule, core/fusion ReductionHero), or null.
 const Instruction* EpilogueReduce(const Instruction* root) {
-  const Instruction* i = root;
-  while (i->opcode() != Opcode::kReduce) {
-    if (!IsEpilogueOp(i)) return nullptr;
-    i = i->operand(0);
-  }
-  if (i == root || i->shape().IsTuple()) return nullptr;
-  return i;
+  const Instruction* hero = ReductionHero(root);
+  if (!hero || hero == root || hero->shape().IsTuple()) return nullptr;
+  return hero;
 }
 
 StatusOr<Plan> MakePlan(const KernelSpec& spec, llvm::LLVMContext& ctx) {

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/fusion/fusibility.h"
+
 namespace hloscope {
 namespace {
 
@@ -514,7 +516,7 @@ std::vector<const Instruction*> FusionRoots(const Instruction& fusion) {
 
 bool FusionHasReduceRoot(const Instruction& fusion) {
   for (const Instruction* r : FusionRoots(fusion))
-    if (r->opcode() == Opcode::kReduce) return true;
+    if (ReductionHero(r)) return true;  // a reduce, or a reduction epilogue over one
   return false;
 }
 

@@ -41,6 +41,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     bool elementwise = i.opcode() != Opcode::kFusion && IsElementwise(i.opcode()) && i.operand_count() > 0 &&
                        !i.HasSideEffect() && i.shape().IsArray();
     if (!fusion && !elementwise) return nullptr;
+    if (fusion && ContainsReduce(i)) return nullptr;  // a reduction kernel, whatever its kind says
     if (!i.shape().IsTuple()) return i.shape().IsArray() ? &i.shape() : nullptr;
     const auto& leaves = i.shape().tuple_shapes();
     if (leaves.empty() || !leaves[0].IsArray()) return nullptr;

@@ -32,7 +32,7 @@ std::vector<int64_t> LoopShape(const Instruction& i) {
     if (roots.empty()) return {};
     root = roots[0];
     for (const Instruction* r : roots)
-      if (r->opcode() == Opcode::kReduce) root = r;
+      if (const Instruction* hero = ReductionHero(r)) root = hero;  // through an epilogue
   }
   if (root->opcode() == Opcode::kReduce) return root->operand(0)->shape().dims();
   const Shape& s = root->shape().IsTuple() ? root->shape().tuple_shapes()[0] : root->shape();
@@ -48,8 +48,8 @@ std::optional<std::vector<int64_t>> ReduceOutputShape(const Instruction& i) {
   if (i.opcode() == Opcode::kReduce) return i.shape().dims();
   if (i.opcode() != Opcode::kFusion) return std::nullopt;
   for (const Instruction* r : FusionRoots(i))
-    if (r->opcode() == Opcode::kReduce)
-      return (r->shape().IsTuple() ? r->shape().tuple_shapes()[0] : r->shape()).dims();
+    if (const Instruction* hero = ReductionHero(r))
+      return (hero->shape().IsTuple() ? hero->shape().tuple_shapes()[0] : hero->shape()).dims();
   return std::nullopt;
 }
 

@@ -197,5 +197,37 @@ ENTRY entry {
   EXPECT_FALSE(r.changed);
 }
 
+// A reduction with an epilogue (sqrt(reduce)) is still a reduction over its
+// input: it joins a sibling reduction of the same input and reduce shape,
+// and the merged kernel is an input (reduction) fusion, not a loop fusion.
+TEST(MultiOutputFusionConformance, EpilogueReductionJoinsSiblingReduction) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+ENTRY e {
+  p0 = f32[8,16] parameter(0)
+  z = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  r1 = f32[8] reduce(p0, z), dimensions={1}, to_apply=add
+  s1 = f32[8] sqrt(r1)
+  r2 = f32[8] reduce(p0, ninf), dimensions={1}, to_apply=mx
+  ROOT t = (f32[8], f32[8]) tuple(s1, r2)
+})");
+  EXPECT_EQ(r.CountFusions(), 1) << r.Text();
+  EXPECT_NE(r.Group("s1"), "");
+  EXPECT_EQ(r.Group("s1"), r.Group("r1"));
+  EXPECT_EQ(r.Group("s1"), r.Group("r2"));
+  EXPECT_EQ(r.KindOf("r2"), "kInput");
+}
+
 }  // namespace
 }  // namespace hloscope::fusion_testing
