@@ -1,9 +1,13 @@
 // Parse + verify throughput: a generated 100k-instruction module and the
 // largest corpus module (Llama 3.1 8B, 31,855 instructions).
 // Counters: bytes_per_second (text) and instructions/s; heap_x_text is the
-// heap the parsed module keeps (glibc mallinfo2) divided by the text size.
+// heap the parsed module keeps (tcmalloc's allocated bytes, or glibc's
+// mallinfo2 without it) divided by the text size.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+#if HLOSCOPE_TCMALLOC
+#include <gperftools/malloc_extension_c.h>
+#endif
 
 #include <filesystem>
 #include <string>
@@ -39,8 +43,16 @@ std::string GenerateModule(int n) {
   return s;
 }
 
-// Heap bytes in use (glibc).
-double HeapInUse() { return static_cast<double>(mallinfo2().uordblks + mallinfo2().hblkhd); }
+// Heap bytes in use.
+double HeapInUse() {
+#if HLOSCOPE_TCMALLOC
+  size_t bytes = 0;
+  MallocExtension_GetNumericProperty("generic.current_allocated_bytes", &bytes);
+  return static_cast<double>(bytes);
+#else
+  return static_cast<double>(mallinfo2().uordblks + mallinfo2().hblkhd);
+#endif
+}
 
 void RunParse(benchmark::State& state, const std::string& text, bool verify) {
   int64_t instrs = 0;

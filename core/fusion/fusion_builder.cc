@@ -189,23 +189,19 @@ void SortByPostOrder(Computation* c) {
 // Then the stable post order keeps every other instruction where it is, and
 // each such "late" instruction v, in list order, is preceded by the
 // depth-first post order of its dependencies that are neither before v nor
-// already moved — exactly what SortByPostOrder's walk emits there. Costs one
-// light walk of the list (positions) plus the moved instructions.
+// already moved — exactly what SortByPostOrder's walk emits there. Costs only
+// the instructions looked at and moved (positions are the list's order keys).
 void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
   const int64_t bound = c->parent() ? c->parent()->next_id() : 0;
-  static thread_local std::vector<int64_t> pos;  // by id; valid for this call
-  static thread_local std::vector<uint64_t> mark;
+  static thread_local std::vector<uint64_t> mark;  // by id
   static thread_local uint64_t generation = 0;
-  if (pos.size() < static_cast<size_t>(bound)) {
-    pos.resize(static_cast<size_t>(bound) * 2, 0);
-    mark.resize(static_cast<size_t>(bound) * 2, 0);
-  }
-  int64_t n = 0;
-  for (const auto& i : c->instructions()) {
-    if (i->id() < 0 || i->id() >= bound) return SortByPostOrder(c);
-    pos[static_cast<size_t>(i->id())] = n++;
-  }
-  auto at = [&](const Instruction* i) { return pos[static_cast<size_t>(i->id())]; };
+  if (mark.size() < static_cast<size_t>(bound)) mark.resize(static_cast<size_t>(bound) * 2, 0);
+  auto ok = [&](const Instruction* i) { return i->id() >= 0 && i->id() < bound; };
+  // Positions are the list's order keys: moving an instruction changes only
+  // its own key (a renumbering keeps the order), and moved instructions are
+  // never compared again, so every comparison below sees the order the list
+  // had before this call.
+  auto at = [&](const Instruction* i) { return i->order_key(); };
   auto late = [&](const Instruction* v) {
     for (const Instruction* d : v->operands())
       if (d->parent() == c && at(d) > at(v)) return true;
@@ -214,8 +210,11 @@ void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
     return false;
   };
   std::vector<Instruction*> lates;
+  bool ids_ok = true;
   auto consider = [&](Instruction* v) {
-    if (v->parent() == c && late(v)) lates.push_back(v);
+    if (v->parent() != c) return;
+    ids_ok = ids_ok && ok(v);
+    if (late(v)) lates.push_back(v);
   };
   for (Instruction* f : fresh) {
     if (f->parent() != c) continue;
@@ -223,6 +222,7 @@ void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
     for (Instruction* u : f->users()) consider(u);
     for (Instruction* u : f->control_successors()) consider(u);
   }
+  if (!ids_ok) return SortByPostOrder(c);
   if (lates.empty()) return;
   std::sort(lates.begin(), lates.end(), [&](const Instruction* a, const Instruction* b) { return at(a) < at(b); });
   lates.erase(std::unique(lates.begin(), lates.end()), lates.end());
@@ -231,7 +231,6 @@ void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
   auto state = [&](const Instruction* i) -> uint64_t& { return mark[static_cast<size_t>(i->id())]; };
   std::vector<std::pair<Instruction*, size_t>> stack;
   std::vector<Instruction*> emitted;
-  auto& list = const_cast<std::list<std::unique_ptr<Instruction>>&>(c->instructions());
   for (Instruction* v : lates) {
     if (state(v) == moved) continue;
     const int64_t limit = at(v);
@@ -246,7 +245,9 @@ void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
       if (next < total) {
         Instruction* dep = next < nops ? node->operand(static_cast<int>(next)) : node->control_predecessors()[next - nops];
         ++next;
-        if (dep->parent() != c || placed(dep)) continue;
+        if (dep->parent() != c) continue;
+        if (!ok(dep)) return SortByPostOrder(c);  // ids not from this module: the full sort
+        if (placed(dep)) continue;
         state(dep) = visiting;
         stack.push_back({dep, 0});
         continue;
@@ -258,7 +259,7 @@ void RestoreOrder(Computation* c, const std::vector<Instruction*>& fresh) {
     }
     // `emitted` ends with v; the others move, in order, to just before it.
     for (Instruction* e : emitted)
-      if (e != v) list.splice(v->self_it, list, e->self_it);
+      if (e != v) c->MoveBefore(e, v);
   }
 }
 

@@ -1,6 +1,8 @@
 #include "core/ir/computation.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <unordered_map>
 
 #include "core/ir/module.h"
@@ -19,6 +21,7 @@ Instruction* Computation::AddInstructionBefore(std::unique_ptr<Instruction> inst
   if (parent_) parent_->RegisterName(raw->name());
   auto pos = before ? before->self_it : instrs_.end();
   raw->self_it = instrs_.insert(pos, std::move(instr));
+  AssignKey(raw->self_it);
   if (raw->opcode() == Opcode::kParameter) {
     int64_t n = raw->parameter_number();
     if (n >= 0 && n < (1 << 24)) {
@@ -27,6 +30,51 @@ Instruction* Computation::AddInstructionBefore(std::unique_ptr<Instruction> inst
     }
   }
   return raw;
+}
+
+namespace {
+// Room between consecutive keys after a renumbering: about 32 insertions at
+// one place before the list is renumbered again.
+constexpr int64_t kKeyGap = int64_t{1} << 32;
+}  // namespace
+
+void Computation::RenumberKeys() {
+  int64_t k = 0;
+  for (auto& i : instrs_) {
+    i->order_key_ = k;
+    k += kKeyGap;
+  }
+}
+
+void Computation::AssignKey(std::list<std::unique_ptr<Instruction>>::iterator it) {
+  auto next = std::next(it);
+  const bool first = it == instrs_.begin();
+  if (next == instrs_.end()) {
+    if (first) {
+      (*it)->order_key_ = 0;
+      return;
+    }
+    int64_t prev = (*std::prev(it))->order_key_;
+    if (prev > std::numeric_limits<int64_t>::max() - kKeyGap) return RenumberKeys();
+    (*it)->order_key_ = prev + kKeyGap;
+    return;
+  }
+  int64_t hi = (*next)->order_key_;
+  if (first) {
+    if (hi < std::numeric_limits<int64_t>::min() + kKeyGap) return RenumberKeys();
+    (*it)->order_key_ = hi - kKeyGap;
+    return;
+  }
+  int64_t lo = (*std::prev(it))->order_key_;
+  const uint64_t room = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);  // hi > lo
+  if (hi <= lo || room < 2) return RenumberKeys();
+  (*it)->order_key_ = static_cast<int64_t>(static_cast<uint64_t>(lo) + room / 2);
+}
+
+void Computation::MoveBefore(Instruction* instr, Instruction* before) {
+  auto pos = before ? before->self_it : instrs_.end();
+  instrs_.splice(pos, instrs_, instr->self_it);
+  AssignKey(instr->self_it);
 }
 
 void Computation::RemoveInstruction(Instruction* instr) {
@@ -54,6 +102,7 @@ void Computation::RebuildParameters() {
 void Computation::Reorder(const std::vector<Instruction*>& order) {
   if (order.size() != instrs_.size()) return;
   for (Instruction* i : order) instrs_.splice(instrs_.end(), instrs_, i->self_it);
+  RenumberKeys();
 }
 
 std::vector<Instruction*> Computation::MakePostOrder() const {

@@ -41,6 +41,12 @@ class Computation {
   Instruction* AddInstruction(std::unique_ptr<Instruction> instr);
   // Inserts before `before` (or at the end when null).
   Instruction* AddInstructionBefore(std::unique_ptr<Instruction> instr, Instruction* before);
+  // Moves `instr` (of this computation) to just before `before` (or to the
+  // end when null).
+  void MoveBefore(Instruction* instr, Instruction* before);
+  // True when `a` comes before `b` in the list (both of this computation);
+  // O(1) through the instructions' order keys.
+  bool Precedes(const Instruction* a, const Instruction* b) const { return a->order_key() < b->order_key(); }
   // Removes an instruction that has no users (operands detached here).
   void RemoveInstruction(Instruction* instr);
   // Rebuilds the parameter table from parameter instructions.
@@ -68,6 +74,11 @@ class Computation {
   Instruction* root_ = nullptr;
   std::list<std::unique_ptr<Instruction>> instrs_;
   std::vector<Instruction*> params_;
+
+  // Gives the instruction at `it` (just inserted or moved) an order key
+  // between its neighbours' keys, renumbering the list when there is no room.
+  void AssignKey(std::list<std::unique_ptr<Instruction>>::iterator it);
+  void RenumberKeys();
 };
 
 }  // namespace hloscope

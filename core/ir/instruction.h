@@ -143,9 +143,14 @@ class Instruction {
 
   // Position in the owning computation's list (for O(1) removal).
   std::list<std::unique_ptr<Instruction>>::iterator self_it;
+  // Increases along the owning computation's list (Computation::Precedes);
+  // kept by Computation, with gaps so that an insertion rarely renumbers.
+  int64_t order_key() const { return order_key_; }
 
  private:
+  friend class Computation;
   int64_t id_ = -1;
+  int64_t order_key_ = 0;
   Opcode opcode_;
   Shape shape_;
   std::string name_;
