@@ -343,15 +343,21 @@ class MultiOutputFusion : public FusionPassBase {
     std::unordered_map<Key, SiblingSeen, KeyHash> seen;
     std::vector<Instruction*> sibs;
     std::unordered_set<const Instruction*> in_sibs;
-    // Per shared operand: when its pairs were last all examined, and the
-    // siblings in pairs refused for their size (volatile).
+    // Per shared operand: which rows of its pair scan (a sibling and the
+    // siblings after it) were all examined as of stamp clock `at`, and the
+    // siblings in pairs refused for their size (volatile). A merge ends a
+    // visit half-way; the rows before the merged pair stay examined: the
+    // siblings keep their relative order (users are only erased in place or
+    // appended), so a row's later siblings are the same ones next time, plus
+    // new ones, which count as changed.
     struct XScan {
       uint64_t at = 0;
-      bool done = false;
+      std::vector<int64_t> done_rows;  // sorted ids
       std::vector<int64_t> vol_ids;
     };
     std::unordered_map<int64_t, XScan> xscans;
     std::vector<char> changed;
+    std::vector<char> row_done;
     std::vector<size_t> changed_at;
     std::vector<int64_t> new_vol;
     // Examines the sibling pairs that share `x`; true after a merge. `vol`:
@@ -369,20 +375,31 @@ class MultiOutputFusion : public FusionPassBase {
       // a volatile pair) can give a new answer; the others are skipped, in
       // the same order.
       XScan& xs = xscans[x->id()];
+      const uint64_t start = stamps.clock();
       changed.assign(sibs.size(), 0);
+      row_done.assign(sibs.size(), 0);
       changed_at.clear();
       for (size_t k = 0; k < sibs.size(); ++k) {
-        bool ch = !xs.done || stamps.Of(sibs[k]) > xs.at ||
+        bool ch = stamps.Of(sibs[k]) > xs.at ||
                   std::find(xs.vol_ids.begin(), xs.vol_ids.end(), sibs[k]->id()) != xs.vol_ids.end();
         changed[k] = ch;
+        row_done[k] = !ch && std::binary_search(xs.done_rows.begin(), xs.done_rows.end(), sibs[k]->id());
         if (ch) changed_at.push_back(k);
       }
       new_vol.clear();
+      auto finish = [&](size_t rows) {  // rows [0, rows) are examined as of `start`
+        xs.at = start;
+        xs.done_rows.clear();
+        for (size_t k = 0; k < rows; ++k) xs.done_rows.push_back(sibs[k]->id());
+        std::sort(xs.done_rows.begin(), xs.done_rows.end());
+        xs.vol_ids.swap(new_vol);
+      };
       for (size_t i = 0; i < sibs.size(); ++i) {
-        size_t from = changed[i] ? 0 : static_cast<size_t>(std::upper_bound(changed_at.begin(), changed_at.end(), i) -
-                                                            changed_at.begin());
-        for (size_t jj = from; jj < (changed[i] ? sibs.size() - i - 1 : changed_at.size()); ++jj) {
-          size_t j = changed[i] ? i + 1 + jj : changed_at[jj];
+        const bool full = !row_done[i];  // every pair of the row, not only those with a changed sibling
+        size_t from = full ? 0 : static_cast<size_t>(std::upper_bound(changed_at.begin(), changed_at.end(), i) -
+                                                     changed_at.begin());
+        for (size_t jj = from; jj < (full ? sibs.size() - i - 1 : changed_at.size()); ++jj) {
+          size_t j = full ? i + 1 + jj : changed_at[jj];
           Instruction* a = sibs[i];
           Instruction* b = sibs[j];
           auto [it, fresh] = seen.try_emplace(Key{x->id(), a->id(), b->id()});
@@ -425,6 +442,7 @@ class MultiOutputFusion : public FusionPassBase {
                  "siblings reading " + x->name() + " become one kernel: the shared input is read once and one "
                  "launch is saved", s.before, s.before);
           size_t record = mutable_log().decisions.size() - 1;
+          finish(i);
           Reachability::SiblingMerge ticket = reach.BeforeSiblingMerge(a, b);
           Instruction* merged = MergeSiblingFusions(AsFusion(a), AsFusion(b), sorted_);
           sorted_ = true;
@@ -438,9 +456,7 @@ class MultiOutputFusion : public FusionPassBase {
           return true;
         }
       }
-      xs.at = stamps.clock();
-      xs.done = true;
-      xs.vol_ids.swap(new_vol);
+      finish(sibs.size());
       return false;
     };
     return Rounds(comp, stamps, 256, visit);

@@ -200,14 +200,17 @@ void Reachability::AfterSiblingMerge(const SiblingMerge& t, Instruction* merged)
   }
   // What a former descendant of each side gains: the rows of that side's
   // replacement (which include the merged fusion and everything above it).
-  std::vector<uint64_t> gain[2];
+  // Kept as its non-zero words only: ancestors sit in a few word ranges.
+  std::vector<std::pair<size_t, uint64_t>> gain[2];
   for (int side = 0; side < 2; ++side) {
-    gain[side].assign(words_, 0);
+    scratch_.assign(words_, 0);
     for (auto& [f, fs] : fresh) {
       if (fs != side) continue;
       const uint64_t* r = Row(SlotOf(f));
-      for (size_t w = 0; w < words_; ++w) gain[side][w] |= r[w];
+      for (size_t w = 0; w < words_; ++w) scratch_[w] |= r[w];
     }
+    for (size_t w = 0; w < words_; ++w)
+      if (scratch_[w]) gain[side].push_back({w, scratch_[w]});
   }
   const size_t wa = static_cast<size_t>(t.slot_a) / 64, wb = static_cast<size_t>(t.slot_b) / 64;
   const uint64_t ba = uint64_t{1} << (t.slot_a % 64), bb = uint64_t{1} << (t.slot_b % 64);
@@ -220,9 +223,9 @@ void Reachability::AfterSiblingMerge(const SiblingMerge& t, Instruction* merged)
     if (!from_a && !from_b) continue;
     ++recomputed_;
     if (from_a)
-      for (size_t w = 0; w < words_; ++w) row[w] |= gain[0][w];
+      for (const auto& [w, bits] : gain[0]) row[w] |= bits;
     if (from_b)
-      for (size_t w = 0; w < words_; ++w) row[w] |= gain[1][w];
+      for (const auto& [w, bits] : gain[1]) row[w] |= bits;
   }
 }
 
@@ -275,8 +278,17 @@ void Reachability::AfterExtraOutput(const ExtraOutput& t, Instruction* consumer)
   auto has = [&](const uint64_t* row, int slot) {
     return (row[static_cast<size_t>(slot) / 64] >> (slot % 64)) & 1;
   };
-  const std::vector<uint64_t> gain_p(Row(sp), Row(sp) + words_);
-  const std::vector<uint64_t> gain_c = s0 >= 0 ? std::vector<uint64_t>(Row(s0), Row(s0) + words_) : std::vector<uint64_t>();
+  // The gains as their non-zero words.
+  auto sparse = [&](int slot) {
+    std::vector<std::pair<size_t, uint64_t>> out;
+    if (slot < 0) return out;
+    const uint64_t* r = Row(slot);
+    for (size_t w = 0; w < words_; ++w)
+      if (r[w]) out.push_back({w, r[w]});
+    return out;
+  };
+  const auto gain_p = sparse(sp);
+  const auto gain_c = sparse(s0);
   for (int s = 0; s < first_fresh; ++s) {
     if (s == k || s == t.slot_c) continue;
     uint64_t* row = Row(s);
@@ -286,9 +298,9 @@ void Reachability::AfterExtraOutput(const ExtraOutput& t, Instruction* consumer)
     if (!from_c && !from_others) continue;
     ++recomputed_;
     if (from_c)
-      for (size_t w = 0; w < words_; ++w) row[w] |= gain_c[w];
+      for (const auto& [w, bits] : gain_c) row[w] |= bits;
     if (from_others)
-      for (size_t w = 0; w < words_; ++w) row[w] |= gain_p[w];
+      for (const auto& [w, bits] : gain_p) row[w] |= bits;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "core/passes/step_recorder.h"
 
 #include <algorithm>
+#include <thread>
 #include <unordered_set>
 
 #include "core/printer/printer.h"
@@ -10,25 +11,6 @@ namespace {
 
 uint64_t Fingerprint(std::string_view s) { return std::hash<std::string_view>()(s); }
 
-// Finds the line of `instr` at or after `pos` in `text`: the next line that
-// starts with "  %name = " or "  ROOT %name = ". Returns npos if the next
-// non-header line is something else.
-bool LocateLine(const std::string& text, size_t& pos, const Instruction& instr, size_t* off, size_t* len) {
-  std::string_view rest = std::string_view(text).substr(pos);
-  std::string_view head = rest.substr(0, 2) == "  " ? rest.substr(2) : std::string_view();
-  if (head.substr(0, 5) == "ROOT ") head.remove_prefix(5);
-  const std::string& name = instr.name();
-  if (head.size() < name.size() + 4 || head[0] != '%' || head.compare(1, name.size(), name) != 0 ||
-      head.compare(1 + name.size(), 3, " = ") != 0)
-    return false;
-  size_t end = text.find('\n', pos);
-  if (end == std::string::npos) end = text.size();
-  *off = pos;
-  *len = end - pos;
-  pos = end + 1;
-  return true;
-}
-
 }  // namespace
 
 const InstructionRecord* ModuleSnapshot::Find(int64_t id) const {
@@ -37,17 +19,16 @@ const InstructionRecord* ModuleSnapshot::Find(int64_t id) const {
 }
 
 std::string_view ModuleSnapshot::line(const InstructionRecord& r) const {
-  const std::string& buf = lines_in_fallback ? lines_fallback : text;
-  return std::string_view(buf).substr(r.line_offset, r.line_length);
+  return std::string_view(text).substr(r.line_offset, r.line_length);
 }
 
 std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
   auto s = std::make_shared<ModuleSnapshot>();
-  s->text = PrintModule(m);
-  s->instructions.reserve(static_cast<size_t>(m.instruction_count()));
-  s->index_of_id.reserve(static_cast<size_t>(m.instruction_count()) * 2);
-  bool located = true;
-  size_t pos = 0;
+  std::vector<InstructionLine> lines;
+  s->text = PrintModuleWithLines(m, &lines);
+  s->instructions.reserve(lines.size());
+  s->index_of_id.reserve(lines.size() * 2);
+  size_t k = 0;
   for (const auto& c : m.computations()) {
     ComputationRecord cr;
     cr.name = c->name();
@@ -55,17 +36,6 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
     cr.root_id = c->root() ? c->root()->id() : -1;
     cr.first_instruction = s->instructions.size();
     cr.instruction_count = c->instructions().size();
-    if (located) {
-      // Skip to the line after the computation header.
-      std::string key = "%" + c->name() + " (";
-      size_t h = s->text.find(key, pos);
-      size_t nl = h == std::string::npos ? std::string::npos : s->text.find('\n', h);
-      if (nl == std::string::npos) {
-        located = false;
-      } else {
-        pos = nl + 1;
-      }
-    }
     const int32_t ci = static_cast<int32_t>(s->computations.size());
     for (const auto& i : c->instructions()) {
       InstructionRecord r;
@@ -76,27 +46,15 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
       r.is_root = i.get() == c->root();
       r.operands.reserve(i->operands().size());
       for (const Instruction* o : i->operands()) r.operands.push_back(o->id());
-      if (located) located = LocateLine(s->text, pos, *i, &r.line_offset, &r.line_length);
+      r.line_offset = lines[k].offset;
+      r.line_length = lines[k].length;
+      ++k;
+      r.fingerprint = Fingerprint(s->line(r));
       s->index_of_id[r.id] = s->instructions.size();
       s->instructions.push_back(std::move(r));
     }
     s->computations.push_back(std::move(cr));
   }
-  if (!located) {
-    // Print line by line instead (only if the module text has an unusual shape).
-    s->lines_in_fallback = true;
-    size_t k = 0;
-    for (const auto& c : m.computations()) {
-      for (const auto& i : c->instructions()) {
-        std::string line = (i.get() == c->root() ? "  ROOT " : "  ") + PrintInstruction(*i);
-        InstructionRecord& r = s->instructions[k++];
-        r.line_offset = s->lines_fallback.size();
-        r.line_length = line.size();
-        s->lines_fallback += line;
-      }
-    }
-  }
-  for (InstructionRecord& r : s->instructions) r.fingerprint = Fingerprint(s->line(r));
   return s;
 }
 
@@ -165,11 +123,22 @@ Status StepRecorder::AfterPass(const Module& m, const PassRunInfo& info, const P
   bool touched = result.changed || m.next_id() != last_next_id_ || m.instruction_count() != last_->instruction_count() ||
                  static_cast<int64_t>(m.computations().size()) != last_->computation_count();
   if (touched) {
-    auto snap = ModuleSnapshot::Capture(m);
+    // The cost totals on a second thread while the snapshot is taken (both
+    // only read the module).
+    ModuleCost cost;
+    std::thread estimate([&] { cost = EstimateModule(m, device_); });
+    std::shared_ptr<const ModuleSnapshot> snap;
+    try {
+      snap = ModuleSnapshot::Capture(m);
+    } catch (...) {
+      estimate.join();
+      throw;
+    }
+    estimate.join();
     step->diff = DiffSnapshots(*last_, *snap, result.log ? result.log->replacements : std::vector<Replacement>{});
     last_ = std::move(snap);
     last_next_id_ = m.next_id();
-    last_cost_ = EstimateModule(m, device_);
+    last_cost_ = std::move(cost);
   }
   step->cost = last_cost_;
   step->module = last_;

@@ -60,8 +60,6 @@ struct ModuleSnapshot {
 
   static std::shared_ptr<const ModuleSnapshot> Capture(const Module& m);
 
-  std::string lines_fallback;  // lines when they could not be located in `text`
-  bool lines_in_fallback = false;
 };
 
 // How a step changed the module, by stable instruction id.

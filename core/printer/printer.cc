@@ -1,5 +1,7 @@
 #include "core/printer/printer.h"
 
+#include <thread>
+
 #include "core/parser/lexer.h"
 #include "core/support/str_util.h"
 
@@ -123,7 +125,7 @@ void AppendInstruction(std::string& out, const Instruction& instr, const PrintOp
   AppendAttrs(out, instr, opts);
 }
 
-void AppendComputation(std::string& out, const Computation& c, const PrintOptions& opts) {
+void AppendComputationHead(std::string& out, const Computation& c) {
   if (c.is_entry()) out += "ENTRY ";
   out += '%';
   out += c.name();
@@ -140,15 +142,52 @@ void AppendComputation(std::string& out, const Computation& c, const PrintOption
   out += ") -> ";
   if (c.root()) c.root()->shape().AppendTo(out);
   out += " {\n";
-  for (const auto& i : c.instructions()) {
-    out += "  ";
-    if (i.get() == c.root()) out += "ROOT ";
-    AppendInstruction(out, *i, opts);
-    out += '\n';
-  }
+}
+
+void AppendComputationTail(std::string& out, const Computation& c) {
   out += '}';
   out += c.trailing_attrs;
   out += '\n';
+}
+
+// "  [ROOT ]%name = ..." and a newline; `line` gets the line's span.
+void AppendLine(std::string& out, const Computation& c, const Instruction& i, const PrintOptions& opts,
+                InstructionLine* line) {
+  size_t start = out.size();
+  out += "  ";
+  if (&i == c.root()) out += "ROOT ";
+  AppendInstruction(out, i, opts);
+  if (line) *line = {start, out.size() - start};
+  out += '\n';
+}
+
+void AppendComputation(std::string& out, const Computation& c, const PrintOptions& opts) {
+  AppendComputationHead(out, c);
+  for (const auto& i : c.instructions()) AppendLine(out, c, *i, opts, nullptr);
+  AppendComputationTail(out, c);
+}
+
+void AppendModuleHead(std::string& out, const Module& m) {
+  out += "HloModule ";
+  out += m.name();
+  for (const auto& h : m.header_attrs()) {
+    out += ", ";
+    out += h.name;
+    out += '=';
+    out += h.value;
+  }
+  out += "\n\n";
+  for (const auto& t : m.debug_tables()) {
+    out += t.name;
+    out += '\n';
+    for (const auto& [id, v] : t.rows) {
+      out += std::to_string(id);
+      out += ' ';
+      out += v;
+      out += '\n';
+    }
+    out += '\n';
+  }
 }
 
 }  // namespace
@@ -174,31 +213,73 @@ std::string PrintComputation(const Computation& c, const PrintOptions& opts) {
 std::string PrintModule(const Module& m, const PrintOptions& opts) {
   std::string out;
   out.reserve(static_cast<size_t>(m.instruction_count()) * 96);
-  out += "HloModule ";
-  out += m.name();
-  for (const auto& h : m.header_attrs()) {
-    out += ", ";
-    out += h.name;
-    out += '=';
-    out += h.value;
-  }
-  out += "\n\n";
-  for (const auto& t : m.debug_tables()) {
-    out += t.name;
-    out += '\n';
-    for (const auto& [id, v] : t.rows) {
-      out += std::to_string(id);
-      out += ' ';
-      out += v;
-      out += '\n';
-    }
-    out += '\n';
-  }
+  AppendModuleHead(out, m);
   bool first = true;
   for (const auto& c : m.computations()) {
     if (!first) out += '\n';
     first = false;
     AppendComputation(out, *c, opts);
+  }
+  return out;
+}
+
+std::string PrintModuleWithLines(const Module& m, std::vector<InstructionLine>* lines, const PrintOptions& opts) {
+  // The module as a flat sequence of pieces — each computation's head, its
+  // instruction lines, its tail — printed in two halves of about equal
+  // instruction counts (on two threads for large modules) and joined.
+  struct Piece {
+    enum Kind { kHead, kLine, kTail } kind;
+    const Computation* c;
+    const Instruction* i;
+    bool separated;  // a blank line before the head
+  };
+  std::vector<Piece> pieces;
+  pieces.reserve(static_cast<size_t>(m.instruction_count()) + 2 * m.computations().size());
+  bool first = true;
+  for (const auto& c : m.computations()) {
+    pieces.push_back({Piece::kHead, c.get(), nullptr, !first});
+    first = false;
+    for (const auto& i : c->instructions()) pieces.push_back({Piece::kLine, c.get(), i.get(), false});
+    pieces.push_back({Piece::kTail, c.get(), nullptr, false});
+  }
+  lines->assign(static_cast<size_t>(m.instruction_count()), InstructionLine{});
+  std::vector<size_t> line_of(pieces.size(), 0);  // piece → index in `lines`
+  size_t n = 0;
+  for (size_t k = 0; k < pieces.size(); ++k)
+    if (pieces[k].kind == Piece::kLine) line_of[k] = n++;
+  if (n != lines->size()) lines->resize(n);
+  auto print = [&](size_t from, size_t to, std::string& out) {
+    for (size_t k = from; k < to; ++k) {
+      const Piece& p = pieces[k];
+      switch (p.kind) {
+        case Piece::kHead:
+          if (p.separated) out += '\n';
+          AppendComputationHead(out, *p.c);
+          break;
+        case Piece::kLine: AppendLine(out, *p.c, *p.i, opts, &(*lines)[line_of[k]]); break;
+        case Piece::kTail: AppendComputationTail(out, *p.c); break;
+      }
+    }
+  };
+  std::string out;
+  AppendModuleHead(out, m);
+  const size_t head = out.size();  // line offsets of the first half count it already
+  constexpr size_t kParallelFrom = 20000;  // instructions; below, one thread is faster
+  if (n < kParallelFrom) {
+    out.reserve(head + n * 96);
+    print(0, pieces.size(), out);
+  } else {
+    size_t split = pieces.size() / 2;
+    std::string second;
+    second.reserve((pieces.size() - split) * 96);
+    std::thread worker([&] { print(split, pieces.size(), second); });
+    out.reserve(head + n * 96);
+    print(0, split, out);
+    worker.join();
+    const size_t base = out.size();
+    for (size_t k = split; k < pieces.size(); ++k)
+      if (pieces[k].kind == Piece::kLine) (*lines)[line_of[k]].offset += base;
+    out += second;
   }
   return out;
 }

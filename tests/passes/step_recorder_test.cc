@@ -1,6 +1,7 @@
 // The step recorder: snapshots, diffs by stable id, folded-into, shared
 // snapshots for unchanged steps.
 #include "core/passes/step_recorder.h"
+#include "core/printer/printer.h"
 
 #include "tests/passes/pass_test_util.h"
 
@@ -56,12 +57,39 @@ TEST(StepRecorderTest, SnapshotLinesMatchInstructions) {
   auto m = ParseOrDie(kModule);
   auto snap = ModuleSnapshot::Capture(*m);
   ASSERT_EQ(snap->instruction_count(), 6);
-  EXPECT_FALSE(snap->lines_in_fallback);
   const InstructionRecord* t = snap->Find(FindInstruction(*m, "t")->id());
   ASSERT_NE(t, nullptr);
   EXPECT_TRUE(t->is_root);
   EXPECT_EQ(snap->line(*t), "  ROOT %t = (s32[4], s32[4]) tuple(%b, %c)");
   EXPECT_EQ(t->operands.size(), 2u);
+}
+
+// Large modules are printed on two threads: the text must be PrintModule's,
+// byte for byte, and every line span must hold its own instruction, across
+// the split (which may fall inside a computation or between two).
+TEST(StepRecorderTest, SnapshotOfALargeModuleMatchesPrintModule) {
+  std::string text = "HloModule big\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                     "  ROOT s = f32[] add(a, b)\n}\n\nENTRY main {\n  p = f32[8] parameter(0)\n"
+                     "  z = f32[] constant(0)\n";
+  std::string prev = "p";
+  for (int k = 0; k < 25000; ++k) {
+    std::string name = "v" + std::to_string(k);
+    text += "  " + name + " = f32[8] " + (k % 2 ? "negate(" + prev + ")" : "add(" + prev + ", p)") + "\n";
+    prev = name;
+  }
+  text += "  ROOT r = f32[] reduce(" + prev + ", z), dimensions={0}, to_apply=add\n}\n";
+  auto m = ParseOrDie(text);
+  auto snap = ModuleSnapshot::Capture(*m);
+  EXPECT_EQ(snap->text, PrintModule(*m));
+  ASSERT_EQ(snap->instruction_count(), m->instruction_count());
+  size_t k = 0;
+  for (const auto& c : m->computations())
+    for (const auto& i : c->instructions()) {
+      const InstructionRecord& r = snap->instructions[k++];
+      ASSERT_EQ(r.id, i->id());
+      std::string want = (i.get() == c->root() ? "  ROOT " : "  ") + PrintInstruction(*i);
+      ASSERT_EQ(snap->line(r), want) << i->name();
+    }
 }
 
 TEST(StepRecorderTest, ReplacementByANewInstruction) {

@@ -122,7 +122,7 @@ void TextPanel::setInstruction(int64_t id) {
   if (run_ && step_ >= 0 && step_ < run_->size()) {
     const ModuleSnapshot& snap = *run_->step(step_).module;
     const InstructionRecord* r = snap.Find(id);
-    if (r && !snap.lines_in_fallback) {
+    if (r) {
       // line_offset is a byte offset; count newlines before it.
       const auto end = snap.text.begin() + static_cast<long>(std::min(r->line_offset, snap.text.size()));
       selected_line_ = static_cast<int>(std::count(snap.text.begin(), end, '\n'));
