@@ -103,7 +103,8 @@ nlohmann::ordered_json CostJson(const ModuleCost& c) {
 }
 
 nlohmann::ordered_json DecisionJson(const FusionDecision& d) {
-  nlohmann::ordered_json j;
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j.get_ref<nlohmann::ordered_json::object_t&>().reserve(11);  // growing copies every pair
   j["pass"] = d.pass;
   j["producer"] = d.producer;
   j["consumers"] = d.consumers;
@@ -148,7 +149,11 @@ nlohmann::ordered_json StepsJson(const Module& m, const StepRecorder& rec) {
   j["device"] = CurrentDevice().id;
   j["initial"] = CostJson(rec.initial_cost());
   j["initial"]["instructions"] = rec.initial()->instruction_count();
-  j["steps"] = nlohmann::ordered_json::array();
+  // Every key in place before the large values go in: an ordered_json object
+  // is a vector of (const key, value) pairs, and growing it copies them all.
+  j["steps"] = nullptr;
+  j["final"] = nullptr;
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const auto& s : rec.steps()) {
     nlohmann::ordered_json step;
     step["pass"] = s->pass;
@@ -165,11 +170,14 @@ nlohmann::ordered_json StepsJson(const Module& m, const StepRecorder& rec) {
     step["rewrites"] = nlohmann::ordered_json::array();
     for (const Rewrite& r : s->rewrites) step["rewrites"].push_back(r.ToString(s->pass));
     if (!s->decisions.empty()) {
-      step["decisions"] = nlohmann::ordered_json::array();
-      for (const auto& d : s->decisions) step["decisions"].push_back(DecisionJson(d));
+      nlohmann::ordered_json decisions = nlohmann::ordered_json::array();
+      decisions.get_ref<nlohmann::ordered_json::array_t&>().reserve(s->decisions.size());
+      for (const auto& d : s->decisions) decisions.push_back(DecisionJson(d));
+      step["decisions"] = std::move(decisions);
     }
-    j["steps"].push_back(std::move(step));
+    steps.push_back(std::move(step));
   }
+  j["steps"] = std::move(steps);
   ModuleCost final_cost = rec.steps().empty() ? rec.initial_cost() : rec.steps().back()->cost;
   j["final"] = CostJson(final_cost);
   j["final"]["instructions"] = m.instruction_count();

@@ -5,7 +5,6 @@
 // would not save time (or is not allowed) stay as they are, with a reason.
 #include <algorithm>
 #include <queue>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "core/fusion/fusibility.h"
@@ -93,30 +92,50 @@ class PriorityFusion : public FusionPassBase {
   bool RunOn(Computation* comp) {
     using Entry = std::tuple<double, int64_t, Instruction*, int>;  // saved, -id, instr, version
     std::priority_queue<Entry> queue;
-    std::unordered_map<const Instruction*, int> version;
-    std::unordered_map<const Instruction*, Eval> last_eval;
+    // By instruction id (ids are never reused, addresses are): the version of
+    // the newest queue entry (0 = none) and the evaluation made for it.
+    std::vector<int> version;
+    std::vector<Eval> last_eval;
+    auto slot = [&](const Instruction* i) -> size_t {
+      size_t id = static_cast<size_t>(i->id());
+      if (id >= version.size()) {
+        version.resize(std::max(id + 1, version.size() * 2), 0);
+        last_eval.resize(version.size());
+      }
+      return id;
+    };
+    auto forget = [&](int64_t id) {  // by id: the instruction may be gone
+      if (id < 0 || static_cast<size_t>(id) >= version.size()) return;
+      version[static_cast<size_t>(id)] = 0;
+      last_eval[static_cast<size_t>(id)] = Eval();
+    };
     auto push = [&](Instruction* p) {
-      if (p->parent() != comp) return;
+      if (p->parent() != comp || p->id() < 0) return;
       Opcode op = p->opcode();
       if (op == Opcode::kParameter || op == Opcode::kTuple || op == Opcode::kGetTupleElement) return;
-      int v = ++version[p];
-      Eval e = Evaluate(*p, comp);
-      last_eval[p] = e;
+      size_t id = slot(p);
+      int v = ++version[id];
+      last_eval[id] = Evaluate(*p, comp);
+      const Eval& e = last_eval[id];
       if (e.refusal.empty()) queue.push({e.saved_us, -p->id(), p, v});
     };
+    // Instructions built without an id (by hand, outside the parser) get one:
+    // the queue knows producers by id.
+    if (Module* m = comp->parent())
+      for (const auto& i : comp->instructions())
+        if (i->id() < 0) i->set_id(m->NewId());
     for (const auto& i : comp->instructions()) push(i.get());
     bool changed = false;
     while (!queue.empty()) {
       auto [saved, negid, p, v] = queue.top();
       queue.pop();
-      auto it = version.find(p);
-      if (it == version.end() || it->second != v) continue;  // stale or removed
-      Eval e = Evaluate(*p, comp);  // the graph may have changed around it
-      if (!e.refusal.empty() || e.saved_us + 1e-12 < saved) {
-        last_eval[p] = e;
-        if (e.refusal.empty()) queue.push({e.saved_us, -p->id(), p, ++version[p]});
-        continue;
-      }
+      size_t pid = static_cast<size_t>(-negid);
+      if (pid >= version.size() || version[pid] != v) continue;  // stale or removed
+      // The evaluation made when this entry was pushed still holds: what it
+      // depends on (the producer, its users and their fused computations) is
+      // only changed by a fusion, which pushes the producer again with a new
+      // version.
+      const Eval e = last_eval[pid];
       std::vector<Instruction*> users = NonBitcastUsers(*p);
       std::vector<const Instruction*> cusers(users.begin(), users.end());
       bool stays = users.size() < p->users().size();  // for its bitcast users
@@ -141,8 +160,7 @@ class PriorityFusion : public FusionPassBase {
       for (Instruction* u : users) {
         Instruction* f = u;
         if (u->opcode() != Opcode::kFusion) {
-          version.erase(u);
-          last_eval.erase(u);
+          forget(u->id());
           f = WrapInFusion(u, u->opcode() == Opcode::kReduce || u->opcode() == Opcode::kScatter ? FusionKind::kInput
                                                                                          : FusionKind::kLoop);
         }
@@ -151,8 +169,7 @@ class PriorityFusion : public FusionPassBase {
         results += (results.empty() ? "" : ", ") + f->name();
         neighbours.push_back(f);
       }
-      version.erase(p);
-      last_eval.erase(p);
+      forget(static_cast<int64_t>(pid));  // `p` was removed with its last user
       mutable_log().decisions[record].result = results;
       changed = true;
       // The new fusions are producers for their users, and their operands
@@ -170,13 +187,14 @@ class PriorityFusion : public FusionPassBase {
     }
     // One "not fused" record per producer that stayed, with its last reason.
     for (const auto& i : comp->instructions()) {
-      auto it = last_eval.find(i.get());
-      if (it == last_eval.end() || it->second.refusal.empty()) continue;
-      if (i->users().empty()) continue;
+      if (i->id() < 0 || static_cast<size_t>(i->id()) >= version.size() || version[static_cast<size_t>(i->id())] == 0)
+        continue;
+      const Eval& last = last_eval[static_cast<size_t>(i->id())];
+      if (last.refusal.empty() || i->users().empty()) continue;
       std::vector<const Instruction*> users;
       users.reserve(i->users().size());
       for (const Instruction* u : i->users()) users.push_back(u);
-      Decide(*i, users, FusionVerdict::kNotFused, it->second.refusal, it->second.before, it->second.before);
+      Decide(*i, users, FusionVerdict::kNotFused, last.refusal, last.before, last.before);
     }
     if (changed) comp->SortTopologically();
     return changed;
