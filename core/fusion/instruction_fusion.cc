@@ -4,6 +4,7 @@
 // duplication off, producers with several users stay; with it on, cheap
 // producers are copied into each consumer, expensive ones never.
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/fusion/fusibility.h"
@@ -36,10 +37,19 @@ class InstructionFusion : public FusionPassBase {
     bool changed = false;
     std::vector<Instruction*> order = comp->MakePostOrder();
     std::reverse(order.begin(), order.end());
-    std::unordered_set<const Instruction*> alive;
-    for (const auto& i : comp->instructions()) alive.insert(i.get());
-    for (Instruction* consumer : order) {
-      if (!alive.count(consumer)) continue;
+    // Which instructions of `order` still exist, by id (a freed
+    // instruction's address may be reused by a new one; its id is not).
+    std::unordered_map<int64_t, const Instruction*> alive;
+    std::vector<int64_t> order_ids;
+    if (Module* m = comp->parent())  // instructions built by hand may have none
+      for (Instruction* i : order)
+        if (i->id() < 0) i->set_id(m->NewId());
+    for (const auto& i : comp->instructions()) alive[i->id()] = i.get();
+    for (Instruction* i : order) order_ids.push_back(i->id());
+    for (size_t at = 0; at < order.size(); ++at) {
+      Instruction* consumer = order[at];
+      auto live = alive.find(order_ids[at]);
+      if (live == alive.end() || live->second != consumer) continue;
       if (!ConsumerFusible(*consumer).empty()) continue;
       bool again = true;
       while (again) {
@@ -90,14 +100,15 @@ class InstructionFusion : public FusionPassBase {
             FusionKind kind = consumer->opcode() == Opcode::kReduce || consumer->opcode() == Opcode::kScatter
                                   ? FusionKind::kInput
                                   : FusionKind::kLoop;
-            alive.erase(consumer);
+            alive.erase(consumer->id());
             consumer = WrapInFusion(consumer, kind);
-            alive.insert(consumer);
+            alive[consumer->id()] = consumer;
           }
+          const int64_t producer_id = producer->id();
           FuseProducerInto(consumer, producer);
           // A reduction taking its consumer as an epilogue stays a reduction kernel.
           if (epilogue) consumer->set_fusion_kind(FusionKind::kInput);
-          if (!other_users) alive.erase(producer);
+          if (!other_users) alive.erase(producer_id);  // removed with its only use
           Cost now = KernelCost(*consumer, device_);
           if (other_users) now += KernelCost(*producer, device_);
           FusionDecision& d = mutable_log().decisions[record];
