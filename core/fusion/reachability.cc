@@ -200,7 +200,9 @@ void Reachability::AfterSiblingMerge(const SiblingMerge& t, Instruction* merged)
   }
   // What a former descendant of each side gains: the rows of that side's
   // replacement (which include the merged fusion and everything above it).
-  // Kept as its non-zero words only: ancestors sit in a few word ranges.
+  // A former descendant of a already has a's row (reachability is
+  // transitive), so it gains only the rest: in effect b's own ancestors and
+  // the new instructions. Kept as the non-zero words of that difference.
   std::vector<std::pair<size_t, uint64_t>> gain[2];
   for (int side = 0; side < 2; ++side) {
     scratch_.assign(words_, 0);
@@ -209,8 +211,9 @@ void Reachability::AfterSiblingMerge(const SiblingMerge& t, Instruction* merged)
       const uint64_t* r = Row(SlotOf(f));
       for (size_t w = 0; w < words_; ++w) scratch_[w] |= r[w];
     }
+    const uint64_t* had = Row(side == 0 ? t.slot_a : t.slot_b);
     for (size_t w = 0; w < words_; ++w)
-      if (scratch_[w]) gain[side].push_back({w, scratch_[w]});
+      if (uint64_t bits = scratch_[w] & ~had[w]) gain[side].push_back({w, bits});
   }
   const size_t wa = static_cast<size_t>(t.slot_a) / 64, wb = static_cast<size_t>(t.slot_b) / 64;
   const uint64_t ba = uint64_t{1} << (t.slot_a % 64), bb = uint64_t{1} << (t.slot_b % 64);
