@@ -1,6 +1,8 @@
 #include "core/parser/lexer.h"
 
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 namespace hloscope {
 namespace {
@@ -10,20 +12,55 @@ inline bool IsIdentStart(char c) {
 }
 // Identifier characters: letters, digits, '_', '$', '.', '-' (one table
 // lookup in the lexer's hottest loop).
+// `skip`: characters that may start whitespace or a comment.
 struct IdentTable {
   bool ident[256] = {};
+  bool ident_no_dash[256] = {};
+  bool skip[256] = {};
   constexpr IdentTable() {
-    for (int c = 0; c < 256; ++c)
+    for (int c = 0; c < 256; ++c) {
       ident[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                  c == '$' || c == '.' || c == '-';
+      ident_no_dash[c] = ident[c] && c != '-';
+      skip[c] = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '/' || c == '#';
+    }
   }
 };
 constexpr IdentTable kIdent;
+
+// Newlines in [p, e), eight bytes at a time.
+size_t CountNewlines(const char* p, const char* e) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kNewlines = 0x0a0a0a0a0a0a0a0aULL;
+  size_t count = 0;
+  for (; e - p >= 8; p += 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    x ^= kNewlines;  // a zero byte where there was a newline
+    const uint64_t zero_bytes = ~(((x & kLow7) + kLow7) | x | kLow7);  // high bit of each zero byte
+    count += static_cast<size_t>(((zero_bytes >> 7) * 0x0101010101010101ULL) >> 56);  // sum of the bytes
+  }
+  for (; p != e; ++p) count += *p == '\n';
+  return count;
+}
 inline bool IsIdentChar(char c) { return kIdent.ident[static_cast<unsigned char>(c)]; }
 }  // namespace
 
 void Lexer::Advance(size_t n) {
   size_t end = pos_ + n;
+  if (n > 64) {  // a long way (Seek into the middle of a file): count in bulk
+    const char* base = src_.data();
+    const char* p = base + pos_;
+    const char* e = base + end;
+    line_ += static_cast<int>(CountNewlines(p, e));
+    for (const char* q = e; q != p; --q) {
+      if (q[-1] == '\n') {
+        line_start_ = static_cast<size_t>(q - base);
+        break;
+      }
+    }
+    pos_ = end;
+    return;
+  }
   for (; pos_ < end; ++pos_) {
     if (src_[pos_] == '\n') {
       ++line_;
@@ -48,6 +85,13 @@ void Lexer::Seek(size_t offset) {
   line_start_ = nl == std::string_view::npos ? 0 : nl + 1;
 }
 
+void Lexer::StartCountingAt(size_t offset) {
+  pos_ = offset;
+  line_ = 1;
+  size_t nl = offset == 0 ? std::string_view::npos : src_.rfind('\n', offset - 1);
+  line_start_ = nl == std::string_view::npos ? 0 : nl + 1;
+}
+
 void Lexer::LineCol(size_t offset, int* line, int* col) const {
   int l = 1;
   size_t ls = 0;
@@ -65,6 +109,11 @@ void Lexer::SkipSpaceAndComments() {
   const size_t n = src_.size();
   while (pos_ < n) {
     char c = src_[pos_];
+    if (c == ' ') {  // the common case: one space between tokens
+      ++pos_;
+      continue;
+    }
+    if (!kIdent.skip[static_cast<unsigned char>(c)]) return;  // a token starts here
     if (c == '\n') {
       ++pos_;
       ++line_;
@@ -280,9 +329,13 @@ Token Lexer::Next() {
     // Dim labels that start with a letter start with b or f (b01f_01io->b01f).
     if ((c == 'b' || c == 'f') && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
     size_t q = start + 1;
-    while (q < n && IsIdentChar(src_[q])) {
-      if (src_[q] == '-' && q + 1 < n && src_[q + 1] == '>') break;
-      ++q;
+    while (q < n) {
+      const unsigned char ch = static_cast<unsigned char>(src_[q]);
+      if (kIdent.ident_no_dash[ch] || (ch == '-' && !(q + 1 < n && src_[q + 1] == '>'))) {
+        ++q;
+        continue;
+      }
+      break;
     }
     if (c == '%' && q == start + 1) return Make(Tok::kError, start, q, line, col);
     return Make(Tok::kName, start, q, line, col);

@@ -53,6 +53,13 @@ class Lexer {
   std::string_view ScanRaw(size_t offset, bool* ok, bool allow_spaces = false);
   // Repositions the lexer (line/col recomputed incrementally).
   void Seek(size_t offset);
+  // Moves forward to `offset` over text known to hold no newline.
+  void SkipOnLine(size_t offset) { pos_ = offset; }
+  // Starts reading at `offset` counting lines from 1 there (columns stay
+  // right), without counting the newlines before it; ShiftLines later adds
+  // the true line number of that line minus one.
+  void StartCountingAt(size_t offset);
+  void ShiftLines(int delta) { line_ += delta; }
   std::string_view source() const { return src_; }
   // Line and column (1-based) of an offset.
   void LineCol(size_t offset, int* line, int* col) const;

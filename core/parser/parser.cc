@@ -124,6 +124,10 @@ bool Parser::ParseComputation(Module* m) {
   Token root_tok;
   Instruction* last = nullptr;
   while (!At(Tok::kRbrace)) {
+    if (tok_.offset >= next_handoff_) {  // a worker parsed the text from here on
+      if (!TakeChunk(c, &root, &root_tok, &last)) return false;
+      continue;
+    }
     if (At(Tok::kEof))
       return Fail("unexpected end of file: computation '" + name + "' is not closed with '}'");
     Token start = tok_;
@@ -196,6 +200,7 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
     return false;
   Instruction* raw = nullptr;
   if (!ParseInstructionTail(c, std::string(name), name_tok, /*allow_attrs=*/true, &raw)) return false;
+  if (chunk_mode_) return true;  // names are entered when the chunk is taken
   if (!names_.insert(raw->name(), raw).second)
     return Fail(name_tok, "instruction '" + raw->name() + "' is defined twice in computation '" + c->name() + "'");
   return true;
@@ -206,7 +211,7 @@ bool Parser::AtShapeStart() const {
   if (!At(Tok::kName)) return false;
   size_t after = tok_.offset + tok_.text.size();
   // Cheap test first: a shape's type name is followed directly by '['.
-  return after < lex_.source().size() && lex_.source()[after] == '[' && PrimitiveTypeFromName(tok_.text);
+  return after < lex_.source().size() && lex_.source()[after] == '[' && TypeFromName(tok_.text);
 }
 
 bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token& name_tok,
@@ -226,7 +231,10 @@ bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token&
   auto instr = std::make_unique<Instruction>(*op, std::move(shape), std::move(name));
   instr->set_loc({name_tok.line, name_tok.col});
   Instruction* raw = instr.get();
-  if (shapeless) shapeless_.push_back({raw, op_tok});
+  if (shapeless) {
+    if (chunk_mode_) return Fail(op_tok, "chunk: shapeless instruction");  // the serial parse decides
+    shapeless_.push_back({raw, op_tok});
+  }
   if (!Expect(Tok::kLparen, "'(' after opcode")) return false;
   if (*op == Opcode::kParameter) {
     int64_t n;
@@ -252,7 +260,10 @@ bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token&
       if (!ParseAttribute(raw)) return false;
     }
   }
-  c->AddInstruction(std::move(instr));
+  if (chunk_mode_)
+    chunk_instrs_.push_back(std::move(instr));
+  else
+    c->AddInstruction(std::move(instr));
   *out = raw;
   --nesting_;
   return true;
@@ -263,7 +274,9 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
   size_t count = 0;
   bool any_nested = false;
   Token last_at = tok_;
-  if (!At(Tok::kRparen)) {
+  if (TryParsePlainOperands(instr, &count, &last_at)) {
+    // `a, b)` on one line, taken straight from the text.
+  } else if (!At(Tok::kRparen)) {
     for (;;) {
       // Optional operand shape: f32[2]{0} %x or (f32[], s32[]) %t.
       bool typed = AtShapeStart();
@@ -275,6 +288,7 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
       last_at = at;
       size_t after = tok_.offset + tok_.text.size();
       bool nested = after < lex_.source().size() && lex_.source()[after] == '(' && OpcodeFromName(tok_.text);
+      if (nested && chunk_mode_) return Fail(at, "chunk: nested instruction");  // the serial parse decides
       if (nested) {
         // An instruction written inline as an operand: add(f32[] parameter(0), ...).
         // Re-read from the operand's start so the nested instruction gets its shape.
@@ -293,8 +307,10 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
       if (At(Tok::kRparen)) break;
       if (!Expect(Tok::kComma, "',' or ')' in the operand list")) return false;
     }
+    Advance();  // )
+  } else {
+    Advance();  // )
   }
-  Advance();  // )
   if (auto arity = OpcodeArity(instr->opcode()); arity && *arity != static_cast<int>(count)) {
     // Structural arity check; the verifier repeats it with more context.
     return Fail(count == 0 ? tok_ : last_at,
@@ -308,6 +324,77 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
                           [instr](const PendingOperand& p) { return p.instr != instr; });
     deferring_ = true;
   }
+  LinkOrQueueOperands(instr, first);
+  return true;
+}
+
+namespace {
+// Character classes of names as the lexer reads them: 1 = may start a name,
+// 2 = may continue one ('-' is handled apart: "->" ends a name).
+struct NameChars {
+  unsigned char cls[256] = {};
+  constexpr NameChars() {
+    for (int c = 0; c < 256; ++c) {
+      const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+      cls[c] = static_cast<unsigned char>((start ? 1 : 0) | (start || (c >= '0' && c <= '9') || c == '.' ? 2 : 0));
+    }
+  }
+};
+constexpr NameChars kNameChars;
+inline bool IsNameStart(char c) { return kNameChars.cls[static_cast<unsigned char>(c)] & 1; }
+inline bool IsNameChar(char c) { return c == '-' || (kNameChars.cls[static_cast<unsigned char>(c)] & 2); }
+}  // namespace
+
+bool Parser::TryParsePlainOperands(Instruction* instr, size_t* count, Token* last_at) {
+  // Only `name, name, ...)` written on one line, with plain spaces: anything
+  // else (typed or nested operands, comments, line breaks, errors) leaves
+  // everything as it was for the token-by-token path.
+  if (!At(Tok::kName)) return false;
+  const std::string_view src = lex_.source();
+  const size_t n = src.size();
+  const size_t first = pending_ops_.size();
+  size_t q = tok_.offset;
+  for (;;) {
+    const size_t start = q;
+    bool ok;
+    if (q < n && src[q] == '%') {
+      ++q;
+      ok = q < n && IsNameChar(src[q]);
+    } else {
+      ok = q < n && IsNameStart(src[q]);
+    }
+    while (ok && q < n) {
+      const unsigned char ch = static_cast<unsigned char>(src[q]);
+      if (kNameChars.cls[ch] & 2) {
+        ++q;
+      } else if (ch == '-' && !(q + 1 < n && src[q + 1] == '>')) {
+        ++q;
+      } else {
+        break;
+      }
+    }
+    size_t r = q;
+    while (r < n && src[r] == ' ') ++r;
+    if (!ok || r >= n || (src[r] != ',' && src[r] != ')')) {
+      pending_ops_.resize(first);
+      return false;
+    }
+    const size_t name_at = src[start] == '%' ? start + 1 : start;
+    const int col = tok_.col + static_cast<int>(start - tok_.offset);
+    pending_ops_.push_back({instr, src.substr(name_at, q - name_at), nullptr, tok_.line, col});
+    last_at->line = tok_.line;
+    last_at->col = col;
+    q = r + 1;
+    if (src[r] == ')') break;
+    while (q < n && src[q] == ' ') ++q;
+  }
+  *count = pending_ops_.size() - first;
+  lex_.SkipOnLine(q);  // scanned above: no newline
+  Advance();
+  return true;
+}
+
+void Parser::LinkOrQueueOperands(Instruction* instr, size_t first) {
   if (!deferring_) {
     // Operands are usually defined before their users: link them now, while
     // they are hot, and queue nothing. After the first forward reference,
@@ -326,12 +413,12 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
       pending_ops_.resize(first);
     }
   }
-  return true;
 }
 
 bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr) {
   // to_apply={ a = f32[] parameter(0) ... }: a computation written in place.
   Token open = tok_;
+  if (chunk_mode_) return Fail(open, "chunk: inline computation");  // the serial parse decides
   Advance();  // {
   auto saved_names = std::move(names_);
   auto saved_ops = std::move(pending_ops_);
@@ -454,8 +541,16 @@ StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
 }
 
 StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::string_view filename) {
+  return ParseHloModule(text, filename, ParseOptions());
+}
+
+StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::string_view filename,
+                                                 const ParseOptions& opts) {
   Parser p(text, filename);
-  return p.ParseModule();
+  p.StartChunks(opts);
+  auto m = p.ParseModule();
+  if (opts.chunks_taken) *opts.chunks_taken = p.chunks_taken_;
+  return m;
 }
 
 StatusOr<std::string> ReadFileToString(const std::string& path) {

@@ -3,6 +3,7 @@
 // `FILE:LINE:COL: error: MESSAGE` pointing at the offending token.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,9 +13,24 @@
 
 namespace hloscope {
 
-// Parses a module. `filename` is used in error messages only.
+struct ParseOptions {
+  // Threads for a large input: 0 = one per hardware thread (at most 8);
+  // 1 = parse on the calling thread only.
+  int threads = 0;
+  // Inputs shorter than this are parsed on the calling thread only.
+  size_t parallel_min_bytes = 256 * 1024;
+  // When set, receives how many chunks of the text worker threads parsed
+  // and the parse took over (0 when it ran serially); for tests and benchmarks.
+  int* chunks_taken = nullptr;
+};
+
+// Parses a module. `filename` is used in error messages only. Large inputs
+// are parsed by several threads (ParseOptions); the result, including any
+// error message, is the same as with one thread.
 StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text,
                                                  std::string_view filename = "<input>");
+StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::string_view filename,
+                                                 const ParseOptions& opts);
 // Reads and parses a file (errors for unreadable files too).
 StatusOr<std::unique_ptr<Module>> ParseHloFile(const std::string& path);
 // Parses a shape such as `f32[2,3]{1,0}` or `(f32[], s32[4])`.

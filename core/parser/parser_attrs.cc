@@ -238,11 +238,17 @@ bool Parser::ParseAttribute(Instruction* instr) {
   auto quoted = [&] { return "'" + std::string(name) + "'"; };
   Advance();
   if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, "'=' after attribute " + quoted())) return false;
-  Attrs& a = instr->attrs();
+  // The typed attributes are created on first use: most attributes that
+  // reach here are kept verbatim or name computations.
+  Attrs* attrs = nullptr;
+  auto A = [&]() -> Attrs& {
+    if (!attrs) attrs = &instr->attrs();
+    return *attrs;
+  };
   const Opcode op = instr->opcode();
   auto once = [&](Attr k) {
-    if (a.has(k)) return Fail(at, "attribute " + quoted() + " is given twice");
-    a.mark(k);
+    if (A().has(k)) return Fail(at, "attribute " + quoted() + " is given twice");
+    A().mark(k);
     return true;
   };
   auto parse_bool = [&](bool* v) {
@@ -254,41 +260,41 @@ bool Parser::ParseAttribute(Instruction* instr) {
     return Fail("expected true or false for " + quoted());
   };
   auto dot = [&]() -> DotDnums& {
-    if (!a.dot) a.dot = std::make_unique<DotDnums>();
-    a.mark(Attr::kDotDims);
-    return *a.dot;
+    if (!A().dot) A().dot = std::make_unique<DotDnums>();
+    A().mark(Attr::kDotDims);
+    return *A().dot;
   };
   auto gather = [&]() -> GatherDnums& {
-    if (!a.gather) a.gather = std::make_unique<GatherDnums>();
-    a.mark(Attr::kGatherDims);
-    return *a.gather;
+    if (!A().gather) A().gather = std::make_unique<GatherDnums>();
+    A().mark(Attr::kGatherDims);
+    return *A().gather;
   };
   auto scatter = [&]() -> ScatterDnums& {
-    if (!a.scatter) a.scatter = std::make_unique<ScatterDnums>();
-    a.mark(Attr::kScatterDims);
-    return *a.scatter;
+    if (!A().scatter) A().scatter = std::make_unique<ScatterDnums>();
+    A().mark(Attr::kScatterDims);
+    return *A().scatter;
   };
 
-  if (name == "dimensions") return once(Attr::kDimensions) && ParseBracedInts(&a.dimensions);
-  if (name == "slice" && op == Opcode::kSlice) return once(Attr::kSlice) && ParseSliceRanges(&a.slice);
+  if (name == "dimensions") return once(Attr::kDimensions) && ParseBracedInts(&A().dimensions);
+  if (name == "slice" && op == Opcode::kSlice) return once(Attr::kSlice) && ParseSliceRanges(&A().slice);
   if (name == "dynamic_slice_sizes" && op == Opcode::kDynamicSlice)
-    return once(Attr::kDynamicSliceSizes) && ParseBracedInts(&a.dynamic_slice_sizes);
+    return once(Attr::kDynamicSliceSizes) && ParseBracedInts(&A().dynamic_slice_sizes);
   if (name == "slice_sizes" && op == Opcode::kGather)
-    return once(Attr::kSliceSizes) && ParseBracedInts(&a.dynamic_slice_sizes);
-  if (name == "padding" && op == Opcode::kPad) return once(Attr::kPadding) && ParsePadding(&a.padding);
+    return once(Attr::kSliceSizes) && ParseBracedInts(&A().dynamic_slice_sizes);
+  if (name == "padding" && op == Opcode::kPad) return once(Attr::kPadding) && ParsePadding(&A().padding);
   if (name == "window" && (op == Opcode::kConvolution || op == Opcode::kReduceWindow ||
                            op == Opcode::kSelectAndScatter)) {
-    a.window = std::make_unique<Window>();
-    return once(Attr::kWindow) && ParseWindow(a.window.get());
+    A().window = std::make_unique<Window>();
+    return once(Attr::kWindow) && ParseWindow(A().window.get());
   }
   if (name == "dim_labels" && op == Opcode::kConvolution) {
-    a.conv = std::make_unique<ConvDnums>();
-    return once(Attr::kDimLabels) && ParseDimLabels(a.conv.get());
+    A().conv = std::make_unique<ConvDnums>();
+    return once(Attr::kDimLabels) && ParseDimLabels(A().conv.get());
   }
   if (name == "feature_group_count" && op == Opcode::kConvolution)
-    return once(Attr::kFeatureGroupCount) && ParseInt(&a.feature_group_count);
+    return once(Attr::kFeatureGroupCount) && ParseInt(&A().feature_group_count);
   if (name == "batch_group_count" && op == Opcode::kConvolution)
-    return once(Attr::kBatchGroupCount) && ParseInt(&a.batch_group_count);
+    return once(Attr::kBatchGroupCount) && ParseInt(&A().batch_group_count);
   if (op == Opcode::kDot || op == Opcode::kRaggedDot || op == Opcode::kScaledDot) {
     if (name == "lhs_batch_dims") return ParseBracedInts(&dot().lhs_batch);
     if (name == "rhs_batch_dims") return ParseBracedInts(&dot().rhs_batch);
@@ -310,15 +316,15 @@ bool Parser::ParseAttribute(Instruction* instr) {
     if (name == "input_batching_dims") return ParseBracedInts(&scatter().input_batching_dims);
     if (name == "scatter_indices_batching_dims") return ParseBracedInts(&scatter().scatter_indices_batching_dims);
     if (name == "index_vector_dim") return ParseInt(&scatter().index_vector_dim);
-    if (name == "unique_indices") return once(Attr::kUniqueIndices) && parse_bool(&a.unique_indices);
+    if (name == "unique_indices") return once(Attr::kUniqueIndices) && parse_bool(&A().unique_indices);
   }
   if (name == "indices_are_sorted" && (op == Opcode::kGather || op == Opcode::kScatter))
-    return once(Attr::kIndicesAreSorted) && parse_bool(&a.indices_are_sorted);
+    return once(Attr::kIndicesAreSorted) && parse_bool(&A().indices_are_sorted);
   if (name == "direction" && op == Opcode::kCompare) {
     if (!once(Attr::kDirection)) return false;
     auto d = At(Tok::kName) ? DirectionFromName(tok_.text) : std::nullopt;
     if (!d) return Fail("expected a comparison direction (EQ, NE, LT, LE, GT, GE)");
-    a.direction = *d;
+    A().direction = *d;
     Advance();
     return true;
   }
@@ -326,30 +332,30 @@ bool Parser::ParseAttribute(Instruction* instr) {
     if (!once(Attr::kCompareType)) return false;
     if (!(AtName("FLOAT") || AtName("TOTALORDER") || AtName("SIGNED") || AtName("UNSIGNED")))
       return Fail("expected a comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)");
-    a.compare_type = std::string(tok_.text);
+    A().compare_type = std::string(tok_.text);
     Advance();
     return true;
   }
   if (name == "iota_dimension" && op == Opcode::kIota)
-    return once(Attr::kIotaDimension) && ParseInt(&a.iota_dimension);
+    return once(Attr::kIotaDimension) && ParseInt(&A().iota_dimension);
   if (name == "kind" && op == Opcode::kFusion) {
     if (!once(Attr::kFusionKind)) return false;
     auto k = At(Tok::kName) ? FusionKindFromName(tok_.text) : std::nullopt;
     if (!k) return Fail("expected a fusion kind (kLoop, kInput, kOutput, kCustom)");
-    a.fusion_kind = *k;
+    A().fusion_kind = *k;
     Advance();
     return true;
   }
-  if (name == "index" && op == Opcode::kGetTupleElement) return once(Attr::kIndex) && ParseInt(&a.index);
+  if (name == "index" && op == Opcode::kGetTupleElement) return once(Attr::kIndex) && ParseInt(&A().index);
   if (name == "exponent_bits" && op == Opcode::kReducePrecision)
-    return once(Attr::kExponentBits) && ParseInt(&a.exponent_bits);
+    return once(Attr::kExponentBits) && ParseInt(&A().exponent_bits);
   if (name == "mantissa_bits" && op == Opcode::kReducePrecision)
-    return once(Attr::kMantissaBits) && ParseInt(&a.mantissa_bits);
-  if (name == "is_stable" && op == Opcode::kSort) return once(Attr::kIsStable) && parse_bool(&a.is_stable);
+    return once(Attr::kMantissaBits) && ParseInt(&A().mantissa_bits);
+  if (name == "is_stable" && op == Opcode::kSort) return once(Attr::kIsStable) && parse_bool(&A().is_stable);
   if (name == "custom_call_target" && op == Opcode::kCustomCall) {
     if (!once(Attr::kCustomCallTarget)) return false;
     if (!At(Tok::kString)) return Fail("expected a quoted custom_call_target");
-    a.custom_call_target = UnquoteString(tok_.text);
+    A().custom_call_target = UnquoteString(tok_.text);
     Advance();
     return true;
   }

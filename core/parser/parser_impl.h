@@ -1,8 +1,12 @@
 // Internal: the recursive-descent parser class shared by parser*.cc.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -10,15 +14,19 @@
 #include "core/ir/flat_name_map.h"
 #include "core/ir/module.h"
 #include "core/parser/lexer.h"
+#include "core/parser/parser.h"
 #include "core/support/status.h"
 
 namespace hloscope {
+
+struct ChunkJob;
 
 class Parser {
  public:
   Parser(std::string_view text, std::string_view filename) : lex_(text), file_(filename) {
     Advance();
   }
+  ~Parser();  // joins the chunk workers still running
 
   StatusOr<std::unique_ptr<Module>> ParseModule();
   bool ParseShapeOnly(Shape* s);
@@ -72,10 +80,34 @@ class Parser {
   bool ParseInstructionTail(Computation* c, std::string name, const Token& name_tok, bool allow_attrs,
                             Instruction** out);
   bool ParseOperands(Computation* c, Instruction* instr);
+  // Fast path of ParseOperands for plain `a, b)` on one line, scanned from
+  // the text; false (having changed nothing) whenever the token path decides.
+  bool TryParsePlainOperands(Instruction* instr, size_t* count, Token* last_at);
   bool ParseInlineComputation(Instruction* instr, const std::string& attr);
   bool FinishModule(Module* m);
+  // After the operands of `instr` were queued at pending_ops_[first...]:
+  // links them now when all are defined and nothing was deferred yet,
+  // otherwise leaves them queued (and defers from then on).
+  void LinkOrQueueOperands(Instruction* instr, size_t first);
   bool ResolveComputation();
   bool ResolveModule(Module* m);
+
+  // PrimitiveTypeFromName with the common names answered without hashing
+  // (asked about once or twice per instruction).
+  static std::optional<PrimitiveType> TypeFromName(std::string_view t) {
+    if (t.size() == 3) {
+      const char a = t[0], b = t[1], c = t[2];
+      if (a == 'f' && b == '3' && c == '2') return PrimitiveType::kF32;
+      if (a == 's' && b == '3' && c == '2') return PrimitiveType::kS32;
+      if (a == 'f' && b == '1' && c == '6') return PrimitiveType::kF16;
+      if (a == 'u' && b == '3' && c == '2') return PrimitiveType::kU32;
+      if (a == 's' && b == '6' && c == '4') return PrimitiveType::kS64;
+    } else if (t.size() == 4) {
+      if (t == "bf16") return PrimitiveType::kBF16;
+      if (t == "pred") return PrimitiveType::kPred;
+    }
+    return PrimitiveTypeFromName(t);
+  }
 
   std::string_view StripPercent(std::string_view s) const {
     return (!s.empty() && s[0] == '%') ? s.substr(1) : s;
@@ -121,6 +153,42 @@ class Parser {
   std::vector<std::pair<Instruction*, Token>> shapeless_;
   std::vector<Instruction*> generated_instrs_;
   std::vector<Computation*> generated_comps_;
+
+  // --- parallel parse (parser_chunks.cc) ---
+  // Starts workers that parse runs of instruction lines further on in the
+  // text while this parser reads from the start; see parser_chunks.cc.
+  void StartChunks(const ParseOptions& opts);
+  // Called by ParseComputation when the next token is at or past the next
+  // chunk's start: takes the worker's instructions when the token is
+  // exactly at that start (adding them to `c` as the serial parse would),
+  // or drops the chunk. Returns false only on a parse error.
+  bool TakeChunk(Computation* c, Instruction** root, Token* root_tok, Instruction** last);
+  // Worker side: parses instructions from `start` until a '}' or the first
+  // instruction at or after `end`. In chunk mode instructions are kept in
+  // chunk_instrs_ and every operand is queued by name.
+  // `from`, when given, is a lexer already near `start` (the previous chunk's).
+  bool ParseChunk(size_t start, size_t end, const std::atomic<bool>& cancel, const Lexer* from);
+  std::vector<std::unique_ptr<ChunkJob>> chunks_;
+  std::vector<std::thread> chunk_threads_;  // each parses a run of chunks_ in order
+  std::mutex chunk_mu_;                     // guards ChunkJob::done and ok
+  std::condition_variable chunk_cv_;
+  size_t next_chunk_ = 0;
+  size_t next_handoff_ = static_cast<size_t>(-1);  // start of chunks_[next_chunk_]
+  int chunks_taken_ = 0;
+  bool chunk_mode_ = false;
+  std::vector<std::unique_ptr<Instruction>> chunk_instrs_;
+  std::vector<std::pair<size_t, Token>> chunk_roots_;  // index into chunk_instrs_, ROOT token
+  // Workers count lines from their first chunk's start: line numbers of a
+  // chunk are off by (true line of its first token) - chunk_first_line_.
+  int chunk_first_line_ = 0;
+};
+
+// One chunk of text and the parser (in chunk mode) that reads it.
+struct ChunkJob {
+  size_t start = 0, end = 0;
+  std::unique_ptr<Parser> parser;
+  bool done = false, ok = false;    // under Parser::chunk_mu_
+  std::atomic<bool> cancel{false};  // the text is parsed serially after all: stop early
 };
 
 }  // namespace hloscope

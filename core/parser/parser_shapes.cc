@@ -24,11 +24,14 @@ bool ScanPlainInts(std::string_view src, size_t* p, char close, std::vector<int6
   }
   for (;;) {
     size_t start = q;
-    while (q < n && src[q] >= '0' && src[q] <= '9') ++q;
+    uint64_t u = 0;  // wraps harmlessly past 18 digits, where from_chars decides
+    while (q < n && src[q] >= '0' && src[q] <= '9') u = u * 10 + static_cast<uint64_t>(src[q++] - '0');
     if (q == start || q >= n) return false;
-    int64_t v;
-    auto r = std::from_chars(src.data() + start, src.data() + q, v);
-    if (r.ec != std::errc() || r.ptr != src.data() + q) return false;
+    int64_t v = static_cast<int64_t>(u);
+    if (q - start > 18) {  // may not fit: let from_chars decide
+      auto r = std::from_chars(src.data() + start, src.data() + q, v);
+      if (r.ec != std::errc() || r.ptr != src.data() + q) return false;
+    }
     out->push_back(v);
     if (src[q] == close) {
       *p = q + 1;
@@ -44,6 +47,16 @@ bool Parser::ParseInt(int64_t* v) {
   if (!At(Tok::kInt)) return Fail("expected an integer, found '" + std::string(tok_.text.substr(0, 30)) + "'");
   std::string_view t = tok_.text;
   if (!t.empty() && t[0] == '+') t.remove_prefix(1);
+  if (!t.empty() && t.size() <= 18 && t[0] != '-') {  // fits: no range check needed
+    uint64_t u = 0;
+    size_t i = 0;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) u = u * 10 + static_cast<uint64_t>(t[i] - '0');
+    if (i == t.size()) {
+      *v = static_cast<int64_t>(u);
+      Advance();
+      return true;
+    }
+  }
   auto r = std::from_chars(t.data(), t.data() + t.size(), *v);
   if (r.ec != std::errc() || r.ptr != t.data() + t.size())
     return Fail("integer '" + std::string(tok_.text) + "' is out of range for a 64-bit value");
@@ -58,7 +71,7 @@ bool Parser::ParseIntList(std::vector<int64_t>* v, Tok open, Tok close) {
       close == (open == Tok::kLbrace ? Tok::kRbrace : Tok::kRsquare)) {
     size_t p = tok_.offset + 1;
     if (ScanPlainInts(lex_.source(), &p, open == Tok::kLbrace ? '}' : ']', v)) {
-      lex_.Seek(p);
+      lex_.SkipOnLine(p);  // digits and commas only
       Advance();
       return true;
     }
@@ -81,7 +94,7 @@ bool Parser::TryParsePlainShape(Shape* s) {
   std::string_view src = lex_.source();
   size_t p = tok_.offset + tok_.text.size();
   if (p >= src.size() || src[p] != '[') return false;
-  auto pt = PrimitiveTypeFromName(tok_.text);
+  auto pt = TypeFromName(tok_.text);
   if (!pt || !IsArrayType(*pt)) return false;
   ++p;
   std::vector<int64_t>& dims = dims_scratch_;
@@ -111,7 +124,7 @@ bool Parser::TryParsePlainShape(Shape* s) {
     }
   }
   *s = std::move(shape);
-  lex_.Seek(p);
+  lex_.SkipOnLine(p);  // the shape's text was scanned above: no newline in it
   Advance();
   return true;
 }
@@ -133,7 +146,7 @@ bool Parser::ParseShape(Shape* s, int depth) {
     return true;
   }
   if (!At(Tok::kName)) return Fail("expected a shape, found '" + std::string(tok_.text.substr(0, 30)) + "'");
-  auto pt = PrimitiveTypeFromName(tok_.text);
+  auto pt = TypeFromName(tok_.text);
   if (!pt) return Fail("unknown element type '" + std::string(tok_.text.substr(0, 40)) + "'");
   Token type_tok = tok_;
   Advance();

@@ -3,6 +3,11 @@
 // one run reports every problem, each located and naming its instruction.
 #include "core/verify/verifier.h"
 
+#include <algorithm>
+#include <atomic>
+#include <system_error>
+#include <thread>
+
 #include "core/verify/verifier_internal.h"
 
 namespace hloscope {
@@ -31,6 +36,13 @@ void Errors::Add(const Computation& c, const std::string& message) {
 
 void Errors::AddModule(const std::string& message) { Push({}, "", message); }
 
+void Errors::Append(const Errors& other) {
+  for (const std::string& line : other.lines_) {
+    if (full()) return;
+    lines_.push_back(line);
+  }
+}
+
 Status Errors::ToStatus() const {
   if (lines_.empty()) return Status::Ok();
   std::string all;
@@ -44,22 +56,74 @@ Status Errors::ToStatus() const {
 
 }  // namespace verify
 
+namespace {
+
+// Form and shape errors of a run of instructions. Shape checks stop at the
+// run's first form error: once there is one, no shape error is reported.
+struct RunErrors {
+  RunErrors(const Module& m, int max) : form(m, max), shapes(m, max) {}
+  verify::Errors form, shapes;
+};
+
+void CheckRun(const Instruction* const* begin, const Instruction* const* end, const VerifyOptions& opts,
+              RunErrors& out) {
+  for (const Instruction* const* it = begin; it != end; ++it) {
+    if (out.form.full()) return;
+    verify::CheckInstructionForm(**it, out.form);
+    if (opts.check_shapes && out.form.empty() && !out.shapes.full())
+      verify::CheckInstructionShapes(**it, opts, out.shapes);
+  }
+}
+
+int VerifyThreads(const VerifyOptions& opts, size_t instructions) {
+  if (opts.threads == 1 || instructions < static_cast<size_t>(std::max(1, opts.parallel_min_instructions)))
+    return 1;
+  if (opts.threads > 0) return opts.threads;
+  return static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+}
+
+}  // namespace
+
 // Form and shapes share one walk over the instruction list CheckStructure
 // gathered. Shape errors are held apart and only reported when no
 // instruction has a form error (shapes are only meaningful once every
 // instruction has its expected form), so the result is the same as a walk
-// for forms followed by one for shapes.
+// for forms followed by one for shapes. For a large module the list is cut
+// into runs that threads take in turn; the runs' messages are then joined
+// in list order and cut at the limit, which is what the single walk reports.
 Status VerifyModule(const Module& m, const VerifyOptions& opts) {
   verify::Errors errors(m, opts.max_errors);
   std::vector<const Instruction*> order;
   verify::CheckStructure(m, errors, order);
   if (!errors.empty()) return errors.ToStatus();
+  const int threads = VerifyThreads(opts, order.size());
+  // Runs small enough that threads finish together (costs vary along the list).
+  const size_t run_size = threads == 1 ? std::max<size_t>(1, order.size()) : 1024;
+  const size_t run_count = (order.size() + run_size - 1) / run_size;
+  std::vector<RunErrors> runs;
+  runs.reserve(run_count);
+  for (size_t k = 0; k < run_count; ++k) runs.emplace_back(m, opts.max_errors);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < run_count;) {
+      const Instruction* const* begin = order.data() + k * run_size;
+      CheckRun(begin, begin + std::min(run_size, order.size() - k * run_size), opts, runs[k]);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads && static_cast<size_t>(t) < run_count; ++t) {
+    try {
+      workers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // fewer threads: the others take more runs
+    }
+  }
+  work();
+  for (std::thread& t : workers) t.join();
   verify::Errors shape_errors(m, opts.max_errors);
-  for (const Instruction* instr : order) {
-    if (errors.full()) return errors.ToStatus();
-    verify::CheckInstructionForm(*instr, errors);
-    if (opts.check_shapes && errors.empty() && !shape_errors.full())
-      verify::CheckInstructionShapes(*instr, opts, shape_errors);
+  for (const RunErrors& r : runs) {
+    errors.Append(r.form);
+    shape_errors.Append(r.shapes);
   }
   if (!errors.empty() || !opts.check_shapes) return errors.ToStatus();
   if (shape_errors.full()) return shape_errors.ToStatus();

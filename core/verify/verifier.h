@@ -18,6 +18,11 @@ struct VerifyOptions {
   bool allow_mixed_precision = true;
   // Stop after this many errors; the message lists them one per line.
   int max_errors = 20;
+  // Threads for the per-instruction checks of a large module (at least
+  // parallel_min_instructions): 0 = one per hardware thread (at most 8),
+  // 1 = the calling thread only. Messages and their order do not depend on it.
+  int threads = 0;
+  int parallel_min_instructions = 8192;
 };
 
 // Errors read `FILE:LINE:COL: error: NAME: MESSAGE` where FILE is the

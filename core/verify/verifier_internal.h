@@ -19,6 +19,8 @@ class Errors {
   bool full() const { return static_cast<int>(lines_.size()) >= max_; }
   bool empty() const { return lines_.empty(); }
   Status ToStatus() const;
+  // Adds `other`'s messages after ours, up to our limit.
+  void Append(const Errors& other);
 
  private:
   void Push(SourceLoc loc, const std::string& name, const std::string& message);

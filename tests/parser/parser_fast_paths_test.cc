@@ -1,7 +1,8 @@
-// The parser's fast paths (plain shapes `type[d,...]{m,...}` scanned from the
-// text, attribute values taken from the token already lexed) must give what
-// the general paths give: the same shapes, layouts and metadata, the same
-// located errors, and the general path for every form they do not handle.
+// The parser's fast paths (plain shapes `type[d,...]{m,...}` and plain
+// operand lists `a, b)` scanned from the text, attribute values taken from
+// the token already lexed) must give what the general paths give: the same
+// shapes, layouts, operands and metadata, the same located errors, and the
+// general path for every form they do not handle.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -96,6 +97,36 @@ TEST(ParserFastPaths, MetadataValues) {
 TEST(ParserFastPaths, MetadataErrorsStayLocated) {
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0), metadata={op_name=\"open}\n}\n"),
             "t.hlo:3:51: error: unbalanced brackets or unterminated string in attribute value");
+}
+
+TEST(ParserFastPaths, OperandListsInEverySpellingAgree) {
+  // `a, b)` on one line is scanned from the text; spaces, line breaks,
+  // comments and typed operands take the token path. All give one module.
+  auto module = [](const std::string& operands) {
+    return "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  b = f32[2] parameter(1)\n  ROOT s = f32[2] add(" +
+           operands + ")\n}\n";
+  };
+  const std::string expected = Printed(module("a, b"));
+  for (const char* spelling : {"a,b", "%a, %b", "a ,b", " a, b ", "a,\n    b", "a, /* b */ b", "f32[2] a, f32[2]{0} b",
+                               "a,\tb", "%a , b"})
+    EXPECT_EQ(Printed(module(spelling)), expected) << spelling;
+}
+
+TEST(ParserFastPaths, OperandErrorsStayLocated) {
+  auto error = [](const std::string& root) {
+    return ErrorOf("HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  ROOT s = f32[2] " + root + "\n}\n");
+  };
+  EXPECT_EQ(error("add(a,  nosuch)"), "t.hlo:4:27: error: use of undefined value 'nosuch' (operand of 's')");
+  EXPECT_EQ(error("add(%a, %nosuch )"), "t.hlo:4:27: error: use of undefined value 'nosuch' (operand of 's')");
+  EXPECT_EQ(error("negate(a, a)"), "t.hlo:4:29: error: 'negate' takes 1 operand(s) but 's' has 2");
+  EXPECT_EQ(error("negate()"), "t.hlo:5:1: error: 'negate' takes 1 operand(s) but 's' has 0");
+  EXPECT_EQ(error("add(a a)"), "t.hlo:4:25: error: expected ',' or ')' in the operand list, found 'a'");
+  EXPECT_EQ(error("add(a, )"), "t.hlo:4:26: error: expected an operand name, found ')'");
+  EXPECT_EQ(error("add(a, %)"), "t.hlo:4:26: error: expected an operand name, found invalid character '%'");
+  EXPECT_EQ(error("add(a, a->b)"), "t.hlo:4:27: error: expected ',' or ')' in the operand list, found '->'");
+  EXPECT_EQ(error("add(a, 1a)"), "t.hlo:4:26: error: expected an operand name, found '1'");
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  ROOT s = f32[2] add(a, a"),
+            "t.hlo:4:27: error: expected ',' or ')' in the operand list, found end of file");
 }
 
 }  // namespace
