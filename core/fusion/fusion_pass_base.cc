@@ -34,10 +34,22 @@ void FusionPassBase::BeginRun() {
 
 bool FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                             FusionVerdict v, std::string reason, const Cost& before, const Cost& after) {
-  std::string key = std::to_string(producer.id());
-  for (const Instruction* c : consumers) key += "," + std::to_string(c->id());
-  key += "|" + std::to_string(static_cast<int>(v)) + "|" + reason;
-  if (!logged_.insert(std::move(key)).second) return false;
+  // The same candidate with the same verdict and reason is logged once.
+  uint64_t h = std::hash<std::string>()(reason) ^ (static_cast<uint64_t>(v) * 0x9E3779B97F4A7C15ull);
+  auto mix = [&h](int64_t x) { h = (h ^ static_cast<uint64_t>(x)) * 0x100000001B3ull + (h >> 29); };
+  mix(producer.id());
+  for (const Instruction* c : consumers) mix(c->id());
+  auto range = logged_.equal_range(h);
+  for (auto it = range.first; it != range.second; ++it) {
+    const FusionDecision& old = log().decisions[it->second];
+    if (old.producer_id != producer.id() || old.verdict != v || old.consumer_ids.size() != consumers.size() ||
+        old.reason != reason)
+      continue;
+    bool same = true;
+    for (size_t k = 0; k < consumers.size() && same; ++k) same = old.consumer_ids[k] == consumers[k]->id();
+    if (same) return false;
+  }
+  logged_.emplace(h, log().decisions.size());
   FusionDecision d;
   d.pass = std::string(name());
   d.producer = producer.name();

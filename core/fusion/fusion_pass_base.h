@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -29,9 +30,9 @@ class FusionPassBase : public Pass {
   DeviceSpec device_ = CurrentDevice();
 
  private:
-  // (producer id, consumer ids, verdict, reason) of the decisions logged in
-  // this run.
-  std::unordered_set<std::string> logged_;
+  // Decisions logged this run, by a hash of (producer, consumers, verdict,
+  // reason) → their indices in the log (compared in full on a hash match).
+  std::unordered_multimap<uint64_t, size_t> logged_;
 };
 
 // Registers fusion, fusion_merger, multi_output_fusion, priority_fusion,
