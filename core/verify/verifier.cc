@@ -94,9 +94,11 @@ int VerifyThreads(const VerifyOptions& opts, size_t instructions) {
 Status VerifyModule(const Module& m, const VerifyOptions& opts) {
   verify::Errors errors(m, opts.max_errors);
   std::vector<const Instruction*> order;
-  verify::CheckStructure(m, errors, order);
+  size_t count = 0;  // CheckStructure reports a missing computation
+  for (const auto& c : m.computations()) count += c ? static_cast<size_t>(c->instruction_count()) : 0;
+  const int threads = VerifyThreads(opts, count);
+  verify::CheckStructure(m, errors, order, threads);
   if (!errors.empty()) return errors.ToStatus();
-  const int threads = VerifyThreads(opts, order.size());
   // Runs small enough that threads finish together (costs vary along the list).
   const size_t run_size = threads == 1 ? std::max<size_t>(1, order.size()) : 1024;
   const size_t run_count = (order.size() + run_size - 1) / run_size;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ir/module.h"
@@ -34,7 +35,48 @@ class Errors {
 // no cycles, dense parameter numbers, a root, called computations that exist
 // and no recursion among computations. Each instruction is visited once;
 // `order` receives every instruction in module order (for the later walks).
-void CheckStructure(const Module& m, Errors& errors, std::vector<const Instruction*>& order);
+// With threads > 1 the checks run on that many threads first
+// (verifier_structure_parallel.cc); only when they find something wrong does
+// the serial walk run, so the messages are always the serial walk's.
+void CheckStructure(const Module& m, Errors& errors, std::vector<const Instruction*>& order, int threads = 1);
+
+// Pieces of CheckStructure shared with its parallel form.
+// The module-level checks (an entry, no missing computation, unique
+// computation names); false when the rest cannot be checked.
+bool CheckModuleHeader(const Module& m, Errors& errors);
+// A computation's own checks (module, non-empty, root); false when it has no
+// instructions to walk.
+bool CheckComputationHeader(const Module& m, const Computation& c, Errors& errors);
+// Answers "is x among u's operands" for CheckEdges: a scan for short operand
+// lists, a sorted copy (made once) for long ones — every operand of a tuple
+// of 500 elements asks about it, and scanning made that quadratic.
+class OperandLookup {
+ public:
+  bool Has(const Instruction& u, const Instruction* x);
+
+ private:
+  std::unordered_map<const Instruction*, std::vector<const Instruction*>> sorted_;
+};
+// The edges of `instr` in `c`; returns whether its operands and control
+// predecessors all have smaller ids (else CheckAcyclic must decide).
+bool CheckEdges(const Computation& c, const Instruction& instr, OperandLookup& lookup, Errors& errors);
+// Depth-first search for a cycle in `c`; reports the first one.
+void CheckAcyclic(const Computation& c, Errors& errors);
+// Whether fused computation `c` breaks XLA's rule (non-root instructions
+// used, root unused) at `i`.
+bool FusedRuleBroken(const Computation& c, const Instruction& i);
+// Instructions with called computations, in module order; calls_begin[k] is
+// where computation k's start (calls_begin.back() = callers.size()).
+struct CallWalk {
+  std::vector<const Instruction*> callers;
+  std::vector<size_t> calls_begin;
+};
+// Called computations are in the module and nothing recurses.
+void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors);
+// The checks above on `threads` threads; true when everything holds (then
+// `order` holds every instruction in module order). False as soon as
+// anything does not: the caller then runs the serial walk for the messages.
+bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& order, int threads);
 
 // Per-instruction checks that do not need shape inference
 // (verifier_instructions.cc): arity, which called computations an opcode

@@ -4,6 +4,7 @@
 // control edges stay inside the computation and agree with each other; the
 // dependency graph (operands plus control predecessors) has no cycle; called
 // computations belong to the module and never call back into their callers.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -51,10 +52,23 @@ void CheckParameters(const Computation& c, const std::vector<const Instruction*>
                "(a pass added or removed parameters without Computation::RebuildParameters)");
 }
 
+}  // namespace
+
 // Checks the edges of `instr` and returns whether every operand and control
 // predecessor is present, in `c` and has a smaller id than `instr` (the
 // per-instruction part of IdsAreTopological, computed in the same walk).
-bool CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) {
+bool OperandLookup::Has(const Instruction& u, const Instruction* x) {
+  const auto& ops = u.operands();
+  if (ops.size() <= 32) return std::find(ops.begin(), ops.end(), x) != ops.end();
+  auto [it, inserted] = sorted_.try_emplace(&u);
+  if (inserted) {
+    it->second.assign(ops.begin(), ops.end());
+    std::sort(it->second.begin(), it->second.end());
+  }
+  return std::binary_search(it->second.begin(), it->second.end(), x);
+}
+
+bool CheckEdges(const Computation& c, const Instruction& instr, OperandLookup& lookup, Errors& errors) {
   const int64_t id = instr.id();
   bool topological = true;
   for (int i = 0; i < instr.operand_count(); ++i) {
@@ -74,7 +88,7 @@ bool CheckEdges(const Computation& c, const Instruction& instr, Errors& errors) 
     }
   }
   for (const Instruction* u : instr.users()) {
-    if (!u || u->OperandIndex(&instr) < 0) {
+    if (!u || !lookup.Has(*u, &instr)) {
       errors.Add(instr, "lists " + (u ? Quote(u->name()) : std::string("a missing instruction")) +
                             " as a user, but it is not among that instruction's operands");
     }
@@ -150,6 +164,8 @@ void CheckAcyclic(const Computation& c, Errors& errors) {
   }
 }
 
+namespace {
+
 // XLA's CheckFusionInstruction: inside a fused computation every non-root
 // instruction is used (or has a side effect) and the root has no users.
 void CheckFusedComputation(const Computation& c, Errors& errors) {
@@ -167,32 +183,37 @@ void CheckFusedComputation(const Computation& c, Errors& errors) {
 // Scratch reused across computations and the facts the per-computation walk
 // gathers for the module-wide checks, so that each instruction is visited
 // once by the structural checks.
-struct Walk {
+struct Walk : CallWalk {
   std::vector<const Instruction*> params;     // parameters of the current computation
   std::vector<const Instruction*> by_number;  // CheckParameters' table
-  // Instructions with called computations, in module order; calls_begin[k]
-  // is where computation k's start (calls_begin.back() = callers.size()).
-  std::vector<const Instruction*> callers;
-  std::vector<size_t> calls_begin;
   std::vector<const Instruction*>* order = nullptr;  // every instruction, in module order
+  OperandLookup lookup;
 };
 
-// Whether fused computation `c` breaks CheckFusedComputation's rule at `i`.
+}  // namespace
+
 bool FusedRuleBroken(const Computation& c, const Instruction& i) {
   if (&i == c.root()) return i.user_count() != 0;
   return i.user_count() == 0 && !i.HasSideEffect();
 }
 
-void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors& errors) {
+bool CheckComputationHeader(const Module& m, const Computation& c, Errors& errors) {
   if (c.parent() != &m) errors.Add(c, "does not point back to its module");
   if (c.instructions().empty()) {
     errors.Add(c, "has no instructions");
-    return;
+    return false;
   }
   if (!c.root())
     errors.Add(c, "has no root instruction");
   else if (c.root()->parent() != &c)
     errors.Add(c, "has root " + Quote(c.root()->name()) + " which belongs to another computation");
+  return true;
+}
+
+namespace {
+
+void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors& errors) {
+  if (!CheckComputationHeader(m, c, errors)) return;
   FlatNameMap<const Instruction*> names(c.instructions().size());
   walk.params.clear();
   const bool fused = c.fusion_instruction != nullptr;
@@ -207,7 +228,7 @@ void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors&
     auto [first, inserted] = names.insert(i.name(), &i);
     if (!inserted)
       errors.Add(i, "the name is already used in computation " + Quote(c.name()) + LocText((*first)->loc()));
-    if (!CheckEdges(c, i, errors) || i.id() <= prev_id) topological = false;
+    if (!CheckEdges(c, i, walk.lookup, errors) || i.id() <= prev_id) topological = false;
     prev_id = i.id();
     if (i.opcode() == Opcode::kParameter) walk.params.push_back(&i);
     if (!i.called_refs().empty()) walk.callers.push_back(&i);
@@ -218,9 +239,9 @@ void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors&
   if (!topological) CheckAcyclic(c, errors);
 }
 
-// Called computations must be in the module, and the call graph acyclic.
-// Works from the callers the walk collected instead of every instruction.
-void CheckCalls(const Module& m, const Walk& walk, Errors& errors) {
+}  // namespace
+
+void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors) {
   std::unordered_map<const Computation*, size_t> index;  // position in the module
   for (const auto& c : m.computations()) index.emplace(c.get(), index.size());
   bool ok = true;
@@ -264,20 +285,17 @@ void CheckCalls(const Module& m, const Walk& walk, Errors& errors) {
     if (!state[index.at(c.get())] && !visit(visit, c.get())) return;
 }
 
-}  // namespace
-
-void CheckStructure(const Module& m, Errors& errors, std::vector<const Instruction*>& order) {
-  order.clear();
+bool CheckModuleHeader(const Module& m, Errors& errors) {
   if (!m.entry()) {
     errors.AddModule("the module has no entry computation");
-    return;
+    return false;
   }
   bool entry_found = false;
   FlatNameMap<const Computation*> names(m.computations().size());
   for (const auto& c : m.computations()) {
     if (!c) {
       errors.AddModule("the module holds a missing computation");
-      return;
+      return false;
     }
     entry_found = entry_found || c.get() == m.entry();
     auto [first, inserted] = names.insert(c->name(), c.get());
@@ -288,6 +306,16 @@ void CheckStructure(const Module& m, Errors& errors, std::vector<const Instructi
     errors.AddModule("the entry computation " + Quote(m.entry()->name()) + " is not in the module");
   if (m.entry()->fusion_instruction)
     errors.Add(*m.entry(), "the entry computation cannot be a fused computation");
+  return true;
+}
+
+void CheckStructure(const Module& m, Errors& errors, std::vector<const Instruction*>& order, int threads) {
+  order.clear();
+  if (threads > 1) {
+    if (CheckStructureParallel(m, order, threads)) return;
+    order.clear();  // something is wrong: the serial walk finds and words it
+  }
+  if (!CheckModuleHeader(m, errors)) return;
   Walk walk;
   walk.order = &order;
   order.reserve(static_cast<size_t>(m.instruction_count()));

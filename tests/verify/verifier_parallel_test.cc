@@ -10,6 +10,7 @@
 namespace hloscope {
 namespace {
 
+using testing::FindInstr;
 using testing::ParseOrDie;
 using testing::Verify;
 
@@ -67,6 +68,54 @@ TEST(VerifierParallel, MessagesAreThoseOfOneThread) {
         EXPECT_EQ(Verify(*m, Threads(threads, limit)), serial)
             << c.what << ", limit " << limit << ", " << threads << " threads";
     }
+  }
+}
+
+// A chain v0 = negate(p), v(i) = negate(v(i-1)) with a fusion and a reduce.
+std::string Chain(int n) {
+  std::string s =
+      "HloModule m\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\n"
+      "fused {\n  fp = f32[8] parameter(0)\n  ROOT fn = f32[8] negate(fp)\n}\n\n"
+      "ENTRY e {\n  p = f32[8] parameter(0)\n  z = f32[] constant(0)\n  v0 = f32[8] negate(p)\n";
+  for (int i = 1; i < n; ++i)
+    s += "  v" + std::to_string(i) + " = f32[8] negate(v" + std::to_string(i - 1) + ")\n";
+  s += "  f = f32[8] fusion(v" + std::to_string(n - 1) + "), kind=kLoop, calls=fused\n";
+  s += "  ROOT r = f32[] reduce(f, z), dimensions={0}, to_apply=add\n}\n";
+  return s;
+}
+
+// The structural checks run on threads too; whatever they find wrong, the
+// message is the serial walk's.
+TEST(VerifierParallel, StructureErrorsAreThoseOfOneThread) {
+  const int n = 5000;
+  struct Case {
+    const char* what;
+    bool ok;
+    void (*corrupt)(hloscope::Module&);
+  };
+  const Case cases[] = {
+      {"intact", true, [](hloscope::Module&) {}},
+      {"duplicate name", false, [](hloscope::Module& m) { FindInstr(m, "v4000")->set_name("v10"); }},
+      {"duplicate name at a run edge", false, [](hloscope::Module& m) { FindInstr(m, "v1024")->set_name("v1023"); }},
+      {"ids out of order, no cycle", true,
+       [](hloscope::Module& m) { FindInstr(m, "v100")->ReplaceOperand(0, FindInstr(m, "p")); }},
+      {"cycle", false, [](hloscope::Module& m) { FindInstr(m, "v100")->ReplaceOperand(0, FindInstr(m, "v4000")); }},
+      {"parameter number", false, [](hloscope::Module& m) { FindInstr(m, "p")->set_parameter_number(1); }},
+      {"wrong parent", false,
+       [](hloscope::Module& m) { FindInstr(m, "v2000")->set_parent(FindInstr(m, "fn")->parent()); }},
+      {"unused fused instruction", false,
+       [](hloscope::Module& m) { FindInstr(m, "fn")->parent()->set_root(FindInstr(m, "fp")); }},
+  };
+  for (const Case& c : cases) {
+    auto m = ParseOrDie(Chain(n));
+    ASSERT_TRUE(m);
+    c.corrupt(*m);
+    const std::string serial = Verify(*m, Threads(1));
+    if (c.ok)
+      EXPECT_EQ(serial, "OK") << c.what;
+    else
+      EXPECT_NE(serial, "OK") << c.what;
+    for (int threads : {2, 3}) EXPECT_EQ(Verify(*m, Threads(threads)), serial) << c.what << ", " << threads;
   }
 }
 

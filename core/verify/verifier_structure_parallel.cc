@@ -1,0 +1,168 @@
+// CheckStructure on several threads, for large modules. It only answers
+// "everything holds": the first thing found wrong stops it, and the serial
+// walk (verifier_structure.cc) then runs and words every message, so the
+// output never depends on the thread count. The checks are the serial
+// walk's: each instruction's own (parent, edges, ids in topological order,
+// the fused-computation rule) on runs of the module-order list that threads
+// take in turn; then unique names, each thread taking the names whose hash
+// falls in its share, so that both copies of a duplicate meet in one table;
+// then parameters, cycles (only where ids are not topological) and calls.
+#include <algorithm>
+#include <atomic>
+#include <system_error>
+#include <thread>
+
+#include "core/ir/flat_name_map.h"
+#include "core/verify/verifier_internal.h"
+
+namespace hloscope::verify {
+namespace {
+
+// Runs work(t) for t in [0, threads) on that many threads (0 on this one).
+template <typename F>
+void OnThreads(int threads, F work) {
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(work, t);
+    } catch (const std::system_error&) {
+      for (int u = t; u < threads; ++u) work(u);  // no thread: do its share here
+      break;
+    }
+  }
+  work(0);
+  for (std::thread& th : pool) th.join();
+}
+
+// Instructions of one partition keyed by (computation, name); a repeat is a
+// duplicate name.
+class NameSet {
+ public:
+  explicit NameSet(size_t expected) {
+    size_t n = 16;
+    while (n < expected * 2) n *= 2;
+    slots_.assign(n, Slot{});
+  }
+  // False when an instruction of the same computation already has the name.
+  bool Insert(uint64_t hash, const Instruction* i) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t k = (hash >> 8) & mask;; k = (k + 1) & mask) {
+      Slot& s = slots_[k];
+      if (!s.instr) {
+        s = {hash, i};
+        return true;
+      }
+      if (s.hash == hash && s.instr->parent() == i->parent() && s.instr->name() == i->name()) return false;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    const Instruction* instr = nullptr;
+  };
+  std::vector<Slot> slots_;
+};
+
+}  // namespace
+
+bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& order, int threads) {
+  Errors scratch(m, 1);
+  if (!CheckModuleHeader(m, scratch) || !scratch.empty()) return false;
+  // The module-order list and where each computation starts in it.
+  const auto& comps = m.computations();
+  std::vector<size_t> begin;
+  begin.reserve(comps.size() + 1);
+  order.reserve(static_cast<size_t>(m.instruction_count()));
+  for (const auto& c : comps) {
+    if (!CheckComputationHeader(m, *c, scratch) || !scratch.empty()) return false;
+    begin.push_back(order.size());
+    for (const auto& i : c->instructions()) order.push_back(i.get());
+  }
+  begin.push_back(order.size());
+  const size_t n = order.size();
+
+  // Per instruction, in runs: parent, edges, ids, fused rule, the name's hash.
+  constexpr size_t kRun = 1024;
+  const size_t runs = (n + kRun - 1) / kRun;
+  std::vector<uint64_t> hashes(n);
+  std::vector<char> cyclic_check(comps.size(), 0);  // ids not topological here
+  std::vector<std::vector<const Instruction*>> run_callers(runs);
+  std::vector<std::atomic<int>> params(comps.size());
+  std::atomic<bool> failed{false};
+  std::atomic<size_t> next{0};
+  OnThreads(threads, [&](int) {
+    Errors errors(m, 1);
+    OperandLookup lookup;
+    for (size_t r; !failed.load(std::memory_order_relaxed) && (r = next.fetch_add(1)) < runs;) {
+      const size_t from = r * kRun, to = std::min(n, from + kRun);
+      // The computation holding `from`.
+      size_t ci = static_cast<size_t>(std::upper_bound(begin.begin(), begin.end(), from) - begin.begin()) - 1;
+      int param_count = 0;
+      for (size_t k = from; k < to; ++k) {
+        while (k >= begin[ci + 1]) {
+          params[ci].fetch_add(param_count, std::memory_order_relaxed);
+          param_count = 0;
+          ++ci;
+        }
+        const Computation& c = *comps[ci];
+        const Instruction& i = *order[k];
+        if (i.parent() != &c) failed.store(true);
+        bool topological = CheckEdges(c, i, lookup, errors);
+        if (k > begin[ci] && order[k - 1]->id() >= i.id()) topological = false;
+        if (!topological) cyclic_check[ci] = 1;  // benign race: only ever set to 1
+        if (c.fusion_instruction && FusedRuleBroken(c, i)) failed.store(true);
+        if (i.opcode() == Opcode::kParameter) {
+          // In the table at its number (with the count below: the table
+          // holds exactly the parameters, numbered densely).
+          const int64_t num = i.parameter_number();
+          if (num < 0 || num >= c.num_parameters() || c.parameter(static_cast<int>(num)) != &i) failed.store(true);
+          ++param_count;
+        }
+        if (!i.called_refs().empty()) run_callers[r].push_back(&i);
+        hashes[k] = (HashName(i.name()) ^ (ci * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+      }
+      params[ci].fetch_add(param_count, std::memory_order_relaxed);
+      if (!errors.empty()) failed.store(true);
+    }
+  });
+  if (failed.load()) return false;
+
+  // Unique names: thread t takes the names whose hash's top bits say t.
+  const int parts = threads;
+  std::atomic<bool> duplicate{false};
+  OnThreads(parts, [&](int t) {
+    NameSet set(n / static_cast<size_t>(parts) + 16);
+    for (size_t k = 0; k < n && !duplicate.load(std::memory_order_relaxed); ++k) {
+      if (static_cast<int>((hashes[k] >> 40) % static_cast<uint64_t>(parts)) != t) continue;
+      if (!set.Insert(hashes[k] | 1, order[k])) duplicate.store(true);
+    }
+  });
+  if (duplicate.load()) return false;
+
+  // Parameters: as many as the table holds (each one was found in it at its
+  // number), and cycles where ids alone do not rule them out.
+  for (size_t ci = 0; ci < comps.size(); ++ci) {
+    const Computation& c = *comps[ci];
+    if (params[ci].load() != c.num_parameters()) return false;
+    if (cyclic_check[ci]) {
+      CheckAcyclic(c, scratch);
+      if (!scratch.empty()) return false;
+    }
+  }
+
+  // Calls, from the callers in module order.
+  CallWalk walk;
+  walk.calls_begin.reserve(comps.size() + 1);
+  for (auto& rc : run_callers) walk.callers.insert(walk.callers.end(), rc.begin(), rc.end());
+  size_t caller = 0;
+  for (const auto& c : comps) {  // callers come grouped by computation, in module order
+    walk.calls_begin.push_back(caller);
+    while (caller < walk.callers.size() && walk.callers[caller]->parent() == c.get()) ++caller;
+  }
+  walk.calls_begin.push_back(walk.callers.size());
+  CheckCalls(m, walk, scratch);
+  return scratch.empty();
+}
+
+}  // namespace hloscope::verify
