@@ -128,11 +128,11 @@ class FusionMerger : public FusionPassBase {
           Decide(*p, cusers, FusionVerdict::kNotFused, r, before, before);
           continue;
         }
-        Decide(*p, cusers, FusionVerdict::kMerged,
-               "merged into " + std::to_string(users.size()) + " consumer fusion(s): " +
-                   std::to_string(before.bytes()) + " → " + std::to_string(after.bytes()) + " bytes",
-               before, after);
-        size_t record = mutable_log().decisions.size() - 1;
+        size_t record = Decide(*p, cusers, FusionVerdict::kMerged,
+                               "merged into " + std::to_string(users.size()) +
+                                   " consumer fusion(s): " + std::to_string(before.bytes()) + " → " +
+                                   std::to_string(after.bytes()) + " bytes",
+                               before, after);
         std::string results;
         for (Instruction* u : users) {
           FuseProducerInto(u, p);

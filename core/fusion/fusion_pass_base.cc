@@ -32,8 +32,8 @@ void FusionPassBase::BeginRun() {
   logged_.clear();
 }
 
-bool FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
-                            FusionVerdict v, std::string reason, const Cost& before, const Cost& after) {
+size_t FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
+                              FusionVerdict v, std::string reason, const Cost& before, const Cost& after) {
   // The same candidate with the same verdict and reason is logged once.
   uint64_t h = std::hash<std::string>()(reason) ^ (static_cast<uint64_t>(v) * 0x9E3779B97F4A7C15ull);
   auto mix = [&h](int64_t x) { h = (h ^ static_cast<uint64_t>(x)) * 0x100000001B3ull + (h >> 29); };
@@ -47,7 +47,7 @@ bool FusionPassBase::Decide(const Instruction& producer, const std::vector<const
       continue;
     bool same = true;
     for (size_t k = 0; k < consumers.size() && same; ++k) same = old.consumer_ids[k] == consumers[k]->id();
-    if (same) return false;
+    if (same) return it->second;
   }
   logged_.emplace(h, log().decisions.size());
   FusionDecision d;
@@ -67,7 +67,7 @@ bool FusionPassBase::Decide(const Instruction& producer, const std::vector<const
   if (v != FusionVerdict::kNotFused) mutable_log().Count(v == FusionVerdict::kMerged ? "merged" : "fused");
   else mutable_log().Count("not fused");
   mutable_log().decisions.push_back(std::move(d));
-  return true;
+  return log().decisions.size() - 1;
 }
 
 }  // namespace hloscope

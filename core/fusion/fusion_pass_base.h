@@ -24,9 +24,11 @@ class FusionPassBase : public Pass {
   // Records a decision about `producer` and `consumers` with costs, once per
   // run: a pass that revisits a candidate (multi-output fusion rescans the
   // computation after every merge) and reaches the same verdict for the same
-  // reason does not log it again. Returns false for such a repeat.
-  bool Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers, FusionVerdict v,
-              std::string reason, const Cost& before, const Cost& after);
+  // reason does not log it again. Returns the index of the decision's record
+  // in the log (the earlier one for such a repeat), where the caller may
+  // then note the result.
+  size_t Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
+                FusionVerdict v, std::string reason, const Cost& before, const Cost& after);
   DeviceSpec device_ = CurrentDevice();
 
  private:

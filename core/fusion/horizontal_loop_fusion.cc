@@ -110,11 +110,11 @@ class HorizontalLoopFusion : public FusionPassBase {
     Cost before;
     for (Instruction* x : g) before += KernelCost(*x, device_);
     std::vector<const Instruction*> rest(g.begin() + 1, g.end());
-    Decide(*g[0], rest, FusionVerdict::kMerged,
-           std::to_string(g.size()) + " independent small loop kernels share one launch (saves " +
-               std::to_string((g.size() - 1) * device_.launch_overhead_us) + " us of launch overhead)",
-           before, before);
-    size_t record = mutable_log().decisions.size() - 1;
+    size_t record =
+        Decide(*g[0], rest, FusionVerdict::kMerged,
+               std::to_string(g.size()) + " independent small loop kernels share one launch (saves " +
+                   std::to_string((g.size() - 1) * device_.launch_overhead_us) + " us of launch overhead)",
+               before, before);
     auto as_fusion = [](Instruction* i) {
       return i->opcode() == Opcode::kFusion ? i : WrapInFusion(i, FusionKind::kLoop);
     };

@@ -93,9 +93,9 @@ class InstructionFusion : public FusionPassBase {
                                                        " has this single consumer; fusing saves writing and re-reading "
                                                        "its result");
           // Record before the producer may disappear; costs after are filled in below.
-          Decide(*producer, consumers, other_users ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
-                 reason, before, after);
-          size_t record = mutable_log().decisions.size() - 1;
+          size_t record = Decide(*producer, consumers,
+                                 other_users ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
+                                 reason, before, after);
           if (consumer->opcode() != Opcode::kFusion) {
             FusionKind kind = consumer->opcode() == Opcode::kReduce || consumer->opcode() == Opcode::kScatter
                                   ? FusionKind::kInput

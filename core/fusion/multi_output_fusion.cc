@@ -317,10 +317,10 @@ class MultiOutputFusion : public FusionPassBase {
           s.blocker = code;
           continue;
         }
-        Decide(*p, cons, FusionVerdict::kFused,
-               "the producer is also needed elsewhere: it becomes an extra output of its consumer, computed once",
-               s.before, s.before);
-        size_t record = mutable_log().decisions.size() - 1;
+        size_t record = Decide(*p, cons, FusionVerdict::kFused,
+                               "the producer is also needed elsewhere: it becomes an extra output of its "
+                               "consumer, computed once",
+                               s.before, s.before);
         Reachability::ExtraOutput ticket = reach.BeforeExtraOutput(p, c);
         c = AsFusion(c);
         FuseAsExtraOutput(c, AsFusion(p), sorted_);
@@ -438,10 +438,11 @@ class MultiOutputFusion : public FusionPassBase {
             s.blocker = code;
             continue;
           }
-          Decide(*a, {b}, FusionVerdict::kMerged,
-                 "siblings reading " + x->name() + " become one kernel: the shared input is read once and one "
-                 "launch is saved", s.before, s.before);
-          size_t record = mutable_log().decisions.size() - 1;
+          size_t record = Decide(*a, {b}, FusionVerdict::kMerged,
+                                 "siblings reading " + x->name() +
+                                     " become one kernel: the shared input is read once and one "
+                                     "launch is saved",
+                                 s.before, s.before);
           finish(i);
           Reachability::SiblingMerge ticket = reach.BeforeSiblingMerge(a, b);
           Instruction* merged = MergeSiblingFusions(AsFusion(a), AsFusion(b), sorted_);

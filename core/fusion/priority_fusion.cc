@@ -142,18 +142,20 @@ class PriorityFusion : public FusionPassBase {
       // A reduction taking its consumer as an epilogue: the result is still
       // a reduction kernel (the reduce stays the hero).
       bool epilogue = IsReductionProducer(*p);
-      Decide(*p, cusers, users.size() > 1 || stays ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
-             (p->opcode() == Opcode::kBitcast ? std::string("a bitcast is free and is fused first (")
-              : epilogue ? "reduction epilogue: the consumer is computed on the reduced values in the reduction's "
-                           "kernel, saving an estimated " + std::to_string(e.saved_us) + " us ("
-                         : "fusing saves an estimated " + std::to_string(e.saved_us) + " us (") +
-                 std::to_string(e.before.bytes()) +
-                 " → " + std::to_string(e.after.bytes()) + " bytes" +
-                 (users.size() > 1 ? ", computed in each of its " + std::to_string(users.size()) + " consumers" : "") +
-                 (stays ? std::string(", and kept for its bitcast users") : std::string()) +
-                 ")",
-             e.before, e.after);
-      size_t record = mutable_log().decisions.size() - 1;
+      size_t record = Decide(
+          *p, cusers,
+          users.size() > 1 || stays ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
+          (p->opcode() == Opcode::kBitcast ? std::string("a bitcast is free and is fused first (")
+           : epilogue
+               ? "reduction epilogue: the consumer is computed on the reduced values in the reduction's "
+                 "kernel, saving an estimated " +
+                     std::to_string(e.saved_us) + " us ("
+               : "fusing saves an estimated " + std::to_string(e.saved_us) + " us (") +
+              std::to_string(e.before.bytes()) + " → " + std::to_string(e.after.bytes()) + " bytes" +
+              (users.size() > 1 ? ", computed in each of its " + std::to_string(users.size()) + " consumers"
+                                : "") +
+              (stays ? std::string(", and kept for its bitcast users") : std::string()) + ")",
+          e.before, e.after);
       std::vector<Instruction*> neighbours;
       std::string results;
 
