@@ -53,9 +53,11 @@ class FlatNameMap {
 
   // Inserts (key, value) unless the key is present; returns the entry's
   // value and whether it was inserted.
-  std::pair<V*, bool> insert(std::string_view key, V value) {
+  std::pair<V*, bool> insert(std::string_view key, V value) { return insert_hashed(key, HashName(key), value); }
+  // The same with `hash` = HashName(key) computed earlier (maybe on another thread).
+  std::pair<V*, bool> insert_hashed(std::string_view key, uint64_t hash, V value) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
-    uint64_t h = HashName(key) | 1;
+    uint64_t h = hash | 1;
     size_t mask = slots_.size() - 1;
     for (size_t i = (h >> 8) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];

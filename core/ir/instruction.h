@@ -65,6 +65,8 @@ class Instruction {
   const std::vector<Instruction*>& users() const { return users_; }
   int user_count() const { return static_cast<int>(users_.size()); }
   void AppendOperand(Instruction* op);
+  // Room for `n` operands (a parser that knows the count appends without regrowing).
+  void ReserveOperands(size_t n) { operands_.reserve(n); }
   void ReplaceOperand(int i, Instruction* op);
   // Replaces every use of this instruction (operands and roots) with `other`.
   void ReplaceAllUsesWith(Instruction* other);

@@ -200,7 +200,20 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
     return false;
   Instruction* raw = nullptr;
   if (!ParseInstructionTail(c, std::string(name), name_tok, /*allow_attrs=*/true, &raw)) return false;
-  if (chunk_mode_) return true;  // names are entered when the chunk is taken
+  if (chunk_mode_) {
+    // Names are entered when the chunk is taken; operands defined earlier in
+    // the chunk are resolved here (the taker would find the same ones, or
+    // stop at a name defined twice before it gets to them).
+    for (size_t k = pending_ops_.size(); k > 0 && pending_ops_[k - 1].instr == raw; --k) {
+      PendingOperand& p = pending_ops_[k - 1];
+      if (Instruction** found = p.nested ? nullptr : chunk_names_.find(p.name)) p.nested = *found;
+    }
+    const uint64_t h = HashName(raw->name());
+    if (!chunk_names_.insert_hashed(raw->name(), h, raw).second)
+      return Fail(name_tok, "chunk: name defined twice");  // the serial parse words the error
+    chunk_hashes_.push_back(h);
+    return true;
+  }
   if (!names_.insert(raw->name(), raw).second)
     return Fail(name_tok, "instruction '" + raw->name() + "' is defined twice in computation '" + c->name() + "'");
   return true;
@@ -317,6 +330,7 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
                 "'" + std::string(OpcodeName(instr->opcode())) + "' takes " + std::to_string(*arity) +
                     " operand(s) but '" + instr->name() + "' has " + std::to_string(count));
   }
+  instr->ReserveOperands(count);
   if (any_nested) {
     // Nested instructions queued their own operands among ours; keep theirs
     // first, as they are complete before this instruction.
@@ -401,6 +415,7 @@ void Parser::LinkOrQueueOperands(Instruction* instr, size_t first) {
     // every later instruction is queued too, so operand and user lists come
     // out in the same order as when everything is resolved at the end.
     for (size_t k = first; k < pending_ops_.size(); ++k) {
+      if (pending_ops_[k].nested) continue;  // resolved by a chunk's worker
       Instruction** found = names_.find(pending_ops_[k].name);
       if (!found) {
         deferring_ = true;

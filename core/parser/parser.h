@@ -19,6 +19,13 @@ struct ParseOptions {
   int threads = 0;
   // Inputs shorter than this are parsed on the calling thread only.
   size_t parallel_min_bytes = 256 * 1024;
+  // The text is cut into chunks of about this size that workers parse from
+  // the end backwards while the calling thread parses from the start.
+  size_t chunk_bytes = 48 * 1024;
+  // False: the calling thread waits for workers to parse every chunk
+  // instead of parsing the ones no worker has started (for tests: which
+  // thread parses what no longer depends on timing).
+  bool claim_unstarted_chunks = true;
   // When set, receives how many chunks of the text worker threads parsed
   // and the parse took over (0 when it ran serially); for tests and benchmarks.
   int* chunks_taken = nullptr;

@@ -1,15 +1,18 @@
 // Parallel parse of large inputs. The text is cut at instruction lines into
-// chunks; worker threads parse all but the first (instructions only, operands
-// queued by name) while this thread parses from the start as usual. When
-// the serial parse reaches a chunk's first token exactly at the top of a
-// computation's instruction loop, it takes the worker's instructions and
-// adds them in text order — ids, names, operand and user lists, control
-// edges and called-computation references come out as if it had parsed them
-// itself — and continues where the worker stopped. A chunk whose worker
-// failed or saw anything unusual (nested or shapeless instructions, inline
-// computations), or whose start the serial parse does not meet there, is
-// dropped and that text parsed serially, so results and error messages are
-// always those of the serial parse.
+// chunks. Worker threads parse chunks from the end of the text backwards
+// (instructions only; operands defined earlier in the same chunk resolved,
+// the others queued by name) while this thread parses from the start as
+// usual. When the serial parse reaches a chunk's first token exactly at the
+// top of a computation's instruction loop, it takes the worker's
+// instructions and adds them in text order — ids, names, operand and user
+// lists, control edges and called-computation references come out as if it
+// had parsed them itself — and continues where the worker stopped; a chunk
+// no worker has started yet it claims and parses itself, so the two fronts
+// meet wherever the threads' speeds put them. A chunk whose worker failed or
+// saw anything unusual (nested or shapeless instructions, inline
+// computations, a name defined twice), or whose start the serial parse does
+// not meet there, is dropped and that text parsed serially, so results and
+// error messages are always those of the serial parse.
 #include <algorithm>
 #include <system_error>
 
@@ -57,23 +60,20 @@ void Parser::StartChunks(const ParseOptions& opts) {
   int n = opts.threads;
   if (n <= 0) n = static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
   if (n < 2) return;
-  // Each worker parses kPerWorker consecutive chunks; this thread parses
-  // the first part of the text, then adds each chunk's instructions as soon
-  // as it is done, while the workers parse their later chunks. Adding a
-  // chunk executes about a quarter of the instructions parsing it does, but
-  // takes longer per instruction (it reaches into memory the worker wrote);
-  // kTake = 0.65 gave the two threads nearly equal CPU time on the Llama
-  // module (this thread then parses ~30% of the text). Shares that make both
-  // finish together:
-  // share0 + kTake * (1 - share0) * (kPerWorker - 1) / kPerWorker = (1 - share0) / (n - 1).
-  constexpr int kPerWorker = 8;
-  constexpr double kTake = 0.65;
-  const double w = 1.0 / (n - 1), c = kTake * (kPerWorker - 1) / kPerWorker;
-  const double share0 = std::max(0.5 / n, (w - c) / (1.0 + w - c));
-  const double share = (1.0 - share0) / ((n - 1) * kPerWorker);
+  // Chunks of about opts.chunk_bytes (at most kMaxChunks) over the whole text
+  // after the first one. Workers take them from the end backwards; this
+  // thread parses from the start and, reaching a chunk, adds the worker's
+  // instructions if it is done, waits if a worker is on it, and otherwise
+  // claims it and parses that text itself. The two fronts meet wherever the
+  // threads' speeds put them: no split decided in advance (the machine may
+  // be shared and the threads' speeds unknown), and this thread waits for
+  // one chunk at most.
+  constexpr size_t kMaxChunks = 4096;
+  const size_t count = std::clamp<size_t>(text.size() / std::max<size_t>(opts.chunk_bytes, 64), 2, kMaxChunks);
+  claim_unstarted_ = opts.claim_unstarted_chunks;
   std::vector<size_t> starts;
-  for (int k = 1; k < (n - 1) * kPerWorker + 1; ++k) {
-    size_t target = static_cast<size_t>(static_cast<double>(text.size()) * (share0 + share * (k - 1)));
+  for (size_t k = 1; k < count; ++k) {
+    size_t target = text.size() / count * k;
     size_t s = NextInstructionLine(text, std::max(target, starts.empty() ? size_t{0} : starts.back() + 1));
     if (s == std::string_view::npos) break;
     starts.push_back(s);
@@ -82,47 +82,43 @@ void Parser::StartChunks(const ParseOptions& opts) {
     auto job = std::make_unique<ChunkJob>();
     job->start = starts[k];
     job->end = k + 1 < starts.size() ? starts[k + 1] : text.size();
-    job->parser = std::make_unique<Parser>(text, file_);
     chunks_.push_back(std::move(job));
   }
   if (chunks_.empty()) return;
   next_handoff_ = chunks_[0]->start;
-  const size_t per = (chunks_.size() + static_cast<size_t>(n) - 2) / static_cast<size_t>(n - 1);
-  for (size_t a = 0; a < chunks_.size(); a += per) {
-    const size_t b = std::min(chunks_.size(), a + per);
+  next_from_back_.store(static_cast<int64_t>(chunks_.size()) - 1);
+  for (int t = 1; t < n; ++t) {
     try {
-      chunk_threads_.emplace_back([this, a, b] {
-        Lexer last(chunks_[a]->parser->lex_.source());
-        for (size_t k = a; k < b; ++k) {
-          ChunkJob& j = *chunks_[k];
+      chunk_threads_.emplace_back([this, text] {
+        for (int64_t k; (k = next_from_back_.fetch_sub(1)) >= 0;) {
+          ChunkJob& j = *chunks_[static_cast<size_t>(k)];
+          int expected = ChunkJob::kPending;
+          if (!j.state.compare_exchange_strong(expected, ChunkJob::kParsing)) return;  // this thread's front reached it
+          j.parser = std::make_unique<Parser>(text, file_, /*lex_first=*/false);
           const bool ok = !j.cancel.load(std::memory_order_relaxed) &&
-                          j.parser->ParseChunk(j.start, j.end, j.cancel, k > a ? &last : nullptr);
-          last = j.parser->lex_;  // before `done`: the taker may then destroy the parser
+                          j.parser->ParseChunk(j.start, j.end, j.cancel);
           {
             std::lock_guard<std::mutex> lock(chunk_mu_);
-            j.done = true;
             j.ok = ok;
+            j.state.store(ChunkJob::kDone);
           }
           chunk_cv_.notify_all();
         }
       });
     } catch (const std::system_error&) {
-      // No thread for these chunks: they are parsed serially.
-      std::lock_guard<std::mutex> lock(chunk_mu_);
-      for (size_t k = a; k < b; ++k) chunks_[k]->done = true;
+      break;  // fewer workers: the others (or this thread) parse their chunks
     }
+  }
+  if (chunk_threads_.empty()) {  // no thread at all: a serial parse
+    chunks_.clear();
+    next_handoff_ = static_cast<size_t>(-1);
   }
 }
 
-bool Parser::ParseChunk(size_t start, size_t end, const std::atomic<bool>& cancel, const Lexer* from) {
+bool Parser::ParseChunk(size_t start, size_t end, const std::atomic<bool>& cancel) {
   chunk_mode_ = true;
   deferring_ = true;  // every operand is queued by name; the taker links them
-  if (from) {
-    lex_ = *from;
-    lex_.Seek(start);
-  } else {
-    lex_.StartCountingAt(start);  // the taker corrects the line numbers
-  }
+  lex_.StartCountingAt(start);  // the taker corrects the line numbers
   Advance();
   if (tok_.offset != start) return false;
   chunk_first_line_ = tok_.line;
@@ -139,14 +135,15 @@ bool Parser::ParseChunk(size_t start, size_t end, const std::atomic<bool>& cance
 bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Instruction** last) {
   ChunkJob& job = *chunks_[next_chunk_++];
   next_handoff_ = next_chunk_ < chunks_.size() ? chunks_[next_chunk_]->start : static_cast<size_t>(-1);
-  if (tok_.offset != job.start) {  // not met at an instruction: parsed serially
-    job.cancel.store(true, std::memory_order_relaxed);
-    return true;
-  }
+  job.cancel.store(tok_.offset != job.start, std::memory_order_relaxed);
+  int expected = ChunkJob::kPending;
+  if (claim_unstarted_ && job.state.compare_exchange_strong(expected, ChunkJob::kClaimed))
+    return true;  // no worker got to it: parse it here
+  if (tok_.offset != job.start) return true;  // not met at an instruction: parsed serially
   bool ok;
   {
     std::unique_lock<std::mutex> lock(chunk_mu_);
-    chunk_cv_.wait(lock, [&] { return job.done; });
+    chunk_cv_.wait(lock, [&] { return job.state.load() == ChunkJob::kDone; });
     ok = job.ok;
   }
   if (!ok) return true;  // the worker failed or saw something unusual: parsed serially
@@ -166,7 +163,7 @@ bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Inst
       pending_ops_.back().line += dl;
     }
     LinkOrQueueOperands(raw, first);
-    if (!names_.insert(raw->name(), raw).second) {
+    if (!names_.insert_hashed(raw->name(), w->chunk_hashes_[k], raw).second) {
       Token at;
       at.line = raw->loc().line;
       at.col = raw->loc().col;

@@ -23,8 +23,8 @@ struct ChunkJob;
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view filename) : lex_(text), file_(filename) {
-    Advance();
+  Parser(std::string_view text, std::string_view filename, bool lex_first = true) : lex_(text), file_(filename) {
+    if (lex_first) Advance();
   }
   ~Parser();  // joins the chunk workers still running
 
@@ -166,11 +166,12 @@ class Parser {
   // Worker side: parses instructions from `start` until a '}' or the first
   // instruction at or after `end`. In chunk mode instructions are kept in
   // chunk_instrs_ and every operand is queued by name.
-  // `from`, when given, is a lexer already near `start` (the previous chunk's).
-  bool ParseChunk(size_t start, size_t end, const std::atomic<bool>& cancel, const Lexer* from);
+  bool ParseChunk(size_t start, size_t end, const std::atomic<bool>& cancel);
   std::vector<std::unique_ptr<ChunkJob>> chunks_;
-  std::vector<std::thread> chunk_threads_;  // each parses a run of chunks_ in order
-  std::mutex chunk_mu_;                     // guards ChunkJob::done and ok
+  std::vector<std::thread> chunk_threads_;  // take chunks_ from the end backwards
+  std::atomic<int64_t> next_from_back_{-1};  // the next chunk a worker takes
+  bool claim_unstarted_ = true;              // ParseOptions::claim_unstarted_chunks
+  std::mutex chunk_mu_;                     // with chunk_cv_: a chunk became kDone
   std::condition_variable chunk_cv_;
   size_t next_chunk_ = 0;
   size_t next_handoff_ = static_cast<size_t>(-1);  // start of chunks_[next_chunk_]
@@ -178,6 +179,11 @@ class Parser {
   bool chunk_mode_ = false;
   std::vector<std::unique_ptr<Instruction>> chunk_instrs_;
   std::vector<std::pair<size_t, Token>> chunk_roots_;  // index into chunk_instrs_, ROOT token
+  // HashName of each chunk_instrs_ name, and the chunk's names: operands
+  // defined earlier in the chunk are resolved by the worker (PendingOperand::
+  // nested), so the taker neither hashes nor looks them up.
+  std::vector<uint64_t> chunk_hashes_;
+  FlatNameMap<Instruction*> chunk_names_;
   // Workers count lines from their first chunk's start: line numbers of a
   // chunk are off by (true line of its first token) - chunk_first_line_.
   int chunk_first_line_ = 0;
@@ -187,7 +193,11 @@ class Parser {
 struct ChunkJob {
   size_t start = 0, end = 0;
   std::unique_ptr<Parser> parser;
-  bool done = false, ok = false;    // under Parser::chunk_mu_
+  // kPending → kParsing → kDone by a worker, or kPending → kClaimed by the
+  // serial parse (which then reads that text itself).
+  enum State { kPending, kParsing, kDone, kClaimed };
+  std::atomic<int> state{kPending};
+  bool ok = false;                  // set before state becomes kDone
   std::atomic<bool> cancel{false};  // the text is parsed serially after all: stop early
 };
 

@@ -39,10 +39,16 @@ std::string Describe(const StatusOr<std::unique_ptr<Module>>& m) {
   return out.str();
 }
 
-StatusOr<std::unique_ptr<Module>> Parse(std::string_view text, int threads, int* chunks = nullptr) {
+// Cut into about a dozen chunks. Unless `claim`, workers parse every chunk
+// (which thread parses what does not depend on timing); with `claim` the
+// calling thread parses those no worker has started when it gets there.
+StatusOr<std::unique_ptr<Module>> Parse(std::string_view text, int threads, int* chunks = nullptr,
+                                        bool claim = false) {
   ParseOptions o;
   o.threads = threads;
   o.parallel_min_bytes = 0;  // cut even small inputs
+  o.chunk_bytes = text.size() / 12;
+  o.claim_unstarted_chunks = claim;
   o.chunks_taken = chunks;
   return ParseHloModule(text, "t.hlo", o);
 }
@@ -193,6 +199,8 @@ TEST(ParallelParse, EditsAtEveryLineMatchTheSerialParse) {
             << e.what << " at line " << i + 1 << ", " << threads << " threads";
         ++compared;
       }
+      EXPECT_EQ(Describe(Parse(text, 2, nullptr, /*claim=*/true)), serial)
+          << e.what << " at line " << i + 1 << ", claiming";
     }
   }
   EXPECT_GT(compared, 1000);
@@ -225,6 +233,7 @@ TEST(ParallelParse, LargeGeneratedModuleUsesTheDefaultOptions) {
   const std::string serial = Describe(ParseHloModule(text, "t.hlo", serial_opts));
   ParseOptions o;
   o.threads = 2;  // this machine may have one core: ask for two explicitly
+  o.claim_unstarted_chunks = false;  // a busy machine may start the worker late
   int chunks = 0;
   o.chunks_taken = &chunks;
   EXPECT_EQ(Describe(ParseHloModule(text, "t.hlo", o)), serial);
