@@ -129,6 +129,7 @@ bool Parser::ParseChunk(size_t start, size_t end, const std::atomic<bool>& cance
     if (!ParseInstruction(nullptr, &is_root)) return false;
     if (is_root) chunk_roots_.push_back({chunk_instrs_.size() - 1, first});
   }
+  chunk_names_ = decltype(chunk_names_)();  // only needed while parsing: memory back now
   return true;
 }
 
@@ -148,6 +149,15 @@ bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Inst
   }
   if (!ok) return true;  // the worker failed or saw something unusual: parsed serially
   Parser* w = job.parser.get();
+  // The name table grows once, not by doublings (each rehash moves every
+  // name): when the computation goes on past this chunk, expect the rest of
+  // the chunked text to hold instructions as densely as this chunk.
+  size_t expect = names_.size() + w->chunk_instrs_.size();
+  if (w->tok_.kind != Tok::kRbrace && job.end > job.start)
+    expect += static_cast<size_t>(static_cast<double>(chunks_.back()->end - job.end) *
+                                  static_cast<double>(w->chunk_instrs_.size()) /
+                                  static_cast<double>(job.end - job.start));
+  names_.reserve(expect);
   // Add the instructions as ParseInstruction would have, one by one, with
   // their true line numbers.
   const int dl = tok_.line - w->chunk_first_line_;
