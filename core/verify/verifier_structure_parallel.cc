@@ -86,7 +86,7 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
   constexpr size_t kRun = 1024;
   const size_t runs = (n + kRun - 1) / kRun;
   std::vector<uint64_t> hashes(n);
-  std::vector<char> cyclic_check(comps.size(), 0);  // ids not topological here
+  std::vector<std::atomic<bool>> cyclic_check(comps.size());  // ids not topological here
   std::vector<std::vector<const Instruction*>> run_callers(runs);
   std::vector<std::atomic<int>> params(comps.size());
   std::atomic<bool> failed{false};
@@ -110,7 +110,7 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
         if (i.parent() != &c) failed.store(true);
         bool topological = CheckEdges(c, i, lookup, errors);
         if (k > begin[ci] && order[k - 1]->id() >= i.id()) topological = false;
-        if (!topological) cyclic_check[ci] = 1;  // benign race: only ever set to 1
+        if (!topological) cyclic_check[ci].store(true, std::memory_order_relaxed);
         if (c.fusion_instruction && FusedRuleBroken(c, i)) failed.store(true);
         if (i.opcode() == Opcode::kParameter) {
           // In the table at its number (with the count below: the table
@@ -145,7 +145,7 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
   for (size_t ci = 0; ci < comps.size(); ++ci) {
     const Computation& c = *comps[ci];
     if (params[ci].load() != c.num_parameters()) return false;
-    if (cyclic_check[ci]) {
+    if (cyclic_check[ci].load()) {
       CheckAcyclic(c, scratch);
       if (!scratch.empty()) return false;
     }
