@@ -45,6 +45,7 @@ class NameSet {
   }
   // False when an instruction of the same computation already has the name.
   bool Insert(uint64_t hash, const Instruction* i) {
+    if (++size_ * 2 > slots_.size()) Grow();  // a share larger than expected
     const size_t mask = slots_.size() - 1;
     for (size_t k = (hash >> 8) & mask;; k = (k + 1) & mask) {
       Slot& s = slots_[k];
@@ -62,6 +63,19 @@ class NameSet {
     const Instruction* instr = nullptr;
   };
   std::vector<Slot> slots_;
+  size_t size_ = 0;
+
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!s.instr) continue;
+      size_t k = (s.hash >> 8) & mask;
+      while (slots_[k].instr) k = (k + 1) & mask;
+      slots_[k] = s;
+    }
+  }
 };
 
 }  // namespace
