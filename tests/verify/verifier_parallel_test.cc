@@ -129,12 +129,7 @@ TEST(VerifierParallel, SmallModulesAndTheDefaultsAgree) {
 }
 
 TEST(VerifierParallel, CorpusAndSamplesAgree) {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(testing::SamplesDir()))
-    if (e.path().extension() == ".hlo") files.push_back(e.path().string());
-  if (!testing::SharedDir().empty())
-    for (const auto& e : std::filesystem::recursive_directory_iterator(testing::SharedDir() + "/corpus"))
-      if (e.path().extension() == ".hlo") files.push_back(e.path().string());
+  const std::vector<std::string> files = testing::SampleAndCorpusHloFiles();
   int failing = 0;
   for (const auto& f : files) {
     auto m = ParseHloFile(f);
