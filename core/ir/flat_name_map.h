@@ -35,78 +35,89 @@ inline uint64_t HashName(std::string_view s) {
   return h ^ (h >> 32);
 }
 
+// Entries are kept in insertion order in one array; the hash table holds
+// 8-byte slots (32 bits of the hash and the entry's index), so a table for
+// tens of thousands of names stays within a core's L2 cache.
 template <typename V>
 class FlatNameMap {
  public:
   FlatNameMap() = default;
   explicit FlatNameMap(size_t expected) { reserve(expected); }
 
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
 
   // Room for `n` entries without growing.
   void reserve(size_t n) {
     size_t want = 16;
     while (want < n + n / 2 + 1) want *= 2;
     if (want > slots_.size()) Rehash(want);
+    entries_.reserve(n);
   }
 
   // Inserts (key, value) unless the key is present; returns the entry's
-  // value and whether it was inserted.
+  // value and whether it was inserted. The pointer is valid until the next insert.
   std::pair<V*, bool> insert(std::string_view key, V value) { return insert_hashed(key, HashName(key), value); }
   // The same with `hash` = HashName(key) computed earlier (maybe on another thread).
   std::pair<V*, bool> insert_hashed(std::string_view key, uint64_t hash, V value) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
-    uint64_t h = hash | 1;
-    size_t mask = slots_.size() - 1;
-    for (size_t i = (h >> 8) & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.hash == 0) {
-        s.hash = h;
-        s.key = key;
-        s.value = std::move(value);
-        ++size_;
-        return {&s.value, true};
+    if ((entries_.size() + 1) * 4 > slots_.size() * 3) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    const uint64_t tag = Tag(hash);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = Bucket(hash) & mask;; i = (i + 1) & mask) {
+      const uint64_t s = slots_[i];
+      if (s == 0) {
+        slots_[i] = tag | (entries_.size() + 1);
+        entries_.push_back({hash, key, std::move(value)});
+        return {&entries_.back().value, true};
       }
-      if (s.hash == h && s.key == key) return {&s.value, false};
+      if ((s & kTagMask) == tag) {
+        Entry& e = entries_[(s & kIndexMask) - 1];
+        if (e.key == key) return {&e.value, false};
+      }
     }
   }
 
   V* find(std::string_view key) {
     if (slots_.empty()) return nullptr;
-    uint64_t h = HashName(key) | 1;
-    size_t mask = slots_.size() - 1;
-    for (size_t i = (h >> 8) & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.hash == 0) return nullptr;
-      if (s.hash == h && s.key == key) return &s.value;
+    const uint64_t hash = HashName(key);
+    const uint64_t tag = Tag(hash);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = Bucket(hash) & mask;; i = (i + 1) & mask) {
+      const uint64_t s = slots_[i];
+      if (s == 0) return nullptr;
+      if ((s & kTagMask) == tag) {
+        Entry& e = entries_[(s & kIndexMask) - 1];
+        if (e.key == key) return &e.value;
+      }
     }
   }
   const V* find(std::string_view key) const { return const_cast<FlatNameMap*>(this)->find(key); }
 
   void clear() {
     slots_.clear();
-    size_ = 0;
+    entries_.clear();
   }
 
  private:
-  struct Slot {
-    uint64_t hash = 0;  // 0 = empty
+  struct Entry {
+    uint64_t hash;
     std::string_view key;
-    V value{};
+    V value;
   };
-  std::vector<Slot> slots_;
-  size_t size_ = 0;
+  // A slot: the hash's top 32 bits, and 1 + the entry's index (0 = empty).
+  static constexpr uint64_t kTagMask = 0xFFFFFFFF00000000ull, kIndexMask = 0xFFFFFFFFull;
+  static uint64_t Tag(uint64_t hash) { return hash & kTagMask; }
+  static size_t Bucket(uint64_t hash) { return static_cast<size_t>(hash >> 8); }
+  std::vector<uint64_t> slots_;
+  std::vector<Entry> entries_;
 
   void Rehash(size_t n) {
-    std::vector<Slot> old(n);
-    old.swap(slots_);
-    size_t mask = n - 1;
-    for (Slot& s : old) {
-      if (s.hash == 0) continue;
-      size_t i = (s.hash >> 8) & mask;
-      while (slots_[i].hash != 0) i = (i + 1) & mask;
-      slots_[i] = std::move(s);
+    slots_.assign(n, 0);
+    const size_t mask = n - 1;
+    for (size_t k = 0; k < entries_.size(); ++k) {
+      size_t i = Bucket(entries_[k].hash) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = Tag(entries_[k].hash) | (k + 1);
     }
   }
 };

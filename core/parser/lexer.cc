@@ -1,5 +1,7 @@
 #include "core/parser/lexer.h"
 
+#include "core/parser/name_scan.h"
+
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -15,13 +17,11 @@ inline bool IsIdentStart(char c) {
 // `skip`: characters that may start whitespace or a comment.
 struct IdentTable {
   bool ident[256] = {};
-  bool ident_no_dash[256] = {};
   bool skip[256] = {};
   constexpr IdentTable() {
     for (int c = 0; c < 256; ++c) {
       ident[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                  c == '$' || c == '.' || c == '-';
-      ident_no_dash[c] = ident[c] && c != '-';
       skip[c] = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '/' || c == '#';
     }
   }
@@ -328,15 +328,8 @@ Token Lexer::Next() {
   if (IsIdentStart(c) || c == '%') {
     // Dim labels that start with a letter start with b or f (b01f_01io->b01f).
     if ((c == 'b' || c == 'f') && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
-    size_t q = start + 1;
-    while (q < n) {
-      const unsigned char ch = static_cast<unsigned char>(src_[q]);
-      if (kIdent.ident_no_dash[ch] || (ch == '-' && !(q + 1 < n && src_[q + 1] == '>'))) {
-        ++q;
-        continue;
-      }
-      break;
-    }
+    const char* base = src_.data();
+    const size_t q = static_cast<size_t>(ScanNameChars(base + start + 1, base + n) - base);
     if (c == '%' && q == start + 1) return Make(Tok::kError, start, q, line, col);
     return Make(Tok::kName, start, q, line, col);
   }

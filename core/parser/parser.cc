@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/parser/name_scan.h"
 #include "core/parser/parser_impl.h"
 #include "core/verify/shape_inference.h"
 
@@ -377,16 +378,7 @@ bool Parser::TryParsePlainOperands(Instruction* instr, size_t* count, Token* las
     } else {
       ok = q < n && IsNameStart(src[q]);
     }
-    while (ok && q < n) {
-      const unsigned char ch = static_cast<unsigned char>(src[q]);
-      if (kNameChars.cls[ch] & 2) {
-        ++q;
-      } else if (ch == '-' && !(q + 1 < n && src[q + 1] == '>')) {
-        ++q;
-      } else {
-        break;
-      }
-    }
+    if (ok) q = static_cast<size_t>(ScanNameChars(src.data() + q, src.data() + n) - src.data());
     size_t r = q;
     while (r < n && src[r] == ' ') ++r;
     if (!ok || r >= n || (src[r] != ',' && src[r] != ')')) {

@@ -1,6 +1,7 @@
 // Instruction attributes: typed ones parsed into Attrs, called computations,
 // metadata, control predecessors, and everything else kept verbatim.
 #include <charconv>
+#include <cstring>
 #include <iterator>
 
 #include "core/parser/parser_impl.h"
@@ -23,6 +24,19 @@ bool SplitInts(std::string_view text, char sep, std::vector<int64_t>* out) {
   }
   return true;
 }
+// Letters, digits and '_' (a metadata field name, or a plain value).
+struct WordTable {
+  bool start[256] = {}, word[256] = {};
+  constexpr WordTable() {
+    for (int c = 0; c < 256; ++c) {
+      start[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      word[c] = start[c] || (c >= '0' && c <= '9');
+    }
+  }
+};
+constexpr WordTable kWord;
+inline bool IsWordStart(char c) { return kWord.start[static_cast<unsigned char>(c)]; }
+inline bool IsWordChar(char c) { return kWord.word[static_cast<unsigned char>(c)]; }
 }  // namespace
 
 bool Parser::ParseRawValue(std::string* out, bool allow_spaces) {
@@ -167,7 +181,54 @@ bool Parser::ParseSliceRanges(std::vector<SliceDim>* s) {
   return true;
 }
 
+bool Parser::TryParsePlainMetadata(Instruction* instr) {
+  // Fields are `name=value` separated by spaces or commas, on one line,
+  // where a value is a quoted string or a run of letters, digits and '_'
+  // followed by ' ', ',' or '}': exactly the cases where the token path
+  // below takes the value as one token, so the fields come out the same.
+  if (!At(Tok::kLbrace)) return false;
+  const std::string_view src = lex_.source();
+  const char* const base = src.data();
+  const size_t n = src.size();
+  constexpr size_t kMaxFields = 16;
+  std::string_view names[kMaxFields], values[kMaxFields];
+  size_t count = 0;
+  size_t q = tok_.offset + 1;
+  for (;;) {
+    while (q < n && src[q] == ' ') ++q;
+    if (q >= n) return false;
+    if (src[q] == '}') break;
+    if (count == kMaxFields || !IsWordStart(src[q])) return false;
+    const size_t name = q;
+    while (q < n && IsWordChar(src[q])) ++q;
+    if (q >= n || src[q] != '=') return false;
+    names[count] = src.substr(name, q - name);
+    const size_t value = ++q;
+    if (q < n && src[q] == '"') {
+      // The closing quote, unless an escape or a newline comes first.
+      const void* close = std::memchr(base + q + 1, '"', n - q - 1);
+      if (!close) return false;
+      const size_t end = static_cast<size_t>(static_cast<const char*>(close) - base);
+      if (std::memchr(base + q + 1, '\\', end - q - 1) || std::memchr(base + q + 1, '\n', end - q - 1)) return false;
+      q = end + 1;
+    } else {
+      while (q < n && IsWordChar(src[q])) ++q;
+      if (q == value) return false;
+    }
+    if (q >= n || (src[q] != ' ' && src[q] != ',' && src[q] != '}')) return false;
+    values[count++] = src.substr(value, q - value);
+    if (src[q] == ',') ++q;
+  }
+  std::vector<RawAttr>& md = instr->metadata();
+  md.reserve(count);
+  for (size_t k = 0; k < count; ++k) md.push_back({std::string(names[k]), std::string(values[k])});
+  lex_.SkipOnLine(q + 1);
+  Advance();
+  return true;
+}
+
 bool Parser::ParseMetadata(Instruction* instr) {
+  if (TryParsePlainMetadata(instr)) return true;
   if (!Expect(Tok::kLbrace, "'{' to start metadata")) return false;
   // Fields go to a reused scratch list, then into one exactly sized vector
   // (a module holds one per instruction).

@@ -67,6 +67,9 @@ class Parser {
   bool ParsePadding(std::vector<PadDim>* p);
   bool ParseSliceRanges(std::vector<SliceDim>* s);
   bool ParseMetadata(Instruction* instr);
+  // Fast path of ParseMetadata for the usual one-line `{op_name="..." ...}`,
+  // scanned from the text; false (having changed nothing) otherwise.
+  bool TryParsePlainMetadata(Instruction* instr);
   bool ParseRawValue(std::string* out, bool allow_spaces = false);
   bool ParseCalledRef(Instruction* instr, std::string attr);
   bool ParseControlPredecessors(Instruction* instr);

@@ -94,6 +94,29 @@ TEST(ParserFastPaths, MetadataValues) {
   EXPECT_NE(out.find("metadata={op_type=Neg op_name=\"q\" source_line=12}"), std::string::npos) << out;
 }
 
+TEST(ParserFastPaths, MetadataScannedFromTheTextEqualsTheTokenPath) {
+  // The first spelling is scanned from the text; a space before '=' (or an
+  // escape, a line break in a string, a value with a sign or a dot) sends
+  // the same fields down the token path.
+  auto module = [](const std::string& md) {
+    return "HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0), metadata={" + md + "}\n}\n";
+  };
+  const std::string plain = Printed(module(
+      "op_name=\"jit(f)/mul\" source_file=\"m.py\",source_line=12 stack_frame_id=3 scheduling_name=fusion_3"));
+  EXPECT_NE(plain.find("metadata={op_name=\"jit(f)/mul\" source_file=\"m.py\" source_line=12 stack_frame_id=3 "
+                       "scheduling_name=fusion_3}"),
+            std::string::npos)
+      << plain;
+  EXPECT_EQ(plain, Printed(module("op_name =\"jit(f)/mul\" source_file=\"m.py\" , source_line=12 stack_frame_id= 3 "
+                                  "scheduling_name=fusion_3")));
+  EXPECT_EQ(Printed(module("")), Printed(module("  ")));
+  for (const std::string md : {"op_name=\"a\\\"b\" source_line=1", "op_name=\"two\nlines\" source_line=1",
+                               "source_line=-4 op_name=\"q\"", "source_file=x.py source_line=2"}) {
+    const std::string out = Printed(module(md));
+    EXPECT_NE(out.find(md.substr(0, md.find(' '))), std::string::npos) << out;
+  }
+}
+
 TEST(ParserFastPaths, MetadataErrorsStayLocated) {
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0), metadata={op_name=\"open}\n}\n"),
             "t.hlo:3:51: error: unbalanced brackets or unterminated string in attribute value");
