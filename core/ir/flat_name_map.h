@@ -52,7 +52,6 @@ class FlatNameMap {
     size_t want = 16;
     while (want < n + n / 2 + 1) want *= 2;
     if (want > slots_.size()) Rehash(want);
-    entries_.reserve(n);
   }
 
   // Inserts (key, value) unless the key is present; returns the entry's
@@ -112,6 +111,7 @@ class FlatNameMap {
   std::vector<Entry> entries_;
 
   void Rehash(size_t n) {
+    entries_.reserve(n / 4 * 3);  // what fits before the next rehash: grows with the slots
     slots_.assign(n, 0);
     const size_t mask = n - 1;
     for (size_t k = 0; k < entries_.size(); ++k) {

@@ -105,15 +105,23 @@ Status VerifyModule(const Module& m, const VerifyOptions& opts) {
   std::vector<RunErrors> runs;
   runs.reserve(run_count);
   for (size_t k = 0; k < run_count; ++k) runs.emplace_back(m, opts.max_errors);
-  std::atomic<size_t> next{0};
+  // Job 0 checks the entry computation layout (one long shape to parse and
+  // compare: taken first so that it is not left for the end); job k > 0 is
+  // run k - 1.
+  verify::Errors entry_errors(m, opts.max_errors);
+  std::atomic<size_t> next{opts.check_shapes ? 0u : 1u};
   auto work = [&] {
-    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < run_count;) {
-      const Instruction* const* begin = order.data() + k * run_size;
-      CheckRun(begin, begin + std::min(run_size, order.size() - k * run_size), opts, runs[k]);
+    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) <= run_count;) {
+      if (k == 0) {
+        verify::CheckEntryLayout(m, entry_errors);
+        continue;
+      }
+      const Instruction* const* begin = order.data() + (k - 1) * run_size;
+      CheckRun(begin, begin + std::min(run_size, order.size() - (k - 1) * run_size), opts, runs[k - 1]);
     }
   };
   std::vector<std::thread> workers;
-  for (int t = 1; t < threads && static_cast<size_t>(t) < run_count; ++t) {
+  for (int t = 1; t < threads && static_cast<size_t>(t) <= run_count; ++t) {
     try {
       workers.emplace_back(work);
     } catch (const std::system_error&) {
@@ -128,8 +136,7 @@ Status VerifyModule(const Module& m, const VerifyOptions& opts) {
     shape_errors.Append(r.shapes);
   }
   if (!errors.empty() || !opts.check_shapes) return errors.ToStatus();
-  if (shape_errors.full()) return shape_errors.ToStatus();
-  verify::CheckEntryLayout(m, shape_errors);
+  shape_errors.Append(entry_errors);  // stops at the limit, as if checked here
   return shape_errors.ToStatus();
 }
 
