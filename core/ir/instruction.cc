@@ -41,6 +41,26 @@ void Instruction::AppendOperand(Instruction* op) {
   if (!already_user) op->users_.push_back(this);
 }
 
+void Instruction::InsertUserSortedInto(Instruction* op) {
+  std::vector<Instruction*>& users = op->users_;
+  auto it = users.end();
+  if (id_ >= 0)
+    while (it != users.begin() && (*(it - 1))->id() > id_) --it;
+  users.insert(it, this);
+}
+
+void Instruction::FillOperand(int i, Instruction* op) {
+  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
+  operands_[i] = op;
+  if (!already_user) InsertUserSortedInto(op);
+}
+
+void Instruction::AppendOperandSorted(Instruction* op) {
+  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
+  operands_.push_back(op);
+  if (!already_user) InsertUserSortedInto(op);
+}
+
 void Instruction::RemoveUser(Instruction* u) {
   auto it = std::find(users_.begin(), users_.end(), u);
   if (it != users_.end()) users_.erase(it);

@@ -40,7 +40,7 @@ struct RawAttr {
 class Instruction {
  public:
   Instruction(Opcode op, Shape shape, std::string name)
-      : opcode_(op), shape_(std::move(shape)), name_(std::move(name)) {}
+      : name_(std::move(name)), opcode_(op), shape_(std::move(shape)) {}
   ~Instruction();
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;
@@ -67,6 +67,13 @@ class Instruction {
   void AppendOperand(Instruction* op);
   // Room for `n` operands (a parser that knows the count appends without regrowing).
   void ReserveOperands(size_t n) { operands_.reserve(n); }
+  // For a parser that links operands out of text order. A placeholder slot,
+  // filled later by FillOperand; FillOperand and AppendOperandSorted insert
+  // this instruction among the operand's users in id order (the order a
+  // parse in text order gives), so they need this instruction's id.
+  void AppendOperandPlaceholder() { operands_.push_back(nullptr); }
+  void FillOperand(int i, Instruction* op);
+  void AppendOperandSorted(Instruction* op);
   void ReplaceOperand(int i, Instruction* op);
   // Replaces every use of this instruction (operands and roots) with `other`.
   void ReplaceAllUsesWith(Instruction* other);
@@ -151,15 +158,18 @@ class Instruction {
 
  private:
   friend class Computation;
+  // What adding an instruction to a computation touches comes first (one
+  // cache line: a parallel parse adds instructions another core created),
+  // then the graph edges.
   int64_t id_ = -1;
   int64_t order_key_ = 0;
-  Opcode opcode_;
-  Shape shape_;
-  std::string name_;
   Computation* parent_ = nullptr;
   SourceLoc loc_;
+  std::string name_;
   std::vector<Instruction*> operands_;
   std::vector<Instruction*> users_;
+  Opcode opcode_;
+  Shape shape_;
   // Rarely present parts, allocated when first set (keeps the common
   // instruction small: a module holds tens of thousands).
   struct Rare {
@@ -177,6 +187,7 @@ class Instruction {
   std::vector<RawAttr> raw_;
 
   void RemoveUser(Instruction* u);
+  void InsertUserSortedInto(Instruction* op);
   Rare& Extra() {
     if (!extra_) extra_ = std::make_unique<Rare>();
     return *extra_;

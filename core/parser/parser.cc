@@ -163,9 +163,11 @@ bool Parser::ParseComputation(Module* m) {
 }
 
 bool Parser::ResolveComputation() {
+  // Every instruction has its id now; users go in id order (a chunk's
+  // worker linked the operands it could resolve before this).
   for (const PendingOperand& p : pending_ops_) {
     if (p.nested) {
-      p.instr->AppendOperand(p.nested);
+      p.instr->AppendOperandSorted(p.nested);
       continue;
     }
     Instruction** found = names_.find(p.name);
@@ -175,7 +177,8 @@ bool Parser::ResolveComputation() {
       at.col = p.col;
       return Fail(at, "use of undefined value '" + std::string(p.name) + "' (operand of '" + p.instr->name() + "')");
     }
-    p.instr->AppendOperand(*found);
+    if (p.slot >= 0) p.instr->FillOperand(p.slot, *found);
+    else p.instr->AppendOperandSorted(*found);
   }
   for (auto& [instr, preds] : pending_ctrl_) {
     for (auto& [n, at] : preds) {
@@ -202,13 +205,24 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
   Instruction* raw = nullptr;
   if (!ParseInstructionTail(c, std::string(name), name_tok, /*allow_attrs=*/true, &raw)) return false;
   if (chunk_mode_) {
-    // Names are entered when the chunk is taken; operands defined earlier in
-    // the chunk are resolved here (the taker would find the same ones, or
-    // stop at a name defined twice before it gets to them).
-    for (size_t k = pending_ops_.size(); k > 0 && pending_ops_[k - 1].instr == raw; --k) {
-      PendingOperand& p = pending_ops_[k - 1];
-      if (Instruction** found = p.nested ? nullptr : chunk_names_.find(p.name)) p.nested = *found;
+    // Names are entered when the chunk is taken. Operands defined earlier in
+    // the chunk are linked here (the taker would find the same ones, or stop
+    // at a name defined twice before it gets to them); the others keep a
+    // placeholder slot and stay queued by name for the taker.
+    size_t first = pending_ops_.size();
+    while (first > 0 && pending_ops_[first - 1].instr == raw) --first;
+    size_t keep = first;
+    for (size_t k = first; k < pending_ops_.size(); ++k) {
+      PendingOperand p = pending_ops_[k];
+      if (Instruction** found = chunk_names_.find(p.name)) {
+        raw->AppendOperand(*found);
+        continue;
+      }
+      p.slot = raw->operand_count();
+      raw->AppendOperandPlaceholder();
+      pending_ops_[keep++] = p;
     }
+    pending_ops_.resize(keep);
     const uint64_t h = HashName(raw->name());
     if (!chunk_names_.insert_hashed(raw->name(), h, raw).second)
       return Fail(name_tok, "chunk: name defined twice");  // the serial parse words the error

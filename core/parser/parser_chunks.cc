@@ -164,15 +164,31 @@ bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Inst
   const std::vector<PendingOperand>& ops = w->pending_ops_;
   size_t op = 0, r = 0;
   for (auto& e : w->chunk_roots_) e.second.line += dl;
-  for (size_t k = 0; k < w->chunk_instrs_.size(); ++k) {
+  const size_t count = w->chunk_instrs_.size();
+  for (size_t k = 0; k < count; ++k) {
+    // The worker's core holds these instructions: ask for them ahead (the
+    // first two cache lines hold what adding touches).
+    if (k + 8 < count) {
+      const char* ahead = reinterpret_cast<const char*>(w->chunk_instrs_[k + 8].get());
+      __builtin_prefetch(ahead, 1);
+      __builtin_prefetch(ahead + 64, 1);
+    }
     Instruction* raw = c->AddInstruction(std::move(w->chunk_instrs_[k]));
     raw->set_loc({raw->loc().line + dl, raw->loc().col});
-    const size_t first = pending_ops_.size();
+    // The worker linked the operands defined in its chunk; fill the
+    // placeholders of the others now when defined, else queue them (and,
+    // as the serial parse does after a forward reference, all that follow).
     for (; op < ops.size() && ops[op].instr == raw; ++op) {
+      if (!deferring_) {
+        if (Instruction** found = names_.find(ops[op].name)) {
+          raw->FillOperand(ops[op].slot, *found);
+          continue;
+        }
+        deferring_ = true;
+      }
       pending_ops_.push_back(ops[op]);
       pending_ops_.back().line += dl;
     }
-    LinkOrQueueOperands(raw, first);
     if (!names_.insert_hashed(raw->name(), w->chunk_hashes_[k], raw).second) {
       Token at;
       at.line = raw->loc().line;

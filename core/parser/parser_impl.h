@@ -136,8 +136,9 @@ class Parser {
   struct PendingOperand {
     Instruction* instr;
     std::string_view name;  // empty for an operand written inline (nested)
-    Instruction* nested;    // the operand when already known (inline or resolved)
+    Instruction* nested;    // the operand when already known (written inline)
     int line, col;
+    int slot = -1;          // a chunk's placeholder operand to fill; -1: append
   };
   std::vector<PendingOperand> pending_ops_;
   bool deferring_ = false;  // a forward reference was seen: queue the rest
@@ -183,8 +184,9 @@ class Parser {
   std::vector<std::unique_ptr<Instruction>> chunk_instrs_;
   std::vector<std::pair<size_t, Token>> chunk_roots_;  // index into chunk_instrs_, ROOT token
   // HashName of each chunk_instrs_ name, and the chunk's names: operands
-  // defined earlier in the chunk are resolved by the worker (PendingOperand::
-  // nested), so the taker neither hashes nor looks them up.
+  // defined earlier in the chunk are linked by the worker (the others get a
+  // placeholder, PendingOperand::slot), so the taker neither hashes names
+  // nor looks up or links those operands.
   std::vector<uint64_t> chunk_hashes_;
   FlatNameMap<Instruction*> chunk_names_;
   // Workers count lines from their first chunk's start: line numbers of a

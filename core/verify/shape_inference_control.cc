@@ -21,16 +21,18 @@ Status ExpectTokenOperand(const Instruction& instr, int i) {
 StatusOr<Shape> InferCallLike(const Instruction& instr) {
   const bool fusion = instr.opcode() == Opcode::kFusion;
   ASSIGN_OR_RETURN(ProgramShape p, CalledProgram(instr, fusion ? "calls" : "to_apply"));
-  const std::string name = (fusion ? "fused computation '" : "called computation '") + p.comp->name() + "'";
+  auto name = [&] {  // errors only
+    return (fusion ? "fused computation '" : "called computation '") + p.comp->name() + "'";
+  };
   if (fusion ? p.params.size() > static_cast<size_t>(instr.operand_count())
              : p.params.size() != static_cast<size_t>(instr.operand_count()))
-    return Fail(name + " takes " + std::to_string(p.params.size()) + " parameter(s) but " + Op(instr) +
+    return Fail(name() + " takes " + std::to_string(p.params.size()) + " parameter(s) but " + Op(instr) +
                 " passes " + std::to_string(instr.operand_count()) + " operand(s)");
   for (size_t i = 0; i < p.params.size(); ++i)
     if (!ShapesCompatible(instr.operand(static_cast<int>(i))->shape(), *p.params[i]))
       return Fail(Operand(instr, static_cast<int>(i)) + " has shape " +
                   Str(instr.operand(static_cast<int>(i))->shape()) + " but parameter " + std::to_string(i) +
-                  " of " + name + " is " + Str(*p.params[i]));
+                  " of " + name() + " is " + Str(*p.params[i]));
   return NoLayout(*p.result);
 }
 

@@ -111,13 +111,15 @@ StatusOr<Shape> InferSlice(const Instruction& instr) {
   Shape r = MakeArray(in.element_type(), std::vector<int64_t>(in.rank()));
   for (int i = 0; i < in.rank(); ++i) {
     const SliceDim& d = sl[i];
-    std::string where = "slice range " + std::to_string(i) + " [" + std::to_string(d.start) + ":" +
-                        std::to_string(d.limit) + ":" + std::to_string(d.stride) + "]";
-    if (d.start < 0) return Fail(where + " starts below 0");
+    auto where = [&] {  // errors only
+      return "slice range " + std::to_string(i) + " [" + std::to_string(d.start) + ":" + std::to_string(d.limit) +
+             ":" + std::to_string(d.stride) + "]";
+    };
+    if (d.start < 0) return Fail(where() + " starts below 0");
     if (!IsUnbounded(in, i) && d.limit > in.dim(i))
-      return Fail(where + " ends past dimension " + std::to_string(i) + " of " + Str(in));
-    if (d.start > d.limit) return Fail(where + " starts after its limit");
-    if (d.stride <= 0) return Fail(where + " has a non-positive stride");
+      return Fail(where() + " ends past dimension " + std::to_string(i) + " of " + Str(in));
+    if (d.start > d.limit) return Fail(where() + " starts after its limit");
+    if (d.stride <= 0) return Fail(where() + " has a non-positive stride");
     int64_t size = (d.limit - d.start + d.stride - 1) / d.stride;
     r.mutable_dims()[i] = size;
     if (size != 1) r.SetDynamicDim(i, IsBoundedDynamic(in, i));
@@ -129,11 +131,11 @@ StatusOr<Shape> InferSlice(const Instruction& instr) {
 // integer vector, or one integer scalar per operand dimension.
 Status CheckStartIndices(const Instruction& instr, int first, const Shape& operand) {
   const int n = instr.operand_count() - first;
-  const std::string op = Op(instr);
+  auto op = [&] { return Op(instr); };  // errors only
   if (n >= 1 && instr.operand(first)->shape().rank() == 1) {
     const Shape& idx = instr.operand(first)->shape();
     if (n != 1)
-      return Fail(op + " with a vector of start indices takes exactly one index operand, not " +
+      return Fail(op() + " with a vector of start indices takes exactly one index operand, not " +
                   std::to_string(n));
     if (!IsInteger(idx.element_type()))
       return Fail(Operand(instr, first) + " has shape " + Str(idx) + " but start indices must be integers");
@@ -144,7 +146,7 @@ Status CheckStartIndices(const Instruction& instr, int first, const Shape& opera
     return Status::Ok();
   }
   if (n != operand.rank())
-    return Fail(op + " has " + std::to_string(n) + " start index operand(s) but the operand " + Str(operand) +
+    return Fail(op() + " has " + std::to_string(n) + " start index operand(s) but the operand " + Str(operand) +
                 " has rank " + std::to_string(operand.rank()) +
                 " (one scalar index per dimension is needed)");
   for (int i = first; i < instr.operand_count(); ++i) {

@@ -224,45 +224,45 @@ std::vector<const Computation*> BranchComputations(const Instruction& instr) {
 Status VerifyReducer(const ProgramShape& reducer, const std::vector<const Shape*>& init_values,
                      const std::vector<PrimitiveType>& input_types, std::string_view what) {
   const size_t n = input_types.size();
-  const std::string name = std::string(what) + " '" + reducer.comp->name() + "'";
+  auto name = [&] { return std::string(what) + " '" + reducer.comp->name() + "'"; };  // errors only
   if (reducer.params.size() != 2 * n)
-    return Fail(name + " takes " + std::to_string(reducer.params.size()) + " parameter(s) but " +
+    return Fail(name() + " takes " + std::to_string(reducer.params.size()) + " parameter(s) but " +
                 std::to_string(2 * n) + " are needed (" + std::to_string(n) + " accumulator(s) then " +
                 std::to_string(n) + " input(s))");
   const Shape& acc = *reducer.result;
   std::vector<const Shape*> accs;
   if (acc.IsTuple()) {
     if (static_cast<size_t>(acc.tuple_size()) != n)
-      return Fail(name + " returns a tuple of " + std::to_string(acc.tuple_size()) + " element(s) but " +
+      return Fail(name() + " returns a tuple of " + std::to_string(acc.tuple_size()) + " element(s) but " +
                   std::to_string(n) + " are needed");
     for (const Shape& e : acc.tuple_shapes()) accs.push_back(&e);
   } else if (acc.IsArray()) {
     if (n != 1)
-      return Fail(name + " returns " + Str(acc) + " but a tuple of " + std::to_string(n) +
+      return Fail(name() + " returns " + Str(acc) + " but a tuple of " + std::to_string(n) +
                   " scalars is needed");
     accs.push_back(&acc);
   } else {
-    return Fail(name + " returns " + Str(acc) + " but a scalar or a tuple of scalars is needed");
+    return Fail(name() + " returns " + Str(acc) + " but a scalar or a tuple of scalars is needed");
   }
   for (const Shape* a : accs)
     if (!a->IsArray() || a->rank() != 0)
-      return Fail(name + " returns " + Str(acc) + " but must return scalars");
+      return Fail(name() + " returns " + Str(acc) + " but must return scalars");
   for (size_t i = 0; i < n; ++i) {
     const Shape& param_acc = *reducer.params[i];
     const Shape& param_in = *reducer.params[n + i];
     if (!ShapesCompatible(*accs[i], param_acc))
-      return Fail(name + ": parameter " + std::to_string(i) + " has shape " + Str(param_acc) +
+      return Fail(name() + ": parameter " + std::to_string(i) + " has shape " + Str(param_acc) +
                   " but the result " + (n > 1 ? "element " + std::to_string(i) + " " : std::string()) +
                   "is " + Str(*accs[i]) + " (the accumulator goes in and out unchanged in type)");
     if (!ShapesCompatible(*accs[i], *init_values[i], /*ignore_fp_precision=*/true))
-      return Fail(name + ": init value " + std::to_string(i) + " has shape " + Str(*init_values[i]) +
+      return Fail(name() + ": init value " + std::to_string(i) + " has shape " + Str(*init_values[i]) +
                   " but the accumulator is " + Str(*accs[i]));
     Shape in_elem = Shape::Scalar(input_types[i]);
     if (!ShapesCompatible(in_elem, param_in, /*ignore_fp_precision=*/true))
-      return Fail(name + ": parameter " + std::to_string(n + i) + " has shape " + Str(param_in) +
+      return Fail(name() + ": parameter " + std::to_string(n + i) + " has shape " + Str(param_in) +
                   " but the input elements are " + Str(in_elem));
     if (!ShapesCompatible(*accs[i], param_in, /*ignore_fp_precision=*/true))
-      return Fail(name + ": parameter " + std::to_string(n + i) + " has shape " + Str(param_in) +
+      return Fail(name() + ": parameter " + std::to_string(n + i) + " has shape " + Str(param_in) +
                   " but the accumulator is " + Str(*accs[i]));
   }
   return Status::Ok();
@@ -276,14 +276,14 @@ StatusOr<Shape> WindowOutputShape(const Shape& base, const Window& window, Primi
   std::vector<bool> dynamic(base.rank());
   for (int i = 0; i < base.rank(); ++i) {
     const WindowDim& w = window.dims[i];
-    std::string where = "window dimension " + std::to_string(i);
-    if (w.size <= 0) return Fail(where + " has size " + std::to_string(w.size) + "; it must be positive");
+    auto where = [i] { return "window dimension " + std::to_string(i); };  // errors only
+    if (w.size <= 0) return Fail(where() + " has size " + std::to_string(w.size) + "; it must be positive");
     if (w.stride <= 0)
-      return Fail(where + " has stride " + std::to_string(w.stride) + "; it must be positive");
+      return Fail(where() + " has stride " + std::to_string(w.stride) + "; it must be positive");
     if (w.base_dilation < 1)
-      return Fail(where + " has lhs_dilate " + std::to_string(w.base_dilation) + "; it must be at least 1");
+      return Fail(where() + " has lhs_dilate " + std::to_string(w.base_dilation) + "; it must be at least 1");
     if (w.window_dilation < 1)
-      return Fail(where + " has rhs_dilate " + std::to_string(w.window_dilation) + "; it must be at least 1");
+      return Fail(where() + " has rhs_dilate " + std::to_string(w.window_dilation) + "; it must be at least 1");
     dynamic[i] = base.IsDynamicDim(i);
     if (IsUnbounded(base, i)) {
       dims[i] = Shape::kUnboundedDim;
