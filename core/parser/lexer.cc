@@ -266,7 +266,15 @@ bool Lexer::MatchNumber(size_t p, size_t* end, bool* is_float) const {
 }
 
 Token Lexer::Next() {
-  SkipSpaceAndComments();
+  // Most tokens follow zero or one plain space: only whitespace runs, line
+  // breaks and comments take the general loop.
+  {
+    const size_t n = src_.size();
+    size_t q = pos_;
+    if (q < n && src_[q] == ' ') ++q;
+    if (q < n && !kIdent.skip[static_cast<unsigned char>(src_[q])]) pos_ = q;
+    else SkipSpaceAndComments();
+  }
   const size_t n = src_.size();
   int line = line_;
   int col = static_cast<int>(pos_ - line_start_) + 1;
@@ -327,7 +335,13 @@ Token Lexer::Next() {
   }
   if (IsIdentStart(c) || c == '%') {
     // Dim labels that start with a letter start with b or f (b01f_01io->b01f).
-    if ((c == 'b' || c == 'f') && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
+    // (Its first part is a run of digits, b, f and ? followed by '_': names
+    // like broadcast, f32 and bf16 are rejected without the full match.)
+    if (c == 'b' || c == 'f') {
+      size_t r = start + 1;
+      while (r < n && (IsDigit(src_[r]) || src_[r] == 'b' || src_[r] == 'f' || src_[r] == '?')) ++r;
+      if (r < n && src_[r] == '_' && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
+    }
     const char* base = src_.data();
     const size_t q = static_cast<size_t>(ScanNameChars(base + start + 1, base + n) - base);
     if (c == '%' && q == start + 1) return Make(Tok::kError, start, q, line, col);

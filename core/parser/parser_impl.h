@@ -118,6 +118,7 @@ class Parser {
 
   // Scratch lists reused by ParseShape/ParseLayout (never live across a call).
   std::vector<int64_t> dims_scratch_;
+  std::vector<int64_t> layout_scratch_;  // TryParsePlainShape's minor_to_major
   std::vector<bool> dynamic_scratch_;
   std::vector<RawAttr> metadata_scratch_;  // ParseMetadata's fields
 

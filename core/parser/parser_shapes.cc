@@ -103,27 +103,33 @@ bool Parser::TryParsePlainShape(Shape* s) {
   for (int64_t d : dims)
     if (__builtin_mul_overflow(count, d, &count)) return false;
   const size_t rank = dims.size();
-  Shape shape(*pt, std::vector<int64_t>(dims.begin(), dims.end()));
-  if (p < src.size() && src[p] == '{') {
+  std::vector<int64_t>& minor_to_major = layout_scratch_;
+  const bool has_layout = p < src.size() && src[p] == '{';
+  if (has_layout) {
     size_t q = p + 1;
     // Anything but `{m,...}` or `{}` (a layout with a suffix, spaces, or a
     // brace that opens something else): ParseShape decides.
-    if (!ScanPlainInts(src, &q, '}', &dims)) return false;
-    {
-      // A permutation of the dimensions (or empty for a scalar), as ParseLayout checks.
-      if (dims.size() != rank || rank > 64) return false;
-      uint64_t seen = 0;
-      for (int64_t d : dims) {
-        if (d < 0 || d >= static_cast<int64_t>(rank) || (seen >> d & 1)) return false;
-        seen |= uint64_t{1} << d;
-      }
-      Layout l;
-      l.minor_to_major.assign(dims.begin(), dims.end());
-      shape.set_layout(std::move(l));
-      p = q;
+    if (!ScanPlainInts(src, &q, '}', &minor_to_major)) return false;
+    // A permutation of the dimensions (or empty for a scalar), as ParseLayout checks.
+    if (minor_to_major.size() != rank || rank > 64) return false;
+    uint64_t seen = 0;
+    for (int64_t d : minor_to_major) {
+      if (d < 0 || d >= static_cast<int64_t>(rank) || (seen >> d & 1)) return false;
+      seen |= uint64_t{1} << d;
     }
+    p = q;
   }
-  *s = std::move(shape);
+  // Written in place (callers pass a fresh shape: no moves of a whole Shape).
+  if (s->element_type() != PrimitiveType::kInvalid || !s->dims().empty() || s->has_layout() ||
+      !s->tuple_shapes().empty() || !s->dynamic_dims().empty())
+    *s = Shape();
+  s->set_element_type(*pt);
+  s->mutable_dims().assign(dims.begin(), dims.end());
+  if (has_layout) {
+    Layout l;
+    l.minor_to_major.assign(minor_to_major.begin(), minor_to_major.end());
+    s->set_layout(std::move(l));
+  }
   lex_.SkipOnLine(p);  // the shape's text was scanned above: no newline in it
   Advance();
   return true;
