@@ -76,9 +76,10 @@ class FlatNameMap {
     }
   }
 
-  V* find(std::string_view key) {
+  V* find(std::string_view key) { return find_hashed(key, HashName(key)); }
+  // The same with `hash` = HashName(key) computed earlier.
+  V* find_hashed(std::string_view key, uint64_t hash) {
     if (slots_.empty()) return nullptr;
-    const uint64_t hash = HashName(key);
     const uint64_t tag = Tag(hash);
     const size_t mask = slots_.size() - 1;
     for (size_t i = Bucket(hash) & mask;; i = (i + 1) & mask) {
@@ -91,6 +92,12 @@ class FlatNameMap {
     }
   }
   const V* find(std::string_view key) const { return const_cast<FlatNameMap*>(this)->find(key); }
+
+  // Asks the cache for the slot where a key of this hash is looked up first
+  // (for a caller that knows the hashes of the next keys).
+  void Prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[Bucket(hash) & (slots_.size() - 1)]);
+  }
 
   void clear() {
     slots_.clear();

@@ -118,6 +118,8 @@ bool Parser::ParseComputation(Module* m) {
   // A fresh table per computation: clear() on a table sized for a large
   // computation would walk all its buckets for every later small one.
   names_ = decltype(names_)();
+  comp_body_start_ = tok_.offset;
+  names_sized_ = false;
   pending_ops_.clear();
   deferring_ = false;
   pending_ctrl_.clear();
@@ -219,6 +221,7 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
         continue;
       }
       p.slot = raw->operand_count();
+      p.hash = HashName(p.name);
       raw->AppendOperandPlaceholder();
       pending_ops_[keep++] = p;
     }
@@ -231,6 +234,19 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
   }
   if (!names_.insert(raw->name(), raw).second)
     return Fail(name_tok, "instruction '" + raw->name() + "' is defined twice in computation '" + c->name() + "'");
+  if (!names_sized_ && names_.size() >= kLargeComputation && !chunks_.empty()) {
+    names_sized_ = true;
+    // A large computation in a parallel parse: size the name table once for
+    // the rest of the text at this computation's density, rather than
+    // doubling (each rehash writes every name into a table larger than the
+    // caches) and growing again when the workers' names come in.
+    const size_t done = tok_.offset - comp_body_start_;
+    const size_t rest = lex_.source().size() - tok_.offset;
+    if (done > 0)
+      names_.reserve(names_.size() +
+                     static_cast<size_t>(static_cast<double>(rest) * static_cast<double>(names_.size()) /
+                                         static_cast<double>(done)));
+  }
   return true;
 }
 

@@ -166,12 +166,14 @@ bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Inst
   for (auto& e : w->chunk_roots_) e.second.line += dl;
   const size_t count = w->chunk_instrs_.size();
   for (size_t k = 0; k < count; ++k) {
-    // The worker's core holds these instructions: ask for them ahead (the
-    // first two cache lines hold what adding touches).
+    // The worker's core holds these instructions and the name table is
+    // larger than a cache: ask for what the next ones touch ahead (the
+    // first two cache lines of an instruction hold what adding touches).
     if (k + 8 < count) {
       const char* ahead = reinterpret_cast<const char*>(w->chunk_instrs_[k + 8].get());
       __builtin_prefetch(ahead, 1);
       __builtin_prefetch(ahead + 64, 1);
+      names_.Prefetch(w->chunk_hashes_[k + 8]);
     }
     Instruction* raw = c->AddInstruction(std::move(w->chunk_instrs_[k]));
     raw->set_loc({raw->loc().line + dl, raw->loc().col});
@@ -179,8 +181,12 @@ bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Inst
     // placeholders of the others now when defined, else queue them (and,
     // as the serial parse does after a forward reference, all that follow).
     for (; op < ops.size() && ops[op].instr == raw; ++op) {
+      if (op + 8 < ops.size()) {  // its name is in text read long ago
+        __builtin_prefetch(ops[op + 8].name.data());
+        names_.Prefetch(ops[op + 8].hash);
+      }
       if (!deferring_) {
-        if (Instruction** found = names_.find(ops[op].name)) {
+        if (Instruction** found = names_.find_hashed(ops[op].name, ops[op].hash)) {
           raw->FillOperand(ops[op].slot, *found);
           continue;
         }

@@ -131,6 +131,9 @@ class Parser {
 
   // Per-computation state.
   FlatNameMap<Instruction*> names_;
+  size_t comp_body_start_ = 0;  // offset of the computation's first token after its header
+  bool names_sized_ = false;     // names_ was sized for a large computation
+  static constexpr size_t kLargeComputation = 4096;
   // Operands by name, resolved when the computation is complete (operands
   // may be defined after their users). One flat list; an instruction's
   // entries are in operand order.
@@ -140,6 +143,7 @@ class Parser {
     Instruction* nested;    // the operand when already known (written inline)
     int line, col;
     int slot = -1;          // a chunk's placeholder operand to fill; -1: append
+    uint64_t hash = 0;      // HashName(name) when slot >= 0 (the worker's text was hot)
   };
   std::vector<PendingOperand> pending_ops_;
   bool deferring_ = false;  // a forward reference was seen: queue the rest

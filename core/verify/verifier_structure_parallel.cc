@@ -7,6 +7,7 @@
 // take in turn; then unique names, each thread taking the names whose hash
 // falls in its share, so that both copies of a duplicate meet in one table;
 // then parameters, cycles (only where ids are not topological) and calls.
+// Users are checked against operands through sums of edge hashes (below).
 #include <algorithm>
 #include <atomic>
 #include <system_error>
@@ -78,6 +79,76 @@ class NameSet {
   }
 };
 
+// Users mirror operands: the serial walk looks every user up among its
+// operands, a read of another instruction per edge (most of this check's
+// time on a large module). Here each side of every edge is hashed where it
+// is read anyway: (operand, user) for each distinct operand of an
+// instruction, (instruction, user) for each entry of its user list. Equal
+// sums and counts say the two edge sets agree; anything else (even what the
+// serial walk accepts, like a user listed twice) sends the module to the
+// serial walk, which decides and words the messages.
+struct EdgeSums {
+  uint64_t operand_side = 0, user_side = 0;
+  size_t operand_edges = 0, user_edges = 0;
+};
+
+inline uint64_t EdgeHash(const Instruction* from, const Instruction* to) {
+  uint64_t x = reinterpret_cast<uintptr_t>(from) ^ (reinterpret_cast<uintptr_t>(to) * 0x9E3779B97F4A7C15ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 32);
+}
+
+// The serial walk's CheckEdges for `i`, with users checked through `sums`
+// (control edges, rare, take CheckEdges itself). Returns whether every
+// operand is in `c` with a smaller id; sets `failed` on a broken edge.
+bool CheckEdgesHashed(const Computation& c, const Instruction& i, EdgeSums& sums,
+                      std::vector<const Instruction*>& distinct, OperandLookup& lookup, Errors& errors,
+                      bool* failed) {
+  bool topological = true;
+  const auto& ops = i.operands();
+  if (!i.control_predecessors().empty() || !i.control_successors().empty()) {
+    topological = CheckEdges(c, i, lookup, errors);
+    if (!errors.empty()) *failed = true;
+  } else {
+    for (const Instruction* o : ops) {
+      if (!o || o->parent() != &c) {
+        *failed = true;
+        return false;
+      }
+      if (o->id() >= i.id()) topological = false;
+    }
+  }
+  for (const Instruction* o : ops)
+    if (!o) return false;  // reported by CheckEdges above
+  // Distinct operands (a repeated operand has one user entry).
+  if (ops.size() <= 16) {
+    for (size_t j = 0; j < ops.size(); ++j) {
+      if (std::find(ops.begin(), ops.begin() + static_cast<std::ptrdiff_t>(j), ops[j]) != ops.begin() + static_cast<std::ptrdiff_t>(j))
+        continue;
+      sums.operand_side += EdgeHash(ops[j], &i);
+      ++sums.operand_edges;
+    }
+  } else {
+    distinct.assign(ops.begin(), ops.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    for (const Instruction* o : distinct) sums.operand_side += EdgeHash(o, &i);
+    sums.operand_edges += distinct.size();
+  }
+  for (const Instruction* u : i.users()) {
+    if (!u) {
+      *failed = true;
+      return false;
+    }
+    sums.user_side += EdgeHash(&i, u);
+  }
+  sums.user_edges += i.users().size();
+  return topological;
+}
+
 }  // namespace
 
 bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& order, int threads) {
@@ -105,9 +176,14 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
   std::vector<std::atomic<int>> params(comps.size());
   std::atomic<bool> failed{false};
   std::atomic<size_t> next{0};
+  std::atomic<uint64_t> operand_side{0}, user_side{0};
+  std::atomic<size_t> operand_edges{0}, user_edges{0};
   OnThreads(threads, [&](int) {
     Errors errors(m, 1);
     OperandLookup lookup;
+    EdgeSums sums;
+    std::vector<const Instruction*> distinct;
+    bool broken = false;
     for (size_t r; !failed.load(std::memory_order_relaxed) && (r = next.fetch_add(1)) < runs;) {
       const size_t from = r * kRun, to = std::min(n, from + kRun);
       // The computation holding `from`.
@@ -122,7 +198,8 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
         const Computation& c = *comps[ci];
         const Instruction& i = *order[k];
         if (i.parent() != &c) failed.store(true);
-        bool topological = CheckEdges(c, i, lookup, errors);
+        bool topological = CheckEdgesHashed(c, i, sums, distinct, lookup, errors, &broken);
+        if (broken) failed.store(true);
         if (k > begin[ci] && order[k - 1]->id() >= i.id()) topological = false;
         if (!topological) cyclic_check[ci].store(true, std::memory_order_relaxed);
         if (c.fusion_instruction && FusedRuleBroken(c, i)) failed.store(true);
@@ -139,8 +216,13 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
       params[ci].fetch_add(param_count, std::memory_order_relaxed);
       if (!errors.empty()) failed.store(true);
     }
+    operand_side.fetch_add(sums.operand_side);
+    user_side.fetch_add(sums.user_side);
+    operand_edges.fetch_add(sums.operand_edges);
+    user_edges.fetch_add(sums.user_edges);
   });
   if (failed.load()) return false;
+  if (operand_side.load() != user_side.load() || operand_edges.load() != user_edges.load()) return false;
 
   // Unique names: thread t takes the names whose hash's top bits say t.
   const int parts = threads;

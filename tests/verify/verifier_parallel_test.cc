@@ -105,6 +105,10 @@ TEST(VerifierParallel, StructureErrorsAreThoseOfOneThread) {
        [](hloscope::Module& m) { FindInstr(m, "v2000")->set_parent(FindInstr(m, "fn")->parent()); }},
       {"unused fused instruction", false,
        [](hloscope::Module& m) { FindInstr(m, "fn")->parent()->set_root(FindInstr(m, "fp")); }},
+      {"missing operand", false, [](hloscope::Module& m) { FindInstr(m, "v3000")->AppendOperandPlaceholder(); }},
+      // One user entry for an operand used twice: the structure holds (the
+      // arity check then fails).
+      {"repeated operand", false, [](hloscope::Module& m) { FindInstr(m, "v3000")->AppendOperand(FindInstr(m, "v2999")); }},
   };
   for (const Case& c : cases) {
     auto m = ParseOrDie(Chain(n));
