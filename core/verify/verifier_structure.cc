@@ -242,13 +242,21 @@ void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors&
 }  // namespace
 
 void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors) {
-  std::unordered_map<const Computation*, size_t> index;  // position in the module
-  for (const auto& c : m.computations()) index.emplace(c.get(), index.size());
+  // Position in the module of each computation: a sorted table (a module
+  // may hold thousands of small reducers; no node per entry).
+  std::vector<std::pair<const Computation*, size_t>> table;
+  table.reserve(m.computations().size());
+  for (const auto& c : m.computations()) table.emplace_back(c.get(), table.size());
+  std::sort(table.begin(), table.end());
+  auto find = [&](const Computation* c) -> const size_t* {
+    auto it = std::lower_bound(table.begin(), table.end(), std::make_pair(c, size_t{0}));
+    return it != table.end() && it->first == c ? &it->second : nullptr;
+  };
   bool ok = true;
   for (const Instruction* i : walk.callers)
     for (const auto& ref : i->called_refs())
       for (const Computation* callee : ref.comps)
-        if (!callee || !index.count(callee)) {
+        if (!callee || !find(callee)) {
           errors.Add(*i, ref.attr + "= names a computation that is not in the module");
           ok = false;
         }
@@ -257,14 +265,14 @@ void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors) {
   std::vector<const Computation*> path;
   // Recursive over the call depth, which is small in practice.
   auto visit = [&](auto&& self, const Computation* c) -> bool {
-    const size_t k = index.at(c);
+    const size_t k = *find(c);
     state[k] = 1;
     path.push_back(c);
     for (size_t n = walk.calls_begin[k]; n < walk.calls_begin[k + 1]; ++n) {
       const Instruction* i = walk.callers[n];
       for (const auto& ref : i->called_refs())
         for (const Computation* callee : ref.comps) {
-          char st = state[index.at(callee)];
+          char st = state[*find(callee)];
           if (st == 1) {
             std::string cycle;
             size_t from = 0;
@@ -282,7 +290,7 @@ void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors) {
     return true;
   };
   for (const auto& c : m.computations())
-    if (!state[index.at(c.get())] && !visit(visit, c.get())) return;
+    if (!state[*find(c.get())] && !visit(visit, c.get())) return;
 }
 
 bool CheckModuleHeader(const Module& m, Errors& errors) {

@@ -4,9 +4,9 @@
 // output never depends on the thread count. The checks are the serial
 // walk's: each instruction's own (parent, edges, ids in topological order,
 // the fused-computation rule) on runs of the module-order list that threads
-// take in turn; then unique names, each thread taking the names whose hash
-// falls in its share, so that both copies of a duplicate meet in one table;
-// then parameters, cycles (only where ids are not topological) and calls.
+// take in turn; then unique names, in partitions by hash so that both
+// copies of a duplicate meet in one table, alongside parameters, cycles
+// (only where ids are not topological) and calls.
 // Users are checked against operands through sums of edge hashes (below).
 #include <algorithm>
 #include <atomic>
@@ -149,6 +149,35 @@ bool CheckEdgesHashed(const Computation& c, const Instruction& i, EdgeSums& sums
   return topological;
 }
 
+// Parameters (as many as each table holds: each one was found in its table
+// at its number), cycles where ids alone do not rule them out, and calls
+// from the callers in module order.
+bool ParamsCyclesAndCalls(const Module& m, const std::vector<std::vector<const Instruction*>>& run_callers,
+                          const std::vector<std::atomic<int>>& params,
+                          const std::vector<std::atomic<bool>>& cyclic_check) {
+  Errors scratch(m, 1);
+  const auto& comps = m.computations();
+  for (size_t ci = 0; ci < comps.size(); ++ci) {
+    const Computation& c = *comps[ci];
+    if (params[ci].load() != c.num_parameters()) return false;
+    if (cyclic_check[ci].load()) {
+      CheckAcyclic(c, scratch);
+      if (!scratch.empty()) return false;
+    }
+  }
+  CallWalk walk;
+  walk.calls_begin.reserve(comps.size() + 1);
+  for (auto& rc : run_callers) walk.callers.insert(walk.callers.end(), rc.begin(), rc.end());
+  size_t caller = 0;
+  for (const auto& c : comps) {  // callers come grouped by computation, in module order
+    walk.calls_begin.push_back(caller);
+    while (caller < walk.callers.size() && walk.callers[caller]->parent() == c.get()) ++caller;
+  }
+  walk.calls_begin.push_back(walk.callers.size());
+  CheckCalls(m, walk, scratch);
+  return scratch.empty();
+}
+
 }  // namespace
 
 bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& order, int threads) {
@@ -224,41 +253,27 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
   if (failed.load()) return false;
   if (operand_side.load() != user_side.load() || operand_edges.load() != user_edges.load()) return false;
 
-  // Unique names: thread t takes the names whose hash's top bits say t.
-  const int parts = threads;
-  std::atomic<bool> duplicate{false};
-  OnThreads(parts, [&](int t) {
-    NameSet set(n / static_cast<size_t>(parts) + 16);
-    for (size_t k = 0; k < n && !duplicate.load(std::memory_order_relaxed); ++k) {
-      if (static_cast<int>((hashes[k] >> 40) % static_cast<uint64_t>(parts)) != t) continue;
-      if (!set.Insert(hashes[k] | 1, order[k])) duplicate.store(true);
+  // Unique names, in partitions by the hash's top bits (both copies of a
+  // duplicate meet in one table), and, as one more job taken first, the
+  // parameters, cycles and calls: threads take jobs in turn.
+  constexpr int kPartitions = 8;
+  std::atomic<bool> duplicate{false}, calls_ok{false};
+  std::atomic<int> next_job{0};
+  OnThreads(threads, [&](int) {
+    for (int job; (job = next_job.fetch_add(1)) <= kPartitions;) {
+      if (job == 0) {
+        calls_ok.store(ParamsCyclesAndCalls(m, run_callers, params, cyclic_check));
+        continue;
+      }
+      const uint64_t part = static_cast<uint64_t>(job - 1);
+      NameSet set(n / kPartitions + 16);
+      for (size_t k = 0; k < n && !duplicate.load(std::memory_order_relaxed); ++k) {
+        if ((hashes[k] >> 40) % kPartitions != part) continue;
+        if (!set.Insert(hashes[k] | 1, order[k])) duplicate.store(true);
+      }
     }
   });
-  if (duplicate.load()) return false;
-
-  // Parameters: as many as the table holds (each one was found in it at its
-  // number), and cycles where ids alone do not rule them out.
-  for (size_t ci = 0; ci < comps.size(); ++ci) {
-    const Computation& c = *comps[ci];
-    if (params[ci].load() != c.num_parameters()) return false;
-    if (cyclic_check[ci].load()) {
-      CheckAcyclic(c, scratch);
-      if (!scratch.empty()) return false;
-    }
-  }
-
-  // Calls, from the callers in module order.
-  CallWalk walk;
-  walk.calls_begin.reserve(comps.size() + 1);
-  for (auto& rc : run_callers) walk.callers.insert(walk.callers.end(), rc.begin(), rc.end());
-  size_t caller = 0;
-  for (const auto& c : comps) {  // callers come grouped by computation, in module order
-    walk.calls_begin.push_back(caller);
-    while (caller < walk.callers.size() && walk.callers[caller]->parent() == c.get()) ++caller;
-  }
-  walk.calls_begin.push_back(walk.callers.size());
-  CheckCalls(m, walk, scratch);
-  return scratch.empty();
+  return !duplicate.load() && calls_ok.load();
 }
 
 }  // namespace hloscope::verify
