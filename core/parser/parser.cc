@@ -201,6 +201,10 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
   if (!At(Tok::kName)) return Fail("expected an instruction name, found " + Describe(tok_));
   Token name_tok = tok_;
   std::string_view name = StripPercent(tok_.text);
+  // The name goes into a table larger than the caches once the instruction
+  // is parsed: hash it now and ask for its slot meanwhile.
+  const uint64_t hash = HashName(name);
+  (chunk_mode_ ? chunk_names_ : names_).Prefetch(hash);
   Advance();
   if (!Consume(Tok::kEqual) && !Expect(Tok::kEqual, "'=' after instruction name '" + std::string(name) + "'"))
     return false;
@@ -226,13 +230,12 @@ bool Parser::ParseInstruction(Computation* c, bool* is_root) {
       pending_ops_[keep++] = p;
     }
     pending_ops_.resize(keep);
-    const uint64_t h = HashName(raw->name());
-    if (!chunk_names_.insert_hashed(raw->name(), h, raw).second)
+    if (!chunk_names_.insert_hashed(raw->name(), hash, raw).second)
       return Fail(name_tok, "chunk: name defined twice");  // the serial parse words the error
-    chunk_hashes_.push_back(h);
+    chunk_hashes_.push_back(hash);
     return true;
   }
-  if (!names_.insert(raw->name(), raw).second)
+  if (!names_.insert_hashed(raw->name(), hash, raw).second)
     return Fail(name_tok, "instruction '" + raw->name() + "' is defined twice in computation '" + c->name() + "'");
   if (!names_sized_ && names_.size() >= kLargeComputation && !chunks_.empty()) {
     names_sized_ = true;
