@@ -57,4 +57,41 @@ inline const char* ScanNameChars(const char* p, const char* end) {
   }
 }
 
+// End of the run of letters, digits and '_' starting at `p`.
+inline const char* ScanWordChars(const char* p, const char* end) {
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    const __m128i alpha =
+        _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+    const __m128i digit =
+        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    const __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+    const unsigned ok = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), under)));
+    if (ok != 0xFFFF) return p + __builtin_ctz(~ok);
+    p += 16;
+  }
+#endif
+  while (p != end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+    ++p;
+  return p;
+}
+
+// The first '"', '\\' or newline at or after `p`, or `end`.
+inline const char* FindQuoteEscapeOrNewline(const char* p, const char* end) {
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask) return p + __builtin_ctz(mask);
+    p += 16;
+  }
+#endif
+  while (p != end && *p != '"' && *p != '\\' && *p != '\n') ++p;
+  return p;
+}
+
 }  // namespace hloscope

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "core/parser/name_scan.h"
 #include "core/parser/parser_impl.h"
 
 namespace hloscope {
@@ -200,19 +201,17 @@ bool Parser::TryParsePlainMetadata(Instruction* instr) {
     if (src[q] == '}') break;
     if (count == kMaxFields || !IsWordStart(src[q])) return false;
     const size_t name = q;
-    while (q < n && IsWordChar(src[q])) ++q;
+    q = static_cast<size_t>(ScanWordChars(base + q, base + n) - base);
     if (q >= n || src[q] != '=') return false;
     names[count] = src.substr(name, q - name);
     const size_t value = ++q;
     if (q < n && src[q] == '"') {
       // The closing quote, unless an escape or a newline comes first.
-      const void* close = std::memchr(base + q + 1, '"', n - q - 1);
-      if (!close) return false;
-      const size_t end = static_cast<size_t>(static_cast<const char*>(close) - base);
-      if (std::memchr(base + q + 1, '\\', end - q - 1) || std::memchr(base + q + 1, '\n', end - q - 1)) return false;
-      q = end + 1;
+      q = static_cast<size_t>(FindQuoteEscapeOrNewline(base + q + 1, base + n) - base);
+      if (q >= n || src[q] != '"') return false;
+      ++q;
     } else {
-      while (q < n && IsWordChar(src[q])) ++q;
+      q = static_cast<size_t>(ScanWordChars(base + q, base + n) - base);
       if (q == value) return false;
     }
     if (q >= n || (src[q] != ' ' && src[q] != ',' && src[q] != '}')) return false;

@@ -24,6 +24,20 @@ PrimitiveType ContractionType(const Instruction& instr, const Shape& a, const Sh
 Status CheckDotDims(const Shape& lhs, const Shape& rhs, const DotDnums& d) {
   auto check_side = [](const Shape& s, const std::vector<int64_t>& contracting,
                        const std::vector<int64_t>& batch, bool is_lhs) -> Status {
+    if (s.rank() <= 64) {  // the common case, without allocating
+      uint64_t seen = 0;
+      bool repeated = false;
+      for (const std::vector<int64_t>* list : {&contracting, &batch})
+        for (int64_t x : *list) {
+          if (x < 0 || x >= s.rank()) break;  // worded below
+          repeated = repeated || (seen >> x & 1);
+          seen |= uint64_t{1} << x;
+        }
+      bool in_range = true;
+      for (const std::vector<int64_t>* list : {&contracting, &batch})
+        for (int64_t x : *list) in_range = in_range && x >= 0 && x < s.rank();
+      if (in_range && !repeated) return Status::Ok();
+    }
     std::vector<int64_t> all = contracting;
     all.insert(all.end(), batch.begin(), batch.end());
     for (int64_t x : all)
@@ -99,6 +113,7 @@ StatusOr<Shape> InferDot(const Instruction& instr, int lhs_i, int rhs_i) {
   RETURN_IF_ERROR(CheckDotDims(lhs, rhs, d));
   std::vector<int64_t> dims;
   std::vector<bool> dynamic;
+  dims.reserve(static_cast<size_t>(lhs.rank() + rhs.rank()));
   DotResultDims(lhs, rhs, d, dims, dynamic);
   const PrimitiveType type = ContractionType(instr, lhs, rhs);
   return MakeArray(type, std::move(dims), dynamic);
