@@ -65,11 +65,24 @@ void CheckAcyclic(const Computation& c, Errors& errors);
 // Whether fused computation `c` breaks XLA's rule (non-root instructions
 // used, root unused) at `i`.
 bool FusedRuleBroken(const Computation& c, const Instruction& i);
-// Instructions with called computations, in module order; calls_begin[k] is
-// where computation k's start (calls_begin.back() = callers.size()).
+// The calls instructions make, in module order: one entry per computation
+// a called-computation reference names (gathered where each instruction is
+// visited anyway, so that the call-graph check does not chase the
+// references again); calls_begin[k] is where computation k's calls start
+// (calls_begin.back() = calls.size()).
 struct CallWalk {
-  std::vector<const Instruction*> callers;
+  struct Call {
+    const Instruction* caller;
+    const CalledRef* ref;
+    const Computation* callee;
+  };
+  std::vector<Call> calls;
   std::vector<size_t> calls_begin;
+  // Appends the calls of `i` to `out`.
+  static void CallsOf(const Instruction& i, std::vector<Call>& out) {
+    for (const CalledRef& r : i.called_refs())
+      for (const Computation* c : r.comps) out.push_back({&i, &r, c});
+  }
 };
 // Called computations are in the module and nothing recurses.
 void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors);

@@ -231,7 +231,7 @@ void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors&
     if (!CheckEdges(c, i, walk.lookup, errors) || i.id() <= prev_id) topological = false;
     prev_id = i.id();
     if (i.opcode() == Opcode::kParameter) walk.params.push_back(&i);
-    if (!i.called_refs().empty()) walk.callers.push_back(&i);
+    if (!i.called_refs().empty()) CallWalk::CallsOf(i, walk.calls);
     if (fused && !fused_broken) fused_broken = FusedRuleBroken(c, i);
   }
   CheckParameters(c, walk.params, walk.by_number, errors);
@@ -253,13 +253,11 @@ void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors) {
     return it != table.end() && it->first == c ? &it->second : nullptr;
   };
   bool ok = true;
-  for (const Instruction* i : walk.callers)
-    for (const auto& ref : i->called_refs())
-      for (const Computation* callee : ref.comps)
-        if (!callee || !find(callee)) {
-          errors.Add(*i, ref.attr + "= names a computation that is not in the module");
-          ok = false;
-        }
+  for (const CallWalk::Call& call : walk.calls)
+    if (!call.callee || !find(call.callee)) {
+      errors.Add(*call.caller, call.ref->attr + "= names a computation that is not in the module");
+      ok = false;
+    }
   if (!ok) return;
   std::vector<char> state(m.computations().size(), 0);
   std::vector<const Computation*> path;
@@ -269,21 +267,18 @@ void CheckCalls(const Module& m, const CallWalk& walk, Errors& errors) {
     state[k] = 1;
     path.push_back(c);
     for (size_t n = walk.calls_begin[k]; n < walk.calls_begin[k + 1]; ++n) {
-      const Instruction* i = walk.callers[n];
-      for (const auto& ref : i->called_refs())
-        for (const Computation* callee : ref.comps) {
-          char st = state[*find(callee)];
-          if (st == 1) {
-            std::string cycle;
-            size_t from = 0;
-            while (path[from] != callee) ++from;
-            for (size_t j = from; j < path.size(); ++j) cycle += path[j]->name() + " -> ";
-            errors.Add(*i, "calls " + Quote(callee->name()) + ", which is already being called: " + cycle +
-                               callee->name() + " (computations cannot recurse)");
-            return false;
-          }
-          if (st == 0 && !self(self, callee)) return false;
-        }
+      const Computation* callee = walk.calls[n].callee;
+      char st = state[*find(callee)];
+      if (st == 1) {
+        std::string cycle;
+        size_t from = 0;
+        while (path[from] != callee) ++from;
+        for (size_t j = from; j < path.size(); ++j) cycle += path[j]->name() + " -> ";
+        errors.Add(*walk.calls[n].caller, "calls " + Quote(callee->name()) + ", which is already being called: " +
+                                              cycle + callee->name() + " (computations cannot recurse)");
+        return false;
+      }
+      if (st == 0 && !self(self, callee)) return false;
     }
     path.pop_back();
     state[k] = 2;
@@ -330,10 +325,10 @@ void CheckStructure(const Module& m, Errors& errors, std::vector<const Instructi
   walk.calls_begin.reserve(m.computations().size() + 1);
   for (const auto& c : m.computations()) {
     if (errors.full()) return;
-    walk.calls_begin.push_back(walk.callers.size());
+    walk.calls_begin.push_back(walk.calls.size());
     CheckComputation(m, *c, walk, errors);
   }
-  walk.calls_begin.push_back(walk.callers.size());
+  walk.calls_begin.push_back(walk.calls.size());
   if (errors.empty()) CheckCalls(m, walk, errors);
 }
 

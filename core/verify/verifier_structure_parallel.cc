@@ -152,7 +152,8 @@ bool CheckEdgesHashed(const Computation& c, const Instruction& i, EdgeSums& sums
 // Parameters (as many as each table holds: each one was found in its table
 // at its number), cycles where ids alone do not rule them out, and calls
 // from the callers in module order.
-bool ParamsCyclesAndCalls(const Module& m, const std::vector<std::vector<const Instruction*>>& run_callers,
+bool ParamsCyclesAndCalls(const Module& m, const std::vector<std::vector<CallWalk::Call>>& run_calls,
+                          const std::vector<std::vector<size_t>>& run_call_comps,
                           const std::vector<std::atomic<int>>& params,
                           const std::vector<std::atomic<bool>>& cyclic_check) {
   Errors scratch(m, 1);
@@ -166,14 +167,18 @@ bool ParamsCyclesAndCalls(const Module& m, const std::vector<std::vector<const I
     }
   }
   CallWalk walk;
-  walk.calls_begin.reserve(comps.size() + 1);
-  for (auto& rc : run_callers) walk.callers.insert(walk.callers.end(), rc.begin(), rc.end());
-  size_t caller = 0;
-  for (const auto& c : comps) {  // callers come grouped by computation, in module order
-    walk.calls_begin.push_back(caller);
-    while (caller < walk.callers.size() && walk.callers[caller]->parent() == c.get()) ++caller;
+  std::vector<size_t> comp_of;  // computation index of each call
+  for (size_t r = 0; r < run_calls.size(); ++r) {
+    walk.calls.insert(walk.calls.end(), run_calls[r].begin(), run_calls[r].end());
+    comp_of.insert(comp_of.end(), run_call_comps[r].begin(), run_call_comps[r].end());
   }
-  walk.calls_begin.push_back(walk.callers.size());
+  walk.calls_begin.reserve(comps.size() + 1);
+  size_t call = 0;
+  for (size_t ci = 0; ci < comps.size(); ++ci) {  // calls come grouped by computation, in module order
+    walk.calls_begin.push_back(call);
+    while (call < comp_of.size() && comp_of[call] == ci) ++call;
+  }
+  walk.calls_begin.push_back(walk.calls.size());
   CheckCalls(m, walk, scratch);
   return scratch.empty();
 }
@@ -201,7 +206,8 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
   const size_t runs = (n + kRun - 1) / kRun;
   std::vector<uint64_t> hashes(n);
   std::vector<std::atomic<bool>> cyclic_check(comps.size());  // ids not topological here
-  std::vector<std::vector<const Instruction*>> run_callers(runs);
+  std::vector<std::vector<CallWalk::Call>> run_calls(runs);
+  std::vector<std::vector<size_t>> run_call_comps(runs);  // computation index of each
   std::vector<std::atomic<int>> params(comps.size());
   std::atomic<bool> failed{false};
   std::atomic<size_t> next{0};
@@ -239,7 +245,10 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
           if (num < 0 || num >= c.num_parameters() || c.parameter(static_cast<int>(num)) != &i) failed.store(true);
           ++param_count;
         }
-        if (!i.called_refs().empty()) run_callers[r].push_back(&i);
+        if (!i.called_refs().empty()) {
+          CallWalk::CallsOf(i, run_calls[r]);
+          run_call_comps[r].resize(run_calls[r].size(), ci);
+        }
         hashes[k] = (HashName(i.name()) ^ (ci * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
       }
       params[ci].fetch_add(param_count, std::memory_order_relaxed);
@@ -262,7 +271,7 @@ bool CheckStructureParallel(const Module& m, std::vector<const Instruction*>& or
   OnThreads(threads, [&](int) {
     for (int job; (job = next_job.fetch_add(1)) <= kPartitions;) {
       if (job == 0) {
-        calls_ok.store(ParamsCyclesAndCalls(m, run_callers, params, cyclic_check));
+        calls_ok.store(ParamsCyclesAndCalls(m, run_calls, run_call_comps, params, cyclic_check));
         continue;
       }
       const uint64_t part = static_cast<uint64_t>(job - 1);
