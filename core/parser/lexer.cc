@@ -137,17 +137,15 @@ void Lexer::SkipSpaceAndComments() {
 }
 
 // Inlined into Next (dozens of call sites, most of them single-character tokens).
-[[gnu::always_inline]] inline Token Lexer::Make(Tok k, size_t start, size_t end, int line, int col) {
-  Token t;
-  t.kind = k;
-  t.text = src_.substr(start, end - start);
-  t.offset = start;
-  t.line = line;
-  t.col = col;
+[[gnu::always_inline]] inline void Lexer::Make(Token* t, Tok k, size_t start, size_t end, int line, int col) {
+  t->kind = k;
+  t->text = std::string_view(src_.data() + start, end - start);
+  t->offset = start;
+  t->line = line;
+  t->col = col;
   // Only strings (and an unterminated one, an error) can span lines.
   if (k == Tok::kString || k == Tok::kError) Advance(end - pos_);
   else pos_ = end;
-  return t;
 }
 
 bool Lexer::MatchDimLabels(size_t p, size_t* end) const {
@@ -265,7 +263,7 @@ bool Lexer::MatchNumber(size_t p, size_t* end, bool* is_float) const {
   return true;
 }
 
-Token Lexer::Next() {
+void Lexer::NextInto(Token* out) {
   // Most tokens follow zero or one plain space: only whitespace runs, line
   // breaks and comments take the general loop.
   {
@@ -279,26 +277,26 @@ Token Lexer::Next() {
   int line = line_;
   int col = static_cast<int>(pos_ - line_start_) + 1;
   size_t start = pos_;
-  if (pos_ >= n) return Make(Tok::kEof, n, n, line, col);
+  if (pos_ >= n) return Make(out, Tok::kEof, n, n, line, col);
   char c = src_[pos_];
   size_t end;
   switch (c) {
-    case '=': return Make(Tok::kEqual, start, start + 1, line, col);
-    case ',': return Make(Tok::kComma, start, start + 1, line, col);
-    case ':': return Make(Tok::kColon, start, start + 1, line, col);
-    case '[': return Make(Tok::kLsquare, start, start + 1, line, col);
-    case ']': return Make(Tok::kRsquare, start, start + 1, line, col);
-    case '{': return Make(Tok::kLbrace, start, start + 1, line, col);
-    case '}': return Make(Tok::kRbrace, start, start + 1, line, col);
-    case '(': return Make(Tok::kLparen, start, start + 1, line, col);
-    case ')': return Make(Tok::kRparen, start, start + 1, line, col);
-    case '?': return Make(Tok::kQuestion, start, start + 1, line, col);
-    case '*': return Make(Tok::kStar, start, start + 1, line, col);
+    case '=': return Make(out, Tok::kEqual, start, start + 1, line, col);
+    case ',': return Make(out, Tok::kComma, start, start + 1, line, col);
+    case ':': return Make(out, Tok::kColon, start, start + 1, line, col);
+    case '[': return Make(out, Tok::kLsquare, start, start + 1, line, col);
+    case ']': return Make(out, Tok::kRsquare, start, start + 1, line, col);
+    case '{': return Make(out, Tok::kLbrace, start, start + 1, line, col);
+    case '}': return Make(out, Tok::kRbrace, start, start + 1, line, col);
+    case '(': return Make(out, Tok::kLparen, start, start + 1, line, col);
+    case ')': return Make(out, Tok::kRparen, start, start + 1, line, col);
+    case '?': return Make(out, Tok::kQuestion, start, start + 1, line, col);
+    case '*': return Make(out, Tok::kStar, start, start + 1, line, col);
     case '<':
-      if (start + 1 < n && src_[start + 1] == '=') return Make(Tok::kLeq, start, start + 2, line, col);
-      return Make(Tok::kError, start, start + 1, line, col);
+      if (start + 1 < n && src_[start + 1] == '=') return Make(out, Tok::kLeq, start, start + 2, line, col);
+      return Make(out, Tok::kError, start, start + 1, line, col);
     case '.':
-      if (src_.substr(start, 3) == "...") return Make(Tok::kEllipsis, start, start + 3, line, col);
+      if (src_.substr(start, 3) == "...") return Make(out, Tok::kEllipsis, start, start + 3, line, col);
       break;
     case '"': {
       size_t q = start + 1;
@@ -306,11 +304,11 @@ Token Lexer::Next() {
         if (src_[q] == '\\') ++q;
         ++q;
       }
-      if (q >= n) return Make(Tok::kError, start, n, line, col);
-      return Make(Tok::kString, start, q + 1, line, col);
+      if (q >= n) return Make(out, Tok::kError, start, n, line, col);
+      return Make(out, Tok::kString, start, q + 1, line, col);
     }
     case '-':
-      if (start + 1 < n && src_[start + 1] == '>') return Make(Tok::kArrow, start, start + 2, line, col);
+      if (start + 1 < n && src_[start + 1] == '>') return Make(out, Tok::kArrow, start, start + 2, line, col);
       break;
     default:
       break;
@@ -323,15 +321,15 @@ Token Lexer::Next() {
       size_t digits = q;
       while (q < n && IsDigit(src_[q])) ++q;
       if (q > digits && (q >= n || (!IsIdentChar(src_[q]) && src_[q] != '?')))
-        return Make(Tok::kInt, start, q, line, col);
+        return Make(out, Tok::kInt, start, q, line, col);
     }
-    if (MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
-    if (MatchPad(start, &end)) return Make(Tok::kPad, start, end, line, col);
-    if (MatchDxD(start, &end)) return Make(Tok::kDxD, start, end, line, col);
+    if (MatchDimLabels(start, &end)) return Make(out, Tok::kDimLabels, start, end, line, col);
+    if (MatchPad(start, &end)) return Make(out, Tok::kPad, start, end, line, col);
+    if (MatchDxD(start, &end)) return Make(out, Tok::kDxD, start, end, line, col);
     bool is_float;
     if (MatchNumber(start, &end, &is_float))
-      return Make(is_float ? Tok::kFloat : Tok::kInt, start, end, line, col);
-    return Make(Tok::kError, start, start + 1, line, col);
+      return Make(out, is_float ? Tok::kFloat : Tok::kInt, start, end, line, col);
+    return Make(out, Tok::kError, start, start + 1, line, col);
   }
   if (IsIdentStart(c) || c == '%') {
     // Dim labels that start with a letter start with b or f (b01f_01io->b01f).
@@ -340,14 +338,14 @@ Token Lexer::Next() {
     if (c == 'b' || c == 'f') {
       size_t r = start + 1;
       while (r < n && (IsDigit(src_[r]) || src_[r] == 'b' || src_[r] == 'f' || src_[r] == '?')) ++r;
-      if (r < n && src_[r] == '_' && MatchDimLabels(start, &end)) return Make(Tok::kDimLabels, start, end, line, col);
+      if (r < n && src_[r] == '_' && MatchDimLabels(start, &end)) return Make(out, Tok::kDimLabels, start, end, line, col);
     }
     const char* base = src_.data();
     const size_t q = static_cast<size_t>(ScanNameChars(base + start + 1, base + n) - base);
-    if (c == '%' && q == start + 1) return Make(Tok::kError, start, q, line, col);
-    return Make(Tok::kName, start, q, line, col);
+    if (c == '%' && q == start + 1) return Make(out, Tok::kError, start, q, line, col);
+    return Make(out, Tok::kName, start, q, line, col);
   }
-  return Make(Tok::kError, start, start + 1, line, col);
+  return Make(out, Tok::kError, start, start + 1, line, col);
 }
 
 std::string_view Lexer::ScanRaw(size_t offset, bool* ok, bool allow_spaces) {

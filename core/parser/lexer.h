@@ -45,7 +45,13 @@ class Lexer {
  public:
   explicit Lexer(std::string_view src) : src_(src) {}
 
-  Token Next();
+  Token Next() {
+    Token t;
+    NextInto(&t);
+    return t;
+  }
+  // Next() written into *out (the parser's current token: no copy).
+  void NextInto(Token* out);
   // Scans a verbatim attribute value starting at `offset` (after skipping
   // whitespace): a balanced {...}/[...]/(...) group or a run of non-space
   // characters, stopping at a depth-0 ',' '}' ')' or whitespace. Strings and
@@ -72,7 +78,7 @@ class Lexer {
 
   void SkipSpaceAndComments();
   void Advance(size_t n);
-  Token Make(Tok k, size_t start, size_t end, int line, int col);
+  void Make(Token* t, Tok k, size_t start, size_t end, int line, int col);
   bool MatchDimLabels(size_t p, size_t* end) const;
   bool MatchPad(size_t p, size_t* end) const;
   bool MatchDxD(size_t p, size_t* end) const;

@@ -33,11 +33,7 @@ std::string Describe(const Token& t) {
 }
 }  // namespace
 
-bool Parser::Expect(Tok k, std::string_view what) {
-  if (At(k)) {
-    Advance();
-    return true;
-  }
+bool Parser::ExpectFailed(std::string_view what) {
   return Fail("expected " + std::string(what) + ", found " + Describe(tok_));
 }
 

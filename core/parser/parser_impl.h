@@ -33,7 +33,7 @@ class Parser {
   const Status& error() const { return error_; }
 
   // --- token handling ---
-  void Advance() { tok_ = lex_.Next(); }
+  void Advance() { lex_.NextInto(&tok_); }
   bool At(Tok k) const { return tok_.kind == k; }
   bool AtName(std::string_view s) const { return tok_.kind == Tok::kName && tok_.text == s; }
   bool Consume(Tok k) {
@@ -41,7 +41,12 @@ class Parser {
     Advance();
     return true;
   }
-  bool Expect(Tok k, std::string_view what);
+  bool Expect(Tok k, std::string_view what) {
+    if (!At(k)) return ExpectFailed(what);
+    Advance();
+    return true;
+  }
+  bool ExpectFailed(std::string_view what);
   bool Fail(const Token& at, std::string msg);
   bool Fail(std::string msg) { return Fail(tok_, std::move(msg)); }
   bool failed() const { return !error_.ok(); }
