@@ -1,6 +1,6 @@
 // A small open-addressing hash map from names (string_view, not owned) to
-// values, for the hot name lookups of the parser and the verifier: one flat
-// array, no node per entry, a hash that reads 8 bytes at a time. The viewed
+// values, for the hot name lookups of the parser and the verifier: flat
+// arrays, no node per entry, a hash that reads 8 bytes at a time. The viewed
 // strings must outlive the map.
 #pragma once
 
@@ -99,6 +99,7 @@ class FlatNameMap {
     if (!slots_.empty()) __builtin_prefetch(&slots_[Bucket(hash) & (slots_.size() - 1)]);
   }
 
+  // Keeps the arrays' capacity; does not walk them.
   void clear() {
     slots_.clear();
     entries_.clear();

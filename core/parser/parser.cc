@@ -86,9 +86,10 @@ bool Parser::ParseComputation(Module* m) {
   if (!At(Tok::kName))
     return Fail("expected a computation name, found " + Describe(tok_));
   Token name_tok = tok_;
-  std::string name(StripPercent(tok_.text));
+  const std::string_view name_text = StripPercent(tok_.text);
+  std::string name(name_text);
   Advance();
-  if (!comp_by_name_.emplace(name, nullptr).second)
+  if (!comp_by_name_.insert(name_text, nullptr).second)
     return Fail(name_tok, "computation '" + name + "' is defined twice");
   if (At(Tok::kLparen)) {  // (p0: f32[], ...) -> shape
     Advance();
@@ -110,10 +111,11 @@ bool Parser::ParseComputation(Module* m) {
   comp->set_is_entry(is_entry);
   comp->set_loc({name_tok.line, name_tok.col});
   Computation* c = m->AddComputation(std::move(comp));
+  *comp_by_name_.find(name_text) = c;
   cur_comp_ = c;
-  // A fresh table per computation: clear() on a table sized for a large
-  // computation would walk all its buckets for every later small one.
-  names_ = decltype(names_)();
+  // The table keeps its arrays (no allocation for each of thousands of small
+  // computations); clearing it does not walk them.
+  names_.clear();
   comp_body_start_ = tok_.offset;
   names_sized_ = false;
   pending_ops_.clear();
@@ -182,7 +184,7 @@ bool Parser::ResolveComputation() {
     for (auto& [n, at] : preds) {
       Instruction** found = names_.find(n);
       if (!found)
-        return Fail(at, "control predecessor '" + n + "' of '" + instr->name() + "' is not defined");
+        return Fail(at, "control predecessor '" + std::string(n) + "' of '" + instr->name() + "' is not defined");
       (*found)->AddControlDependencyTo(instr);
     }
   }
@@ -497,16 +499,15 @@ bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr)
 }
 
 bool Parser::ResolveModule(Module* m) {
-  std::unordered_map<std::string_view, Computation*> by_name;
-  for (const auto& c : m->computations()) by_name[c->name()] = c.get();
+  // Every computation written in the text is in comp_by_name_ (inline ones
+  // cannot be named).
   for (auto& pc : pending_calls_) {
     auto& ref = pc.instr->mutable_called_refs()[pc.ref_index];
     for (auto& [n, at] : pc.names) {
-      auto it = by_name.find(n);
-      if (it == by_name.end()) return Fail(at, "unknown computation '" + n + "'");
-      ref.comps.push_back(it->second);
-      if (pc.instr->opcode() == Opcode::kFusion && ref.attr == "calls")
-        it->second->fusion_instruction = pc.instr;
+      Computation** found = comp_by_name_.find(n);
+      if (!found || !*found) return Fail(at, "unknown computation '" + std::string(n) + "'");
+      ref.comps.push_back(*found);
+      if (pc.instr->opcode() == Opcode::kFusion && ref.attr == "calls") (*found)->fusion_instruction = pc.instr;
     }
   }
   Computation* entry = nullptr;

@@ -262,14 +262,14 @@ bool Parser::ParseCalledRef(Instruction* instr, std::string attr) {
     Advance();
     while (!At(Tok::kRbrace)) {
       if (!At(Tok::kName)) return Fail("expected a computation name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
-      pc.names.push_back({std::string(StripPercent(tok_.text)), tok_});
+      pc.names.push_back({StripPercent(tok_.text), tok_});
       Advance();
       if (!At(Tok::kRbrace) && !Expect(Tok::kComma, "',' between computation names")) return false;
     }
     Advance();
   } else {
     if (!At(Tok::kName)) return Fail("expected a computation name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
-    pc.names.push_back({std::string(StripPercent(tok_.text)), tok_});
+    pc.names.push_back({StripPercent(tok_.text), tok_});
     Advance();
   }
   instr->mutable_called_refs().push_back(CalledRef{std::move(attr), {}, braced});
@@ -279,10 +279,10 @@ bool Parser::ParseCalledRef(Instruction* instr, std::string attr) {
 
 bool Parser::ParseControlPredecessors(Instruction* instr) {
   if (!Expect(Tok::kLbrace, "'{' to start control-predecessors")) return false;
-  std::vector<std::pair<std::string, Token>> names;
+  std::vector<std::pair<std::string_view, Token>> names;
   while (!At(Tok::kRbrace)) {
     if (!At(Tok::kName)) return Fail("expected an instruction name in control-predecessors");
-    names.push_back({std::string(StripPercent(tok_.text)), tok_});
+    names.push_back({StripPercent(tok_.text), tok_});
     Advance();
     if (!At(Tok::kRbrace) && !Expect(Tok::kComma, "','")) return false;
   }

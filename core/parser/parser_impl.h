@@ -132,7 +132,9 @@ class Parser {
   Token tok_;
   Status error_;
   Module* module_ = nullptr;
-  std::unordered_map<std::string, Computation*> comp_by_name_;
+  // Computations by name (views into the text): duplicates, and the
+  // called-computation references resolved at the end.
+  FlatNameMap<Computation*> comp_by_name_;
 
   // Per-computation state.
   FlatNameMap<Instruction*> names_;
@@ -152,12 +154,13 @@ class Parser {
   };
   std::vector<PendingOperand> pending_ops_;
   bool deferring_ = false;  // a forward reference was seen: queue the rest
-  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string, Token>>>> pending_ctrl_;
+  // (Names are views into the text, which outlives the parse.)
+  std::vector<std::pair<Instruction*, std::vector<std::pair<std::string_view, Token>>>> pending_ctrl_;
   // Per-module: called computation references resolved at the end.
   struct PendingCall {
     Instruction* instr;
     size_t ref_index;
-    std::vector<std::pair<std::string, Token>> names;
+    std::vector<std::pair<std::string_view, Token>> names;
   };
   std::vector<PendingCall> pending_calls_;
   // Inline syntax: nested operand instructions, shapeless instructions and

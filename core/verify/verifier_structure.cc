@@ -188,6 +188,7 @@ struct Walk : CallWalk {
   std::vector<const Instruction*> by_number;  // CheckParameters' table
   std::vector<const Instruction*>* order = nullptr;  // every instruction, in module order
   OperandLookup lookup;
+  FlatNameMap<const Instruction*> names;  // of the current computation
 };
 
 }  // namespace
@@ -214,7 +215,9 @@ namespace {
 
 void CheckComputation(const Module& m, const Computation& c, Walk& walk, Errors& errors) {
   if (!CheckComputationHeader(m, c, errors)) return;
-  FlatNameMap<const Instruction*> names(c.instructions().size());
+  FlatNameMap<const Instruction*>& names = walk.names;
+  names.clear();
+  names.reserve(c.instructions().size());
   walk.params.clear();
   const bool fused = c.fusion_instruction != nullptr;
   bool fused_broken = false;
