@@ -91,7 +91,7 @@ bool Parser::ParseComputation(Module* m) {
   Advance();
   if (!comp_by_name_.insert(name_text, nullptr).second)
     return Fail(name_tok, "computation '" + name + "' is defined twice");
-  if (At(Tok::kLparen)) {  // (p0: f32[], ...) -> shape
+  if (At(Tok::kLparen) && !TrySkipPlainSignature()) {  // (p0: f32[], ...) -> shape
     Advance();
     while (!At(Tok::kRparen)) {
       if (!At(Tok::kName)) return Fail("expected a parameter name, found " + Describe(tok_));

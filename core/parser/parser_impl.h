@@ -57,6 +57,12 @@ class Parser {
   // written without spaces: scans the text directly. Returns false, having
   // changed nothing, whenever ParseShape must decide (anything else, errors).
   bool TryParsePlainShape(Shape* s);
+  // The plain array shape whose type name is text[type_start, type_end):
+  // its end (dims in dims_scratch_, a layout in layout_scratch_), or npos.
+  size_t ScanPlainArrayShape(size_t type_start, size_t type_end, PrimitiveType* type, bool* has_layout);
+  // Skips a computation's signature `(a: f32[2], ...) -> f32[]` written
+  // plainly on one line; false (having changed nothing) otherwise.
+  bool TrySkipPlainSignature();
   bool ParseLayout(Shape* s);
   bool ParseInt(int64_t* v);
   bool ParseIntList(std::vector<int64_t>* v, Tok open, Tok close);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/parser/name_scan.h"
 #include "core/parser/parser_impl.h"
 
 namespace hloscope {
@@ -89,48 +90,101 @@ bool Parser::ParseIntList(std::vector<int64_t>* v, Tok open, Tok close) {
 }
 
 
-bool Parser::TryParsePlainShape(Shape* s) {
-  if (!At(Tok::kName)) return false;
-  std::string_view src = lex_.source();
-  size_t p = tok_.offset + tok_.text.size();
-  if (p >= src.size() || src[p] != '[') return false;
-  auto pt = TypeFromName(tok_.text);
-  if (!pt || !IsArrayType(*pt)) return false;
+size_t Parser::ScanPlainArrayShape(size_t type_start, size_t type_end, PrimitiveType* type, bool* has_layout) {
+  const std::string_view src = lex_.source();
+  size_t p = type_end;
+  if (p >= src.size() || src[p] != '[') return std::string_view::npos;
+  auto pt = TypeFromName(src.substr(type_start, type_end - type_start));
+  if (!pt || !IsArrayType(*pt)) return std::string_view::npos;
   ++p;
   std::vector<int64_t>& dims = dims_scratch_;
-  if (!ScanPlainInts(src, &p, ']', &dims)) return false;
+  if (!ScanPlainInts(src, &p, ']', &dims)) return std::string_view::npos;
   int64_t count = 1;
   for (int64_t d : dims)
-    if (__builtin_mul_overflow(count, d, &count)) return false;
+    if (__builtin_mul_overflow(count, d, &count)) return std::string_view::npos;
   const size_t rank = dims.size();
-  std::vector<int64_t>& minor_to_major = layout_scratch_;
-  const bool has_layout = p < src.size() && src[p] == '{';
-  if (has_layout) {
+  *has_layout = p < src.size() && src[p] == '{';
+  if (*has_layout) {
     size_t q = p + 1;
     // Anything but `{m,...}` or `{}` (a layout with a suffix, spaces, or a
     // brace that opens something else): ParseShape decides.
-    if (!ScanPlainInts(src, &q, '}', &minor_to_major)) return false;
+    std::vector<int64_t>& minor_to_major = layout_scratch_;
+    if (!ScanPlainInts(src, &q, '}', &minor_to_major)) return std::string_view::npos;
     // A permutation of the dimensions (or empty for a scalar), as ParseLayout checks.
-    if (minor_to_major.size() != rank || rank > 64) return false;
+    if (minor_to_major.size() != rank || rank > 64) return std::string_view::npos;
     uint64_t seen = 0;
     for (int64_t d : minor_to_major) {
-      if (d < 0 || d >= static_cast<int64_t>(rank) || (seen >> d & 1)) return false;
+      if (d < 0 || d >= static_cast<int64_t>(rank) || (seen >> d & 1)) return std::string_view::npos;
       seen |= uint64_t{1} << d;
     }
     p = q;
   }
+  *type = *pt;
+  return p;
+}
+
+bool Parser::TryParsePlainShape(Shape* s) {
+  if (!At(Tok::kName)) return false;
+  PrimitiveType type;
+  bool has_layout;
+  const size_t p = ScanPlainArrayShape(tok_.offset, tok_.offset + tok_.text.size(), &type, &has_layout);
+  if (p == std::string_view::npos) return false;
   // Written in place (callers pass a fresh shape: no moves of a whole Shape).
   if (s->element_type() != PrimitiveType::kInvalid || !s->dims().empty() || s->has_layout() ||
       !s->tuple_shapes().empty() || !s->dynamic_dims().empty())
     *s = Shape();
-  s->set_element_type(*pt);
-  s->mutable_dims().assign(dims.begin(), dims.end());
+  s->set_element_type(type);
+  s->mutable_dims().assign(dims_scratch_.begin(), dims_scratch_.end());
   if (has_layout) {
     Layout l;
-    l.minor_to_major.assign(minor_to_major.begin(), minor_to_major.end());
+    l.minor_to_major.assign(layout_scratch_.begin(), layout_scratch_.end());
     s->set_layout(std::move(l));
   }
   lex_.SkipOnLine(p);  // the shape's text was scanned above: no newline in it
+  Advance();
+  return true;
+}
+
+bool Parser::TrySkipPlainSignature() {
+  // `(name: shape, ...) -> shape` on one line with plain array shapes, as
+  // XLA prints a computation's signature: checked from the text (the shapes
+  // are not kept). Anything else is left to the token path.
+  if (!At(Tok::kLparen)) return false;
+  const std::string_view src = lex_.source();
+  const char* const base = src.data();
+  const size_t n = src.size();
+  auto spaces = [&](size_t q) {
+    while (q < n && src[q] == ' ') ++q;
+    return q;
+  };
+  auto shape = [&](size_t q) {
+    const size_t type_end = static_cast<size_t>(ScanWordChars(base + q, base + n) - base);
+    PrimitiveType type;
+    bool has_layout;
+    return type_end == q ? std::string_view::npos : ScanPlainArrayShape(q, type_end, &type, &has_layout);
+  };
+  size_t q = spaces(tok_.offset + 1);
+  while (q < n && src[q] != ')') {
+    const bool percent = src[q] == '%';
+    const size_t name = q + (percent ? 1 : 0);
+    if (name >= n) return false;
+    const char c = src[name];
+    if (!(percent ? kNameCharTable.plain[static_cast<unsigned char>(c)]
+                  : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'))
+      return false;
+    q = static_cast<size_t>(ScanNameChars(base + name, base + n) - base);
+    if (q >= n || src[q] != ':') return false;
+    q = shape(spaces(q + 1));
+    if (q == std::string_view::npos || q >= n) return false;
+    if (src[q] == ',') q = spaces(q + 1);
+    else if (src[q] != ')') return false;
+  }
+  if (q >= n) return false;
+  q = spaces(q + 1);
+  if (q + 1 >= n || src[q] != '-' || src[q + 1] != '>') return false;
+  q = shape(spaces(q + 2));
+  if (q == std::string_view::npos) return false;
+  lex_.SkipOnLine(q);
   Advance();
   return true;
 }

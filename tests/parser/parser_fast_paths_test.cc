@@ -117,6 +117,22 @@ TEST(ParserFastPaths, MetadataScannedFromTheTextEqualsTheTokenPath) {
   }
 }
 
+TEST(ParserFastPaths, SignaturesScannedFromTheTextEqualTheTokenPath) {
+  // A computation's `(a: f32[2], ...) -> shape` is checked from the text
+  // when written plainly; spaces, tuples and errors take the token path.
+  auto module = [](const std::string& sig) {
+    return "HloModule m\nadd " + sig + " {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n"
+           "  ROOT s = f32[2]{0} add(a, b)\n}\nENTRY e {\n  ROOT c = f32[] constant(1)\n}\n";
+  };
+  const std::string plain = Printed(module("(a: f32[2]{0}, %b: f32[2]) -> f32[2]{0}"));
+  EXPECT_EQ(plain, Printed(module("( a : f32[2]{0} , b: f32[2] )  ->  f32[2]{0}")));
+  EXPECT_EQ(plain, Printed(module("(a: f32[2]{0}, b: f32[2]) -> (f32[2]{0})")));
+  EXPECT_EQ(plain, Printed(module("")));
+  EXPECT_EQ(ErrorOf(module("(a: f32[2]{0,0}, b: f32[2]) -> f32[2]")),
+            "t.hlo:2:15: error: layout {0,0} is not a permutation of the 1 dimensions of f32[2]");
+  EXPECT_EQ(ErrorOf(module("(a: f32[2], b f32[2]) -> f32[2]")), "t.hlo:2:19: error: expected ':', found 'f32'");
+}
+
 TEST(ParserFastPaths, MetadataErrorsStayLocated) {
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0), metadata={op_name=\"open}\n}\n"),
             "t.hlo:3:51: error: unbalanced brackets or unterminated string in attribute value");
