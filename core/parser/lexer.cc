@@ -28,6 +28,26 @@ struct IdentTable {
 };
 constexpr IdentTable kIdent;
 
+// One-character tokens (kEof: not one).
+struct SingleTable {
+  Tok kind[256] = {};
+  constexpr SingleTable() {
+    for (Tok& k : kind) k = Tok::kEof;
+    kind[static_cast<unsigned char>('=')] = Tok::kEqual;
+    kind[static_cast<unsigned char>(',')] = Tok::kComma;
+    kind[static_cast<unsigned char>(':')] = Tok::kColon;
+    kind[static_cast<unsigned char>('[')] = Tok::kLsquare;
+    kind[static_cast<unsigned char>(']')] = Tok::kRsquare;
+    kind[static_cast<unsigned char>('{')] = Tok::kLbrace;
+    kind[static_cast<unsigned char>('}')] = Tok::kRbrace;
+    kind[static_cast<unsigned char>('(')] = Tok::kLparen;
+    kind[static_cast<unsigned char>(')')] = Tok::kRparen;
+    kind[static_cast<unsigned char>('?')] = Tok::kQuestion;
+    kind[static_cast<unsigned char>('*')] = Tok::kStar;
+  }
+};
+constexpr SingleTable kSingle;
+
 // Newlines in [p, e), eight bytes at a time.
 size_t CountNewlines(const char* p, const char* e) {
   constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kNewlines = 0x0a0a0a0a0a0a0a0aULL;
@@ -266,13 +286,41 @@ bool Lexer::MatchNumber(size_t p, size_t* end, bool* is_float) const {
 void Lexer::NextInto(Token* out) {
   // Most tokens follow zero or one plain space: only whitespace runs, line
   // breaks and comments take the general loop.
+  const size_t n = src_.size();
   {
-    const size_t n = src_.size();
     size_t q = pos_;
     if (q < n && src_[q] == ' ') ++q;
     if (q < n && !kIdent.skip[static_cast<unsigned char>(src_[q])]) pos_ = q;
     else SkipSpaceAndComments();
   }
+  // The commonest tokens, a name or a one-character token, in a few
+  // instructions; the rest in NextSlow (kept out of line so that this part
+  // stays small).
+  const size_t start = pos_;
+  if (start < n) {
+    const unsigned char c = static_cast<unsigned char>(src_[start]);
+    const Tok single = kSingle.kind[c];
+    size_t end = 0;
+    if (single != Tok::kEof) {
+      end = start + 1;
+    } else if (((c >= 'a' && c <= 'z' && c != 'b' && c != 'f') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$') ||
+               (c == '%' && start + 1 < n && kNameCharTable.plain[static_cast<unsigned char>(src_[start + 1])])) {
+      end = static_cast<size_t>(ScanNameChars(src_.data() + start + 1, src_.data() + n) - src_.data());
+    }
+    if (end) {
+      out->kind = single != Tok::kEof ? single : Tok::kName;
+      out->text = std::string_view(src_.data() + start, end - start);
+      out->offset = start;
+      out->line = line_;
+      out->col = static_cast<int>(start - line_start_) + 1;
+      pos_ = end;
+      return;
+    }
+  }
+  NextSlow(out);
+}
+
+[[gnu::noinline]] void Lexer::NextSlow(Token* out) {
   const size_t n = src_.size();
   int line = line_;
   int col = static_cast<int>(pos_ - line_start_) + 1;

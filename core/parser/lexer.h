@@ -77,6 +77,7 @@ class Lexer {
   size_t line_start_ = 0;
 
   void SkipSpaceAndComments();
+  void NextSlow(Token* out);  // NextInto for every token but names and one-character ones
   void Advance(size_t n);
   void Make(Token* t, Tok k, size_t start, size_t end, int line, int col);
   bool MatchDimLabels(size_t p, size_t* end) const;
