@@ -280,15 +280,19 @@ bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token&
     if (chunk_mode_) return Fail(op_tok, "chunk: shapeless instruction");  // the serial parse decides
     shapeless_.push_back({raw, op_tok});
   }
-  if (!Expect(Tok::kLparen, "'(' after opcode")) return false;
-  if (*op == Opcode::kParameter) {
+  if (!At(Tok::kLparen)) return ExpectFailed("'(' after opcode");
+  if (*op != Opcode::kParameter && *op != Opcode::kConstant) {
+    if (!ParseOperands(c, raw)) return false;  // from the '('
+  } else if (*op == Opcode::kParameter) {
+    Advance();  // (
     int64_t n;
     Token nt = tok_;
     if (!ParseInt(&n)) return false;
     if (n < 0 || n >= (1 << 24)) return Fail(nt, "parameter number " + std::to_string(n) + " is out of range");
     raw->set_parameter_number(n);
     if (!Expect(Tok::kRparen, "')'")) return false;
-  } else if (*op == Opcode::kConstant) {
+  } else {
+    Advance();  // (
     if (shapeless) return Fail(op_tok, "a constant needs a shape");
     if (!raw->shape().IsArray() && !raw->shape().IsTuple())
       return Fail(op_tok, "a constant must have an array or tuple shape");
@@ -296,8 +300,6 @@ bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token&
     if (!ParseLiteral(raw->shape(), lit.get())) return false;
     raw->set_literal(std::move(lit));
     if (!Expect(Tok::kRparen, "')' after the constant's value")) return false;
-  } else {
-    if (!ParseOperands(c, raw)) return false;
   }
   if (allow_attrs) {
     while (At(Tok::kComma)) {
@@ -318,9 +320,15 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
   const size_t first = pending_ops_.size();
   size_t count = 0;
   bool any_nested = false;
-  Token last_at = tok_;
-  if (TryParsePlainOperands(instr, &count, &last_at)) {
-    // `a, b)` on one line, taken straight from the text.
+  // At the '('.
+  Token last_at;
+  const bool plain = TryParsePlainOperands(instr, &count, &last_at);  // `(a, b)` on one line
+  if (!plain) {
+    Advance();  // (
+    last_at = tok_;
+  }
+  if (plain) {
+    // Taken straight from the text.
   } else if (!At(Tok::kRparen)) {
     for (;;) {
       // Optional operand shape: f32[2]{0} %x or (f32[], s32[]) %t.
@@ -392,14 +400,16 @@ inline bool IsNameChar(char c) { return c == '-' || (kNameChars.cls[static_cast<
 }  // namespace
 
 bool Parser::TryParsePlainOperands(Instruction* instr, size_t* count, Token* last_at) {
-  // Only `name, name, ...)` written on one line, with plain spaces: anything
-  // else (typed or nested operands, comments, line breaks, errors) leaves
-  // everything as it was for the token-by-token path.
-  if (!At(Tok::kName)) return false;
+  // Only `(name, name, ...)` written on one line, with plain spaces: anything
+  // else (typed or nested operands, no operands, comments, line breaks,
+  // errors) leaves everything as it was for the token-by-token path. The
+  // current token is the '(' (the first operand is not lexed as a token).
+  if (!At(Tok::kLparen)) return false;
   const std::string_view src = lex_.source();
   const size_t n = src.size();
   const size_t first = pending_ops_.size();
-  size_t q = tok_.offset;
+  size_t q = tok_.offset + 1;
+  while (q < n && src[q] == ' ') ++q;
   for (;;) {
     const size_t start = q;
     bool ok;

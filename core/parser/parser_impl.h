@@ -94,7 +94,7 @@ class Parser {
   bool ParseInstructionTail(Computation* c, std::string name, const Token& name_tok, bool allow_attrs,
                             Instruction** out);
   bool ParseOperands(Computation* c, Instruction* instr);
-  // Fast path of ParseOperands for plain `a, b)` on one line, scanned from
+  // Fast path of ParseOperands for plain `(a, b)` on one line, scanned from
   // the text; false (having changed nothing) whenever the token path decides.
   bool TryParsePlainOperands(Instruction* instr, size_t* count, Token* last_at);
   bool ParseInlineComputation(Instruction* instr, const std::string& attr);
