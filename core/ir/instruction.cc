@@ -38,11 +38,17 @@ void Instruction::AppendOperand(Instruction* op) {
   // O(users) — a constant feeding 50k users made parsing quadratic.
   bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
   operands_.push_back(op);
-  if (!already_user) op->users_.push_back(this);
+  if (!already_user) {
+    // Room for two users at once: most values have one or two (one
+    // allocation instead of two growths).
+    if (op->users_.capacity() == 0) op->users_.reserve(2);
+    op->users_.push_back(this);
+  }
 }
 
 void Instruction::InsertUserSortedInto(Instruction* op) {
   std::vector<Instruction*>& users = op->users_;
+  if (users.capacity() == 0) users.reserve(2);
   auto it = users.end();
   if (id_ >= 0)
     while (it != users.begin() && (*(it - 1))->id() > id_) --it;
