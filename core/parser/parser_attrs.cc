@@ -25,19 +25,8 @@ bool SplitInts(std::string_view text, char sep, std::vector<int64_t>* out) {
   }
   return true;
 }
-// Letters, digits and '_' (a metadata field name, or a plain value).
-struct WordTable {
-  bool start[256] = {}, word[256] = {};
-  constexpr WordTable() {
-    for (int c = 0; c < 256; ++c) {
-      start[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-      word[c] = start[c] || (c >= '0' && c <= '9');
-    }
-  }
-};
-constexpr WordTable kWord;
-inline bool IsWordStart(char c) { return kWord.start[static_cast<unsigned char>(c)]; }
-inline bool IsWordChar(char c) { return kWord.word[static_cast<unsigned char>(c)]; }
+// A letter or '_': what starts a metadata field name.
+inline bool IsWordStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 }  // namespace
 
 bool Parser::ParseRawValue(std::string* out, bool allow_spaces) {

@@ -1,15 +1,15 @@
 // Parallel parse of large inputs. The text is cut at instruction lines into
 // chunks. Worker threads parse chunks from the end of the text backwards
-// (instructions only; operands defined earlier in the same chunk resolved,
-// the others queued by name) while this thread parses from the start as
-// usual. When the serial parse reaches a chunk's first token exactly at the
-// top of a computation's instruction loop, it takes the worker's
-// instructions and adds them in text order — ids, names, operand and user
-// lists, control edges and called-computation references come out as if it
-// had parsed them itself — and continues where the worker stopped; a chunk
-// no worker has started yet it claims and parses itself, so the two fronts
-// meet wherever the threads' speeds put them. A chunk whose worker failed or
-// saw anything unusual (nested or shapeless instructions, inline
+// (instructions only; operands defined earlier in the same chunk linked, the
+// others left as placeholder slots queued by name) while this thread parses
+// from the start as usual. When the serial parse reaches a chunk's first
+// token exactly at the top of a computation's instruction loop, it takes the
+// worker's instructions and adds them in text order — ids, names, operand
+// and user lists, control edges and called-computation references come out
+// as if it had parsed them itself — and continues where the worker stopped; a
+// chunk no worker has started yet it claims and parses itself, so the two
+// fronts meet wherever the threads' speeds put them. A chunk whose worker
+// failed or saw anything unusual (nested or shapeless instructions, inline
 // computations, a name defined twice), or whose start the serial parse does
 // not meet there, is dropped and that text parsed serially, so results and
 // error messages are always those of the serial parse.
@@ -117,7 +117,7 @@ void Parser::StartChunks(const ParseOptions& opts) {
 
 bool Parser::ParseChunk(size_t start, size_t end, const std::atomic<bool>& cancel) {
   chunk_mode_ = true;
-  deferring_ = true;  // every operand is queued by name; the taker links them
+  deferring_ = true;  // operands are queued; ParseInstruction links those defined in the chunk
   lex_.StartCountingAt(start);  // the taker corrects the line numbers
   Advance();
   if (tok_.offset != start) return false;

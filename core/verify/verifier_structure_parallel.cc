@@ -84,7 +84,8 @@ class NameSet {
 // time on a large module). Here each side of every edge is hashed where it
 // is read anyway: (operand, user) for each distinct operand of an
 // instruction, (instruction, user) for each entry of its user list. Equal
-// sums and counts say the two edge sets agree; anything else (even what the
+// sums and counts say the two edge sets agree (short of a collision of
+// 64-bit sums: about 2^-64 for a broken module); anything else (even what the
 // serial walk accepts, like a user listed twice) sends the module to the
 // serial walk, which decides and words the messages.
 struct EdgeSums {
