@@ -23,6 +23,19 @@ struct NameCharTable {
 };
 inline constexpr NameCharTable kNameCharTable;
 
+#if defined(__SSE2__)
+// For 16 bytes: 0xFF where a byte is a letter, a digit or '_'.
+inline __m128i WordBytes(__m128i v) {
+  const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+  // Signed compares: bytes >= 0x80 are negative and match no range.
+  const __m128i alpha =
+      _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+  const __m128i digit =
+      _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+  return _mm_or_si128(_mm_or_si128(alpha, digit), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+}
+#endif
+
 // End of the run of name characters starting at `p` (p itself if none), not
 // reading at or past `end`.
 inline const char* ScanNameChars(const char* p, const char* end) {
@@ -30,15 +43,8 @@ inline const char* ScanNameChars(const char* p, const char* end) {
 #if defined(__SSE2__)
     while (end - p >= 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-      // Signed compares: bytes >= 0x80 are negative and match no range.
-      const __m128i alpha =
-          _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
-      const __m128i digit =
-          _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-      const __m128i punct = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), _mm_cmpeq_epi8(v, _mm_set1_epi8('$'))),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
-      const unsigned ok = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), punct)));
+      const __m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('$')), _mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+      const unsigned ok = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(WordBytes(v), punct)));
       if (ok == 0xFFFF) {
         p += 16;
         continue;
@@ -62,13 +68,7 @@ inline const char* ScanWordChars(const char* p, const char* end) {
 #if defined(__SSE2__)
   while (end - p >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-    const __m128i alpha =
-        _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
-    const __m128i digit =
-        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-    const __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
-    const unsigned ok = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), under)));
+    const unsigned ok = static_cast<unsigned>(_mm_movemask_epi8(WordBytes(v)));
     if (ok != 0xFFFF) return p + __builtin_ctz(~ok);
     p += 16;
   }
