@@ -36,35 +36,29 @@ void Instruction::AppendOperand(Instruction* op) {
   // already is among this instruction's operands. Searching our own (short)
   // operand list instead of op's user list keeps this O(operands), not
   // O(users) — a constant feeding 50k users made parsing quadratic.
-  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
+  if (!HasOperand(op)) AddUserTo(op, /*sorted=*/false);
   operands_.push_back(op);
-  if (!already_user) {
-    // Room for two users at once: most values have one or two (one
-    // allocation instead of two growths).
-    if (op->users_.capacity() == 0) op->users_.reserve(2);
-    op->users_.push_back(this);
-  }
 }
 
-void Instruction::InsertUserSortedInto(Instruction* op) {
+void Instruction::AddUserTo(Instruction* op, bool sorted) {
   std::vector<Instruction*>& users = op->users_;
+  // Room for two users at once: most values have one or two (one allocation
+  // instead of two growths).
   if (users.capacity() == 0) users.reserve(2);
   auto it = users.end();
-  if (id_ >= 0)
+  if (sorted && id_ >= 0)
     while (it != users.begin() && (*(it - 1))->id() > id_) --it;
   users.insert(it, this);
 }
 
 void Instruction::FillOperand(int i, Instruction* op) {
-  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
+  if (!HasOperand(op)) AddUserTo(op, /*sorted=*/true);
   operands_[i] = op;
-  if (!already_user) InsertUserSortedInto(op);
 }
 
 void Instruction::AppendOperandSorted(Instruction* op) {
-  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
+  if (!HasOperand(op)) AddUserTo(op, /*sorted=*/true);
   operands_.push_back(op);
-  if (!already_user) InsertUserSortedInto(op);
 }
 
 void Instruction::RemoveUser(Instruction* u) {

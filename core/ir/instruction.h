@@ -2,6 +2,7 @@
 // non-owning pointers. Every instruction has a module-unique stable id.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <list>
@@ -187,7 +188,12 @@ class Instruction {
   std::vector<RawAttr> raw_;
 
   void RemoveUser(Instruction* u);
-  void InsertUserSortedInto(Instruction* op);
+  bool HasOperand(const Instruction* op) const {
+    return std::find(operands_.begin(), operands_.end(), op) != operands_.end();
+  }
+  // Adds this instruction to op's users: at the end, or (sorted) at its
+  // place in id order.
+  void AddUserTo(Instruction* op, bool sorted);
   Rare& Extra() {
     if (!extra_) extra_ = std::make_unique<Rare>();
     return *extra_;
