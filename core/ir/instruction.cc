@@ -41,10 +41,7 @@ void Instruction::AppendOperand(Instruction* op) {
 }
 
 void Instruction::AddUserTo(Instruction* op, bool sorted) {
-  std::vector<Instruction*>& users = op->users_;
-  // Room for two users at once: most values have one or two (one allocation
-  // instead of two growths).
-  if (users.capacity() == 0) users.reserve(2);
+  InstrList& users = op->users_;
   auto it = users.end();
   if (sorted && id_ >= 0)
     while (it != users.begin() && (*(it - 1))->id() > id_) --it;
@@ -77,7 +74,7 @@ void Instruction::ReplaceOperand(int i, Instruction* op) {
 
 void Instruction::ReplaceAllUsesWith(Instruction* other) {
   if (other == this) return;
-  std::vector<Instruction*> users = users_;
+  const std::vector<Instruction*> users(users_.begin(), users_.end());
   for (Instruction* u : users) {
     for (int i = 0; i < u->operand_count(); ++i)
       if (u->operands_[i] == this) u->ReplaceOperand(i, other);
@@ -142,9 +139,9 @@ void Instruction::SetCalled(std::string attr, Computation* c) {
 }
 
 std::string Instruction::MetadataValue(std::string_view key) const {
-  for (const auto& m : metadata_) {
+  for (const MetadataField& m : metadata_) {
     if (m.name != key) continue;
-    const std::string& v = m.value;
+    const std::string_view v = m.value;
     if (v.size() >= 2 && v.front() == '"' && v.back() == '"') {
       std::string out;
       for (size_t i = 1; i + 1 < v.size(); ++i) {
@@ -153,7 +150,7 @@ std::string Instruction::MetadataValue(std::string_view key) const {
       }
       return out;
     }
-    return v;
+    return std::string(v);
   }
   return "";
 }

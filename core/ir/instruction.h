@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/ir/attributes.h"
+#include "core/ir/instr_list.h"
+#include "core/ir/metadata.h"
 #include "core/ir/literal.h"
 #include "core/ir/opcode.h"
 #include "core/ir/shape.h"
@@ -60,10 +62,10 @@ class Instruction {
   void set_loc(SourceLoc l) { loc_ = l; }
 
   // Operands and users (users kept in sync by the mutators below).
-  const std::vector<Instruction*>& operands() const { return operands_; }
+  const InstrList& operands() const { return operands_; }
   Instruction* operand(int i) const { return operands_[i]; }
   int operand_count() const { return static_cast<int>(operands_.size()); }
-  const std::vector<Instruction*>& users() const { return users_; }
+  const InstrList& users() const { return users_; }
   int user_count() const { return static_cast<int>(users_.size()); }
   void AppendOperand(Instruction* op);
   // Room for `n` operands (a parser that knows the count appends without regrowing).
@@ -133,9 +135,9 @@ class Instruction {
   Literal* mutable_literal() { return literal_.get(); }
   void set_literal(std::unique_ptr<Literal> l) { literal_ = std::move(l); }
 
-  // Metadata as ordered key=value pairs (values verbatim: quoted strings or numbers).
-  std::vector<RawAttr>& metadata() { return metadata_; }
-  const std::vector<RawAttr>& metadata() const { return metadata_; }
+  // Metadata as ordered name=value fields (values verbatim: quoted strings or numbers).
+  Metadata& metadata() { return metadata_; }
+  const Metadata& metadata() const { return metadata_; }
   // Value of a metadata key with quotes removed, or "".
   std::string MetadataValue(std::string_view key) const;
   // Attributes kept verbatim, in input order.
@@ -167,8 +169,8 @@ class Instruction {
   Computation* parent_ = nullptr;
   SourceLoc loc_;
   std::string name_;
-  std::vector<Instruction*> operands_;
-  std::vector<Instruction*> users_;
+  InstrList operands_;  // up to two in place
+  InstrList users_;
   Opcode opcode_;
   Shape shape_;
   // Rarely present parts, allocated when first set (keeps the common
@@ -184,7 +186,7 @@ class Instruction {
   std::atomic<Attrs*> attrs_{nullptr};
   int64_t parameter_number_ = -1;
   std::unique_ptr<Literal> literal_;
-  std::vector<RawAttr> metadata_;
+  Metadata metadata_;
   std::vector<RawAttr> raw_;
 
   void RemoveUser(Instruction* u);

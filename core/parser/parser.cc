@@ -508,9 +508,27 @@ bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr)
   return true;
 }
 
+bool Parser::TryResolveCall(const PendingCall& pc) {
+  Computation* found[4];
+  const size_t n = pc.names.size();
+  if (n > 4) return false;  // resolved at the end
+  for (size_t k = 0; k < n; ++k) {
+    Computation** f = comp_by_name_.find(pc.names[k].first);
+    if (!f || !*f) return false;
+    found[k] = *f;
+  }
+  CalledRef& ref = pc.instr->mutable_called_refs()[pc.ref_index];
+  const bool fusion = pc.instr->opcode() == Opcode::kFusion && ref.attr == "calls";
+  ref.comps.assign(found, found + n);
+  for (size_t k = 0; k < n; ++k)
+    if (fusion) found[k]->fusion_instruction = pc.instr;
+  return true;
+}
+
 bool Parser::ResolveModule(Module* m) {
   // Every computation written in the text is in comp_by_name_ (inline ones
-  // cannot be named).
+  // cannot be named). References to computations defined before their
+  // caller were resolved when read (TryResolveCall).
   for (auto& pc : pending_calls_) {
     auto& ref = pc.instr->mutable_called_refs()[pc.ref_index];
     for (auto& [n, at] : pc.names) {

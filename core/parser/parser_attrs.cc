@@ -207,9 +207,15 @@ bool Parser::TryParsePlainMetadata(Instruction* instr) {
     values[count++] = src.substr(value, q - value);
     if (src[q] == ',') ++q;
   }
-  std::vector<RawAttr>& md = instr->metadata();
-  md.reserve(count);
-  for (size_t k = 0; k < count; ++k) md.push_back({std::string(names[k]), std::string(values[k])});
+  size_t bytes = 0;
+  for (size_t k = 0; k < count; ++k) bytes += names[k].size() + values[k].size();
+  Metadata& md = instr->metadata();
+  md.Reserve(count, bytes);  // one allocation
+  for (size_t k = 0; k < count; ++k)
+    if (!md.Add(names[k], values[k])) {
+      md.clear();
+      return false;  // a name too long: the token path words the error
+    }
   lex_.SkipOnLine(q + 1);
   Advance();
   return true;
@@ -218,12 +224,13 @@ bool Parser::TryParsePlainMetadata(Instruction* instr) {
 bool Parser::ParseMetadata(Instruction* instr) {
   if (TryParsePlainMetadata(instr)) return true;
   if (!Expect(Tok::kLbrace, "'{' to start metadata")) return false;
-  // Fields go to a reused scratch list, then into one exactly sized vector
-  // (a module holds one per instruction).
+  // Fields go to a reused scratch list, then into the instruction's Metadata
+  // in one allocation (a module holds one per instruction).
   std::vector<RawAttr>& fields = metadata_scratch_;
   fields.clear();
   while (!At(Tok::kRbrace)) {
     if (!At(Tok::kName)) return Fail("expected a metadata field name, found '" + std::string(tok_.text.substr(0, 20)) + "'");
+    if (tok_.text.size() > Metadata::kMaxNameSize) return Fail("metadata field name is too long");
     fields.emplace_back();
     RawAttr& field = fields.back();
     field.name = std::string(tok_.text);
@@ -233,7 +240,11 @@ bool Parser::ParseMetadata(Instruction* instr) {
     Consume(Tok::kComma);  // some writers separate fields with commas
   }
   Advance();
-  instr->metadata().assign(std::make_move_iterator(fields.begin()), std::make_move_iterator(fields.end()));
+  size_t bytes = 0;
+  for (const RawAttr& f : fields) bytes += f.name.size() + f.value.size();
+  Metadata& md = instr->metadata();
+  md.Reserve(fields.size(), bytes);
+  for (const RawAttr& f : fields) md.Add(f.name, f.value);
   return true;
 }
 
@@ -262,6 +273,10 @@ bool Parser::ParseCalledRef(Instruction* instr, std::string attr) {
     Advance();
   }
   instr->mutable_called_refs().push_back(CalledRef{std::move(attr), {}, braced});
+  // Computations are usually defined before their callers: resolved now,
+  // while the instruction is hot (a worker cannot see the table; its taker
+  // resolves them).
+  if (!chunk_mode_ && TryResolveCall(pc)) return true;
   pending_calls_.push_back(std::move(pc));
   return true;
 }

@@ -219,6 +219,7 @@ bool Parser::TakeChunk(Computation* c, Instruction** root, Token* root_tok, Inst
     pending_ctrl_.push_back(std::move(e));
   }
   for (auto& e : w->pending_calls_) {
+    if (TryResolveCall(e)) continue;
     for (auto& name : e.names) name.second.line += dl;
     pending_calls_.push_back(std::move(e));
   }

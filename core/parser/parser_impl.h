@@ -105,6 +105,10 @@ class Parser {
   void LinkOrQueueOperands(Instruction* instr, size_t first);
   bool ResolveComputation();
   bool ResolveModule(Module* m);
+  struct PendingCall;
+  // Resolves a called-computation reference when every computation it names
+  // is defined already; false (nothing changed) otherwise.
+  bool TryResolveCall(const PendingCall& pc);
 
   // PrimitiveTypeFromName with the common names answered without hashing
   // (asked about once or twice per instruction).

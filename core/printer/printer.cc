@@ -90,7 +90,9 @@ void AppendAttrs(std::string& out, const Instruction& instr, const PrintOptions&
     for (const auto& e : instr.metadata()) {
       if (!first) m += ' ';
       first = false;
-      m += e.name + "=" + e.value;
+      m += e.name;
+      m += '=';
+      m += e.value;
     }
     m += "}";
     kv("metadata", m);

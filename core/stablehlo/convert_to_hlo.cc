@@ -28,10 +28,10 @@ void Converter::SetLocation(Instruction* i, const Op* src) {
     std::string first = loc.substr(1, e - 1);
     std::string rest = loc.substr(e + 1);
     if (rest.starts_with(":")) {
-      i->metadata().push_back({"source_file", "\"" + first + "\""});
-      i->metadata().push_back({"source_line", std::to_string(std::atoi(rest.c_str() + 1))});
+      i->metadata().Add("source_file", "\"" + first + "\"");
+      i->metadata().Add("source_line", std::to_string(std::atoi(rest.c_str() + 1)));
     } else {
-      i->metadata().push_back({"op_name", "\"" + first + "\""});
+      i->metadata().Add("op_name", "\"" + first + "\"");
       // follow the child alias to a file:line
       size_t h = rest.find('#');
       for (int depth = 0; h != std::string::npos && depth < 16; ++depth) {
@@ -44,8 +44,8 @@ void Converter::SetLocation(Instruction* i, const Op* src) {
         if (v.starts_with("\"")) {
           size_t q = v.find('"', 1);
           if (q != std::string::npos && q + 1 < v.size() && v[q + 1] == ':') {
-            i->metadata().push_back({"source_file", "\"" + v.substr(1, q - 1) + "\""});
-            i->metadata().push_back({"source_line", std::to_string(std::atoi(v.c_str() + q + 2))});
+            i->metadata().Add("source_file", "\"" + v.substr(1, q - 1) + "\"");
+            i->metadata().Add("source_line", std::to_string(std::atoi(v.c_str() + q + 2)));
             break;
           }
         }

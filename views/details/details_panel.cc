@@ -64,7 +64,7 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id) {
       std::string v = inst->MetadataValue(key);
       if (!v.empty()) h += Row(key, "<code>" + Esc(v) + "</code>");
     }
-    for (const RawAttr& a : inst->metadata()) {
+    for (const MetadataField& a : inst->metadata()) {
       if (a.name == "op_name" || a.name == "op_type" || a.name == "source_file" || a.name == "source_line") continue;
       h += Row(Esc(a.name), "<code>" + Esc(a.value) + "</code>");
     }
