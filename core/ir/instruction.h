@@ -44,6 +44,8 @@ class Instruction {
  public:
   Instruction(Opcode op, Shape shape, std::string name)
       : name_(std::move(name)), opcode_(op), shape_(std::move(shape)) {}
+  // An empty shape, to be filled in place (a parser reads the shape first).
+  Instruction(Opcode op, std::string name) : name_(std::move(name)), opcode_(op) {}
   ~Instruction();
   Instruction(const Instruction&) = delete;
   Instruction& operator=(const Instruction&) = delete;

@@ -80,14 +80,15 @@ class Metadata {
   // Appends a field; false (nothing added) for a name over kMaxNameSize bytes.
   bool Add(std::string_view name, std::string_view value) {
     if (name.size() > kMaxNameSize || value.size() > UINT32_MAX) return false;
-    char head[kHeader];
     const uint16_t n = static_cast<uint16_t>(name.size());
     const uint32_t v = static_cast<uint32_t>(value.size());
-    std::memcpy(head, &n, 2);
-    std::memcpy(head + 2, &v, 4);
-    buf_.append(head, kHeader);
-    buf_.append(name);
-    buf_.append(value);
+    const size_t at = buf_.size();
+    buf_.resize(at + kHeader + name.size() + value.size());  // one growth, then copies
+    char* p = buf_.data() + at;
+    std::memcpy(p, &n, 2);
+    std::memcpy(p + 2, &v, 4);
+    if (!name.empty()) std::memcpy(p + kHeader, name.data(), name.size());
+    if (!value.empty()) std::memcpy(p + kHeader + name.size(), value.data(), value.size());
     return true;
   }
   bool operator==(const Metadata& o) const { return buf_ == o.buf_; }

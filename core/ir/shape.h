@@ -61,6 +61,11 @@ class Shape {
   const Layout& layout() const { return *layout_; }
   const std::optional<Layout>& maybe_layout() const { return layout_; }
   void set_layout(std::optional<Layout> l) { layout_ = std::move(l); }
+  // The layout, created empty when there is none.
+  Layout& mutable_layout() {
+    if (!layout_) layout_.emplace();
+    return *layout_;
+  }
   void ClearLayoutRecursive();
 
   const std::vector<Shape>& tuple_shapes() const { return tuple_; }

@@ -262,9 +262,10 @@ bool Parser::AtShapeStart() const {
 bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token& name_tok,
                                   bool allow_attrs, Instruction** out) {
   if (++nesting_ > 64) return Fail("instructions nested deeper than 64 levels");
-  Shape shape;
+  // The shape is read straight into the instruction (the opcode follows it).
+  auto instr = std::make_unique<Instruction>(Opcode::kParameter, std::move(name));
   bool shapeless = !AtShapeStart();
-  if (!shapeless && !ParseShape(&shape)) return false;
+  if (!shapeless && !ParseShape(instr->mutable_shape())) return false;
   if (!At(Tok::kName)) return Fail("expected an opcode, found " + Describe(tok_));
   Token op_tok = tok_;
   auto op = OpcodeFromName(tok_.text);
@@ -273,7 +274,7 @@ bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token&
     return Fail("unknown opcode '" + std::string(tok_.text) + "'");
   }
   Advance();
-  auto instr = std::make_unique<Instruction>(*op, std::move(shape), std::move(name));
+  instr->set_opcode(*op);
   instr->set_loc({name_tok.line, name_tok.col});
   Instruction* raw = instr.get();
   if (shapeless) {

@@ -181,7 +181,12 @@ bool Parser::TryParsePlainMetadata(Instruction* instr) {
   const char* const base = src.data();
   const size_t n = src.size();
   constexpr size_t kMaxFields = 16;
-  std::string_view names[kMaxFields], values[kMaxFields];
+  // Offsets and sizes in the text (left uninitialized: zeroing 32 views
+  // cost more than the scan).
+  struct Span {
+    size_t at, size;
+  };
+  Span names[kMaxFields], values[kMaxFields];
   size_t count = 0;
   size_t q = tok_.offset + 1;
   for (;;) {
@@ -192,7 +197,7 @@ bool Parser::TryParsePlainMetadata(Instruction* instr) {
     const size_t name = q;
     q = static_cast<size_t>(ScanWordChars(base + q, base + n) - base);
     if (q >= n || src[q] != '=') return false;
-    names[count] = src.substr(name, q - name);
+    names[count] = {name, q - name};
     const size_t value = ++q;
     if (q < n && src[q] == '"') {
       // The closing quote, unless an escape or a newline comes first.
@@ -204,15 +209,15 @@ bool Parser::TryParsePlainMetadata(Instruction* instr) {
       if (q == value) return false;
     }
     if (q >= n || (src[q] != ' ' && src[q] != ',' && src[q] != '}')) return false;
-    values[count++] = src.substr(value, q - value);
+    values[count++] = {value, q - value};
     if (src[q] == ',') ++q;
   }
   size_t bytes = 0;
-  for (size_t k = 0; k < count; ++k) bytes += names[k].size() + values[k].size();
+  for (size_t k = 0; k < count; ++k) bytes += names[k].size + values[k].size;
   Metadata& md = instr->metadata();
   md.Reserve(count, bytes);  // one allocation
   for (size_t k = 0; k < count; ++k)
-    if (!md.Add(names[k], values[k])) {
+    if (!md.Add(src.substr(names[k].at, names[k].size), src.substr(values[k].at, values[k].size))) {
       md.clear();
       return false;  // a name too long: the token path words the error
     }

@@ -135,11 +135,7 @@ bool Parser::TryParsePlainShape(Shape* s) {
     *s = Shape();
   s->set_element_type(type);
   s->mutable_dims().assign(dims_scratch_.begin(), dims_scratch_.end());
-  if (has_layout) {
-    Layout l;
-    l.minor_to_major.assign(layout_scratch_.begin(), layout_scratch_.end());
-    s->set_layout(std::move(l));
-  }
+  if (has_layout) s->mutable_layout().minor_to_major.assign(layout_scratch_.begin(), layout_scratch_.end());
   lex_.SkipOnLine(p);  // the shape's text was scanned above: no newline in it
   Advance();
   return true;
