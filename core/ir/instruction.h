@@ -163,9 +163,18 @@ class Instruction {
 
  private:
   friend class Computation;
+  // Rarely present parts, allocated when first set (keeps the common
+  // instruction small: a module holds tens of thousands).
+  struct Rare {
+    std::vector<Instruction*> control_preds;
+    std::vector<Instruction*> control_succs;
+    std::vector<CalledRef> called;
+  };
   // What adding an instruction to a computation touches comes first (one
   // cache line: a parallel parse adds instructions another core created),
-  // then the graph edges.
+  // then the graph edges and what every walk over instructions reads (the
+  // verifier's: opcode, the rare parts and attributes, the shape's type and
+  // dims — two more cache lines), then the rest.
   int64_t id_ = -1;
   int64_t order_key_ = 0;
   Computation* parent_ = nullptr;
@@ -174,19 +183,12 @@ class Instruction {
   InstrList operands_;  // up to two in place
   InstrList users_;
   Opcode opcode_;
-  Shape shape_;
-  // Rarely present parts, allocated when first set (keeps the common
-  // instruction small: a module holds tens of thousands).
-  struct Rare {
-    std::vector<Instruction*> control_preds;
-    std::vector<Instruction*> control_succs;
-    std::vector<CalledRef> called;
-  };
   std::unique_ptr<Rare> extra_;
   // Owned; atomic so that concurrent readers of one module (GUI threads)
   // may both create it on first access.
   std::atomic<Attrs*> attrs_{nullptr};
   int64_t parameter_number_ = -1;
+  Shape shape_;
   std::unique_ptr<Literal> literal_;
   Metadata metadata_;
   std::vector<RawAttr> raw_;
