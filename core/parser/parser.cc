@@ -521,8 +521,8 @@ bool Parser::TryResolveCall(const PendingCall& pc) {
   CalledRef& ref = pc.instr->mutable_called_refs()[pc.ref_index];
   const bool fusion = pc.instr->opcode() == Opcode::kFusion && ref.attr == "calls";
   ref.comps.assign(found, found + n);
-  for (size_t k = 0; k < n; ++k)
-    if (fusion) found[k]->fusion_instruction = pc.instr;
+  if (fusion)
+    for (size_t k = 0; k < n; ++k) found[k]->fusion_instruction = pc.instr;
   return true;
 }
 
