@@ -136,6 +136,11 @@ TEST(ParserFastPaths, SignaturesScannedFromTheTextEqualTheTokenPath) {
 TEST(ParserFastPaths, MetadataErrorsStayLocated) {
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0), metadata={op_name=\"open}\n}\n"),
             "t.hlo:3:51: error: unbalanced brackets or unterminated string in attribute value");
+  // A field name past what Metadata stores: the fast path falls back and the
+  // token path reports it at the name.
+  const std::string long_name(70000, 'n');
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0), metadata={" + long_name + "=1}\n}\n"),
+            "t.hlo:3:43: error: metadata field name is too long");
 }
 
 TEST(ParserFastPaths, OperandListsInEverySpellingAgree) {
