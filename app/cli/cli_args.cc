@@ -112,4 +112,23 @@ bool WriteOutput(const std::string& path, const std::string& text, bool force, s
   return true;
 }
 
+void PrintVerifierWarnings(const std::string& verifier_message) {
+  size_t start = 0, count = 0;
+  while (start < verifier_message.size()) {
+    size_t end = verifier_message.find('\n', start);
+    if (end == std::string::npos) end = verifier_message.size();
+    std::string line = verifier_message.substr(start, end - start);
+    if (size_t at = line.find(": error: "); at != std::string::npos) line.replace(at, 9, ": warning: ");
+    if (!line.empty()) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+      ++count;
+    }
+    start = end + 1;
+  }
+  std::fprintf(stderr,
+               "warning: the module does not verify (%zu message(s) above); shown as written. Passes, "
+               "codegen and runs refuse it.\n",
+               count);
+}
+
 }  // namespace hloscope::cli

@@ -48,4 +48,9 @@ struct CommandRegistrar {
 // replace an existing file unless `force`. "-" writes to stdout.
 bool WriteOutput(const std::string& path, const std::string& text, bool force, std::string* error);
 
+// Prints the verifier's messages ("FILE:LINE:COL: error: ..." lines) to
+// stderr as warnings, for commands that show a module that does not verify
+// (print, stats, export-graph of the input), then one line saying so.
+void PrintVerifierWarnings(const std::string& verifier_message);
+
 }  // namespace hloscope::cli

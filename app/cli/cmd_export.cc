@@ -13,6 +13,7 @@
 #include "core/report/graph_svg.h"
 #include "core/report/timeline.h"
 #include "core/report/xla_dump.h"
+#include "core/verify/verifier.h"
 
 namespace hloscope::cli {
 namespace {
@@ -37,6 +38,19 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
   }
   std::string step = args.GetOr("--step", dflt_step);
   std::string pipeline = args.GetOr("--pipeline", step == "initial" ? "none" : "gpu");
+  if (Status v = VerifyModule(**m); !v.ok()) {
+    // A module that does not verify can still be looked at as written, but
+    // no pass runs on it: only an explicit request for a later step fails.
+    const bool asked_for_passes = (args.Has("--pipeline") && pipeline != "none") ||
+                                  (args.Has("--step") && step != "initial");
+    if (asked_for_passes) {
+      std::fprintf(stderr, "%s\n", v.message().c_str());
+      return nullptr;
+    }
+    PrintVerifierWarnings(v.message());
+    std::fprintf(stderr, "hloscope-cli %s: warning: showing the input as written (step initial, no pipeline)\n", cmd);
+    return ModuleSnapshot::Capture(**m);
+  }
   if (pipeline == "none") {
     return ModuleSnapshot::Capture(**m);
   }

@@ -11,18 +11,25 @@
 namespace hloscope::cli {
 namespace {
 
-// Parses and verifies one file; prints the located error on failure.
-std::unique_ptr<Module> LoadOrReport(const std::string& path, bool verify = true) {
+enum class Verify { kRequire, kWarn, kSkip };
+
+// Parses and verifies one file; prints the located error on failure. With
+// kWarn a module that parses but does not verify is still returned, after
+// the verifier's messages are printed as located warnings.
+std::unique_ptr<Module> LoadOrReport(const std::string& path, Verify verify) {
   auto m = ParseHloFile(path);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
     return nullptr;
   }
-  if (verify) {
+  if (verify != Verify::kSkip) {
     Status s = VerifyModule(**m);
     if (!s.ok()) {
-      std::fprintf(stderr, "%s\n", s.message().c_str());
-      return nullptr;
+      if (verify == Verify::kRequire) {
+        std::fprintf(stderr, "%s\n", s.message().c_str());
+        return nullptr;
+      }
+      PrintVerifierWarnings(s.message());
     }
   }
   return std::move(*m);
@@ -36,7 +43,7 @@ int RunParse(const std::vector<std::string>& argv) {
     return 2;
   }
   for (const auto& path : args.positional()) {
-    auto m = LoadOrReport(path, !args.Has("--no-verify"));
+    auto m = LoadOrReport(path, args.Has("--no-verify") ? Verify::kSkip : Verify::kRequire);
     if (!m) return 1;
     std::printf("OK %s computations=%zu instructions=%lld\n", m->name().c_str(), m->computations().size(),
                 static_cast<long long>(m->instruction_count()));
@@ -52,7 +59,7 @@ int RunPrint(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "hloscope-cli print: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
     return 2;
   }
-  auto m = LoadOrReport(args.positional()[0], !args.Has("--no-verify"));
+  auto m = LoadOrReport(args.positional()[0], args.Has("--no-verify") ? Verify::kSkip : Verify::kWarn);
   if (!m) return 1;
   PrintOptions opts;
   opts.print_metadata = !args.Has("--no-metadata");
@@ -73,7 +80,7 @@ int RunStats(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "hloscope-cli stats: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
     return 2;
   }
-  auto m = LoadOrReport(args.positional()[0], !args.Has("--no-verify"));
+  auto m = LoadOrReport(args.positional()[0], args.Has("--no-verify") ? Verify::kSkip : Verify::kWarn);
   if (!m) return 1;
   std::map<std::string, int64_t> opcodes, types;
   int64_t fused = 0;
@@ -131,11 +138,14 @@ HLOSCOPE_CLI_COMMAND(parse, "parse", "parse and verify HLO files",
 HLOSCOPE_CLI_COMMAND(print, "print", "print canonical HLO text",
                    "usage: hloscope-cli print FILE [-o OUT] [--force] [--no-metadata] [--operand-shapes]\n"
                    "Writes the module as canonical HLO text (stdout by default). An existing OUT\n"
-                   "is only replaced with --force.",
+                   "is only replaced with --force. A module that parses but does not verify is\n"
+                   "printed too, after the verifier's messages as FILE:LINE:COL: warning: lines.",
                    RunPrint);
 HLOSCOPE_CLI_COMMAND(stats, "stats", "opcode and type histograms, parameter/output bytes",
                    "usage: hloscope-cli stats FILE [--json]\n"
-                   "Prints the opcode histogram, element-type histogram and parameter/output bytes.",
+                   "Prints the opcode histogram, element-type histogram and parameter/output bytes.\n"
+                   "A module that parses but does not verify is reported too, after the verifier's\n"
+                   "messages as FILE:LINE:COL: warning: lines.",
                    RunStats);
 
 }  // namespace hloscope::cli

@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QKeySequence>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -29,6 +30,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUrl>
+#include <QVBoxLayout>
 
 #include "app/gui/workers.h"
 #include "core/report/graph_svg.h"
@@ -67,7 +69,21 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   relay_->setParent(this);
   watcher_ = new QFileSystemWatcher(this);
   graph_ = new views::GraphView;
-  setCentralWidget(graph_);
+  // A banner above the graph for what the user must know about the module
+  // shown (it does not verify), hidden otherwise.
+  banner_ = new QLabel;
+  banner_->setObjectName("module_banner");
+  banner_->setWordWrap(true);
+  banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  banner_->setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border-bottom: 1px solid #ffe69c; padding: 6px; }");
+  banner_->hide();
+  auto* central = new QWidget;
+  auto* column = new QVBoxLayout(central);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+  column->addWidget(banner_);
+  column->addWidget(graph_, 1);
+  setCentralWidget(central);
   buildDocks();
   buildActions();
 
@@ -335,6 +351,8 @@ void MainWindow::rebuildRecentMenu() {
   recent_menu_->setEnabled(!recent_.isEmpty());
 }
 
+QString MainWindow::bannerText() const { return banner_ && !banner_->isHidden() ? banner_->text() : QString(); }
+
 void MainWindow::showError(const QString& title, const QString& message) {
   last_error_ = message;
   log_->error(title + ": " + message);
@@ -401,6 +419,19 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
                  .arg(QString::fromStdString(session_->module_name()))
                  .arg(session_->instruction_count()));
   text_->setSource(QString::fromStdString(session_->source_text()), session_->is_stablehlo());
+  const std::string& warnings = session_->verify_warnings();
+  if (!warnings.empty() && !dump) {
+    // Shown as it is; passes, codegen and runs need a module that verifies.
+    const QStringList lines = QString::fromStdString(warnings).split('\n', Qt::SkipEmptyParts);
+    for (const QString& l : lines) log_->warning(QString(l).replace(": error: ", ": warning: "));
+    banner_->setText(tr("This module does not verify (%n problem(s); first: %1). It is shown as written; "
+                        "passes, codegen and runs refuse it until it verifies. The Log lists every problem.",
+                        nullptr, static_cast<int>(lines.size()))
+                         .arg(lines.isEmpty() ? QString() : lines.front()));
+    banner_->show();
+  } else {
+    banner_->hide();
+  }
   run_ = std::move(input);
   live_steps_ = run_->steps();
   selected_ = -1;
@@ -415,7 +446,10 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
     pipeline_->setCurrentStep(run_->size() - 1);
     return;
   }
-  if (!options_.auto_run) pipeline_->setCurrentStep(0);
+  if (!options_.auto_run || !warnings.empty()) {
+    pipeline_->setCurrentStep(0);
+    return;
+  }
   if (options_.auto_run)
     runPipeline(pipeline_->pipeline(), pipeline_->pipeline() == "custom" ? pipeline_->customPasses() : QStringList(),
                 pipeline_->device());

@@ -15,6 +15,7 @@
 
 class QDockWidget;
 class QFileSystemWatcher;
+class QLabel;
 class QLineEdit;
 class QMenu;
 class QWidget;
@@ -91,6 +92,8 @@ class MainWindow : public QMainWindow {
   int shownStep() const { return shown_step_; }
   qint64 selectedInstruction() const { return selected_; }
   QString lastError() const { return last_error_; }
+  // The banner above the graph ("" when hidden): a module that does not verify.
+  QString bannerText() const;
   QString currentFile() const { return path_; }
   QStringList recentFiles() const { return recent_; }
 
@@ -150,6 +153,7 @@ class MainWindow : public QMainWindow {
   views::DecisionsPanel* decisions_;
   views::TextPanel* text_;
   views::LogPanel* log_;
+  QLabel* banner_ = nullptr;  // above the graph: the module does not verify
   std::vector<QDockWidget*> docks_;
   QToolBar* search_bar_ = nullptr;
   QLineEdit* search_edit_ = nullptr;

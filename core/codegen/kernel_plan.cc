@@ -12,6 +12,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/ir/computation.h"
+#include "core/ir/custom_calls.h"
 #include "core/memory/schedule.h"
 
 namespace hloscope::codegen {
@@ -51,7 +52,7 @@ bool SameSlice(const Slice& a, const Slice& b) {
 
 bool IsBitcastLike(const Instruction& i) {
   return i.opcode() == Opcode::kBitcast || i.opcode() == Opcode::kTuple || i.opcode() == Opcode::kGetTupleElement ||
-         i.opcode() == Opcode::kReshape || i.opcode() == Opcode::kOptimizationBarrier;
+         i.opcode() == Opcode::kReshape || i.opcode() == Opcode::kOptimizationBarrier || IsIdentityCustomCall(i);
 }
 
 std::string Sanitize(const std::string& name) {
@@ -190,6 +191,9 @@ class Planner {
       case Opcode::kReshape:
       case Opcode::kOptimizationBarrier:
         return Slices(i->operand(0));
+      case Opcode::kCustomCall:
+        if (IsIdentityCustomCall(*i)) return Slices(i->operand(0));  // Sharding, Pin, Unpin...
+        break;
       case Opcode::kTuple: {
         std::vector<Slice> out;
         for (const Instruction* o : i->operands()) {
@@ -218,6 +222,42 @@ class Planner {
                      ThunkSequence& seq) {
     for (size_t l = 0; l < src.size() && l < dst.size(); ++l)
       if (!SameSlice(src[l], dst[l])) seq.push_back(Thunk{runtime::CopyThunk{what, src[l], dst[l]}});
+  }
+
+  static bool Overlap(const Slice& a, const Slice& b) {
+    return a.allocation == b.allocation && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+  }
+
+  // Copies src[l] → dst[l] for every l as if all happened at once: a copy
+  // runs only when no copy still to come reads its destination; a cycle is
+  // broken by moving one source to a scratch buffer first.
+  void ParallelCopies(const std::string& what, const std::vector<Slice>& src, const std::vector<Slice>& dst,
+                      ThunkSequence& seq) {
+    std::vector<std::pair<Slice, Slice>> pending;
+    for (size_t l = 0; l < src.size() && l < dst.size(); ++l)
+      if (!SameSlice(src[l], dst[l])) pending.push_back({src[l], dst[l]});
+    while (!pending.empty()) {
+      bool progressed = false;
+      for (size_t k = 0; k < pending.size(); ++k) {
+        bool blocked = false;
+        for (size_t j = 0; j < pending.size() && !blocked; ++j)
+          blocked = j != k && Overlap(pending[j].first, pending[k].second);
+        if (blocked) continue;
+        seq.push_back(Thunk{runtime::CopyThunk{what, pending[k].first, pending[k].second}});
+        pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+        progressed = true;
+        break;
+      }
+      if (progressed) continue;
+      runtime::PlanAllocation scratch;
+      scratch.index = static_cast<int>(extra_allocations_.size() + ba_.allocations.size());
+      scratch.kind = "temp";
+      scratch.size = pending[0].first.size;
+      Slice tmp{scratch.index, 0, scratch.size};
+      extra_allocations_.push_back(scratch);
+      seq.push_back(Thunk{runtime::CopyThunk{what, pending[0].first, tmp}});
+      pending[0].first = tmp;
+    }
   }
 
   StatusOr<ThunkSequence> PlanSequence(const std::vector<const Instruction*>& order) {
@@ -390,11 +430,10 @@ class Planner {
     t.pred = pred[0];
     ASSIGN_OR_RETURN(t.body, PlanComputation(*body));
     ASSIGN_OR_RETURN(auto root, Slices(body->root()));
-    for (size_t l = 0; l < root.size() && l < state.size(); ++l)
-      for (size_t m = l + 1; m < state.size(); ++m)
-        if (SameSlice(root[m], state[l]) && !SameSlice(root[l], state[l]))
-          return Status::Error("codegen: while %" + w->name() + ": the body permutes its loop state in place; not supported");
-    Copies(w->name(), root, state, t.body);
+    // The next state is the body's root; when the root reads state buffers
+    // in another order (a body that permutes its state, as threefry's
+    // rounds do), the copies must not overwrite what a later copy reads.
+    ParallelCopies(w->name(), root, state, t.body);
     seq.push_back(Thunk{std::move(t)});
     Copies(w->name(), state, result, seq);
     return Status::Ok();

@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/ir/custom_calls.h"
+
 namespace hloscope {
 
 Cost& Cost::operator+=(const Cost& o) {
@@ -132,6 +134,8 @@ bool LaunchesKernel(const Instruction& i) {
     case Opcode::kCollectivePermuteDone: case Opcode::kCopyDone: case Opcode::kSendDone:
     case Opcode::kRecvDone: case Opcode::kPartitionId: case Opcode::kReplicaId:
       return false;
+    case Opcode::kCustomCall:
+      return !IsIdentityCustomCall(i);  // Sharding, Pin, Unpin...: views of their operand
     default:
       return true;
   }

@@ -5,9 +5,23 @@
 
 #include "core/eval/eval_internal.h"
 #include "core/ir/computation.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope {
 namespace eval {
+
+// A value of `value`'s shape can be that of an instruction declared `declared`:
+// compatible shapes, a buffer b(f32[2]) holding an f32[2] value.
+bool ValueFits(const Shape& value, const Shape& declared) {
+  if (value.element_type() != declared.element_type()) return false;
+  if (value.IsTuple()) {
+    if (value.tuple_size() != declared.tuple_size()) return false;
+    for (int i = 0; i < value.tuple_size(); ++i)
+      if (!ValueFits(value.tuple_shapes()[i], declared.tuple_shapes()[i])) return false;
+    return true;
+  }
+  return value.dims() == declared.dims();
+}
 
 struct Interp::Plan {
   std::vector<const Instruction*> order;
@@ -100,7 +114,7 @@ StatusOr<Literal> Interp::Run(const Computation& c, Operands args) {
       if (num < 0 || num >= static_cast<int64_t>(args.size()) || c.parameter(static_cast<int>(num)) != &instr)
         return InstrError(instr, "parameter number " + std::to_string(num) + " is not a parameter of %" + c.name());
       const Literal* a = args[num];
-      if (!a->shape().Compatible(instr.shape()))
+      if (!ValueFits(a->shape(), instr.shape()))
         return InstrError(instr, "argument " + std::to_string(num) + " has shape " +
                                      a->shape().ToString(false) + " but the parameter is " +
                                      instr.shape().ToString(false));
@@ -120,7 +134,7 @@ StatusOr<Literal> Interp::Run(const Computation& c, Operands args) {
       for (int s : slots) ops.push_back(val[s]);
       StatusOr<Literal> r = Eval(instr, ops);
       if (!r.ok()) return r.status();
-      if (!r->shape().Compatible(instr.shape()))
+      if (!ValueFits(r->shape(), instr.shape()))
         return InstrError(instr, "computed a value of shape " + r->shape().ToString(false) +
                                      " but the instruction is declared " + instr.shape().ToString(false));
       owned[k] = std::move(*r);
@@ -207,6 +221,8 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kReplicaId:
     case Opcode::kPartitionId: return EvalControl(*this, instr, ops);
     case Opcode::kCustomCall:
+      if (IsIdentityCustomCall(instr)) return *ops[0];
+      if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());
       return Unsupported(instr, "custom-call target \"" + instr.attrs().custom_call_target +
                                     "\" is backend-specific and has no reference semantics");
     case Opcode::kRng:
@@ -249,7 +265,7 @@ StatusOr<Literal> EvaluateInstruction(const Instruction& instr, const std::vecto
                                       const EvalOptions& opts) {
   eval::Interp in(opts);
   StatusOr<Literal> r = in.Eval(instr, operands);
-  if (r.ok() && !r->shape().Compatible(instr.shape()))
+  if (r.ok() && !eval::ValueFits(r->shape(), instr.shape()))
     return eval::InstrError(instr, "computed a value of shape " + r->shape().ToString(false) +
                                        " but the instruction is declared " + instr.shape().ToString(false));
   return r;

@@ -31,6 +31,7 @@ Instruction* CopyInto(const Instruction& src, Computation* dest, const std::vect
   c->metadata() = src.metadata();
   c->raw_attrs() = src.raw_attrs();
   c->set_loc(src.loc());
+  c->set_implicit_tuple_element(src.implicit_tuple_element());
   for (Instruction* o : operands) c->AppendOperand(o);
   return dest->AddInstructionBefore(std::move(c), before);
 }

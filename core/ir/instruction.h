@@ -124,6 +124,12 @@ class Instruction {
     attrs().mark(Attr::kDimensions);
   }
   int64_t tuple_index() const { return attrs().index; }
+  // A get-tuple-element written in the text as an operand `%x#N` (element N
+  // of the tuple-shaped `x`, with no get-tuple-element line), as today's XLA
+  // writes uses of a multi-output instruction. It is a get-tuple-element in
+  // every other respect; the printer writes its uses back as `%x#N`.
+  bool implicit_tuple_element() const { return implicit_element_; }
+  void set_implicit_tuple_element(bool v) { implicit_element_ = v; }
   FusionKind fusion_kind() const { return attrs().fusion_kind; }
   void set_fusion_kind(FusionKind k) {
     attrs().fusion_kind = k;
@@ -183,6 +189,7 @@ class Instruction {
   InstrList operands_;  // up to two in place
   InstrList users_;
   Opcode opcode_;
+  bool implicit_element_ = false;  // see implicit_tuple_element()
   std::unique_ptr<Rare> extra_;
   // Owned; atomic so that concurrent readers of one module (GUI threads)
   // may both create it on first access.

@@ -67,7 +67,7 @@ int64_t Shape::leaf_count() const {
 }
 
 bool Shape::Compatible(const Shape& o) const {
-  if (type_ != o.type_) return false;
+  if (type_ != o.type_ || buffer_ != o.buffer_) return false;
   if (IsTuple()) {
     if (tuple_.size() != o.tuple_.size()) return false;
     for (size_t i = 0; i < tuple_.size(); ++i)
@@ -123,6 +123,12 @@ void Shape::AppendTo(std::string& out, bool print_layout) const {
       if (i) out += ", ";
       tuple_[i].AppendTo(out, print_layout);
     }
+    out += ')';
+    return;
+  }
+  if (buffer_) {
+    out += "b(";
+    BufferElement().AppendTo(out, print_layout);
     out += ')';
     return;
   }

@@ -46,7 +46,18 @@ class Shape {
   void set_element_type(PrimitiveType t) { type_ = t; }
   bool IsTuple() const { return type_ == PrimitiveType::kTuple; }
   bool IsToken() const { return type_ == PrimitiveType::kToken; }
+  // Arrays include buffer shapes: b(f32[2,4]) is the array f32[2,4] held in
+  // a buffer that custom-calls create, pin and update in place (XLA's
+  // BUFFER shapes); element type, dims and layout are the array's.
   bool IsArray() const { return IsArrayType(type_); }
+  bool IsBuffer() const { return buffer_; }
+  void set_buffer(bool b) { buffer_ = b; }
+  // The array a buffer shape holds (the shape itself, unmarked).
+  Shape BufferElement() const {
+    Shape s = *this;
+    s.buffer_ = false;
+    return s;
+  }
 
   int rank() const { return static_cast<int>(dims_.size()); }
   const std::vector<int64_t>& dims() const { return dims_; }
@@ -88,7 +99,7 @@ class Shape {
   bool operator==(const Shape& o) const;
   bool operator!=(const Shape& o) const { return !(*this == o); }
 
-  // HLO text: f32[2,<=3]{1,0}, (f32[], s32[4]), token[].
+  // HLO text: f32[2,<=3]{1,0}, (f32[], s32[4]), token[], b(f32[2]{0}).
   std::string ToString(bool print_layout = true) const;
   void AppendTo(std::string& out, bool print_layout = true) const;
 
@@ -98,6 +109,7 @@ class Shape {
   std::vector<bool> dynamic_;  // empty when no dimension is dynamic
   std::optional<Layout> layout_;
   std::vector<Shape> tuple_;
+  bool buffer_ = false;  // b(...): see IsBuffer()
 };
 
 // Checked product of dims; nullopt on overflow or negative.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/ir/custom_calls.h"
 #include "core/memory/instruction_index.h"
 
 namespace hloscope {
@@ -225,6 +226,13 @@ struct Builder {
         case Opcode::kBitcast:
           AppendLeaves(i->operand(0), run, out);
           break;
+        case Opcode::kCustomCall:
+          if (IsIdentityCustomCall(*i)) {
+            AppendLeaves(i->operand(0), run, out);  // a view of its operand, like a bitcast
+            break;
+          }
+          DefineAll(i, BufferKind::kTemp, pos, out);
+          break;
         case Opcode::kReshape:
           if (ReshapeIsBitcast(*i)) AppendLeaves(i->operand(0), run, out);
           else DefineAll(i, BufferKind::kTemp, pos, out);
@@ -274,13 +282,20 @@ struct Builder {
               a.buffers[out[0]].share_reason = reason;
             }
           }
-          // While results take over their init buffers when this is their last use.
+          // While results take over their init buffers when this is their
+          // last use: the last use of the init tuple and of every value that
+          // shares the leaf's storage (a leaf of the init may also be read
+          // after the loop, through another tuple or a get-tuple-element,
+          // and the loop writes its state in place).
           if (i->opcode() == Opcode::kWhile) {
             auto [init, count] = LeavesOf(i->operand(0), run);
-            if (count == static_cast<int>(out.size()) && LastUse(i->operand(0), run) == pos) {
+            if (count == static_cast<int>(out.size()) && LastUse(i->operand(0), run) == pos && !known_end.empty()) {
               for (size_t l = 0; l < out.size(); ++l) {
-                const LogicalBuffer& ib = a.buffers[init[l]];
-                if (ib.kind == BufferKind::kTemp && ib.bytes == a.buffers[out[l]].bytes) {
+                const int b = init[l];
+                const LogicalBuffer& ib = a.buffers[b];
+                const bool dies_here = b < static_cast<int>(known_end.size()) && known_end[b] == pos &&
+                                       storage_end[Find(b)] == pos;
+                if (dies_here && ib.kind == BufferKind::kTemp && ib.bytes == a.buffers[out[l]].bytes) {
                   Union(init[l], out[l]);
                   a.buffers[out[l]].share_reason = "while loop state (init → result)";
                 }

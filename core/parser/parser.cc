@@ -167,7 +167,9 @@ bool Parser::ResolveComputation() {
   // worker linked the operands it could resolve before this).
   for (const PendingOperand& p : pending_ops_) {
     if (p.nested) {
-      p.instr->AppendOperandSorted(p.nested);
+      Instruction* op = OperandFor(p.nested, p, p.instr);
+      if (!op) return false;
+      p.instr->AppendOperandSorted(op);
       continue;
     }
     Instruction** found = names_.find(p.name);
@@ -177,8 +179,10 @@ bool Parser::ResolveComputation() {
       at.col = p.col;
       return Fail(at, "use of undefined value '" + std::string(p.name) + "' (operand of '" + p.instr->name() + "')");
     }
-    if (p.slot >= 0) p.instr->FillOperand(p.slot, *found);
-    else p.instr->AppendOperandSorted(*found);
+    Instruction* op = OperandFor(*found, p, p.instr);
+    if (!op) return false;
+    if (p.slot >= 0) p.instr->FillOperand(p.slot, op);
+    else p.instr->AppendOperandSorted(op);
   }
   for (auto& [instr, preds] : pending_ctrl_) {
     for (auto& [n, at] : preds) {
@@ -255,8 +259,10 @@ bool Parser::AtShapeStart() const {
   if (At(Tok::kLparen)) return true;
   if (!At(Tok::kName)) return false;
   size_t after = tok_.offset + tok_.text.size();
+  if (after >= lex_.source().size()) return false;
   // Cheap test first: a shape's type name is followed directly by '['.
-  return after < lex_.source().size() && lex_.source()[after] == '[' && TypeFromName(tok_.text);
+  if (lex_.source()[after] == '[') return TypeFromName(tok_.text).has_value();
+  return lex_.source()[after] == '(' && tok_.text == "b";  // a buffer shape, b(f32[2])
 }
 
 bool Parser::ParseInstructionTail(Computation* c, std::string name, const Token& name_tok,
@@ -354,8 +360,40 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
         pending_ops_.push_back({instr, {}, inner, at.line, at.col});
         any_nested = true;
       } else {
-        pending_ops_.push_back({instr, StripPercent(tok_.text), nullptr, tok_.line, tok_.col});
-        Advance();
+        PendingOperand po{instr, StripPercent(tok_.text), nullptr, tok_.line, tok_.col};
+        if (after < lex_.source().size() && lex_.source()[after] == '#') {
+          // `%x#N`: element N of the tuple-shaped x, as today's XLA writes
+          // a use of a multi-output instruction.
+          if (chunk_mode_) return Fail(at, "chunk: tuple element operand");  // the serial parse decides
+          const std::string_view src = lex_.source();
+          std::vector<int64_t> path;
+          size_t q = after;
+          while (q < src.size() && src[q] == '#') {
+            const size_t hash = q++;
+            int64_t v = 0;
+            while (q < src.size() && src[q] >= '0' && src[q] <= '9') {
+              if (v > (int64_t{1} << 40)) break;
+              v = v * 10 + (src[q] - '0');
+              ++q;
+            }
+            Token hash_at = at;
+            hash_at.col = at.col + static_cast<int>(hash - at.offset);
+            if (q == hash + 1)
+              return Fail(hash_at, "expected a tuple element number after '#' in operand '" +
+                                       std::string(StripPercent(tok_.text)) + "'");
+            if (q < src.size() && src[q] >= '0' && src[q] <= '9')
+              return Fail(hash_at, "tuple element number after '#' is out of range");
+            path.push_back(v);
+          }
+          po.element = static_cast<int32_t>(element_paths_.size());
+          element_paths_.push_back(std::move(path));
+          pending_ops_.push_back(po);
+          lex_.SkipOnLine(q);  // digits: no newline
+          Advance();
+        } else {
+          pending_ops_.push_back(po);
+          Advance();
+        }
       }
       ++count;
       if (At(Tok::kRparen)) break;
@@ -379,8 +417,7 @@ bool Parser::ParseOperands(Computation* c, Instruction* instr) {
                           [instr](const PendingOperand& p) { return p.instr != instr; });
     deferring_ = true;
   }
-  LinkOrQueueOperands(instr, first);
-  return true;
+  return LinkOrQueueOperands(instr, first);
 }
 
 namespace {
@@ -442,7 +479,7 @@ bool Parser::TryParsePlainOperands(Instruction* instr, size_t* count, Token* las
   return true;
 }
 
-void Parser::LinkOrQueueOperands(Instruction* instr, size_t first) {
+bool Parser::LinkOrQueueOperands(Instruction* instr, size_t first) {
   if (!deferring_) {
     // Operands are usually defined before their users: link them now, while
     // they are hot, and queue nothing. After the first forward reference,
@@ -458,10 +495,66 @@ void Parser::LinkOrQueueOperands(Instruction* instr, size_t first) {
       pending_ops_[k].nested = *found;  // resolved
     }
     if (!deferring_) {
-      for (size_t k = first; k < pending_ops_.size(); ++k) instr->AppendOperand(pending_ops_[k].nested);
+      for (size_t k = first; k < pending_ops_.size(); ++k) {
+        const PendingOperand& p = pending_ops_[k];
+        Instruction* op = p.element < 0 ? p.nested : OperandFor(p.nested, p, nullptr);
+        if (!op) return false;
+        instr->AppendOperand(op);
+      }
       pending_ops_.resize(first);
     }
   }
+  return true;
+}
+
+Instruction* Parser::OperandFor(Instruction* named, const PendingOperand& p, Instruction* user_in_list) {
+  if (p.element < 0) return named;
+  Instruction* cur = named;
+  std::string written = "%" + named->name();
+  for (int64_t index : element_paths_[static_cast<size_t>(p.element)]) {
+    written += "#" + std::to_string(index);
+    Instruction* found = nullptr;
+    auto& elements = implicit_elements_[cur];
+    for (const auto& [n, gte] : elements)
+      if (n == index) found = gte;
+    if (found) {
+      cur = found;
+      continue;
+    }
+    Token at;
+    at.line = p.line;
+    at.col = p.col;
+    if (!cur->shape().IsTuple()) {
+      if (cur->shape().element_type() == PrimitiveType::kInvalid)
+        Fail(at, "operand '" + written + "' names an element of '" + cur->name() +
+                     "', whose shape is not written (write its tuple shape)");
+      else
+        Fail(at, "operand '" + written + "' names a tuple element, but '" + cur->name() + "' has shape " +
+                     cur->shape().ToString() + ", which is not a tuple");
+      return nullptr;
+    }
+    if (index >= cur->shape().tuple_size()) {
+      Fail(at, "operand '" + written + "' names tuple element " + std::to_string(index) + ", but '" +
+                   cur->name() + "' has " + std::to_string(cur->shape().tuple_size()) + " element(s)");
+      return nullptr;
+    }
+    // The name cannot clash with one written in the text ('#' ends a name).
+    auto gte = std::make_unique<Instruction>(Opcode::kGetTupleElement,
+                                             cur->shape().tuple_shapes()[static_cast<size_t>(index)],
+                                             cur->name() + "#" + std::to_string(index));
+    gte->attrs().index = index;
+    gte->attrs().mark(Attr::kIndex);
+    gte->set_implicit_tuple_element(true);
+    gte->set_loc({p.line, p.col});
+    Instruction* raw = cur_comp_->AddInstructionBefore(std::move(gte), user_in_list);
+    if (user_in_list)
+      raw->AppendOperandSorted(cur);
+    else
+      raw->AppendOperand(cur);
+    elements.emplace_back(index, raw);
+    cur = raw;
+  }
+  return cur;
 }
 
 bool Parser::ParseInlineComputation(Instruction* instr, const std::string& attr) {

@@ -102,7 +102,7 @@ class Parser {
   // After the operands of `instr` were queued at pending_ops_[first...]:
   // links them now when all are defined and nothing was deferred yet,
   // otherwise leaves them queued (and defers from then on).
-  void LinkOrQueueOperands(Instruction* instr, size_t first);
+  bool LinkOrQueueOperands(Instruction* instr, size_t first);
   bool ResolveComputation();
   bool ResolveModule(Module* m);
   struct PendingCall;
@@ -161,7 +161,18 @@ class Parser {
     int line, col;
     int slot = -1;          // a chunk's placeholder operand to fill; -1: append
     uint64_t hash = 0;      // HashName(name) when slot >= 0 (the worker's text was hot)
+    // `%name#N` (or nested, `%name#1#0`): an index into element_paths_ of
+    // the tuple elements named (implicit get-tuple-elements); -1: none.
+    int32_t element = -1;
   };
+  std::vector<std::vector<int64_t>> element_paths_;
+  // The operand a pending entry names once `named` is found: `named` itself,
+  // or for `%x#N` the implicit get-tuple-element of element N of x (one per
+  // (x, N), created on first use just before `user`, or at the end of the
+  // computation's list when `user` is not in it yet; `%x#1#0` chains two).
+  // Null after Fail.
+  Instruction* OperandFor(Instruction* named, const PendingOperand& p, Instruction* user_in_list);
+  std::unordered_map<Instruction*, std::vector<std::pair<int64_t, Instruction*>>> implicit_elements_;
   std::vector<PendingOperand> pending_ops_;
   bool deferring_ = false;  // a forward reference was seen: queue the rest
   // (Names are views into the text, which outlives the parse.)

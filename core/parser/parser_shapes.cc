@@ -131,7 +131,7 @@ bool Parser::TryParsePlainShape(Shape* s) {
   if (p == std::string_view::npos) return false;
   // Written in place (callers pass a fresh shape: no moves of a whole Shape).
   if (s->element_type() != PrimitiveType::kInvalid || !s->dims().empty() || s->has_layout() ||
-      !s->tuple_shapes().empty() || !s->dynamic_dims().empty())
+      !s->tuple_shapes().empty() || !s->dynamic_dims().empty() || s->IsBuffer())
     *s = Shape();
   s->set_element_type(type);
   s->mutable_dims().assign(dims_scratch_.begin(), dims_scratch_.end());
@@ -188,6 +188,23 @@ bool Parser::TrySkipPlainSignature() {
 bool Parser::ParseShape(Shape* s, int depth) {
   if (depth > kMaxNesting) return Fail("shape nesting is deeper than " + std::to_string(kMaxNesting));
   if (TryParsePlainShape(s)) return true;
+  if (At(Tok::kName) && tok_.text == "b" && tok_.offset + 1 < lex_.source().size() &&
+      lex_.source()[tok_.offset + 1] == '(') {
+    // A buffer shape: b(f32[2,4]{1,0}), one array shape held in a buffer.
+    Advance();  // b
+    Advance();  // (
+    Shape inner;
+    Token inner_tok = tok_;
+    if (At(Tok::kRparen)) return Fail(inner_tok, "expected an array shape in the buffer shape 'b(...)'");
+    if (!ParseShape(&inner, depth + 1)) return false;
+    if (!inner.IsArray() || inner.IsBuffer())
+      return Fail(inner_tok, "a buffer shape holds one array shape, not " + inner.ToString());
+    if (!At(Tok::kRparen)) return ExpectFailed("')' at the end of the buffer shape");
+    Advance();
+    inner.set_buffer(true);
+    *s = std::move(inner);
+    return true;
+  }
   if (At(Tok::kLparen)) {
     Advance();
     std::vector<Shape> elems;

@@ -13,6 +13,7 @@ std::unique_ptr<Instruction> CloneInstruction(const Instruction& instr,
   c->raw_attrs() = instr.raw_attrs();
   c->set_parameter_number(instr.parameter_number());
   c->set_loc(instr.loc());
+  c->set_implicit_tuple_element(instr.implicit_tuple_element());
   if (instr.literal()) c->set_literal(std::make_unique<Literal>(*instr.literal()));
   c->mutable_called_refs() = instr.called_refs();
   if (instr.opcode() == Opcode::kFusion) {

@@ -100,9 +100,47 @@ void AppendAttrs(std::string& out, const Instruction& instr, const PrintOptions&
   if (backend && opts.print_backend_config) kv("backend_config", backend->value);
 }
 
+// An implicit tuple element (`%x#N` in the text) is written where it is
+// used, as XLA writes it, except as a computation's root, which needs a line.
+bool PrintedAsOperand(const Instruction& i, const Computation& c) {
+  return i.implicit_tuple_element() && i.operand_count() == 1 && &i != c.root();
+}
+
+// The name on an instruction's own line. Only an implicit tuple element
+// (named `x#N`, which the text cannot spell) printed as a root gets one.
+void AppendLineName(std::string& out, const Instruction& instr) {
+  const std::string& n = instr.name();
+  if (n.find('#') == std::string::npos) {
+    out += n;
+    return;
+  }
+  for (char ch : n) {
+    if (ch == '#')
+      out += ".element";
+    else
+      out += ch;
+  }
+}
+
+bool WrittenAsElement(const Instruction& op) {
+  return op.implicit_tuple_element() && op.operand_count() == 1 && op.parent() && &op != op.parent()->root();
+}
+
+// `%x`, or `%x#N` for an implicit tuple element (nested: `%x#1#0`).
+void AppendOperandRef(std::string& out, const Instruction& op) {
+  if (WrittenAsElement(op)) {
+    AppendOperandRef(out, *op.operand(0));
+    out += '#';
+    out += std::to_string(op.tuple_index());
+    return;
+  }
+  out += '%';
+  AppendLineName(out, op);
+}
+
 void AppendInstruction(std::string& out, const Instruction& instr, const PrintOptions& opts) {
   out += '%';
-  out += instr.name();
+  AppendLineName(out, instr);
   out += " = ";
   instr.shape().AppendTo(out);
   out += ' ';
@@ -119,8 +157,7 @@ void AppendInstruction(std::string& out, const Instruction& instr, const PrintOp
         instr.operand(i)->shape().AppendTo(out);
         out += ' ';
       }
-      out += '%';
-      out += instr.operand(i)->name();
+      AppendOperandRef(out, *instr.operand(i));
     }
   }
   out += ')';
@@ -152,10 +189,15 @@ void AppendComputationTail(std::string& out, const Computation& c) {
   out += '\n';
 }
 
-// "  [ROOT ]%name = ..." and a newline; `line` gets the line's span.
+// "  [ROOT ]%name = ..." and a newline; `line` gets the line's span. An
+// implicit tuple element has no line of its own (its uses print `%x#N`).
 void AppendLine(std::string& out, const Computation& c, const Instruction& i, const PrintOptions& opts,
                 InstructionLine* line) {
   size_t start = out.size();
+  if (PrintedAsOperand(i, c)) {
+    if (line) *line = {start, 0};
+    return;
+  }
   out += "  ";
   if (&i == c.root()) out += "ROOT ";
   AppendInstruction(out, i, opts);

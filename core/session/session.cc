@@ -177,13 +177,14 @@ StatusOr<std::shared_ptr<const Session>> Session::FromText(std::string text, std
   s->path_ = std::move(filename);
   s->source_ = std::move(text);
   s->stablehlo_ = EndsWith(s->path_, ".mlir");
-  ASSIGN_OR_RETURN(std::unique_ptr<Module> m, s->NewModule());
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> m, s->NewModule(/*verify=*/false));
+  if (Status v = VerifyModule(*m); !v.ok()) s->verify_warnings_ = v.message();
   s->module_name_ = m->name();
   s->initial_ = ModuleSnapshot::Capture(*m);
   return std::shared_ptr<const Session>(std::move(s));
 }
 
-StatusOr<std::unique_ptr<Module>> Session::NewModule() const {
+StatusOr<std::unique_ptr<Module>> Session::NewModule(bool verify) const {
   std::unique_ptr<Module> m;
   if (stablehlo_) {
     ASSIGN_OR_RETURN(mlir::ModuleAst ast, mlir::ParseMlir(source_, path_));
@@ -193,7 +194,7 @@ StatusOr<std::unique_ptr<Module>> Session::NewModule() const {
     ASSIGN_OR_RETURN(m, ParseHloModule(source_, path_));
   }
   m->set_source_path(path_);
-  RETURN_IF_ERROR(VerifyModule(*m));
+  if (verify) RETURN_IF_ERROR(VerifyModule(*m));
   return m;
 }
 
@@ -211,7 +212,8 @@ std::shared_ptr<const Step> Session::InputStep(const ModuleCost& cost) const {
 
 std::shared_ptr<const PipelineRun> Session::InputOnly() const {
   ModuleCost cost;
-  if (auto m = NewModule(); m.ok()) cost = EstimateModule(**m, CurrentDevice());
+  if (verify_warnings_.empty())
+    if (auto m = NewModule(); m.ok()) cost = EstimateModule(**m, CurrentDevice());
   return std::make_shared<PipelineRun>("input", CurrentDevice().id,
                                        std::vector<std::shared_ptr<const Step>>{InputStep(cost)});
 }

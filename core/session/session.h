@@ -81,8 +81,10 @@ class PipelineRun {
 
 class Session {
  public:
-  // Reads HLO text or StableHLO (.mlir) and verifies it. Errors carry
-  // FILE:LINE:COL.
+  // Reads HLO text or StableHLO (.mlir) and verifies it. Parse errors carry
+  // FILE:LINE:COL and fail the load; a module that parses but does not
+  // verify still loads (to be looked at), with the verifier's located
+  // messages in verify_warnings(), and every pipeline run refuses it.
   static StatusOr<std::shared_ptr<const Session>> Load(const std::string& path);
   // The same from text in memory (`filename` names it in errors; a name
   // ending in .mlir is read as StableHLO).
@@ -95,8 +97,12 @@ class Session {
   int64_t instruction_count() const { return initial_->instruction_count(); }
   const std::shared_ptr<const ModuleSnapshot>& initial() const { return initial_; }
 
-  // A fresh copy of the loaded module (verified).
-  StatusOr<std::unique_ptr<Module>> NewModule() const;
+  // The verifier's messages ("FILE:LINE:COL: error: ..." lines) when the
+  // module does not verify; empty when it does.
+  const std::string& verify_warnings() const { return verify_warnings_; }
+  // A fresh copy of the loaded module, verified (an error when it does not
+  // verify) unless `verify` is false.
+  StatusOr<std::unique_ptr<Module>> NewModule(bool verify = true) const;
   // A pipeline run with no passes: just the input step.
   std::shared_ptr<const PipelineRun> InputOnly() const;
   // Runs a pipeline on a fresh copy of the module. Cancellation returns the
@@ -106,7 +112,7 @@ class Session {
  private:
   std::shared_ptr<const Step> InputStep(const ModuleCost& cost) const;
 
-  std::string path_, source_, module_name_;
+  std::string path_, source_, module_name_, verify_warnings_;
   bool stablehlo_ = false;
   std::shared_ptr<const ModuleSnapshot> initial_;
 };

@@ -119,6 +119,24 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
                        Instruction** result) {
   std::string name = op.name;
   bool chlo = name.starts_with("chlo.");
+  if (name == "sdy.sharding_constraint" || name == "sdy.reshard") {
+    // A Shardy sharding on a value: JAX writes the same as an HLO
+    // custom-call "Sharding" (an identity on one device), the sharding kept
+    // in its frontend attributes as XLA's Shardy import expects.
+    if (in.size() != 1) return Error(name + " takes one operand");
+    Instruction* i = c.Add(s, Opcode::kCustomCall, in[0]->shape(), in, &op);
+    i->attrs().custom_call_target = "Sharding";
+    i->attrs().mark(::hloscope::Attr::kCustomCallTarget);
+    const Attr* sh = op.FindAttr("sharding");
+    const std::string sharding = sh ? sh->s : "<@empty_mesh, []>";
+    // Replicated when no dimension names a mesh axis: <@m, [{}, {}]>.
+    if (sharding.find('"') == std::string::npos) i->SetRaw("sharding", "{replicated}");
+    i->SetRaw("frontend_attributes", "{xla.sdy.sharding=\"#sdy.sharding_per_value<[" + sharding + "]>\"}");
+    *result = i;
+    return Status::Ok();
+  }
+  if (name.starts_with("sdy."))
+    return Unsupported("Shardy op " + name + " (only sdy.mesh, sdy.sharding_constraint and sdy.reshard are read)");
   if (name.starts_with("stablehlo.")) name = name.substr(10);
   else if (name.starts_with("mhlo.")) name = name.substr(5);
   else if (chlo) name = name.substr(5);

@@ -375,6 +375,13 @@ StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions&
   ConvertResult r;
   r.module = std::make_unique<Module>(ast.name.empty() ? "stablehlo_module" : ast.name);
   r.module->set_source_path(ast.file);
+  if (!ast.meshes.empty()) {
+    // Shardy meshes go where JAX's HLO has them, in the module header.
+    std::string v = "{xla.sdy.meshes={";
+    for (size_t k = 0; k < ast.meshes.size(); ++k)
+      v += (k ? ", " : "") + ast.meshes[k].first + " = #sdy.mesh<" + ast.meshes[k].second + ">";
+    r.module->header_attrs().push_back({"frontend_attributes", v + "}}"});
+  }
   const Func* entry = ast.FindFunc(opts.entry);
   if (!entry && opts.entry == "main" && !ast.funcs.empty()) entry = &ast.funcs[0];
   if (!entry) return Error(ast.file + ": error: no function @" + opts.entry);

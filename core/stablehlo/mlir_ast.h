@@ -91,6 +91,9 @@ struct ModuleAst {
   std::string file;
   std::vector<Func> funcs;
   std::map<std::string, std::string> loc_aliases;  // #loc3 -> loc(...) text
+  // Shardy meshes declared at module level (`sdy.mesh @name = <["x"=2]>`):
+  // name without '@' and the mesh as written between '<' and '>'.
+  std::vector<std::pair<std::string, std::string>> meshes;
   const Func* FindFunc(const std::string& name) const;
 };
 

@@ -199,6 +199,8 @@ class Parser {
           if (f.kind == Token::kIdent && f.text == "func.func") {
             ASSIGN_OR_RETURN(Func fn, ParseFunc());
             m.funcs.push_back(std::move(fn));
+          } else if (f.kind == Token::kIdent && f.text == "sdy.mesh") {
+            RETURN_IF_ERROR(ParseMesh(&m));
           } else {
             return Err(f, "expected func.func in module, got '" + f.text + "'");
           }
@@ -234,6 +236,30 @@ class Parser {
       return true;
     }
     return false;
+  }
+
+  // sdy.mesh @name = <["x"=2, "y"=4]> {attributes} loc(...): a Shardy mesh,
+  // as JAX 0.12 declares one (`@empty_mesh = <[]>` on one device).
+  Status ParseMesh(ModuleAst* m) {
+    Token start = lex_.Next();  // sdy.mesh
+    Token name = lex_.Next();
+    if (name.kind != Token::kSymbol) return Err(name, "expected the mesh's @name after sdy.mesh");
+    RETURN_IF_ERROR(Expect("="));
+    RETURN_IF_ERROR(Expect("<"));
+    bool ok;
+    std::string axes = lex_.RawUntilClose('<', '>', &ok);
+    if (!ok) return Err(start, "unbalanced '<' in sdy.mesh");
+    if (lex_.Peek().text == "{") {
+      lex_.Next();
+      lex_.RawUntilClose('{', '}', &ok);
+      if (!ok) return Err(start, "unbalanced '{' in sdy.mesh attributes");
+    }
+    std::string loc;
+    RETURN_IF_ERROR(ParseTrailingLoc(&loc));
+    std::string n = name.text;
+    if (!n.empty() && n[0] == '@') n = n.substr(1);
+    m->meshes.emplace_back(std::move(n), std::move(axes));
+    return Status::Ok();
   }
 
   // loc(...) if present (kept verbatim).
@@ -707,6 +733,18 @@ class Parser {
       if (t.kind == Token::kPunct && t.text == "{") {
         lex_.Next();
         RETURN_IF_ERROR(ParseDictBody(&op.attrs, "}"));
+        continue;
+      }
+      if (t.kind == Token::kPunct && t.text == "<" && op.name.starts_with("sdy.")) {
+        // A Shardy sharding, `<@mesh, [{}, {"x"}]>`, kept as written.
+        lex_.Next();
+        bool ok;
+        Attr a;
+        a.kind = Attr::kString;
+        a.s = "<" + lex_.RawUntilClose('<', '>', &ok) + ">";
+        if (!ok) return Err(t, "unbalanced '<' in " + op.name);
+        a.raw = a.s;
+        op.attrs.push_back({"sharding", std::move(a)});
         continue;
       }
       if (t.kind == Token::kPunct && t.text == "<") {

@@ -70,8 +70,10 @@ void CheckRun(const Instruction* const* begin, const Instruction* const* end, co
   for (const Instruction* const* it = begin; it != end; ++it) {
     if (out.form.full()) return;
     verify::CheckInstructionForm(**it, out.form);
-    if (opts.check_shapes && out.form.empty() && !out.shapes.full())
+    if (opts.check_shapes && out.form.empty() && !out.shapes.full()) {
       verify::CheckInstructionShapes(**it, opts, out.shapes);
+      verify::CheckBuffers(**it, out.shapes);
+    }
   }
 }
 

@@ -103,4 +103,9 @@ void CheckInstructionForm(const Instruction& instr, Errors& errors);
 void CheckInstructionShapes(const Instruction& instr, const VerifyOptions& opts, Errors& errors);
 void CheckEntryLayout(const Module& m, Errors& errors);
 
+// Buffer shapes b(...) (verifier_buffers.cc): where they may appear, Pin,
+// Unpin and CreateBuffer, output_to_operand_aliasing of buffers, and at most
+// one writer per buffer value, as XLA's verifier has them.
+void CheckBuffers(const Instruction& instr, Errors& errors);
+
 }  // namespace hloscope::verify

@@ -145,6 +145,30 @@ TEST(MainWindowTest, BadFileShowsErrorAndWindowStaysUsable) {
   EXPECT_GT(w.run()->size(), 1);
 }
 
+TEST(MainWindowTest, ModuleThatDoesNotVerifyOpensWithWarnings) {
+  // Parses, but add's operands differ in shape: shown as written, with the
+  // verifier's located messages in the log and a banner; nothing runs.
+  QTemporaryDir dir;
+  const QString path = dir.path() + "/unverified.hlo";
+  std::ofstream(path.toStdString())
+      << "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  b = f32[3] parameter(1)\n  ROOT c = f32[2] add(a, b)\n}\n";
+  MainWindow w(kTestOptions);
+  w.show();
+  w.openFile(path);
+  ASSERT_TRUE(Idle(w));
+  EXPECT_TRUE(w.currentFile().endsWith("unverified.hlo"));
+  EXPECT_EQ(w.run()->size(), 1) << "no pipeline runs on a module that does not verify";
+  EXPECT_TRUE(w.bannerText().contains("does not verify")) << w.bannerText().toStdString();
+  EXPECT_TRUE(w.bannerText().contains("unverified.hlo:5:8:")) << w.bannerText().toStdString();
+  EXPECT_TRUE(w.logPanel()->text().contains("unverified.hlo:5:8: warning:")) << w.logPanel()->text().toStdString();
+  EXPECT_EQ(w.textPanel()->hloText().toStdString().find("add(%a, %b)") != std::string::npos, true);
+  // A module that verifies hides the banner again.
+  w.openFile(Sample("softmax.hlo"));
+  ASSERT_TRUE(Idle(w));
+  EXPECT_TRUE(w.bannerText().isEmpty());
+  EXPECT_GT(w.run()->size(), 1);
+}
+
 TEST(MainWindowTest, CancelKeepsRecordedSteps) {
   MainWindow w(kTestOptions);
   w.setPipelineChoice("gpu");

@@ -32,13 +32,24 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id) {
   if (!rec) return QObject::tr("<p><i>No instruction selected (or it does not exist in step %1).</i></p>").arg(step);
   QString h;
   h += "<h3 style='margin:2px'>%" + Esc(rec->name) + "</h3>";
-  h += "<pre style='white-space:pre-wrap;background:#f5f5f5;padding:4px'>" + Esc(snap.line(*rec)) + "</pre>";
+  const Instruction* inst = run.InstructionAt(step, id);
+  const bool implicit = inst && inst->implicit_tuple_element() && inst->operand_count() == 1;
+  QString line = Esc(snap.line(*rec));
+  if (line.isEmpty() && implicit)
+    line = "<i>" + QObject::tr("no line of its own: its users read it as") + "</i> %" +
+           Esc(inst->operand(0)->name()) + "#" + QString::number(inst->tuple_index());
+  h += "<pre style='white-space:pre-wrap;background:#f5f5f5;padding:4px'>" + line + "</pre>";
   h += "<table>";
+  if (implicit)
+    h += Row(QObject::tr("tuple element"),
+             QObject::tr("element %1 of %2, written <code>%%3#%1</code> where it is used (today's XLA writes a use "
+                         "of a multi-output instruction this way, with no get-tuple-element line)")
+                 .arg(QString::number(inst->tuple_index()), Link(inst->operand(0)->id(), inst->operand(0)->name()),
+                      Esc(inst->operand(0)->name())));
   h += Row("opcode", Esc(OpcodeName(rec->opcode)) + " <span style='color:#777'>(" +
                          Esc(CategoryName(CategoryOf(rec->opcode))) + ")</span>");
   if (rec->computation >= 0 && rec->computation < snap.computation_count())
     h += Row("computation", Esc(snap.computations[rec->computation].name));
-  const Instruction* inst = run.InstructionAt(step, id);
   if (inst) {
     h += Row("shape", "<code>" + Esc(inst->shape().ToString(true)) + "</code>");
     h += Row("bytes", QString("%1 (%2)").arg(inst->shape().byte_size()).arg(HumanBytes(inst->shape().byte_size())));

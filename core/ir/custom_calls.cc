@@ -1,0 +1,21 @@
+#include "core/ir/custom_calls.h"
+
+namespace hloscope {
+
+bool IsIdentityCustomCall(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall || i.operand_count() != 1) return false;
+  const std::string& t = i.attrs().custom_call_target;
+  if (t != "Sharding" && t != "SPMDFullToShardShape" && t != "SPMDShardToFullShape" && t != "Pin" && t != "Unpin")
+    return false;
+  const Shape& in = i.operand(0)->shape();
+  const Shape& out = i.shape();
+  if (!in.IsArray() || !out.IsArray()) return false;
+  return in.BufferElement().Compatible(out.BufferElement());
+}
+
+bool IsCreateBufferCustomCall(const Instruction& i) {
+  return i.opcode() == Opcode::kCustomCall && i.operand_count() == 0 &&
+         i.attrs().custom_call_target == "CreateBuffer" && i.shape().IsBuffer();
+}
+
+}  // namespace hloscope

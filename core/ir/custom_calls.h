@@ -1,0 +1,21 @@
+// Custom-call targets with a meaning independent of any backend.
+#pragma once
+
+#include <string_view>
+
+#include "core/ir/instruction.h"
+
+namespace hloscope {
+
+// A custom-call that passes its one operand through unchanged on one device:
+// JAX's `Sharding` annotation, `SPMDFullToShardShape`/`SPMDShardToFullShape`
+// when the shapes agree (one partition), and the buffer transitions `Pin`
+// (array → b(array)) and `Unpin` (b(array) → array). The interpreter copies
+// the operand; codegen and buffer assignment treat it as a view of it (no
+// kernel), like a bitcast.
+bool IsIdentityCustomCall(const Instruction& i);
+
+// `CreateBuffer`: a fresh, uninitialized buffer b(array) with no operand.
+bool IsCreateBufferCustomCall(const Instruction& i);
+
+}  // namespace hloscope
