@@ -41,6 +41,18 @@ int Log2IfPowerOfTwo(const Literal& c) {
   return k;
 }
 
+// The lowest or highest value of an integer type, as a scalar literal.
+Literal IntegerLimit(PrimitiveType t, bool highest) {
+  Literal l(Shape::Scalar(t));
+  const int bits = BitWidth(t);
+  if (highest) {
+    l.SetInt(0, IsSignedInt(t) ? static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) : -1);
+  } else {
+    l.SetInt(0, IsSignedInt(t) ? (int64_t{-1} << (bits - 1)) : 0);
+  }
+  return l;
+}
+
 // A scalar broadcast's scalar, or null.
 Instruction* BroadcastScalar(Instruction* i) {
   if (i->opcode() == Opcode::kBroadcast && i->operand(0)->shape().rank() == 0) return i->operand(0);
@@ -96,19 +108,18 @@ Outcome Binary(Rewriter& r, Instruction* instr) {
     }
     case Opcode::kMaximum:
       if (SameValue(a, b)) return r.Replace(a, "max(x, x) → x");
-      if (integral && cb && in_t != PrimitiveType::kPred) {
-        Literal lo(Shape::Scalar(in_t));
-        lo.SetInt(0, IsSignedInt(in_t) ? (int64_t{-1} << (BitWidth(in_t) - 1)) : 0);
-        if (lo == *cb) return r.Replace(a, "max(x, lowest) → x (integers)");
+      if (integral && in_t != PrimitiveType::kPred) {
+        Literal lo = IntegerLimit(in_t, /*highest=*/false);
+        if (cb && lo == *cb) return r.Replace(a, "max(x, lowest) → x (integers)");
+        if (ca && lo == *ca) return r.Replace(b, "max(lowest, x) → x (integers)");
       }
       break;
     case Opcode::kMinimum:
       if (SameValue(a, b)) return r.Replace(a, "min(x, x) → x");
-      if (integral && cb && in_t != PrimitiveType::kPred) {
-        Literal hi(Shape::Scalar(in_t));
-        int bits = BitWidth(in_t);
-        hi.SetInt(0, IsSignedInt(in_t) ? static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) : -1);
-        if (hi == *cb) return r.Replace(a, "min(x, highest) → x (integers)");
+      if (integral && in_t != PrimitiveType::kPred) {
+        Literal hi = IntegerLimit(in_t, /*highest=*/true);
+        if (cb && hi == *cb) return r.Replace(a, "min(x, highest) → x (integers)");
+        if (ca && hi == *ca) return r.Replace(b, "min(highest, x) → x (integers)");
       }
       break;
     case Opcode::kAnd:
