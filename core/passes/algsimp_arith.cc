@@ -1,8 +1,11 @@
 // algsimp, arithmetic and logic: identities of elementwise ops (x+0, x*1,
 // x-x for integers, neg(neg x), not(not x), min/max/and/or of x with itself,
-// select with a constant predicate or equal branches, convert to the same
-// type or through a lossless type, exact power-of-two division, and
-// elementwise ops on scalar broadcasts computed once on the scalar).
+// max/min with the integer type's lowest/highest on either side, select
+// with a constant predicate or equal branches, convert to the same type or
+// through a lossless type, exact power-of-two division, and elementwise ops
+// on scalar broadcasts computed once on the scalar). A constant operand is
+// recognized in every form XLA's IsAll accepts (SplatScalar: a scalar, a
+// broadcast of one, an array constant with equal elements).
 #include <cmath>
 
 #include "core/passes/algsimp.h"
