@@ -3,6 +3,10 @@
 // consumers saves; the best one is fused into every consumer at once, and
 // the priorities of its neighbours are recomputed. Producers whose fusion
 // would not save time (or is not allowed) stay as they are, with a reason.
+// At the end, as in XLA, small constants (one element) are fused into every
+// fusion that reads them: the queue fuses a broadcast of a scalar constant
+// but leaves the scalar outside (fusing it saves no estimated time), so
+// without this step a kernel would take each scalar as an operand.
 #include <algorithm>
 #include <queue>
 #include <unordered_set>
@@ -187,6 +191,7 @@ class PriorityFusion : public FusionPassBase {
       }
       for (Instruction* x : again) push(x);
     }
+    changed |= FuseSmallConstants(comp);
     // One "not fused" record per producer that stayed, with its last reason.
     for (const auto& i : comp->instructions()) {
       if (i->id() < 0 || static_cast<size_t>(i->id()) >= version.size() || version[static_cast<size_t>(i->id())] == 0)
@@ -199,6 +204,54 @@ class PriorityFusion : public FusionPassBase {
       Decide(*i, users, FusionVerdict::kNotFused, last.refusal, last.before, last.before);
     }
     if (changed) comp->SortTopologically();
+    return changed;
+  }
+
+  // XLA's PriorityFusion ends by fusing every constant of at most one
+  // element (IsSmallConstant) into its users; we do it for users that are
+  // already loop or input fusions (an unfused user is its own kernel either
+  // way). Each constant gets one decision record naming those fusions.
+  bool FuseSmallConstants(Computation* comp) {
+    std::vector<Instruction*> constants;
+    for (const auto& i : comp->instructions())
+      if (i->opcode() == Opcode::kConstant && i->shape().IsArray() && i->shape().num_elements() <= 1 &&
+          i->literal())
+        constants.push_back(i.get());
+    bool changed = false;
+    for (Instruction* c : constants) {
+      std::vector<Instruction*> fusions;
+      std::unordered_set<Instruction*> seen;
+      size_t distinct_users = 0;
+      for (Instruction* u : c->users()) {
+        if (!seen.insert(u).second) continue;
+        ++distinct_users;
+        if (u->opcode() != Opcode::kFusion || u->parent() != comp) continue;
+        if (u->fusion_kind() != FusionKind::kLoop && u->fusion_kind() != FusionKind::kInput) continue;
+        fusions.push_back(u);
+      }
+      const bool dup = fusions.size() > 1 || fusions.size() < distinct_users;
+      std::vector<Instruction*> fusible;
+      for (Instruction* f : fusions)
+        if (PairFusible(*c, *f, dup).empty()) fusible.push_back(f);
+      if (fusible.empty()) continue;
+      std::vector<const Instruction*> consumers(fusible.begin(), fusible.end());
+      const Cost before = CostUnfused(*c, consumers, device_);
+      const Cost after = CostFused(*c, consumers, device_);
+      const bool stays = fusible.size() < distinct_users;
+      size_t record = Decide(*c, consumers,
+                             fusible.size() > 1 || stays ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
+                             "a constant of one element is fused into every fusion that reads it, as XLA's priority "
+                             "fusion does at its end: the kernel holds the value instead of taking it as an operand" +
+                                 std::string(stays ? " (kept for its other users)" : ""),
+                             before, after);
+      std::string results;
+      for (Instruction* f : fusible) {
+        results += (results.empty() ? "" : ", ") + f->name();
+        FuseProducerInto(f, c);  // `c` is removed with its last user
+      }
+      mutable_log().decisions[record].result = results;
+      changed = true;
+    }
     return changed;
   }
 };

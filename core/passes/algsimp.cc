@@ -31,18 +31,7 @@ Instruction* Rewriter::AddScalar(PrimitiveType type, double value) {
 }
 
 Instruction* Rewriter::Filled(PrimitiveType type, double value, const Shape& shape) {
-  if (shape.rank() == 0 || ElementCount(shape.dims()) > (int64_t{1} << 16))
-    return Broadcast(AddScalar(type, value), shape);
-  Literal scalar(Shape::Scalar(type));
-  if (IsFloat(type) || IsComplex(type)) {
-    scalar.SetDouble(0, value);
-  } else {
-    scalar.SetInt(0, static_cast<int64_t>(value));
-  }
-  Instruction* c = AddConstant(comp_, current_, Literal::Splat(shape, scalar));
-  *c->mutable_shape() = shape;
-  added_.push_back(c);
-  return c;
+  return Broadcast(AddScalar(type, value), shape);
 }
 
 Instruction* Rewriter::Broadcast(Instruction* scalar, const Shape& shape) {
@@ -180,7 +169,7 @@ class AlgebraicSimplifierPass : public Pass {
 
  private:
   static bool Eligible(const Instruction& i) {
-    if (i.opcode() == Opcode::kParameter || i.opcode() == Opcode::kConstant) return false;
+    if (i.opcode() == Opcode::kParameter) return false;
     if (i.HasSideEffect() || !i.control_predecessors().empty() || !i.control_successors().empty()) return false;
     if (!IsStaticArray(i.shape())) return false;
     for (const Instruction* o : i.operands())

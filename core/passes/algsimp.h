@@ -53,8 +53,9 @@ class Rewriter {
   Instruction* Add(Opcode op, Shape shape, const std::vector<Instruction*>& operands);
   Instruction* AddScalar(PrimitiveType type, double value);
   Instruction* AddScalarLiteral(Literal scalar);
-  // A constant of `shape` with every element `value`: a splat constant
-  // (a scalar broadcast when `shape` is very large).
+  // Every element `value`: broadcast(scalar constant) to `shape` (the scalar
+  // itself for a scalar shape). Never an array constant: a broadcast stays
+  // cheap to fuse and to store, as in XLA.
   Instruction* Filled(PrimitiveType type, double value, const Shape& shape);
   // broadcast(scalar) to `shape`, or `scalar` itself when `shape` is a scalar.
   Instruction* Broadcast(Instruction* scalar, const Shape& shape);

@@ -1,8 +1,11 @@
 // algsimp, arithmetic and logic: identities of elementwise ops (x+0, x*1,
 // x-x for integers, neg(neg x), not(not x), min/max/and/or of x with itself,
-// select with a constant predicate or equal branches, convert to the same
-// type or through a lossless type, exact power-of-two division, and
-// elementwise ops on scalar broadcasts computed once on the scalar).
+// max/min with the integer type's lowest/highest on either side, select
+// with a constant predicate or equal branches, convert to the same type or
+// through a lossless type, exact power-of-two division, and elementwise ops
+// on scalar broadcasts computed once on the scalar). A constant operand is
+// recognized in every form XLA's IsAll accepts (SplatScalar: a scalar, a
+// broadcast of one, an array constant with equal elements).
 #include <cmath>
 
 #include "core/passes/algsimp.h"
@@ -39,6 +42,18 @@ int Log2IfPowerOfTwo(const Literal& c) {
   int k = 0;
   while ((v >> k) != 1) ++k;
   return k;
+}
+
+// The lowest or highest value of an integer type, as a scalar literal.
+Literal IntegerLimit(PrimitiveType t, bool highest) {
+  Literal l(Shape::Scalar(t));
+  const int bits = BitWidth(t);
+  if (highest) {
+    l.SetInt(0, IsSignedInt(t) ? static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) : -1);
+  } else {
+    l.SetInt(0, IsSignedInt(t) ? (int64_t{-1} << (bits - 1)) : 0);
+  }
+  return l;
 }
 
 // A scalar broadcast's scalar, or null.
@@ -96,19 +111,18 @@ Outcome Binary(Rewriter& r, Instruction* instr) {
     }
     case Opcode::kMaximum:
       if (SameValue(a, b)) return r.Replace(a, "max(x, x) → x");
-      if (integral && cb && in_t != PrimitiveType::kPred) {
-        Literal lo(Shape::Scalar(in_t));
-        lo.SetInt(0, IsSignedInt(in_t) ? (int64_t{-1} << (BitWidth(in_t) - 1)) : 0);
-        if (lo == *cb) return r.Replace(a, "max(x, lowest) → x (integers)");
+      if (integral && in_t != PrimitiveType::kPred) {
+        Literal lo = IntegerLimit(in_t, /*highest=*/false);
+        if (cb && lo == *cb) return r.Replace(a, "max(x, lowest) → x (integers)");
+        if (ca && lo == *ca) return r.Replace(b, "max(lowest, x) → x (integers)");
       }
       break;
     case Opcode::kMinimum:
       if (SameValue(a, b)) return r.Replace(a, "min(x, x) → x");
-      if (integral && cb && in_t != PrimitiveType::kPred) {
-        Literal hi(Shape::Scalar(in_t));
-        int bits = BitWidth(in_t);
-        hi.SetInt(0, IsSignedInt(in_t) ? static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1) : -1);
-        if (hi == *cb) return r.Replace(a, "min(x, highest) → x (integers)");
+      if (integral && in_t != PrimitiveType::kPred) {
+        Literal hi = IntegerLimit(in_t, /*highest=*/true);
+        if (cb && hi == *cb) return r.Replace(a, "min(x, highest) → x (integers)");
+        if (ca && hi == *ca) return r.Replace(b, "min(highest, x) → x (integers)");
       }
       break;
     case Opcode::kAnd:

@@ -2,16 +2,16 @@
 // iota. Identities (to the same shape, identity permutation), compositions
 // (reshape(reshape), transpose(transpose), broadcast(broadcast),
 // bitcast(bitcast)), moving data movement onto scalar broadcasts and iotas
-// (which can take any shape), and broadcast of a scalar constant into a
-// (splat) constant.
+// (which can take any shape). An array constant whose elements are all equal
+// becomes broadcast(scalar constant), as in XLA: the reverse (a broadcast of
+// a constant spelled out as an array) would make fusion read a full-size
+// constant from memory instead of one scalar.
 #include <algorithm>
 
 #include "core/passes/algsimp.h"
 
 namespace hloscope::algsimp {
 namespace {
-
-constexpr int64_t kMaxBroadcastConstantElements = 1 << 16;
 
 bool IsScalarBroadcast(const Instruction* i) {
   return i->opcode() == Opcode::kBroadcast && i->operand(0)->shape().rank() == 0;
@@ -129,21 +129,19 @@ Outcome Broadcast(Rewriter& r, Instruction* instr) {
     instr->set_dimensions(composed);
     return r.Modified("broadcast(broadcast(x)) → broadcast(x)");
   }
-  if (x->shape().rank() == 0 && instr->shape().rank() > 0) {
-    const Literal* l = KnownLiteral(x);
-    if (l && ElementCount(instr->shape().dims()) <= kMaxBroadcastConstantElements) {
-      Shape s = instr->shape();
-      Instruction* c = AddConstant(r.comp(), instr, Literal::Splat(s, *l));
-      *c->mutable_shape() = s;
-      CopyMetadataIfMissing(*instr, *c);
-      return r.Replace(c, "broadcast(scalar constant) → constant");
-    }
-  }
   if (x->opcode() == Opcode::kIota && DimsInRange({x->attrs().iota_dimension}, static_cast<int>(dims.size()))) {
     int64_t d = dims[x->attrs().iota_dimension];
     return r.Replace(NewIota(r, instr->shape(), d), "iota folding: broadcast(iota) → iota");
   }
   return Outcome::kNone;
+}
+
+// constant({v, v, ...}) → broadcast(constant(v)) (XLA's HandleConstant).
+Outcome Constant(Rewriter& r, Instruction* instr) {
+  const Literal* l = KnownLiteral(instr);
+  if (!l || ElementCount(instr->shape().dims()) <= 1 || !AllElementsEqual(*l)) return Outcome::kNone;
+  Instruction* scalar = r.AddScalarLiteral(ScalarElement(*l, 0));
+  return r.Replace(r.Broadcast(scalar, instr->shape()), "constant with equal elements → broadcast(scalar)");
 }
 
 Outcome Iota(Rewriter& r, Instruction* instr) {
@@ -176,6 +174,8 @@ Outcome Reverse(Rewriter& r, Instruction* instr) {
 
 Outcome SimplifyShapes(Rewriter& r, Instruction* instr) {
   switch (instr->opcode()) {
+    case Opcode::kConstant:
+      return Constant(r, instr);
     case Opcode::kReshape:
       return Reshape(r, instr);
     case Opcode::kTranspose:

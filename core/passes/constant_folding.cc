@@ -1,11 +1,22 @@
-// constant_folding: XLA's HloConstantFolding. An instruction whose operands
-// are all constants with known values is evaluated with the interpreter
-// (EvaluateInstruction) and replaced by the resulting constant. As in XLA,
-// broadcasts and iotas are not folded (they would turn a scalar into a big
-// array), nor are instructions with side effects, control flow (while,
-// conditional, call), custom calls and rng; results over a size cap and
-// very expensive dots/convolutions are skipped. Results whose elements are
-// all equal are stored as splat constants (`f32[1024] constant(0)`).
+// constant_folding: XLA's HloConstantFolding. An instruction is evaluated
+// with the interpreter (EvaluateInstruction) and replaced by the resulting
+// constant when, as in XLA, at least one operand is a constant with known
+// values and every other operand is one too, a broadcast of one, or an iota.
+// Broadcasts and iotas themselves are never folded: a broadcast of a
+// constant stays a broadcast (cheap to fuse and to store; algsimp computes
+// op(broadcast(c)) as broadcast(op(c)) on the scalar), so neither is an op
+// whose operands are all broadcasts/iotas, nor pad(broadcast, constant)
+// (XLA skips it for compile time). A broadcast or iota operand is only
+// absorbed into a result no larger than the largest constant operand, so
+// folding never spells a broadcast out into a bigger array (XLA would, up
+// to its size cap). Instructions with side effects, control flow (while,
+// conditional, call), custom calls and rng are left alone, as are results
+// over a size cap (XLA's is 45M elements, on the result and on the
+// operands; ours is lower, see ConstantFoldingOptions) and very expensive
+// dots/convolutions. Results whose elements are all equal are stored as
+// splat constants, which algsimp turns into broadcast(scalar constant) as
+// XLA does.
+#include <algorithm>
 #include <cstring>
 
 #include "core/eval/evaluator.h"
@@ -76,9 +87,29 @@ class ConstantFoldingPass : public Pass {
     for (Computation* comp : NonFusionComputations(module)) {
       for (Instruction* instr : post_order.Of(*comp)) {
         if (!Candidate(*instr, effects)) continue;
+        // Broadcast and iota operands are evaluated first (XLA's evaluator
+        // does the same when it folds op(constant, broadcast(constant))).
+        std::vector<Literal> materialized;
+        materialized.reserve(instr->operand_count());
         std::vector<const Literal*> operands;
-        for (const Instruction* o : instr->operands()) operands.push_back(KnownLiteral(o));
-        StatusOr<Literal> value = EvaluateInstruction(*instr, operands, eval);
+        bool ok = true;
+        for (const Instruction* o : instr->operands()) {
+          if (const Literal* l = KnownLiteral(o)) {
+            operands.push_back(l);
+            continue;
+          }
+          std::vector<const Literal*> inner;
+          if (o->opcode() == Opcode::kBroadcast) inner.push_back(KnownLiteral(o->operand(0)));
+          StatusOr<Literal> v = EvaluateInstruction(*o, inner, eval);
+          if (!v.ok()) {
+            ok = false;
+            break;
+          }
+          materialized.push_back(std::move(*v));
+          operands.push_back(&materialized.back());
+        }
+        StatusOr<Literal> value = ok ? EvaluateInstruction(*instr, operands, eval)
+                                     : StatusOr<Literal>(Status::Error("operand not evaluable"));
         if (!value.ok() || value->IsTuple() || !value->shape().Compatible(instr->shape())) {
           mutable_log().Count("not evaluable");
           continue;
@@ -94,16 +125,35 @@ class ConstantFoldingPass : public Pass {
   }
 
  private:
+  // A broadcast of a known constant, or an iota: evaluated as an operand
+  // but never folded on its own.
+  static bool BroadcastLike(const Instruction& o) {
+    if (o.opcode() == Opcode::kIota) return IsStaticArray(o.shape());
+    return o.opcode() == Opcode::kBroadcast && o.operand_count() == 1 && KnownLiteral(o.operand(0)) &&
+           IsStaticArray(o.shape()) && o.control_predecessors().empty();
+  }
+
   bool Candidate(const Instruction& i, SideEffectAnalysis& effects) const {
     if (!Foldable(i.opcode()) || i.operand_count() == 0 || !IsStaticArray(i.shape())) return false;
-    if (ElementCount(i.shape().dims()) > opts_.max_result_elements) return false;
+    const int64_t out = ElementCount(i.shape().dims());
+    if (out > opts_.max_result_elements) return false;
     if (!i.control_predecessors().empty() || !i.control_successors().empty()) return false;
-    int64_t in = 0;
+    if (i.opcode() == Opcode::kPad && i.operand(0)->opcode() == Opcode::kBroadcast) return false;
+    int64_t in = 0, largest_constant = -1;
+    bool any_broadcast = false;
     for (const Instruction* o : i.operands()) {
-      const Literal* l = KnownLiteral(o);
-      if (!l) return false;
-      in += l->num_elements();
+      if (const Literal* l = KnownLiteral(o)) {
+        in += l->num_elements();
+        largest_constant = std::max(largest_constant, l->num_elements());
+      } else if (BroadcastLike(*o)) {
+        in += ElementCount(o->shape().dims());
+        any_broadcast = true;
+      } else {
+        return false;
+      }
     }
+    if (largest_constant < 0) return false;  // only broadcasts/iotas: algsimp's job
+    if (any_broadcast && out > largest_constant) return false;
     if (in > kMaxOperandElements || Work(i) > kMaxMultiplyAdds) return false;
     return !effects.Has(i);
   }

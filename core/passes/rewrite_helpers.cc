@@ -74,6 +74,16 @@ Literal ScalarElement(const Literal& l, int64_t i) {
   return s;
 }
 
+bool AllElementsEqual(const Literal& l) {
+  if (!l.shape().IsArray() || l.num_elements() == 0) return false;
+  if (l.is_splat() || l.num_elements() == 1) return true;
+  const int eb = l.element_bytes();
+  const uint8_t* raw = l.raw();
+  for (int64_t i = 1; i < l.num_elements(); ++i)
+    if (std::memcmp(raw, raw + i * eb, eb) != 0) return false;
+  return true;
+}
+
 std::optional<Literal> SplatScalar(const Instruction* instr) {
   for (int depth = 0; depth < 8; ++depth) {
     switch (instr->opcode()) {
@@ -82,6 +92,7 @@ std::optional<Literal> SplatScalar(const Instruction* instr) {
       case Opcode::kCopy:
       case Opcode::kTranspose:
       case Opcode::kBitcast:
+        if (instr->operand_count() != 1) return std::nullopt;
         if (instr->opcode() == Opcode::kBitcast &&
             instr->shape().element_type() != instr->operand(0)->shape().element_type())
           return std::nullopt;
@@ -89,13 +100,7 @@ std::optional<Literal> SplatScalar(const Instruction* instr) {
         continue;
       case Opcode::kConstant: {
         const Literal* l = KnownLiteral(instr);
-        if (!l || l->num_elements() == 0) return std::nullopt;
-        if (l->is_splat() || l->num_elements() == 1) return ScalarElement(*l, 0);
-        if (l->num_elements() > 4096) return std::nullopt;
-        const int eb = l->element_bytes();
-        const uint8_t* raw = l->raw();
-        for (int64_t i = 1; i < l->num_elements(); ++i)
-          if (std::memcmp(raw, raw + i * eb, eb) != 0) return std::nullopt;
+        if (!l || !AllElementsEqual(*l)) return std::nullopt;
         return ScalarElement(*l, 0);
       }
       default:

@@ -42,8 +42,15 @@ const Literal* KnownLiteral(const Instruction* instr);
 // a splat literal (reading a splat's values expands it, and it would then
 // print every element).
 Literal ScalarElement(const Literal& l, int64_t i);
-// When every element `instr` produces is the same known value: that value as
-// a scalar literal. Looks through broadcast/reshape/copy/transpose of constants.
+// True when the array literal has at least one element and all its elements
+// are bit-for-bit equal (splat literals without reading them).
+bool AllElementsEqual(const Literal& l);
+// "This operand is the scalar value v": when every element `instr` produces
+// is the same known value, that value as a scalar literal. True for a scalar
+// constant, a broadcast of one, an array constant whose elements are all
+// equal (a splat), and any of these seen through broadcast, reshape, copy,
+// transpose and same-type bitcast (which move elements but keep values).
+// XLA's IsAll/IsAllFloat look through broadcasts the same way.
 std::optional<Literal> SplatScalar(const Instruction* instr);
 
 // Value classes of a scalar literal.

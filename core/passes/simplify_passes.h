@@ -21,7 +21,9 @@ std::unique_ptr<Pass> MakeFlattenCallGraphPass();
 
 struct ConstantFoldingOptions {
   // Results with more elements are not folded (XLA caps folded constants
-  // too; ours is lower because every step's module is printed and diffed).
+  // at 45M elements, on the result and on the operands together; ours is
+  // lower because every step's module is printed and diffed). Operands are
+  // capped at 4M elements.
   int64_t max_result_elements = 1 << 16;
   // Iteration cap for while loops evaluated while folding.
   int64_t max_while_iterations = 1 << 16;

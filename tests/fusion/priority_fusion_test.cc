@@ -160,6 +160,40 @@ ENTRY main {
   EXPECT_NE(r.DecisionFor("neg", FusionVerdict::kFusedWithDuplication), nullptr);
 }
 
+// XLA ends priority fusion by fusing one-element constants into their
+// users: the queue fuses broadcast(scalar constant) into the kernel but
+// fusing the scalar itself saves no estimated time, so without that step the
+// kernel would take every scalar as an operand (the GELU kernel of
+// samples/mlp_gelu.hlo took 30). A constant also read outside a fusion stays
+// for that user.
+TEST(PriorityFusionConformance, SmallConstantsEndInsideTheirFusions) {
+  FusionRun r = RunFusion("priority_fusion", R"(
+HloModule m
+ENTRY main {
+  p0 = f32[2,17,64] parameter(0)
+  half = f32[] constant(0.5)
+  bh = f32[2,17,64] broadcast(half), dimensions={}
+  mul = f32[2,17,64] multiply(p0, bh)
+  one = f32[] constant(1)
+  b1 = f32[2,17,64] broadcast(one), dimensions={}
+  add = f32[2,17,64] add(mul, b1)
+  t = f32[2,17,64] tanh(add)
+  ROOT out = (f32[2,17,64], f32[]) tuple(t, one)
+})");
+  EXPECT_TRUE(r.changed);
+  const Instruction* f = r.Find(r.Group("t"));
+  ASSERT_NE(f, nullptr) << r.Text();
+  for (const Instruction* o : f->operands()) EXPECT_NE(o->opcode(), Opcode::kConstant) << r.Text();
+  ASSERT_EQ(f->operand_count(), 1) << r.Text();
+  EXPECT_EQ(r.Group("half"), f->name());
+  EXPECT_EQ(r.Group("bh"), f->name());
+  EXPECT_EQ(r.Group("one"), f->name());
+  bool kept = false;  // for the tuple
+  for (const auto& i : r.module->entry()->instructions()) kept |= i->name() == "one";
+  EXPECT_TRUE(kept) << r.Text();
+  EXPECT_NE(r.DecisionFor("one", FusionVerdict::kFusedWithDuplication), nullptr);
+}
+
 TEST(PriorityFusionConformance, NoChange) {
   FusionRun r = RunFusion("priority_fusion", R"(
 HloModule m

@@ -11,12 +11,12 @@ namespace {
 const char* kModule = R"hlo(
 HloModule m
 ENTRY e {
-  p = s32[4] parameter(0)
-  z = s32[4] constant(0)
-  a = s32[4] add(p, z)
-  b = s32[4] negate(a)
-  c = s32[4] negate(a)
-  ROOT t = (s32[4], s32[4]) tuple(b, c)
+  p = s32[] parameter(0)
+  z = s32[] constant(0)
+  a = s32[] add(p, z)
+  b = s32[] negate(a)
+  c = s32[] negate(a)
+  ROOT t = (s32[], s32[]) tuple(b, c)
 }
 )hlo";
 
@@ -60,7 +60,7 @@ TEST(StepRecorderTest, SnapshotLinesMatchInstructions) {
   const InstructionRecord* t = snap->Find(FindInstruction(*m, "t")->id());
   ASSERT_NE(t, nullptr);
   EXPECT_TRUE(t->is_root);
-  EXPECT_EQ(snap->line(*t), "  ROOT %t = (s32[4], s32[4]) tuple(%b, %c)");
+  EXPECT_EQ(snap->line(*t), "  ROOT %t = (s32[], s32[]) tuple(%b, %c)");
   EXPECT_EQ(t->operands.size(), 2u);
 }
 
@@ -93,8 +93,8 @@ TEST(StepRecorderTest, SnapshotOfALargeModuleMatchesPrintModule) {
 }
 
 TEST(StepRecorderTest, ReplacementByANewInstruction) {
-  PassRun r = RunPass("algsimp", Module1("  p = f32[4] parameter(0)\n  m = f32[4] constant(-1)\n"
-                                         "  ROOT r = f32[4] multiply(p, m)"));
+  PassRun r = RunPass("algsimp", Module1("  p = f32[] parameter(0)\n  m = f32[] constant(-1)\n"
+                                         "  ROOT r = f32[] multiply(p, m)"));
   const StepDiff& d = r.steps[0]->diff;
   ASSERT_EQ(d.replaced.size(), 1u);
   EXPECT_EQ(d.added.size(), 1u);
