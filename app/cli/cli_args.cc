@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -129,6 +130,47 @@ void PrintVerifierWarnings(const std::string& verifier_message) {
                "warning: the module does not verify (%zu message(s) above); shown as written. Passes, "
                "codegen and runs refuse it.\n",
                count);
+}
+
+bool ParseTolerance(const Args& args, std::optional<Tolerance>* tol, std::string* error) {
+  tol->reset();
+  if (!args.Has("--rtol") && !args.Has("--atol")) return true;
+  Tolerance t;
+  for (const char* flag : {"--rtol", "--atol"}) {
+    auto v = args.Get(flag);
+    if (!v) continue;
+    char* end = nullptr;
+    double d = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end || !(d >= 0) || d > 1e30) {
+      *error = std::string(flag) + " takes a number >= 0, not '" + *v + "'";
+      return false;
+    }
+    (std::string(flag) == "--rtol" ? t.rel : t.abs) = d;
+  }
+  *tol = t;
+  return true;
+}
+
+std::string DescribeTolerance(const std::optional<Tolerance>& tol) {
+  if (!tol) return "default tolerances by element type (docs/eval-tolerances.md; set with --rtol/--atol)";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "tolerance rtol=%g atol=%g (--rtol/--atol)", tol->rel, tol->abs);
+  return buf;
+}
+
+std::string ExcessPrecisionHint(const std::vector<Literal>& expected) {
+  for (const Literal& l : expected) {
+    const PrimitiveType t = l.shape().element_type();
+    if (t == PrimitiveType::kBF16 || t == PrimitiveType::kF16)
+      return "note: bf16/f16 references computed by XLA's CPU backend may carry excess precision (f32 "
+             "intermediates); record bit-exact ones with XLA_FLAGS=--xla_allow_excess_precision=false "
+             "(docs/eval-tolerances.md)";
+  }
+  return "";
+}
+
+void AnnouncePipeline(const char* cmd, const std::string& pipeline) {
+  std::fprintf(stderr, "hloscope-cli %s: pipeline %s\n", cmd, pipeline.c_str());
 }
 
 }  // namespace hloscope::cli

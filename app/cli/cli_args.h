@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/eval/compare.h"
+
 namespace hloscope::cli {
 
 // Parsed arguments: positionals, --flag / --key value / --key=value.
@@ -52,5 +54,25 @@ bool WriteOutput(const std::string& path, const std::string& text, bool force, s
 // stderr as warnings, for commands that show a module that does not verify
 // (print, stats, export-graph of the input), then one line saying so.
 void PrintVerifierWarnings(const std::string& verifier_message);
+
+// --rtol R / --atol A: one tolerance for every float output (a flag not given
+// is 0); nullopt when neither is given (per-type defaults,
+// docs/eval-tolerances.md). False with *error on a bad number.
+bool ParseTolerance(const Args& args, std::optional<Tolerance>* tol, std::string* error);
+// "tolerance rtol=R atol=A (--rtol/--atol)" or "default tolerances by type
+// (docs/eval-tolerances.md)": what a mismatch message says it used.
+std::string DescribeTolerance(const std::optional<Tolerance>& tol);
+// A hint after a mismatch against a data file when an output is bf16 or f16:
+// XLA's CPU backend keeps excess precision in such references.
+std::string ExcessPrecisionHint(const std::vector<Literal>& expected);
+
+// The first line of every command that runs passes, on stderr:
+// "hloscope-cli CMD: pipeline P" (stdout may hold a module or JSON).
+void AnnouncePipeline(const char* cmd, const std::string& pipeline);
+
+// Exit codes shared by the commands that compare results: 1 for any
+// mismatch against any reference (or an error), 3 when nothing could be
+// checked (the module is not evaluable) and --allow-unevaluable is not given.
+constexpr int kExitNotChecked = 3;
 
 }  // namespace hloscope::cli

@@ -51,8 +51,17 @@ int RunCodegen(const std::vector<std::string>& argv) {
   }
   if (opts.validate && codegen::PtxasPath().empty()) return Fail("--validate needs ptxas (set HLOSCOPE_PTXAS or PATH)");
   const std::string& file = args.positional()[0];
+  AnnouncePipeline("codegen", args.GetOr("--pipeline", "gpu"));
   auto compiled = codegen::CompileFile(file, args.GetOr("--pipeline", "gpu"), opts);
-  if (!compiled.ok()) return Fail(file + ": " + compiled.status().message());
+  if (!compiled.ok()) {
+    // Codegen's errors are located (FILE:LINE:COL: error: ...); others get the file's name once.
+    const std::string& m = compiled.status().message();
+    if (m.rfind(file + ":", 0) == 0 && m.find(": error: ") != std::string::npos) {
+      std::fprintf(stderr, "%s\n", m.c_str());
+      return 1;
+    }
+    return Fail(file + ": " + m);
+  }
 
   runtime::Bundle bundle;
   bundle.plan = compiled->codegen.plan;

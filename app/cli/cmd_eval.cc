@@ -23,13 +23,18 @@ uint64_t Checksum(const Literal& l) {  // FNV-1a over the element bytes
 int RunEval(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--seed", "--inputs", "--expected"}, {"--json", "--no-verify"}, &err) ||
+  if (!args.Parse(argv, {"--seed", "--inputs", "--expected", "--rtol", "--atol"}, {"--json", "--no-verify"}, &err) ||
       args.positional().size() != 1) {
     std::fprintf(stderr, "hloscope-cli eval: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
     return 2;
   }
   if (args.Has("--seed") && args.Has("--inputs")) {
     std::fprintf(stderr, "hloscope-cli eval: error: --seed and --inputs exclude each other\n");
+    return 2;
+  }
+  std::optional<Tolerance> tol;
+  if (!ParseTolerance(args, &tol, &err)) {
+    std::fprintf(stderr, "hloscope-cli eval: error: %s\n", err.c_str());
     return 2;
   }
   long long seed = 0;
@@ -52,7 +57,30 @@ int RunEval(const std::vector<std::string>& argv) {
   }
   const Computation& entry = *(*m)->entry();
   std::vector<Literal> inputs;
-  if (auto in = args.Get("--inputs")) {
+  // Expected outputs only mean something for the inputs they were computed
+  // from: without --inputs, the expected file's own inputs are used, and a
+  // file without inputs is refused rather than compared with random ones.
+  std::optional<std::string> inputs_file = args.Get("--inputs");
+  std::optional<DataFile> expected;
+  if (auto ex = args.Get("--expected")) {
+    auto d = ReadDataFile(*ex);
+    if (!d.ok()) {
+      std::fprintf(stderr, "%s\n", d.status().message().c_str());
+      return 1;
+    }
+    expected = std::move(*d);
+    if (!inputs_file) {
+      if (args.Has("--seed") || expected->inputs.empty()) {
+        std::fprintf(stderr,
+                     "%s: error: --expected compares with outputs computed from particular inputs; this file %s, "
+                     "so give them with --inputs F.json (hloscope-data-v1, samples/README.md)\n",
+                     ex->c_str(), expected->inputs.empty() ? "carries none" : "has them, but --seed asks for random ones");
+        return 2;
+      }
+      inputs_file = *ex;
+    }
+  }
+  if (auto in = inputs_file) {
     auto d = ReadDataFile(*in);
     if (!d.ok()) {
       std::fprintf(stderr, "%s\n", d.status().message().c_str());
@@ -93,26 +121,23 @@ int RunEval(const std::vector<std::string>& argv) {
     }
   }
   if (auto ex = args.Get("--expected")) {
-    auto d = ReadDataFile(*ex);
-    if (!d.ok()) {
-      std::fprintf(stderr, "%s\n", d.status().message().c_str());
-      return 1;
-    }
+    const DataFile* d = &*expected;
     if (d->outputs.size() != outs.size()) {
       std::fprintf(stderr, "%s: mismatch: expected %zu outputs, got %zu\n", ex->c_str(), d->outputs.size(), outs.size());
       return 1;
     }
     for (size_t i = 0; i < outs.size(); ++i) {
-      std::string diff = CompareLiterals(d->outputs[i], outs[i]);
+      std::string diff = CompareLiterals(d->outputs[i], outs[i], tol);
       if (!diff.empty()) {
         // Report with the flattened output number.
         auto pos = diff.find("output {}");
         if (pos != std::string::npos) diff.replace(pos, 9, "output {" + std::to_string(i) + "}");
-        std::fprintf(stderr, "%s: mismatch: %s\n", ex->c_str(), diff.c_str());
+        std::fprintf(stderr, "%s: mismatch: %s (%s)\n", ex->c_str(), diff.c_str(), DescribeTolerance(tol).c_str());
+        if (std::string hint = ExcessPrecisionHint(d->outputs); !hint.empty()) std::fprintf(stderr, "%s\n", hint.c_str());
         return 1;
       }
     }
-    std::fprintf(stderr, "all %zu outputs match %s\n", outs.size(), ex->c_str());
+    std::fprintf(stderr, "all %zu outputs match %s (%s)\n", outs.size(), ex->c_str(), DescribeTolerance(tol).c_str());
   }
   return 0;
 }
@@ -121,13 +146,16 @@ int RunEval(const std::vector<std::string>& argv) {
 
 HLOSCOPE_CLI_COMMAND(eval, "eval", "run the entry computation in the reference interpreter",
                    "usage: hloscope-cli eval FILE [--seed N | --inputs F.json] [--json] [--expected F.json]\n"
-                   "                          [--no-verify]\n"
+                   "                          [--rtol R] [--atol A] [--no-verify]\n"
                    "Evaluates the entry computation on deterministic random inputs (--seed, default 0)\n"
                    "or on the inputs of a hloscope-data-v1 file. Prints each output (tuples flattened):\n"
                    "shape, an FNV-1a checksum of its bytes and its first values; --json prints\n"
                    "{\"outputs\":[{\"shape\":\"f32[2,2]\",\"values\":[...]}]} with every value.\n"
-                   "--expected compares with the outputs of a data file (default tolerances per type)\n"
-                   "and exits 1 on a mismatch. Errors are located (FILE:LINE:COL) and exit 1.",
+                   "--expected compares with the outputs of a data file (default tolerances per type,\n"
+                   "docs/eval-tolerances.md, or --rtol/--atol for every output) and exits 1 on a mismatch;\n"
+                   "without --inputs it evaluates on that file's own inputs (a file without inputs is\n"
+                   "refused, exit 2). Data files: hloscope-data-v1, described in samples/README.md.\n"
+                   "Errors are located (FILE:LINE:COL) and exit 1.",
                    RunEval);
 
 }  // namespace hloscope::cli

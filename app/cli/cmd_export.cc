@@ -51,6 +51,7 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
     std::fprintf(stderr, "hloscope-cli %s: warning: showing the input as written (step initial, no pipeline)\n", cmd);
     return ModuleSnapshot::Capture(**m);
   }
+  AnnouncePipeline(cmd, pipeline == "none" ? "none (the input as written)" : pipeline);
   if (pipeline == "none") {
     return ModuleSnapshot::Capture(**m);
   }

@@ -49,6 +49,7 @@ int RunMemory(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "%s\n", s.message().c_str());
     return 1;
   }
+  AnnouncePipeline("memory", args.GetOr("--pipeline", "none (the input as written)"));
   if (auto p = args.Get("--pipeline")) {
     if (auto d = args.Get("--device")) {
       auto spec = LoadDevice(*d);

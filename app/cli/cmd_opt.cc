@@ -31,7 +31,9 @@ std::vector<std::string> SplitComma(const std::string& s) {
   return out;
 }
 
-// The pipeline named by --pipeline / --passes (default `simplify`).
+// The pipeline named by --pipeline / --passes (default `gpu`: the fusion
+// pipeline, which is what explain, check and opt are asked about), announced
+// on stderr as the command's first line.
 std::unique_ptr<Pipeline> BuildFromArgs(const Args& args, const char* cmd) {
   const PassRegistry& reg = PassRegistry::Global();
   StatusOr<std::unique_ptr<Pipeline>> p = Status::Error("");
@@ -42,12 +44,14 @@ std::unique_ptr<Pipeline> BuildFromArgs(const Args& args, const char* cmd) {
   if (args.Has("--passes")) {
     p = reg.BuildPassList(SplitComma(args.GetOr("--passes", "")));
   } else {
-    p = reg.BuildPipeline(args.GetOr("--pipeline", "simplify"));
+    p = reg.BuildPipeline(args.GetOr("--pipeline", "gpu"));
   }
   if (!p.ok()) {
     std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, p.status().message().c_str());
     return nullptr;
   }
+  AnnouncePipeline(cmd, args.Has("--passes") ? "of passes " + args.GetOr("--passes", "")
+                                              : args.GetOr("--pipeline", "gpu"));
   return std::move(*p);
 }
 
@@ -323,7 +327,9 @@ int RunOpt(const std::vector<std::string>& argv) {
     }
   }
   if (json) {
-    std::printf("%s\n", StepsJson(*m, recorder).dump(2).c_str());
+    nlohmann::ordered_json j = StepsJson(*m, recorder);
+    j["pipeline"] = args.Has("--passes") ? "custom" : args.GetOr("--pipeline", "gpu");
+    std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
   // A short summary on stderr (stdout may hold the module).
@@ -339,8 +345,14 @@ int RunOpt(const std::vector<std::string>& argv) {
 int RunCheck(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--passes", "--seeds"}, {}, &err) || args.positional().size() != 1) {
+  if (!args.Parse(argv, {"--pipeline", "--passes", "--seeds", "--rtol", "--atol"}, {"--allow-unevaluable"}, &err) ||
+      args.positional().size() != 1) {
     std::fprintf(stderr, "hloscope-cli check: error: %s\n", err.empty() ? "expected one input file" : err.c_str());
+    return 2;
+  }
+  std::optional<Tolerance> tol;
+  if (!ParseTolerance(args, &tol, &err)) {
+    std::fprintf(stderr, "hloscope-cli check: error: %s\n", err.c_str());
     return 2;
   }
   long long seeds = 1;
@@ -354,6 +366,7 @@ int RunCheck(const std::vector<std::string>& argv) {
   if (!m) return 1;
   DifferentialOptions opts;
   opts.seeds = static_cast<int>(seeds);
+  opts.tolerance = tol;
   DifferentialChecker checker(opts);
   VerifierInstrumentation verifier;
   StepRecorder recorder;
@@ -363,14 +376,20 @@ int RunCheck(const std::vector<std::string>& argv) {
   StatusOr<bool> changed = pipeline->Run(*m);
   if (!changed.ok()) {
     std::fprintf(stderr, "%s: FAIL: %s\n", args.positional()[0].c_str(), changed.status().message().c_str());
+    if (checker.mismatch()) std::fprintf(stderr, "(compared with %s)\n", DescribeTolerance(tol).c_str());
     return 1;
   }
   int changed_steps = 0;
   for (const auto& s : recorder.steps()) changed_steps += s->changed;
   if (!checker.evaluable()) {
-    std::printf("%s: verified %d changed steps; not evaluable, no differential check (%s)\n",
-                args.positional()[0].c_str(), changed_steps, checker.not_evaluable_reason().c_str());
-    return 0;
+    // Nothing was compared: not a pass for a CI that relies on this command.
+    const bool allowed = args.Has("--allow-unevaluable");
+    std::printf("%s: %s: verified %d changed steps, but the interpreter cannot evaluate the module, so "
+                "nothing was compared (%s)%s\n",
+                args.positional()[0].c_str(), allowed ? "NOT CHECKED (allowed)" : "NOT CHECKED", changed_steps,
+                checker.not_evaluable_reason().c_str(),
+                allowed ? "" : "; exit 3 (--allow-unevaluable accepts this)");
+    return allowed ? 0 : kExitNotChecked;
   }
   std::printf("%s: OK, %zu pass runs, %d changed, %d comparisons on %lld seeds, 0 mismatches\n",
               args.positional()[0].c_str(), recorder.steps().size(), changed_steps, checker.comparisons(), seeds);
@@ -387,8 +406,9 @@ HLOSCOPE_CLI_COMMAND(list_passes, "list-passes", "list the registered passes and
 HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
                      "usage: hloscope-cli opt FILE [--pipeline NAME | --passes a,b,c] [--device ID|FILE.json]\n"
                      "                        [-o OUT.hlo] [--dump-dir DIR] [--json] [--force] [--no-verify]\n"
-                     "Runs the pipeline (default `simplify`) with the verifier after every pass that\n"
+                     "Runs the pipeline (default `gpu`) with the verifier after every pass that\n"
                      "changed the module. Writes the result to OUT (stdout without -o and --json).\n"
+                     "The first line on stderr names the pipeline; --json carries it as \"pipeline\".\n"
                      "--json prints {\"module\", \"steps\":[{\"pass\", \"iteration\", \"changed\", \"ms\",\n"
                      "\"instructions\", \"computations\", \"kernels\", \"hbm_bytes\", \"est_us\", \"stats\",\n"
                      "\"rewrites\", \"decisions\":[{\"pass\", \"producer\", \"consumers\", \"verdict\", \"reason\",\n"
@@ -402,15 +422,19 @@ HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
                      RunOpt);
 HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipeline",
                      "usage: hloscope-cli check FILE [--pipeline NAME | --passes a,b,c] [--seeds K]\n"
-                     "Runs the pipeline (default `simplify`) with the verifier and the interpreter:\n"
+                     "                          [--rtol R] [--atol A] [--allow-unevaluable]\n"
+                     "Runs the pipeline (default `gpu`) with the verifier and the interpreter:\n"
                      "after every pass that changed the module, its outputs on K random input sets\n"
                      "(seeds 1..K, default 1) must equal those before the pass (float tolerance by\n"
-                     "type). Exits 1 on the first mismatch, naming the pass and the output element.",
+                     "type, docs/eval-tolerances.md, or --rtol/--atol for every output).\n"
+                     "Exit codes: 0 checked and equal; 1 a mismatch (naming the pass, the output\n"
+                     "element and the tolerance) or an error; 3 nothing was compared because the\n"
+                     "interpreter cannot evaluate the module (0 with --allow-unevaluable).",
                      RunCheck);
 HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
                      "usage: hloscope-cli explain FILE --instruction NAME [--pipeline NAME | --passes a,b,c]\n"
                      "                            [--device ID] [--json]\n"
-                     "Runs the pipeline (e.g. --pipeline gpu) and prints every fusion decision that\n"
+                     "Runs the pipeline (default gpu) and prints every fusion decision that\n"
                      "named the instruction (or the fusions it became part of), with its reason and\n"
                      "cost numbers, then the fusion it ended in.",
                      RunExplain);

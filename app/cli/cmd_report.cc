@@ -88,6 +88,7 @@ int RunReport(const std::vector<std::string>& argv) {
     opts.xla_buffers_label = xla_ba_file;
   }
   opts.pipeline = args.GetOr("--pipeline", "gpu");
+  AnnouncePipeline("report", opts.pipeline);
   opts.device = args.GetOr("--device", "h200");
   opts.source = file;
   if (!args.Has("--quiet")) opts.progress = [](const std::string& line) { std::fprintf(stderr, "report: %s\n", line.c_str()); };

@@ -27,12 +27,14 @@ int Fail(const std::string& msg, int code = 1) {
 int RunRun(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--device", "--seed", "--inputs", "--sm", "--repeat"}, {"--json", "--quiet"},
-                  &err) ||
+  if (!args.Parse(argv, {"--pipeline", "--device", "--seed", "--inputs", "--sm", "--repeat", "--rtol", "--atol"},
+                  {"--json", "--quiet"}, &err) ||
       args.positional().size() != 1)
     return Fail("hloscope-cli run: error: " + (err.empty() ? std::string("expected one input file") : err), 2);
   if (args.Has("--seed") && args.Has("--inputs"))
     return Fail("hloscope-cli run: error: --seed and --inputs exclude each other", 2);
+  std::optional<Tolerance> tol;
+  if (!ParseTolerance(args, &tol, &err)) return Fail("hloscope-cli run: error: " + err, 2);
   long long seed = 0, repeat = 1;
   if (args.Has("--seed") && !args.GetInt("--seed", &seed, &err)) return Fail("hloscope-cli run: error: " + err, 2);
   if (args.Has("--repeat") && (!args.GetInt("--repeat", &repeat, &err) || repeat < 1 || repeat > 100000))
@@ -47,6 +49,7 @@ int RunRun(const std::vector<std::string>& argv) {
   codegen::CodegenOptions copts;
   if (auto sm = args.Get("--sm")) copts.sm = *sm;
   copts.emit_ptx = device == "cuda";
+  AnnouncePipeline("run", args.GetOr("--pipeline", "gpu"));
   auto compiled = codegen::CompileFile(path, args.GetOr("--pipeline", "gpu"), copts);
   if (!compiled.ok()) return Fail(compiled.status().message());
   const codegen::CodegenResult& code = compiled->codegen;
@@ -81,10 +84,12 @@ int RunRun(const std::vector<std::string>& argv) {
     bool no_gpu = m.rfind("no CUDA driver", 0) == 0 || m.rfind("no CUDA device", 0) == 0;
     return Fail(path + ": " + m, no_gpu ? 2 : 1);
   }
-  std::string mismatch = runtime::CompareOutputs(code.plan, want, result->outputs);
+  std::string mismatch = runtime::CompareOutputs(code.plan, want, result->outputs, tol);
   std::string jax;
+  bool jax_mismatch = false;
   if (!jax_expected.empty()) {
-    std::string d = runtime::CompareOutputs(code.plan, jax_expected, result->outputs);
+    std::string d = runtime::CompareOutputs(code.plan, jax_expected, result->outputs, tol);
+    jax_mismatch = !d.empty();
     jax = d.empty() ? "match" : d;
   }
   if (args.Has("--json")) {
@@ -101,7 +106,15 @@ int RunRun(const std::vector<std::string>& argv) {
                   code.kernels.size(), device.c_str());
     if (!jax.empty()) std::printf("%s: against JAX's outputs: %s\n", path.c_str(), jax.c_str());
   }
-  if (!mismatch.empty()) return Fail(path + ": mismatch with the interpreter: " + mismatch);
+  // One rule: any mismatch against any reference (the interpreter, or the
+  // data file's outputs) exits 1, naming the tolerance used.
+  if (!mismatch.empty())
+    return Fail(path + ": mismatch with the interpreter: " + mismatch + " (" + DescribeTolerance(tol) + ")");
+  if (jax_mismatch) {
+    std::string hint = ExcessPrecisionHint(jax_expected);
+    return Fail(path + ": mismatch with the outputs of " + args.GetOr("--inputs", "") + ": " + jax + " (" +
+                DescribeTolerance(tol) + ")" + (hint.empty() ? "" : "\n" + hint));
+  }
   return 0;
 }
 
@@ -109,15 +122,18 @@ int RunRun(const std::vector<std::string>& argv) {
 
 HLOSCOPE_CLI_COMMAND(run, "run", "generate the kernels, run them (CPU or GPU) and compare with the interpreter",
                      "usage: hloscope-cli run FILE [--pipeline gpu] [--device cpu|cuda] [--seed N | --inputs D.json]\n"
-                     "                         [--sm 90] [--repeat N] [--json] [--quiet]\n"
+                     "                         [--sm 90] [--repeat N] [--rtol R] [--atol A] [--json] [--quiet]\n"
                      "Optimizes FILE (--pipeline, default gpu), assigns buffers, generates every kernel and runs\n"
                      "the kernel plan: --device cpu (default) JIT-compiles the kernels' own LLVM IR for this CPU\n"
                      "with emulated GPU threads, block by block; --device cuda loads their PTX with the CUDA\n"
                      "driver. The outputs are compared with the reference interpreter on the same inputs\n"
                      "(--seed N random inputs, default 0, or the inputs of a hloscope-data-v1 file; its outputs,\n"
                      "JAX's, are compared too and reported). Prints per kernel: launch dimensions, median time,\n"
-                     "GB/s and the cost model's estimate. Exit 1 on a mismatch (naming output, element and the\n"
-                     "kernel that wrote it) or error, 2 when --device cuda finds no driver or GPU.",
+                     "GB/s and the cost model's estimate. Tolerances: per type (docs/eval-tolerances.md) or\n"
+                     "--rtol/--atol for every output. Exit 1 on any mismatch, against the interpreter or against\n"
+                     "the data file's outputs (naming output, element, tolerance and the kernel that wrote it)\n"
+                     "or on an error; 2 when --device cuda finds no driver or GPU. Data files: hloscope-data-v1\n"
+                     "(samples/README.md).",
                      RunRun);
 
 }  // namespace hloscope::cli

@@ -1,6 +1,8 @@
 // GenerateKernels: kernel plan → one LLVM module per kernel → PTX.
 #include "core/codegen/codegen.h"
 
+#include <cctype>
+
 #include <chrono>
 
 #include <llvm/IR/LLVMContext.h>
@@ -60,18 +62,60 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
   return result;
 }
 
+namespace {
+
+// "FILE:LINE:COL: error: MESSAGE" for a codegen error that names an
+// instruction (`%name`): the location is where that instruction (or, for a
+// fusion the pipeline made, the first of its members with one) was written.
+Status Located(const Module& m, const std::string& origin, const Status& s) {
+  std::string msg = s.message();
+  if (msg.rfind("codegen: ", 0) == 0) msg = msg.substr(9);
+  SourceLoc loc;
+  for (size_t at = msg.find('%'); at != std::string::npos && loc.line == 0; at = msg.find('%', at + 1)) {
+    size_t end = at + 1;
+    while (end < msg.size() && (std::isalnum(static_cast<unsigned char>(msg[end])) || msg[end] == '_' ||
+                                msg[end] == '.' || msg[end] == '-' || msg[end] == '#'))
+      ++end;
+    while (end > at + 1 && (msg[end - 1] == '.' || msg[end - 1] == '-')) --end;  // sentence punctuation
+    const std::string name = msg.substr(at + 1, end - at - 1);
+    for (const auto& c : m.computations()) {
+      for (const auto& i : c->instructions()) {
+        if (i->name() != name) continue;
+        loc = i->loc();
+        if (loc.line == 0 && i->fused_computation())
+          for (const auto& f : i->fused_computation()->instructions())
+            if (f->loc().line > 0 && f->opcode() != Opcode::kParameter) {
+              loc = f->loc();
+              break;
+            }
+        break;
+      }
+      if (loc.line > 0) break;
+    }
+  }
+  if (loc.line == 0) return Status::Error(origin + ": error: " + msg);
+  return Status::Error(origin + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": error: " + msg);
+}
+
+}  // namespace
+
 StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& origin, const std::string& pipeline,
                                    const CodegenOptions& options) {
   CompiledFile out;
   ASSIGN_OR_RETURN(out.module, ParseHloModule(text, origin));
+  out.module->set_source_path(origin);
   RETURN_IF_ERROR(VerifyModule(*out.module));
   if (!pipeline.empty()) {
     ASSIGN_OR_RETURN(auto p, PassRegistry::Global().BuildPipeline(pipeline));
     auto ran = p->Run(*out.module);
     if (!ran.ok()) return Status::Error(origin + ": pipeline " + pipeline + " failed: " + ran.status().message());
   }
-  ASSIGN_OR_RETURN(out.buffers, AssignBuffers(*out.module));
-  ASSIGN_OR_RETURN(out.codegen, GenerateKernels(*out.module, *out.buffers, options));
+  auto buffers = AssignBuffers(*out.module);
+  if (!buffers.ok()) return Located(*out.module, origin, buffers.status());
+  out.buffers = std::move(*buffers);
+  auto code = GenerateKernels(*out.module, *out.buffers, options);
+  if (!code.ok()) return Located(*out.module, origin, code.status());
+  out.codegen = std::move(*code);
   return out;
 }
 

@@ -87,7 +87,8 @@ Status DifferentialChecker::AfterPass(const Module& m, const PassRunInfo& info, 
   for (size_t k = 0; k < seeds_.size(); ++k) {
     ++comparisons_;
     StatusOr<Literal> out = EvaluateModule(m, inputs_[k], opts_.eval);
-    std::string detail = out.ok() ? Compare(previous_[k], *out)
+    std::string detail = out.ok() ? (opts_.tolerance ? CompareLiterals(previous_[k], *out, opts_.tolerance)
+                                                     : Compare(previous_[k], *out))
                                   : "the interpreter fails after the pass: " + out.status().message();
     if (!detail.empty()) {
       mismatch_ = DifferentialMismatch{std::string(info.pass->name()), info.step, info.iteration, seeds_[k], detail};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/eval/compare.h"
 #include "core/eval/evaluator.h"
 #include "core/passes/instrumentation.h"
 
@@ -22,6 +23,8 @@ struct DifferentialOptions {
   int seeds = 1;            // input sets per check
   uint64_t first_seed = 1;  // seeds first_seed, first_seed+1, ...
   EvalOptions eval;
+  // One tolerance for every float output; unset: DefaultTolerance by type.
+  std::optional<Tolerance> tolerance;
 };
 
 struct DifferentialMismatch {

@@ -155,11 +155,11 @@ const KernelThunk* LastWriter(const ThunkPlan& plan, const Slice& s) {
 }
 
 std::string CompareOutputs(const ThunkPlan& plan, const std::vector<Literal>& expected,
-                           const std::vector<Literal>& actual) {
+                           const std::vector<Literal>& actual, std::optional<Tolerance> tol) {
   if (expected.size() != actual.size())
     return "expected " + std::to_string(expected.size()) + " outputs, got " + std::to_string(actual.size());
   for (size_t i = 0; i < actual.size(); ++i) {
-    std::string diff = CompareLiterals(expected[i], actual[i]);
+    std::string diff = CompareLiterals(expected[i], actual[i], tol);
     if (diff.empty()) continue;
     auto pos = diff.find("output {}");
     if (pos != std::string::npos) diff.replace(pos, 9, "output " + std::to_string(i));

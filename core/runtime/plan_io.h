@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/eval/compare.h"
 #include "core/ir/literal.h"
 #include "core/runtime/thunk_plan.h"
 #include "core/support/status.h"
@@ -29,8 +31,9 @@ StatusOr<std::vector<Literal>> ParameterLeaves(const ThunkPlan& plan, const std:
 // "" when every output matches within DefaultTolerance, else the first
 // mismatch: "output 1 (f32[4,8]) element [2,3]: expected …, got … — last
 // written by kernel 'loop_fusion_3' (fusion.3)".
+// With `tol`, every output is compared with that one tolerance.
 std::string CompareOutputs(const ThunkPlan& plan, const std::vector<Literal>& expected,
-                           const std::vector<Literal>& actual);
+                           const std::vector<Literal>& actual, std::optional<Tolerance> tol = std::nullopt);
 
 // ValidatePlan plus what running needs: every parameter/output shape parses
 // and fits its slice.

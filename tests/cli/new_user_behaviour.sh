@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# What a new user relies on (issue 21), through the real executable:
+#   1. a check that compared nothing does not pass (exit 3), run exits 1 on
+#      a mismatch with the data file's outputs;
+#   3. opt, check and explain default to the gpu pipeline and say so first;
+#   5. --rtol/--atol are taken and named in mismatch messages, with the bf16
+#      excess-precision hint;
+#   6. eval --expected without --inputs uses the file's inputs, or refuses;
+#   9. codegen errors carry FILE:LINE:COL and say "codegen" at most once.
+# Usage: new_user_behaviour.sh HLOSCOPE_CLI SOURCE_DIR
+set -u
+cli=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect_rc() {  # expect_rc WANT WHAT CMD...
+  local want=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL $what: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -20; fail=1
+  fi
+}
+expect_text() {  # expect_text WHAT PATTERN FILE
+  if ! grep -q -- "$2" "$3"; then echo "FAIL $1: no '$2' in:"; sed 's/^/  | /' "$3" | head -20; fail=1; fi
+}
+
+# 1. Nothing compared is not a pass.
+printf 'HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  c = f32[4] constant({...})\n  ROOT a = f32[4] add(p, c)\n}\n' >"$tmp/elided.hlo"
+expect_rc 3 "check on an unevaluable module" "$cli" check "$tmp/elided.hlo"
+expect_text "check says nothing was compared" "NOT CHECKED" "$tmp/out"
+expect_rc 0 "check --allow-unevaluable" "$cli" check "$tmp/elided.hlo" --allow-unevaluable
+expect_rc 0 "check on a sample" "$cli" check "$src/samples/softmax.hlo"
+# run against a data file whose outputs were altered: a mismatch with the reference exits 1.
+python3 - "$src/samples/softmax.data.json" "$tmp/wrong.data.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["outputs"][0]["values"][0] = 12345.0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "run with a data file whose outputs differ" "$cli" run "$src/samples/softmax.hlo" --inputs "$tmp/wrong.data.json" --quiet
+expect_text "run names the data file's mismatch" "mismatch with the outputs of" "$tmp/err"
+expect_rc 0 "run with the sample's data file" "$cli" run "$src/samples/softmax.hlo" --inputs "$src/samples/softmax.data.json" --quiet
+
+# 3. gpu by default, announced first.
+for cmd in check explain opt; do
+  case $cmd in
+    explain) expect_rc 0 "explain" "$cli" explain "$src/samples/softmax.hlo" --instruction exp.1 ;;
+    *) expect_rc 0 "$cmd" "$cli" $cmd "$src/samples/softmax.hlo" ;;
+  esac
+  [ "$(head -1 "$tmp/err")" = "hloscope-cli $cmd: pipeline gpu" ] ||
+    { echo "FAIL $cmd: first stderr line is '$(head -1 "$tmp/err")'"; fail=1; }
+done
+expect_rc 0 "opt --json" "$cli" opt "$src/samples/softmax.hlo" --json
+expect_text "opt --json names the pipeline" '"pipeline": "gpu"' "$tmp/out"
+expect_rc 0 "explain of a fused instruction" "$cli" explain "$src/samples/softmax.hlo" --instruction exp.1
+expect_text "explain under gpu finds the fusion" "ended in " "$tmp/out"
+
+# 5. Tolerances.
+expect_rc 1 "eval with --rtol 0 --atol 0" "$cli" eval "$src/samples/softmax.hlo" --expected "$src/samples/softmax.data.json" --rtol 0 --atol 0
+expect_text "mismatch names the tolerance" "tolerance rtol=0 atol=0" "$tmp/err"
+expect_rc 0 "eval with a loose tolerance" "$cli" eval "$src/samples/softmax.hlo" --expected "$src/samples/softmax.data.json" --rtol 1e-3 --atol 1e-6
+expect_rc 2 "eval with a negative tolerance" "$cli" eval "$src/samples/softmax.hlo" --rtol -1
+# A bf16 reference one bf16 step off (as XLA's excess precision can leave it).
+python3 - "$src/samples/mlp_gelu_bf16.data.json" "$tmp/bf16.data.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["outputs"][0]["values"][0] = -0.298828125
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "bf16 eval with --rtol 0 --atol 0" "$cli" eval "$src/samples/mlp_gelu_bf16.hlo" --expected "$tmp/bf16.data.json" --rtol 0 --atol 0
+expect_text "bf16 mismatch gives the excess-precision hint" "xla_allow_excess_precision=false" "$tmp/err"
+expect_rc 3 "check --rtol on an unevaluable module" "$cli" check "$tmp/elided.hlo" --rtol 0.1
+
+# 6. --expected takes its inputs from the same file, or refuses.
+expect_rc 0 "eval --expected without --inputs" "$cli" eval "$src/samples/softmax.hlo" --expected "$src/samples/softmax.data.json"
+expect_text "eval --expected matches on the file's inputs" "all 1 outputs match" "$tmp/err"
+python3 - "$src/samples/softmax.data.json" "$tmp/noinputs.data.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["inputs"] = []
+d["input_names"] = []
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "eval --expected of a file without inputs" "$cli" eval "$src/samples/softmax.hlo" --expected "$tmp/noinputs.data.json"
+expect_text "refusal says what to do" "give them with --inputs" "$tmp/err"
+expect_rc 2 "eval --expected with --seed" "$cli" eval "$src/samples/softmax.hlo" --expected "$src/samples/softmax.data.json" --seed 3
+
+# 9. Located codegen errors.
+printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  ROOT t = (f32[4,2], s32[4,2]) topk(p), k=2, largest=true\n}\n' >"$tmp/topk.hlo"
+expect_rc 1 "codegen of a module with no emitter" "$cli" codegen "$tmp/topk.hlo" --out "$tmp/bundle"
+expect_text "codegen error is located" "^$tmp/topk.hlo:4:8: error: " "$tmp/err"
+if [ "$(grep -o codegen "$tmp/err" | wc -l)" -gt 1 ]; then echo "FAIL codegen error says codegen more than once:"; cat "$tmp/err"; fail=1; fi
+
+[ $fail = 0 ] && echo "all new-user checks hold"
+exit $fail
