@@ -1,4 +1,5 @@
 // list-passes, opt, check: running passes and pipelines on a module.
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -202,10 +203,33 @@ bool ApplyDevice(const Args& args, const char* cmd) {
   return true;
 }
 
+// A refusal's reason with the instruction names in it (`fusion.45`,
+// `x.1`) blanked: refusals that differ only in which sibling they name fold.
+std::string ReasonShape(const std::string& reason) {
+  std::string out;
+  for (size_t i = 0; i < reason.size();) {
+    size_t j = i;
+    while (j < reason.size() && (std::isalnum(static_cast<unsigned char>(reason[j])) || reason[j] == '_' ||
+                                 reason[j] == '-' || reason[j] == '.'))
+      ++j;
+    if (j > i) {
+      const std::string word = reason.substr(i, j - i);
+      const size_t dot = word.rfind('.');
+      const bool named = dot != std::string::npos && dot + 1 < word.size() &&
+                         std::isdigit(static_cast<unsigned char>(word[dot + 1]));
+      out += named ? "…" : word;
+      i = j;
+    } else {
+      out += reason[i++];
+    }
+  }
+  return out;
+}
+
 int RunExplain(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--passes", "--instruction", "--device"}, {"--json"}, &err) ||
+  if (!args.Parse(argv, {"--pipeline", "--passes", "--instruction", "--device"}, {"--json", "--all"}, &err) ||
       args.positional().size() != 1 || !args.Has("--instruction")) {
     std::fprintf(stderr, "hloscope-cli explain: error: %s\n",
                  err.empty() ? "expected FILE and --instruction NAME" : err.c_str());
@@ -232,52 +256,132 @@ int RunExplain(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "hloscope-cli explain: error: %s\n", changed.status().message().c_str());
     return 1;
   }
-  // Names this instruction went by: itself and the fusions it ended up in.
+  // Names this instruction went by: itself and the fusions it ended up in
+  // (every one of them when it was duplicated), and the fusions those were
+  // merged into later (multi-output, sibling and horizontal fusion).
   std::set<std::string> names = {name};
   nlohmann::ordered_json story = nlohmann::ordered_json::array();
-  std::string text;
+  struct Line {
+    int step;
+    const FusionDecision* d;
+  };
+  std::vector<Line> lines;
   for (const auto& s : recorder.steps()) {
     for (const auto& d : s->decisions) {
-      bool about = names.count(d.producer) > 0;
-      for (const auto& c : d.consumers) about |= names.count(c) > 0;
-      if (!about) continue;
-      if (d.verdict != FusionVerdict::kNotFused && !d.result.empty() && names.count(d.producer)) names.insert(d.result);
-      if (d.verdict != FusionVerdict::kNotFused && !d.result.empty())
-        for (const auto& c : d.consumers)
-          if (names.count(c)) names.insert(d.result);
+      // About it: it (or a fusion holding it) is the producer; or it is a
+      // consumer and the decision merges two kernels or refuses one (other
+      // instructions joining its fusion, constants and broadcasts, are not
+      // its story).
+      const bool producer = names.count(d.producer) > 0;
+      bool consumer = false;
+      for (const auto& c : d.consumers) consumer |= names.count(c) > 0;
+      const bool merge = d.producer.rfind("fusion", 0) == 0;
+      if (d.verdict != FusionVerdict::kNotFused && (producer || consumer)) {
+        // The names it goes by next: every result when it is the producer
+        // ("fused with duplication into fusion.21, fusion.20"), the result
+        // standing for its own consumer slot when it is a consumer.
+        std::vector<std::string> results;
+        for (const std::string& r : SplitComma(d.result)) {
+          std::string t = r;
+          while (!t.empty() && t.front() == ' ') t.erase(t.begin());
+          if (!t.empty()) results.push_back(t);
+        }
+        std::vector<std::string> next;
+        if (producer) next = results;
+        for (size_t c = 0; c < d.consumers.size(); ++c)
+          if (names.count(d.consumers[c]))
+            next.push_back(results.size() == d.consumers.size() ? results[c] : results.empty() ? "" : results.back());
+        for (const std::string& n : next)
+          if (!n.empty()) names.insert(n);
+      }
+      if (!producer && !(consumer && (merge || d.verdict == FusionVerdict::kNotFused))) continue;
       nlohmann::ordered_json e = DecisionJson(d);
       e["step"] = s->index;
       story.push_back(e);
-      char line[128];
-      std::snprintf(line, sizeof line, "step %d %s: ", s->index, d.pass.c_str());
-      text += line + d.producer + " → {";
-      for (size_t k = 0; k < d.consumers.size(); ++k) text += (k ? ", " : "") + d.consumers[k];
-      text += "}: " + std::string(FusionVerdictName(d.verdict)) + (d.result.empty() ? "" : " into " + d.result) +
-              "\n    " + d.reason + "\n";
-      std::snprintf(line, sizeof line, "    bytes %lld → %lld, est. %.3f → %.3f us\n",
-                    static_cast<long long>(d.bytes_before), static_cast<long long>(d.bytes_after), d.us_before,
-                    d.us_after);
-      text += line;
+      lines.push_back({s->index, &d});
     }
   }
-  // Where it ended: inside a fusion (fused instructions keep their names) or on its own.
-  std::string ended = "not fused: it is a kernel (or bookkeeping) of its own";
+  const bool all = args.Has("--all");
+  std::string text;
+  auto line_of = [](int step, const FusionDecision& d) {
+    char head[128];
+    std::snprintf(head, sizeof head, "step %d %s: ", step, d.pass.c_str());
+    std::string t = head + d.producer + " → {";
+    for (size_t k = 0; k < d.consumers.size(); ++k) t += (k ? ", " : "") + d.consumers[k];
+    t += "}: " + std::string(FusionVerdictName(d.verdict)) + (d.result.empty() ? "" : " into " + d.result) + "\n    " +
+         d.reason + "\n";
+    char cost[128];
+    std::snprintf(cost, sizeof cost, "    bytes %lld → %lld, est. %.3f → %.3f us\n",
+                  static_cast<long long>(d.bytes_before), static_cast<long long>(d.bytes_after), d.us_before,
+                  d.us_after);
+    return t + cost;
+  };
+  for (size_t k = 0; k < lines.size();) {
+    const FusionDecision& d = *lines[k].d;
+    // Refusals in a row with the same pass and reason (e.g. one per
+    // sibling) fold into one line with a count unless --all.
+    size_t run = 1;
+    if (!all && d.verdict == FusionVerdict::kNotFused)
+      while (k + run < lines.size() && lines[k + run].step == lines[k].step &&
+             lines[k + run].d->verdict == FusionVerdict::kNotFused && lines[k + run].d->pass == d.pass &&
+             ReasonShape(lines[k + run].d->reason) == ReasonShape(d.reason))
+        ++run;
+    if (run < 3) {
+      for (size_t j = 0; j < run; ++j) text += line_of(lines[k + j].step, *lines[k + j].d);
+    } else {
+      std::set<std::string> who;
+      for (size_t j = 0; j < run; ++j) {
+        who.insert(lines[k + j].d->producer);
+        for (const auto& c : lines[k + j].d->consumers) who.insert(c);
+      }
+      who.erase(name);
+      std::string list;
+      int shown = 0;
+      for (const std::string& w : who) {
+        if (shown++ == 6) {
+          list += ", ...";
+          break;
+        }
+        list += (list.empty() ? "" : ", ") + w;
+      }
+      char head[160];
+      std::snprintf(head, sizeof head, "step %d %s: %zu refusals with the same reason (with %s; --all lists each)\n",
+                    lines[k].step, d.pass.c_str(), run, list.c_str());
+      text += head + std::string("    ") + d.reason + "\n";
+    }
+    k += run;
+  }
+  // Where it ended: in every fusion that holds it (fused instructions keep
+  // their names; a duplicated producer is in several), or on its own.
+  std::vector<std::string> ended_in;
   bool found = false;
   for (const auto& c : m->computations()) {
     for (const auto& i : c->instructions()) {
       if (i->name() != name) continue;
       found = true;
       if (c->fusion_instruction)
-        ended = "ended in " + c->fusion_instruction->name() + " (kind=" +
-                std::string(FusionKindName(c->fusion_instruction->fusion_kind())) + ", calls=" + c->name() + ")";
+        ended_in.push_back(c->fusion_instruction->name() + " (kind=" +
+                           std::string(FusionKindName(c->fusion_instruction->fusion_kind())) + ", calls=" + c->name() +
+                           ")");
     }
   }
-  if (!found) ended = "removed by the pipeline (simplified or folded away)";
+  std::string ended;
+  if (!found) {
+    ended = "removed by the pipeline (simplified or folded away)";
+  } else if (ended_in.empty()) {
+    ended = "not fused: it is a kernel (or bookkeeping) of its own";
+  } else {
+    ended = "ended in ";
+    for (size_t k = 0; k < ended_in.size(); ++k) ended += (k ? " and " : "") + ended_in[k];
+    if (ended_in.size() > 1) ended += " (duplicated into " + std::to_string(ended_in.size()) + " fusions)";
+  }
   if (args.Has("--json")) {
     nlohmann::ordered_json j;
     j["instruction"] = name;
     j["decisions"] = story;
     j["ended"] = ended;
+    j["ended_in"] = nlohmann::ordered_json::array();
+    for (const std::string& e : ended_in) j["ended_in"].push_back(e.substr(0, e.find(' ')));
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -335,10 +439,14 @@ int RunOpt(const std::vector<std::string>& argv) {
   // A short summary on stderr (stdout may hold the module).
   int changed_steps = 0;
   for (const auto& s : recorder.steps()) changed_steps += s->changed;
-  std::fprintf(stderr, "%s: %zu pass runs, %d changed the module; instructions %lld → %lld\n",
+  const ModuleCost final_cost = recorder.steps().empty() ? recorder.initial_cost() : recorder.steps().back()->cost;
+  std::fprintf(stderr,
+               "%s: %zu pass runs, %d changed the module; instructions %lld → %lld (fused included), kernels "
+               "%lld → %lld\n",
                pipeline->name().c_str(), recorder.steps().size(), changed_steps,
                static_cast<long long>(recorder.initial()->instruction_count()),
-               static_cast<long long>(m->instruction_count()));
+               static_cast<long long>(m->instruction_count()),
+               static_cast<long long>(recorder.initial_cost().kernels), static_cast<long long>(final_cost.kernels));
   return 0;
 }
 
@@ -433,10 +541,12 @@ HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipe
                      RunCheck);
 HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
                      "usage: hloscope-cli explain FILE --instruction NAME [--pipeline NAME | --passes a,b,c]\n"
-                     "                            [--device ID] [--json]\n"
+                     "                            [--device ID] [--json] [--all]\n"
                      "Runs the pipeline (default gpu) and prints every fusion decision that\n"
                      "named the instruction (or the fusions it became part of), with its reason and\n"
-                     "cost numbers, then the fusion it ended in.",
+                     "cost numbers, then every fusion it ended in (a duplicated producer is in several)\n"
+                     "and the later merges of those fusions. Three or more refusals in a row for the\n"
+                     "same reason fold into one line with a count; --all lists each.",
                      RunExplain);
 
 }  // namespace hloscope::cli

@@ -3,6 +3,7 @@
 #   1. a check that compared nothing does not pass (exit 3), run exits 1 on
 #      a mismatch with the data file's outputs;
 #   3. opt, check and explain default to the gpu pipeline and say so first;
+#   4. explain shows every fusion an instruction ended in, later merges, folded refusals;
 #   5. --rtol/--atol are taken and named in mismatch messages, with the bf16
 #      excess-precision hint;
 #   6. eval --expected without --inputs uses the file's inputs, or refuses;
@@ -57,6 +58,16 @@ expect_rc 0 "opt --json" "$cli" opt "$src/samples/softmax.hlo" --json
 expect_text "opt --json names the pipeline" '"pipeline": "gpu"' "$tmp/out"
 expect_rc 0 "explain of a fused instruction" "$cli" explain "$src/samples/softmax.hlo" --instruction exp.1
 expect_text "explain under gpu finds the fusion" "ended in " "$tmp/out"
+
+# 4. explain tells the whole story: every fusion it ended in, later merges, folded refusals.
+expect_rc 0 "explain of a duplicated producer" "$cli" explain "$src/samples/transformer_block.hlo" --instruction exp.1
+expect_text "explain names both fusions of a duplicated producer" "ended in fusion.20 .* and fusion.21 .*(duplicated into 2 fusions)" "$tmp/out"
+expect_text "explain folds repeated refusals" "refusals with the same reason" "$tmp/out"
+folded=$(grep -c '^step' "$tmp/out")
+expect_rc 0 "explain --all" "$cli" explain "$src/samples/transformer_block.hlo" --instruction exp.1 --all
+[ "$(grep -c '^step' "$tmp/out")" -gt "$folded" ] || { echo "FAIL explain --all lists no more than the folded story"; fail=1; }
+expect_rc 0 "explain across a multi-output merge" "$cli" explain "$src/samples/transformer_train_step.hlo" --instruction tanh.2
+expect_text "explain shows the later merge of its fusion" "multi_output_fusion: fusion.35 → {fusion.46}: fused into fusion.46" "$tmp/out"
 
 # 5. Tolerances.
 expect_rc 1 "eval with --rtol 0 --atol 0" "$cli" eval "$src/samples/softmax.hlo" --expected "$src/samples/softmax.data.json" --rtol 0 --atol 0
