@@ -65,6 +65,26 @@ std::unique_ptr<Module> Load(const std::string& path) {
   return std::move(*m);
 }
 
+// `text` broken at spaces so that, printed from column `indent`, no line
+// passes `width` columns; continuation lines are indented by `indent`.
+std::string Wrap(const std::string& text, size_t indent, size_t width) {
+  std::string out, line;
+  std::istringstream words(text);
+  auto columns = [](const std::string& s) {  // UTF-8 characters, not bytes
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  for (std::string w; words >> w;) {
+    if (!line.empty() && indent + columns(line) + 1 + columns(w) > width) {
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + w;
+  }
+  return out + line;
+}
+
 int RunListPasses(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
@@ -88,17 +108,28 @@ int RunListPasses(const std::vector<std::string>& argv) {
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
-  std::printf("%-28s %-14s %s\n", "pass", "pipelines", "description");
+  // Columns sized to their widest entry; descriptions wrapped at 100 columns
+  // under their own column.
+  std::vector<std::pair<std::string, std::string>> rows;
+  size_t name_w = 4, pipe_w = 9;
   for (const PassInfo& p : reg.passes()) {
     std::string pipes;
     for (const std::string& n : reg.PipelinesContaining(p.name)) pipes += (pipes.empty() ? "" : ",") + n;
-    std::printf("%-28s %-14s %s\n", p.name.c_str(), pipes.empty() ? "-" : pipes.c_str(), p.description.c_str());
+    if (pipes.empty()) pipes = "-";
+    name_w = std::max(name_w, p.name.size());
+    pipe_w = std::max(pipe_w, pipes.size());
+    rows.push_back({p.name, pipes});
   }
+  const size_t indent = name_w + pipe_w + 2;
+  std::printf("%-*s %-*s %s\n", static_cast<int>(name_w), "pass", static_cast<int>(pipe_w), "pipelines", "description");
+  for (size_t k = 0; k < rows.size(); ++k)
+    std::printf("%-*s %-*s %s\n", static_cast<int>(name_w), rows[k].first.c_str(), static_cast<int>(pipe_w),
+                rows[k].second.c_str(), Wrap(reg.passes()[k].description, indent, 100).c_str());
   std::printf("\npipelines:\n");
   for (const PipelineSpec& p : reg.pipelines()) {
     auto built = reg.BuildPipeline(p.name);
-    std::printf("  %s: %s\n    %s\n", p.name.c_str(), p.description.c_str(),
-                built.ok() ? (*built)->Describe().c_str() : built.status().message().c_str());
+    std::printf("  %s\n    %s\n", Wrap(p.name + ": " + p.description, 4, 100).c_str(),
+                Wrap(built.ok() ? (*built)->Describe() : built.status().message(), 4, 100).c_str());
   }
   return 0;
 }

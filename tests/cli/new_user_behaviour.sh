@@ -7,7 +7,8 @@
 #   5. --rtol/--atol are taken and named in mismatch messages, with the bf16
 #      excess-precision hint;
 #   6. eval --expected without --inputs uses the file's inputs, or refuses;
-#   9. codegen errors carry FILE:LINE:COL and say "codegen" at most once.
+#   9. codegen errors carry FILE:LINE:COL and say "codegen" at most once;
+#  10. compare and opt count fusions alike; list-passes fits 100 columns.
 # Usage: new_user_behaviour.sh HLOSCOPE_CLI SOURCE_DIR
 set -u
 cli=$1
@@ -104,6 +105,24 @@ printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  ROOT t = (f32[4,2
 expect_rc 1 "codegen of a module with no emitter" "$cli" codegen "$tmp/topk.hlo" --out "$tmp/bundle"
 expect_text "codegen error is located" "^$tmp/topk.hlo:4:8: error: " "$tmp/err"
 if [ "$(grep -o codegen "$tmp/err" | wc -l)" -gt 1 ]; then echo "FAIL codegen error says codegen more than once:"; cat "$tmp/err"; fail=1; fi
+
+# 10. The same count under the same name: compare's fusions are opt --json's final fusions.
+expect_rc 0 "compare --json on a module with a loop" "$cli" compare "$src/samples/scan_rnn.hlo" "$src/samples/scan_rnn.hlo" --pipeline-a gpu --json
+cp "$tmp/out" "$tmp/compare.json"
+expect_rc 0 "opt --json on the same module" "$cli" opt "$src/samples/scan_rnn.hlo" --json
+python3 - "$tmp/compare.json" "$tmp/out" <<'PY' || { echo "FAIL compare and opt count fusions differently"; fail=1; }
+import json, sys
+c = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2]))
+a = c["a"]["fusions"]; f = len(o["final"]["fusions"])
+assert a == f, (a, f)
+assert c["a"]["kernels"] == o["final"]["kernels"], (c["a"]["kernels"], o["final"]["kernels"])
+PY
+expect_rc 0 "list-passes" "$cli" list-passes
+python3 - "$tmp/out" <<'PY' || { echo "FAIL list-passes has lines over 100 columns"; fail=1; }
+import sys
+long = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if len(l) > 100]
+assert not long, long[:3]
+PY
 
 [ $fail = 0 ] && echo "all new-user checks hold"
 exit $fail
