@@ -1,6 +1,9 @@
 // run: codegen + run the kernels (CPU emulation or CUDA) + compare with the
 // reference interpreter, in one command.
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "app/cli/cli_args.h"
 #include "core/stablehlo/load_module.h"
@@ -24,11 +27,34 @@ int Fail(const std::string& msg, int code = 1) {
   return code;
 }
 
+// Largest absolute and relative difference of `actual` from `expected`
+// over the elements (relative to |expected|, elements with expected 0 only
+// count in the absolute one); NaN where exactly one side is NaN counts as
+// infinite.
+nlohmann::ordered_json ErrorSizes(const Literal& expected, const Literal& actual) {
+  double max_abs = 0, max_rel = 0;
+  const int64_t n = std::min(expected.num_elements(), actual.num_elements());
+  const bool numeric = expected.shape().IsArray() && actual.shape().IsArray() &&
+                       !IsComplex(expected.shape().element_type());
+  for (int64_t i = 0; numeric && i < n; ++i) {
+    const double e = expected.GetDouble(i), a = actual.GetDouble(i);
+    if (std::isnan(e) && std::isnan(a)) continue;
+    double d = std::isnan(e) || std::isnan(a) ? INFINITY : (e == a ? 0.0 : std::fabs(a - e));
+    max_abs = std::max(max_abs, d);
+    if (e != 0) max_rel = std::max(max_rel, d / std::fabs(e));
+  }
+  nlohmann::ordered_json j;
+  j["max_abs"] = std::isfinite(max_abs) ? nlohmann::ordered_json(max_abs) : nlohmann::ordered_json("inf");
+  j["max_rel"] = std::isfinite(max_rel) ? nlohmann::ordered_json(max_rel) : nlohmann::ordered_json("inf");
+  return j;
+}
+
 int RunRun(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--device", "--seed", "--inputs", "--sm", "--repeat", "--rtol", "--atol"},
-                  {"--json", "--quiet"}, &err) ||
+  if (!args.Parse(argv,
+                  {"--pipeline", "--device", "--seed", "--inputs", "--sm", "--repeat", "--rtol", "--atol", "--outputs"},
+                  {"--json", "--quiet", "--force"}, &err) ||
       args.positional().size() != 1)
     return Fail("hloscope-cli run: error: " + (err.empty() ? std::string("expected one input file") : err), 2);
   if (args.Has("--seed") && args.Has("--inputs"))
@@ -92,12 +118,30 @@ int RunRun(const std::vector<std::string>& argv) {
     jax_mismatch = !d.empty();
     jax = d.empty() ? "match" : d;
   }
+  if (auto out = args.Get("--outputs")) {
+    // The run's outputs with its inputs, as a hloscope-data-v1 file.
+    DataFile d;
+    d.inputs = inputs;
+    d.outputs = result->outputs;
+    if (std::filesystem::exists(*out) && !args.Has("--force"))
+      return Fail(*out + ": error: file exists (use --force to overwrite)");
+    if (Status w = WriteDataFile(*out, d); !w.ok()) return Fail(w.message());
+  }
   if (args.Has("--json")) {
     auto j = runtime::RunReportJson(*result);
     j["file"] = path;
     j["match"] = mismatch.empty();
     if (!mismatch.empty()) j["mismatch"] = mismatch;
     if (!jax.empty()) j["jax"] = jax;
+    j["tolerance"] = DescribeTolerance(tol);
+    // Every output's values and how far it is from each reference.
+    j["outputs"] = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < result->outputs.size(); ++k) {
+      nlohmann::ordered_json o = LiteralToJson(result->outputs[k]);
+      if (k < want.size()) o["vs_interpreter"] = ErrorSizes(want[k], result->outputs[k]);
+      if (k < jax_expected.size()) o["vs_data_file"] = ErrorSizes(jax_expected[k], result->outputs[k]);
+      j["outputs"].push_back(std::move(o));
+    }
     std::printf("%s\n", j.dump(1).c_str());
   } else {
     if (!args.Has("--quiet")) std::printf("%s", runtime::RunReportText(*result).c_str());
@@ -123,6 +167,7 @@ int RunRun(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(run, "run", "generate the kernels, run them (CPU or GPU) and compare with the interpreter",
                      "usage: hloscope-cli run FILE [--pipeline gpu] [--device cpu|cuda] [--seed N | --inputs D.json]\n"
                      "                         [--sm 90] [--repeat N] [--rtol R] [--atol A] [--json] [--quiet]\n"
+                     "                         [--outputs OUT.json [--force]]\n"
                      "Optimizes FILE (--pipeline, default gpu), assigns buffers, generates every kernel and runs\n"
                      "the kernel plan: --device cpu (default) JIT-compiles the kernels' own LLVM IR for this CPU\n"
                      "with emulated GPU threads, block by block; --device cuda loads their PTX with the CUDA\n"
@@ -133,7 +178,10 @@ HLOSCOPE_CLI_COMMAND(run, "run", "generate the kernels, run them (CPU or GPU) an
                      "--rtol/--atol for every output. Exit 1 on any mismatch, against the interpreter or against\n"
                      "the data file's outputs (naming output, element, tolerance and the kernel that wrote it)\n"
                      "or on an error; 2 when --device cuda finds no driver or GPU. Data files: hloscope-data-v1\n"
-                     "(samples/README.md).",
+                     "(samples/README.md). --outputs writes the inputs and the kernels' outputs as one.\n"
+                     "--json adds every output's values and its max_abs/max_rel error against the interpreter\n"
+                     "and the data file. With --device cpu the times are CPU-emulation times: no GB/s or\n"
+                     "measured/estimated ratio is shown (null in --json, with \"cpu_emulation\": true).",
                      RunRun);
 
 }  // namespace hloscope::cli

@@ -7,6 +7,7 @@
 #   5. --rtol/--atol are taken and named in mismatch messages, with the bf16
 #      excess-precision hint;
 #   6. eval --expected without --inputs uses the file's inputs, or refuses;
+#   7. run --json carries values and error sizes, --outputs, no GPU figures on the CPU;
 #   9. codegen errors carry FILE:LINE:COL and say "codegen" at most once;
 #  10. compare and opt count fusions alike; list-passes fits 100 columns.
 # Usage: new_user_behaviour.sh HLOSCOPE_CLI SOURCE_DIR
@@ -99,6 +100,24 @@ PY
 expect_rc 2 "eval --expected of a file without inputs" "$cli" eval "$src/samples/softmax.hlo" --expected "$tmp/noinputs.data.json"
 expect_text "refusal says what to do" "give them with --inputs" "$tmp/err"
 expect_rc 2 "eval --expected with --seed" "$cli" eval "$src/samples/softmax.hlo" --expected "$src/samples/softmax.data.json" --seed 3
+
+# 7. run gives values and error sizes; CPU emulation shows no GPU figures.
+expect_rc 0 "run --json" "$cli" run "$src/samples/softmax.hlo" --inputs "$src/samples/softmax.data.json" --json
+python3 - "$tmp/out" <<'PY' || { echo "FAIL run --json lacks values, error sizes or the emulation label"; fail=1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["cpu_emulation"] is True
+assert all(k["gbps"] is None and k["pct_of_copy"] is None for k in d["kernels"])
+o = d["outputs"][0]
+assert len(o["values"]) == 64 and o["shape"] == "f32[4,16]"
+assert o["vs_interpreter"]["max_abs"] < 1e-5 and o["vs_data_file"]["max_rel"] < 1e-4
+PY
+expect_rc 0 "run on the CPU (text)" "$cli" run "$src/samples/softmax.hlo"
+expect_text "run labels CPU emulation" "CPU emulation of the GPU kernels" "$tmp/out"
+if grep -q "%copy\|meas/est" "$tmp/out"; then echo "FAIL run on the CPU prints GPU-only figures"; fail=1; fi
+expect_rc 0 "run --outputs" "$cli" run "$src/samples/softmax.hlo" --inputs "$src/samples/softmax.data.json" --outputs "$tmp/run.data.json" --quiet
+expect_rc 0 "eval --expected of run's outputs" "$cli" eval "$src/samples/softmax.hlo" --expected "$tmp/run.data.json"
+expect_rc 1 "run --outputs refuses to overwrite" "$cli" run "$src/samples/softmax.hlo" --outputs "$tmp/run.data.json" --quiet
 
 # 9. Located codegen errors.
 printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  ROOT t = (f32[4,2], s32[4,2]) topk(p), k=2, largest=true\n}\n' >"$tmp/topk.hlo"
