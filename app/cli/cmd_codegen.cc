@@ -12,6 +12,7 @@
 #include "core/eval/evaluator.h"
 #include "core/eval/random_inputs.h"
 #include "core/ir/computation.h"
+#include "core/printer/printer.h"
 #include "core/runtime/bundle.h"
 
 namespace hloscope::cli {
@@ -26,7 +27,7 @@ int RunCodegen(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--sm", "--device", "--out", "--inputs", "--seed"},
-                  {"--validate", "--force", "--no-expected"}, &err) ||
+                  {"--validate", "--force", "--no-expected", "--write-inputs"}, &err) ||
       args.positional().size() != 1)
     return Fail(err.empty() ? "expected one input file" : err, 2);
   auto out_dir = args.Get("--out");
@@ -72,6 +73,11 @@ int RunCodegen(const std::vector<std::string>& argv) {
     bundle.inputs = data->inputs;
   } else {
     bundle.inputs = MakeRandomInputs(*compiled->module->entry(), static_cast<uint64_t>(seed));
+    if (!args.Has("--write-inputs")) {
+      // The seed and the module, not the values: real-size bundles stay small.
+      bundle.input_seed = static_cast<uint64_t>(seed);
+      bundle.module_text = PrintModule(*compiled->module);
+    }
   }
   if (!args.Has("--no-expected")) {
     auto expected = EvaluateModule(*compiled->module, bundle.inputs);
@@ -91,14 +97,16 @@ int RunCodegen(const std::vector<std::string>& argv) {
 
 HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and export a runnable bundle",
                      "usage: hloscope-cli codegen FILE --out DIR [--pipeline gpu] [--sm 90] [--device h200]\n"
-                     "                            [--validate] [--inputs DATA.json | --seed N] [--no-expected]\n"
-                     "                            [--force]\n"
+                     "                            [--validate] [--inputs DATA.json | --seed N [--write-inputs]]\n"
+                     "                            [--no-expected] [--force]\n"
                      "Runs the pipeline (default gpu), assigns buffers and emits one kernel per fusion and per\n"
                      "remaining instruction. DIR gets manifest.json (thunks, launch dimensions, argument slices,\n"
                      "allocations, target), <kernel>.ll (as emitted) and <kernel>.ptx per kernel, constants/,\n"
-                     "inputs.data.json (--inputs, else random with --seed) and expected.data.json (the\n"
-                     "interpreter's outputs). --validate runs ptxas -arch=sm_XX on every PTX. An existing DIR\n"
-                     "is refused unless --force.",
+                     "the inputs and expected.data.json (the interpreter's outputs). Inputs: those of --inputs\n"
+                     "(hloscope-data-v1, samples/README.md) as inputs.data.json; else random ones (--seed N,\n"
+                     "default 0) recorded as their seed and the module (inputs.random.json + module.hlo, a few\n"
+                     "KB; readers regenerate them), or as values with --write-inputs. --validate runs ptxas\n"
+                     "-arch=sm_XX on every PTX. An existing DIR is refused unless --force.",
                      RunCodegen);
 
 }  // namespace hloscope::cli

@@ -286,7 +286,12 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
       runtime::Bundle bundle;
       bundle.plan = cg->plan;
       for (const auto& k : cg->kernels) bundle.kernels.push_back({k.name, k.optimized_ir.empty() ? k.ir : k.optimized_ir, k.ptx});
-      if (m.entry()) bundle.inputs = MakeRandomInputs(*m.entry(), 1);
+      if (m.entry()) {
+        // Seed 1 and the module, not the values: a real-size report stays
+        // small (readers regenerate them).
+        bundle.input_seed = 1;
+        bundle.module_text = PrintModule(m);
+      }
       std::error_code ec;
       fs::path tmp = fs::temp_directory_path() / ("hloscope-report-bundle-" + std::to_string(::getpid()) + "-" +
                                                   std::to_string(std::random_device{}() % 1000000));

@@ -7,6 +7,10 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "core/eval/random_inputs.h"
+#include "core/parser/parser.h"
 #include "core/runtime/manifest.h"
 
 namespace hloscope::runtime {
@@ -79,9 +83,20 @@ Status WriteBundle(const std::string& dir_name, const Bundle& b, bool force) {
     RETURN_IF_ERROR(WriteFileAtomic(dir / "constants" / ("alloc" + std::to_string(a.index) + ".bin"),
                                     std::string(a.init.begin(), a.init.end())));
   }
-  DataFile in;
-  in.inputs = b.inputs;
-  RETURN_IF_ERROR(WriteData(dir / "inputs.data.json", in));
+  if (b.input_seed) {
+    // Random inputs: the seed and the module, a few KB instead of the values.
+    if (b.module_text.empty()) return Error(dir_name + ": error: random inputs need the module they are drawn for");
+    RETURN_IF_ERROR(WriteFileAtomic(dir / "module.hlo", b.module_text));
+    RETURN_IF_ERROR(WriteFileAtomic(dir / "inputs.random.json",
+                                    "{\"format\": \"hloscope-random-inputs-v1\", \"seed\": " +
+                                        std::to_string(*b.input_seed) + ", \"module\": \"module.hlo\"}\n"));
+    fs::remove(dir / "inputs.data.json", ec);
+  } else {
+    DataFile in;
+    in.inputs = b.inputs;
+    RETURN_IF_ERROR(WriteData(dir / "inputs.data.json", in));
+    fs::remove(dir / "inputs.random.json", ec);
+  }
   if (!b.expected.empty()) {
     DataFile ex;
     ex.outputs = b.expected;
@@ -121,8 +136,23 @@ StatusOr<Bundle> ReadBundle(const std::string& dir_name, const BundleReadOptions
     }
     b.kernels.push_back(std::move(bk));
   }
-  ASSIGN_OR_RETURN(DataFile in, ReadDataFile((dir / "inputs.data.json").string()));
-  b.inputs = std::move(in.inputs);
+  if (fs::exists(dir / "inputs.data.json", ec) || !fs::exists(dir / "inputs.random.json", ec)) {
+    ASSIGN_OR_RETURN(DataFile in, ReadDataFile((dir / "inputs.data.json").string()));
+    b.inputs = std::move(in.inputs);
+  } else {
+    const std::string rpath = (dir / "inputs.random.json").string();
+    ASSIGN_OR_RETURN(std::string rtext, ReadFile(rpath));
+    nlohmann::json r = nlohmann::json::parse(rtext, nullptr, /*allow_exceptions=*/false);
+    if (!r.is_object() || r.value("format", "") != "hloscope-random-inputs-v1" || !r.contains("seed") ||
+        !r["seed"].is_number_unsigned())
+      return Error(rpath + ": error: expected {\"format\": \"hloscope-random-inputs-v1\", \"seed\": N, \"module\": F}");
+    const std::string mfile = r.value("module", "module.hlo");
+    ASSIGN_OR_RETURN(b.module_text, ReadFile(dir / mfile));
+    ASSIGN_OR_RETURN(std::unique_ptr<Module> m, ParseHloModule(b.module_text, (dir / mfile).string()));
+    if (!m->entry()) return Error((dir / mfile).string() + ": error: the module has no entry computation");
+    b.input_seed = r["seed"].get<uint64_t>();
+    b.inputs = MakeRandomInputs(*m->entry(), *b.input_seed);
+  }
   if (fs::exists(dir / "expected.data.json", ec)) {
     ASSIGN_OR_RETURN(DataFile ex, ReadDataFile((dir / "expected.data.json").string()));
     b.expected = std::move(ex.outputs);

@@ -3,10 +3,16 @@
 //   manifest.json           the ThunkPlan (manifest.h)
 //   <kernel>.ll, .ptx       per kernel: LLVM IR (NVPTX-flavoured) and PTX
 //   constants/alloc<N>.bin  initial bytes of constant allocations
-//   inputs.data.json        hloscope-data-v1: the inputs
+//   inputs.data.json        hloscope-data-v1: the inputs, or, for random inputs
+//                           (the default), inputs.random.json + module.hlo: the
+//                           seed and the module they are drawn for, regenerated
+//                           on reading (MakeRandomInputs), so that a bundle at
+//                           real sizes stays small
 //   expected.data.json      hloscope-data-v1: the interpreter's outputs (optional)
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +33,10 @@ struct Bundle {
   std::vector<BundleKernel> kernels;  // one per distinct kernel name in the plan
   std::vector<Literal> inputs;        // one per entry parameter (tuples as tuple literals)
   std::vector<Literal> expected;      // flattened entry outputs; empty = none recorded
+  // When set, `inputs` are MakeRandomInputs(entry of module_text, seed): the
+  // bundle records the seed and the module instead of the values.
+  std::optional<uint64_t> input_seed;
+  std::string module_text;  // the optimized module (HLO text), with input_seed
 };
 
 // Writes the bundle into `dir` (created if missing). Refuses to write into a

@@ -8,6 +8,7 @@
 #      excess-precision hint;
 #   6. eval --expected without --inputs uses the file's inputs, or refuses;
 #   7. run --json carries values and error sizes, --outputs, no GPU figures on the CPU;
+#   8. bundles record random inputs as a seed unless --write-inputs;
 #   9. codegen errors carry FILE:LINE:COL and say "codegen" at most once;
 #  10. compare and opt count fusions alike; list-passes fits 100 columns.
 # Usage: new_user_behaviour.sh HLOSCOPE_CLI SOURCE_DIR
@@ -118,6 +119,14 @@ if grep -q "%copy\|meas/est" "$tmp/out"; then echo "FAIL run on the CPU prints G
 expect_rc 0 "run --outputs" "$cli" run "$src/samples/softmax.hlo" --inputs "$src/samples/softmax.data.json" --outputs "$tmp/run.data.json" --quiet
 expect_rc 0 "eval --expected of run's outputs" "$cli" eval "$src/samples/softmax.hlo" --expected "$tmp/run.data.json"
 expect_rc 1 "run --outputs refuses to overwrite" "$cli" run "$src/samples/softmax.hlo" --outputs "$tmp/run.data.json" --quiet
+
+# 8. Bundles stay small: random inputs as their seed unless --write-inputs.
+expect_rc 0 "codegen with random inputs" "$cli" codegen "$src/samples/transformer_block.hlo" --out "$tmp/tb"
+[ -f "$tmp/tb/inputs.random.json" ] && [ ! -f "$tmp/tb/inputs.data.json" ] ||
+  { echo "FAIL codegen wrote random inputs as values"; ls "$tmp/tb"; fail=1; }
+expect_rc 0 "codegen --write-inputs" "$cli" codegen "$src/samples/transformer_block.hlo" --out "$tmp/tb" --force --write-inputs
+[ -f "$tmp/tb/inputs.data.json" ] && [ ! -f "$tmp/tb/inputs.random.json" ] ||
+  { echo "FAIL codegen --write-inputs did not write the values"; ls "$tmp/tb"; fail=1; }
 
 # 9. Located codegen errors.
 printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  ROOT t = (f32[4,2], s32[4,2]) topk(p), k=2, largest=true\n}\n' >"$tmp/topk.hlo"
