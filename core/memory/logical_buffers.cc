@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 
 #include "core/ir/custom_calls.h"
 #include "core/memory/instruction_index.h"
@@ -352,6 +353,11 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
     a.root_leaves.assign(root, root + count);
   }
   const int64_t last = std::max<int64_t>(0, a.positions - 1);
+  // Each parameter's last read, before parameters are made to live for the
+  // whole program (input_output_alias below must respect it).
+  std::vector<int64_t> param_last_read(a.buffers.size(), -1);
+  for (const auto& buf : a.buffers)
+    if (buf.kind == BufferKind::kParameter) param_last_read[static_cast<size_t>(buf.id)] = buf.end;
   // Parameters and constants live for the whole program.
   for (auto& buf : a.buffers) {
     if (buf.kind == BufferKind::kParameter || buf.kind == BufferKind::kConstant) {
@@ -387,8 +393,28 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
           pi->shape().IsArray()) {
         int ob = out_leaves[leaf], pb = pl[0];
         if (a.buffers[ob].bytes == a.buffers[pb].bytes && a.buffers[ob].kind == BufferKind::kOutput) {
-          b.Union(pb, ob);
-          a.buffers[ob].share_reason = "input_output_alias with parameter " + std::to_string(param);
+          // The output's storage (it and every value that handed its bytes
+          // on to it) may take the parameter's bytes only if nothing is
+          // written there before the parameter's last read.
+          const int os = b.Find(ob);
+          int64_t first_write = std::numeric_limits<int64_t>::max();
+          std::string first_writer;
+          for (const auto& buf : a.buffers)
+            if (b.Find(buf.id) == os && buf.start < first_write) {
+              first_write = buf.start;
+              first_writer = buf.instr ? buf.instr->name() : "?";
+            }
+          const int64_t read_until = param_last_read[static_cast<size_t>(pb)];
+          if (first_write >= read_until) {
+            b.Union(pb, ob);
+            a.buffers[ob].share_reason = "input_output_alias with parameter " + std::to_string(param);
+          } else {
+            a.buffers[ob].share_reason =
+                "input_output_alias with parameter " + std::to_string(param) + " not taken: " + first_writer +
+                ", which hands its bytes on to this output, is written at " + std::to_string(first_write) +
+                " while the parameter is read until " + std::to_string(read_until) +
+                " (the output keeps bytes of its own; a donating caller needs a copy)";
+          }
         }
       }
       p = t.find(')', lpar);
