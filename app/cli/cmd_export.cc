@@ -36,11 +36,17 @@ std::shared_ptr<const ModuleSnapshot> PickStep(const std::string& step, const ch
     n = -1;
   }
   if (n < 0 || n > static_cast<long long>(steps.size())) {
-    std::fprintf(stderr,
-                 "hloscope-cli %s: error: --step %s: expected initial, last or a step number 0..%zu "
-                 "(0 is the input; pipeline %s ran %zu pass%s, steps 1..%zu)\n",
-                 cmd, step.c_str(), steps.size(), pipeline.c_str(), steps.size(), steps.size() == 1 ? "" : "es",
-                 steps.size());
+    if (steps.empty())
+      std::fprintf(stderr,
+                   "hloscope-cli %s: error: --step %s: expected initial, last or 0 (0 is the input; pipeline %s "
+                   "ran no pass)\n",
+                   cmd, step.c_str(), pipeline.c_str());
+    else
+      std::fprintf(stderr,
+                   "hloscope-cli %s: error: --step %s: expected initial, last or a step number 0..%zu "
+                   "(0 is the input; pipeline %s made %zu pass run%s, steps 1..%zu)\n",
+                   cmd, step.c_str(), steps.size(), pipeline.c_str(), steps.size(), steps.size() == 1 ? "" : "s",
+                   steps.size());
     return nullptr;
   }
   if (n == 0) return initial;

@@ -73,7 +73,7 @@ void ScreenshotDriver::poll() {
     const int k = o_.step == "last" ? n - 1 : o_.step == "initial" ? 0 : o_.step.toInt();
     if (k >= n)
       return fail(QStringLiteral("--step %1: expected initial, last or a step number 0..%2 (0 is the input; "
-                                 "the run has %3 pass runs, steps 1..%2)")
+                                 "the run made %3 pass runs, steps 1..%2)")
                       .arg(k)
                       .arg(n - 1)
                       .arg(n - 1));

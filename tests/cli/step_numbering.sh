@@ -92,5 +92,8 @@ expect_text "out-of-range --step names the valid range" "0\.\.$n (0 is the input
 expect_rc 1 "export-timeline --step $((n + 1))" "$cli" export-timeline "$hlo" --step $((n + 1)) -o "$tmp/bad.svg"
 expect_text "export-timeline names the valid range" "0\.\.$n (0 is the input" "$tmp/err"
 
+expect_rc 1 "export-graph --pipeline none --step 1" "$cli" export-graph "$hlo" --pipeline none --step 1 --format dot -o "$tmp/bad.dot"
+expect_text "no pass ran: only step 0" "expected initial, last or 0 (0 is the input; pipeline none ran no pass)" "$tmp/err"
+
 [ $fail = 0 ] && echo "step numbering: OK"
 exit $fail
