@@ -18,8 +18,43 @@
 namespace hloscope::cli {
 namespace {
 
+// The step --step names: "initial" or 0 is the input, 1..N the pass runs in
+// execution order (Step::index, as the GUI's step table, `explain`, `opt
+// --json`, reports and --dump-dir number them), "last" the last one. Null
+// after printing an error naming the valid range.
+std::shared_ptr<const ModuleSnapshot> PickStep(const std::string& step, const char* cmd, const std::string& pipeline,
+                                               const std::shared_ptr<const ModuleSnapshot>& initial,
+                                               const std::vector<std::shared_ptr<const Step>>& steps) {
+  if (step == "initial") return initial;
+  if (step == "last") return steps.empty() ? initial : steps.back()->module;
+  long long n = -1;
+  try {
+    size_t pos;
+    n = std::stoll(step, &pos);
+    if (pos != step.size()) n = -1;
+  } catch (...) {
+    n = -1;
+  }
+  if (n < 0 || n > static_cast<long long>(steps.size())) {
+    if (steps.empty())
+      std::fprintf(stderr,
+                   "hloscope-cli %s: error: --step %s: expected initial, last or 0 (0 is the input; pipeline %s "
+                   "ran no pass)\n",
+                   cmd, step.c_str(), pipeline.c_str());
+    else
+      std::fprintf(stderr,
+                   "hloscope-cli %s: error: --step %s: expected initial, last or a step number 0..%zu "
+                   "(0 is the input; pipeline %s made %zu pass run%s, steps 1..%zu)\n",
+                   cmd, step.c_str(), steps.size(), pipeline.c_str(), steps.size(), steps.size() == 1 ? "" : "s",
+                   steps.size());
+    return nullptr;
+  }
+  if (n == 0) return initial;
+  return steps[n - 1]->module;  // steps[k]->index == k + 1
+}
+
 // Runs the pipeline with a recorder and picks the snapshot of --step
-// (initial, last or a step index); returns null after printing an error.
+// (PickStep); returns null after printing an error.
 std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char* cmd, const std::string& dflt_step,
                                                    StepRecorder* recorder) {
   if (auto d = args.Get("--device")) {
@@ -37,12 +72,13 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
     return nullptr;
   }
   std::string step = args.GetOr("--step", dflt_step);
-  std::string pipeline = args.GetOr("--pipeline", step == "initial" ? "none" : "gpu");
+  const bool input_step = step == "initial" || step == "0";
+  std::string pipeline = args.GetOr("--pipeline", input_step ? "none" : "gpu");
   if (Status v = VerifyModule(**m); !v.ok()) {
     // A module that does not verify can still be looked at as written, but
     // no pass runs on it: only an explicit request for a later step fails.
     const bool asked_for_passes = (args.Has("--pipeline") && pipeline != "none") ||
-                                  (args.Has("--step") && step != "initial");
+                                  (args.Has("--step") && !input_step);
     if (asked_for_passes) {
       std::fprintf(stderr, "%s\n", v.message().c_str());
       return nullptr;
@@ -53,7 +89,7 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
   }
   AnnouncePipeline(cmd, pipeline == "none" ? "none (the input as written)" : pipeline);
   if (pipeline == "none") {
-    return ModuleSnapshot::Capture(**m);
+    return PickStep(step, cmd, pipeline, ModuleSnapshot::Capture(**m), {});
   }
   auto p = PassRegistry::Global().BuildPipeline(pipeline);
   if (!p.ok()) {
@@ -67,23 +103,7 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
                  ran.status().message().c_str());
     return nullptr;
   }
-  const auto& steps = recorder->steps();
-  if (step == "initial") return recorder->initial();
-  if (step == "last") return steps.empty() ? recorder->initial() : steps.back()->module;
-  long long n = -1;
-  try {
-    size_t pos;
-    n = std::stoll(step, &pos);
-    if (pos != step.size()) n = -1;
-  } catch (...) {
-    n = -1;
-  }
-  if (n < 0 || n >= static_cast<long long>(steps.size())) {
-    std::fprintf(stderr, "hloscope-cli %s: error: --step must be initial, last or 0..%zu (pipeline %s ran %zu steps)\n",
-                 cmd, steps.empty() ? size_t{0} : steps.size() - 1, pipeline.c_str(), steps.size());
-    return nullptr;
-  }
-  return steps[n]->module;
+  return PickStep(step, cmd, pipeline, recorder->initial(), recorder->steps());
 }
 
 int RunExportGraph(const std::vector<std::string>& argv) {
@@ -265,12 +285,15 @@ HLOSCOPE_CLI_COMMAND(export_graph, "export-graph", "the graph of a step as SVG, 
                      "                                 [--expand-fusions] [--max-nodes N] [--device ID] [--force]\n"
                      "Runs the pipeline (default gpu; none with --step initial) and draws the chosen step's\n"
                      "computation (default: entry) as the GUI does: SVG (own renderer of the GUI's layout),\n"
-                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Computations over --max-nodes (default 800) are grouped; graphs over 900 nodes or 450 edges get hloscope's own layered layout instead of dot's (PNG always re-renders with Graphviz).",
+                     "PNG (Graphviz's renderer) or DOT (renders with `dot`). Computations over --max-nodes (default 800) are grouped; graphs over 900 nodes or 450 edges get hloscope's own layered layout instead of dot's (PNG always re-renders with Graphviz).\n"
+                     "--step: 0 (or initial) is the input, 1, 2, 3... the pass runs in execution order, numbered\n"
+                     "as `opt --json`, `explain`, reports, --dump-dir files and the GUI's step table number them.",
                      RunExportGraph);
 HLOSCOPE_CLI_COMMAND(export_timeline, "export-timeline", "the buffer timeline of a step (or XLA's) as SVG or PNG",
                      "usage: hloscope-cli export-timeline FILE -o OUT [--format svg|png] [--pipeline P|none]\n"
                      "                                    [--step N|last|initial] [--width W] [--height H] [--force]\n"
                      "       hloscope-cli export-timeline --xla-buffer-assignment F.txt -o OUT [--format svg|png]\n"
+                     "--step numbers steps as export-graph does (0 = the input, 1.. = pass runs; default last).\n"
                      "x = schedule position, y = offset (temp heap at the bottom), one rectangle per buffer\n"
                      "coloured by kind, the live-bytes curve, the lower bound and the peak. The second form\n"
                      "draws XLA's own assignment from its *buffer-assignment.txt dump.",

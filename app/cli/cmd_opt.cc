@@ -192,6 +192,7 @@ nlohmann::ordered_json StepsJson(const Module& m, const StepRecorder& rec) {
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const auto& s : rec.steps()) {
     nlohmann::ordered_json step;
+    step["step"] = s->index;  // 1, 2, 3...: the number --step, explain, reports and the GUI use
     step["pass"] = s->pass;
     step["iteration"] = s->iteration;
     step["changed"] = s->changed;
@@ -548,15 +549,17 @@ HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
                      "Runs the pipeline (default `gpu`) with the verifier after every pass that\n"
                      "changed the module. Writes the result to OUT (stdout without -o and --json).\n"
                      "The first line on stderr names the pipeline; --json carries it as \"pipeline\".\n"
-                     "--json prints {\"module\", \"steps\":[{\"pass\", \"iteration\", \"changed\", \"ms\",\n"
+                     "--json prints {\"module\", \"steps\":[{\"step\", \"pass\", \"iteration\", \"changed\", \"ms\",\n"
                      "\"instructions\", \"computations\", \"kernels\", \"hbm_bytes\", \"est_us\", \"stats\",\n"
                      "\"rewrites\", \"decisions\":[{\"pass\", \"producer\", \"consumers\", \"verdict\", \"reason\",\n"
                      "\"bytes_before\", \"bytes_after\", \"us_before\", \"us_after\"}]}], \"final\":{\"instructions\",\n"
                      "\"kernels\", \"hbm_bytes\", \"est_us\", \"fusions\":[{\"name\", \"kind\", \"members\"}]}}.\n"
+                     "\"step\" is the step number: 1, 2, 3... in execution order (step 0 is the input), as\n"
+                     "export-graph --step, explain, reports, dumps and the GUI's step table number them.\n"
                      "--device picks the cost model's GPU (h200 default, h100_sxm, a100_80gb, rtx4090, l4).\n"
                      "--dump-dir writes XLA-style dumps: module_0000.<name>.before_optimizations.txt,\n"
                      "module_0000.<name>.NNNN.<pipeline>.after_<pass>.txt for each pass that changed\n"
-                     "something, module_0000.<name>.after_optimizations.txt. Existing files (OUT or\n"
+                     "something (NNNN = its step number), module_0000.<name>.after_optimizations.txt. Existing files (OUT or\n"
                      "dumps) are only replaced with --force.",
                      RunOpt);
 HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipeline",

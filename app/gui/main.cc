@@ -20,7 +20,9 @@ int main(int argc, char** argv) {
   cli.addHelpOption();
   cli.addPositionalArgument("FILE", "HLO text or StableHLO (.mlir); default: samples/transformer_block.hlo");
   QCommandLineOption pipeline("pipeline", "Pipeline to run (simplify, gpu, gpu-classic).", "P", "gpu");
-  QCommandLineOption step("step", "Screenshot: the step to show (a number or 'last').", "N", "last");
+  QCommandLineOption step("step", "Screenshot: the step to show: its number in the steps table (0 = the input, "
+                          "1, 2, 3... the pass runs, as hloscope-cli's --step), 'initial' or 'last'.",
+                          "N", "last");
   QCommandLineOption select("select", "Screenshot: select this instruction.", "NAME");
   QCommandLineOption panel("panel", "Screenshot: the panel to raise (graph, timeline, decisions, text).", "PANEL",
                            "graph");

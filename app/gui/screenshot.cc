@@ -23,7 +23,8 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   if (o.size.width() < 200 || o.size.height() < 150 || o.size.width() > 8000 || o.size.height() > 8000)
     return QStringLiteral("--size: expected WxH between 200x150 and 8000x8000");
   bool ok = false;
-  if (o.step != "last" && (o.step.toInt(&ok) < 0 || !ok)) return QStringLiteral("--step: expected a number or 'last'");
+  if (o.step != "last" && o.step != "initial" && (o.step.toInt(&ok) < 0 || !ok))
+    return QStringLiteral("--step: expected a step number (0 = the input), 'initial' or 'last'");
   static const QStringList panels = {"graph", "timeline", "decisions", "text", "details", "pipeline", "log"};
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
   if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
@@ -68,8 +69,14 @@ void ScreenshotDriver::poll() {
   }
   if (phase_ == Phase::kLoading || phase_ == Phase::kRunning) {
     const int n = window_->run()->size();
-    const int k = o_.step == "last" ? n - 1 : o_.step.toInt();
-    if (k >= n) return fail(QStringLiteral("--step %1: the run has %2 steps (0..%3)").arg(k).arg(n).arg(n - 1));
+    // Step numbers as the steps table and hloscope-cli number them: 0 is the input, 1..n-1 the pass runs.
+    const int k = o_.step == "last" ? n - 1 : o_.step == "initial" ? 0 : o_.step.toInt();
+    if (k >= n)
+      return fail(QStringLiteral("--step %1: expected initial, last or a step number 0..%2 (0 is the input; "
+                                 "the run made %3 pass runs, steps 1..%2)")
+                      .arg(k)
+                      .arg(n - 1)
+                      .arg(n - 1));
     window_->selectStep(k);
     phase_ = Phase::kStepping;
     return;

@@ -1,4 +1,4 @@
-// Screenshot mode: `hloscope FILE [--pipeline P] [--step N|last]
+// Screenshot mode: `hloscope FILE [--pipeline P] [--step N|initial|last]
 // [--select NAME] [--panel graph|timeline|decisions|text] [--compare B]
 // --screenshot OUT.png [--size WxH] [--force]` loads FILE, runs the
 // pipeline, shows the step, waits until every panel (graph layout included)
@@ -17,7 +17,7 @@ class MainWindow;
 struct ScreenshotOptions {
   QString file;
   QString pipeline = "gpu";
-  QString step = "last";  // a number or "last"
+  QString step = "last";  // a step number (0 = the input, 1.. = pass runs, as the CLI's), "initial" or "last"
   QString select;         // instruction name
   QString panel = "graph";
   QString compare;  // module B: screenshot the compare window

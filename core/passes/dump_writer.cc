@@ -32,7 +32,6 @@ std::string DumpWriter::Prefix(int module_id, std::string_view module_name) {
 }
 
 Status DumpWriter::BeforePipeline(const Module& m, std::string_view pipeline) {
-  step_ = 0;
   written_.clear();
   std::error_code ec;
   fs::create_directories(opts_.dir, ec);
@@ -56,7 +55,7 @@ Status DumpWriter::BeforePipeline(const Module& m, std::string_view pipeline) {
 Status DumpWriter::AfterPass(const Module& m, const PassRunInfo& info, const PassRunResult& result) {
   if (!result.changed) return Status::Ok();
   std::string suffix =
-      Num4(step_++) + "." + Sanitize(info.pipeline) + ".after_" + Sanitize(info.pass->name()) + ".txt";
+      Num4(info.step) + "." + Sanitize(info.pipeline) + ".after_" + Sanitize(info.pass->name()) + ".txt";
   return Write(m, suffix);
 }
 

@@ -2,7 +2,8 @@
 // that changed it, and at the end, with the file names of XLA's
 // --xla_dump_to + --xla_dump_hlo_pass_re=.* :
 //   module_0000.<name>.before_optimizations.txt
-//   module_0000.<name>.0000.<pipeline>.after_<pass>.txt   (changed passes, numbered in order)
+//   module_0000.<name>.NNNN.<pipeline>.after_<pass>.txt   (changed passes; NNNN is the
+//                                                          step number, as --step takes it)
 //   module_0000.<name>.after_optimizations.txt
 // Existing dump files of the same module are refused unless `force`.
 #pragma once
@@ -37,7 +38,6 @@ class DumpWriter : public PassInstrumentation {
   Status Write(const Module& m, const std::string& suffix);
 
   DumpOptions opts_;
-  int step_ = 0;
   std::vector<std::string> written_;
 };
 

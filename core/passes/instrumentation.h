@@ -19,7 +19,10 @@ struct PassRunInfo {
   std::string_view group;     // fixed-point group name ("" at top level)
   const Pass* pass = nullptr;
   int iteration = 1;  // 1-based iteration of the enclosing fixed-point group
-  int step = 0;       // 0-based index of this pass run in the whole pipeline run
+  // The step number of this pass run: 1, 2, 3... in execution order over the
+  // whole pipeline run; step 0 is the input module. The one numbering the
+  // CLI (--step), the GUI's step table, reports and dumps use.
+  int step = 0;
 };
 
 // What the run did.

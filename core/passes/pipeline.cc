@@ -34,7 +34,7 @@ StatusOr<bool> Pipeline::Run(Module& module) {
 
 StatusOr<bool> Pipeline::RunPass(Pass& pass, Module& module, RunState& state, std::string_view group,
                                  int iteration) {
-  PassRunInfo info{state.pipeline, group, &pass, iteration, state.step++};
+  PassRunInfo info{state.pipeline, group, &pass, iteration, ++state.step};  // step 0 is the input
   for (PassInstrumentation* i : *state.instrumentations) RETURN_IF_ERROR(i->BeforePass(module, info));
   pass.ClearLog();
   auto start = std::chrono::steady_clock::now();

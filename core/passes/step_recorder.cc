@@ -106,7 +106,7 @@ Status StepRecorder::BeforePipeline(const Module& m, std::string_view pipeline) 
 
 Status StepRecorder::AfterPass(const Module& m, const PassRunInfo& info, const PassRunResult& result) {
   auto step = std::make_shared<Step>();
-  step->index = static_cast<int>(steps_.size());
+  step->index = info.step;
   step->pipeline = std::string(info.pipeline);
   step->group = std::string(info.group);
   step->pass = std::string(info.pass->name());

@@ -78,7 +78,7 @@ StepDiff DiffSnapshots(const ModuleSnapshot& before, const ModuleSnapshot& after
                        const std::vector<Replacement>& replacements);
 
 struct Step {
-  int index = 0;  // 0-based in the run
+  int index = 0;  // the step number (PassRunInfo::step): 1, 2, 3...; 0 is the input
   std::string pipeline;
   std::string group;  // fixed-point group, "" at top level
   std::string pass;

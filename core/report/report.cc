@@ -145,7 +145,8 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
   int64_t prev_i = recorder.initial()->instruction_count(), prev_k = recorder.initial_cost().kernels,
           prev_b = recorder.initial_cost().hbm_bytes;
   for (const auto& s : recorder.steps()) {
-    steps.push_back({{"index", s->index},
+    steps.push_back({{"index", s->index},  // the step number: 1, 2, 3... (0 is the input)
+                     {"step", s->index},
                      {"pass", s->pass},
                      {"group", s->group},
                      {"iteration", s->iteration},

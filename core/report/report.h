@@ -19,7 +19,7 @@
 namespace hloscope::report {
 
 inline constexpr const char* kReportFormat = "hloscope-report";
-inline constexpr int kReportVersion = 1;
+inline constexpr int kReportVersion = 2;  // 2: steps numbered from 1 (0 is the input)
 
 struct ReportOptions {
   std::string pipeline = "gpu";

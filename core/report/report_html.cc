@@ -168,7 +168,8 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
   size_t changed = 0;
   for (const auto& s : d["steps"]) changed += s["changed"].get<bool>();
   h += "<section id=\"steps\">\n<h2>Pipeline steps</h2>\n<p class=\"muted\">" + std::to_string(d["steps"].size()) +
-       " pass runs, " + std::to_string(changed) + " changed the module; runs of no-op steps are folded.</p>\n" +
+       " pass runs, " + std::to_string(changed) + " changed the module; runs of no-op steps are folded. # is the step number (0 = the input), as "
+       "<code>hloscope-cli export-graph --step</code> and the GUI number steps.</p>\n" +
        StepsTable(d["steps"]) + "</section>\n";
   h += Picture("graph-before", "Graph before optimization (entry computation)", pics.graph_before, pics.graph_before_note);
   h += Picture("graph-after", "Graph after optimization (fusions collapsed: one node per kernel)", pics.graph_after,

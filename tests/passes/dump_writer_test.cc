@@ -1,10 +1,12 @@
 // --dump-dir naming (XLA's), files parse back, existing files are refused.
 #include "core/passes/dump_writer.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/passes/step_recorder.h"
 #include "tests/passes/pass_test_util.h"
 
 namespace hloscope::testing {
@@ -45,8 +47,11 @@ TEST(DumpWriterTest, XlaNamingAndFilesParseBack) {
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{
-                       "module_0000.jit_f.0000.simplify.after_algsimp.txt",
-                       "module_0000.jit_f.0001.simplify.after_dce.txt",
+                       // NNNN is the step number (1-based; 0 is the input): simplify runs call_inliner,
+                       // flatten_call_graph, zero_sized_hlo_elimination, dce, then algsimp (step 5) ...
+                       // cse, dce (step 11) in its fixed-point group.
+                       "module_0000.jit_f.0005.simplify.after_algsimp.txt",
+                       "module_0000.jit_f.0011.simplify.after_dce.txt",
                        "module_0000.jit_f.after_optimizations.txt",
                        "module_0000.jit_f.before_optimizations.txt",
                    }));
@@ -54,6 +59,32 @@ TEST(DumpWriterTest, XlaNamingAndFilesParseBack) {
     auto m = ParseHloFile((dir / n).string());
     EXPECT_TRUE(m.ok()) << n << ": " << m.status().message();
   }
+  fs::remove_all(dir);
+}
+
+// Each dump's NNNN is the number the step recorder (opt --json, explain,
+// export-graph --step, the GUI) gives that pass run.
+TEST(DumpWriterTest, FileNumbersAreStepNumbers) {
+  fs::path dir = FreshDir("numbers");
+  auto m = ParseOrDie(kModule);
+  auto p = PassRegistry::Global().BuildPipeline("simplify");
+  ASSERT_TRUE(p.ok());
+  DumpWriter dump(DumpOptions{dir.string(), 0, false});
+  StepRecorder recorder;
+  (*p)->AddInstrumentation(&recorder);
+  (*p)->AddInstrumentation(&dump);
+  ASSERT_TRUE((*p)->Run(*m).ok());
+  std::vector<std::string> want;
+  for (size_t k = 0; k < recorder.steps().size(); ++k) {
+    const Step& s = *recorder.steps()[k];
+    EXPECT_EQ(s.index, static_cast<int>(k) + 1);
+    if (!s.changed) continue;
+    char num[8];
+    std::snprintf(num, sizeof num, "%04d", s.index);
+    want.push_back((dir / ("module_0000.jit_f." + std::string(num) + ".simplify.after_" + s.pass + ".txt")).string());
+  }
+  std::vector<std::string> got(dump.written().begin() + 1, dump.written().end() - 1);  // without before/after_optimizations
+  EXPECT_EQ(got, want);
   fs::remove_all(dir);
 }
 

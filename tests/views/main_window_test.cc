@@ -215,6 +215,8 @@ TEST(ScreenshotTest, WritesPngOfRequestedSizeAndRefusesOverwrite) {
   EXPECT_EQ(CheckScreenshotOptions(o), "");
   o.step = "x";
   EXPECT_NE(CheckScreenshotOptions(o), "");
+  o.step = "initial";
+  EXPECT_EQ(CheckScreenshotOptions(o), "");
   o.step = "2";
   o.panel = "nope";
   EXPECT_NE(CheckScreenshotOptions(o), "");

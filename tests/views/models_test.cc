@@ -55,6 +55,35 @@ TEST(StepsModelTest, HideNoOpsKeepsOnlyChangedSteps) {
     EXPECT_TRUE(filter.data(filter.index(r, 0), StepsModel::kChangedRole).toBool());
 }
 
+// The first column is the step number the CLI takes (export-graph --step N,
+// explain's "step N", opt --json "step", reports, --dump-dir's NNNN): 0 is
+// the input, 1, 2, 3... the pass runs; priority_fusion is step 26 of gpu on
+// the transformer block. Hiding no-op steps keeps the numbers.
+TEST(StepsModelTest, FirstColumnIsTheCliStepNumber) {
+  auto run = GpuRun();
+  StepsModel model;
+  model.setSteps(run->steps());
+  for (int r = 0; r < model.rowCount(); ++r) {
+    EXPECT_EQ(model.data(model.index(r, StepsModel::kIndex)).toInt(), r);
+    EXPECT_EQ(run->step(r).index, r);
+  }
+  EXPECT_EQ(model.data(model.index(0, StepsModel::kPass)).toString(), "input");
+  ASSERT_GT(model.rowCount(), 26);
+  EXPECT_EQ(model.data(model.index(26, StepsModel::kPass)).toString(), "priority_fusion");
+  EXPECT_EQ(model.data(model.index(26, StepsModel::kIndex)).toString(), "26");
+  ChangedStepsFilter filter;
+  filter.setSourceModel(&model);
+  filter.setHideNoOps(true);
+  int seen = 0;
+  for (int r = 0; r < filter.rowCount(); ++r)
+    if (filter.data(filter.index(r, StepsModel::kPass)).toString() == "priority_fusion") {
+      EXPECT_LT(r, 26);  // rows above it were hidden...
+      EXPECT_EQ(filter.data(filter.index(r, StepsModel::kIndex)).toInt(), 26);  // ...its number stays
+      ++seen;
+    }
+  EXPECT_EQ(seen, 1);
+}
+
 TEST(SignedTest, Formats) {
   EXPECT_EQ(SignedCount(0), "0");
   EXPECT_EQ(SignedCount(12), "+12");

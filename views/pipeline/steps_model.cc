@@ -72,7 +72,7 @@ QVariant StepsModel::data(const QModelIndex& index, int role) const {
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
-    case kIndex: return index.row();
+    case kIndex: return s.index;  // the step number --step takes (0 = the input)
     case kPass: return QString::fromStdString(s.pass);
     case kIteration: return s.group.empty() ? QString() : QString::number(s.iteration);
     case kChanged: return s.changed ? QStringLiteral("yes") : QStringLiteral("–");
@@ -85,6 +85,9 @@ QVariant StepsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant StepsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == kIndex)
+    return QStringLiteral("step number: 0 is the input, 1, 2, 3... the pass runs in order\n"
+                          "(as hloscope --step, hloscope-cli export-graph --step, explain and reports number them)");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
   switch (section) {
     case kIndex: return QStringLiteral("#");
