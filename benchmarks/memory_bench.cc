@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "core/memory/assignment_checker.h"
 #include "core/memory/buffer_assignment.h"
 #include "core/memory/heap_packing.h"
 #include "core/memory/logical_buffers.h"
@@ -182,5 +183,46 @@ void BM_PackLlama(benchmark::State& state) {
   state.counters["values"] = static_cast<double>(items.size());
 }
 BENCHMARK(BM_PackLlama)->Unit(benchmark::kMillisecond);
+
+// `memory --check` on Llama: the assignment (as above) plus the independent
+// clobber checker (core/memory/assignment_checker.h); target < 2 s.
+void BM_CheckLlama(benchmark::State& state) {
+  const hloscope::Module* m = Llama();
+  if (!m) {
+    state.SkipWithError("module absent (../shared/corpus)");
+    return;
+  }
+  int64_t values = 0;
+  for (auto _ : state) {
+    auto ba = hloscope::AssignBuffers(*m);
+    if (!ba.ok()) {
+      state.SkipWithError(ba.status().message().c_str());
+      return;
+    }
+    std::string problem = hloscope::CheckBufferAssignment(**ba);
+    hloscope::ClobberReport r = hloscope::FindClobbers(*m, **ba);
+    benchmark::DoNotOptimize(problem);
+    values = r.values;
+    if (r.clobbered_values) state.SkipWithError("clobbered values found");
+  }
+  state.counters["values"] = static_cast<double>(values);
+}
+BENCHMARK(BM_CheckLlama)->Unit(benchmark::kMillisecond);
+
+// The checker alone.
+void BM_FindClobbersLlama(benchmark::State& state) {
+  const hloscope::Module* m = Llama();
+  if (!m) {
+    state.SkipWithError("module absent (../shared/corpus)");
+    return;
+  }
+  auto ba = hloscope::AssignBuffers(*m);
+  if (!ba.ok()) {
+    state.SkipWithError(ba.status().message().c_str());
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(hloscope::FindClobbers(*m, **ba).values);
+}
+BENCHMARK(BM_FindClobbersLlama)->Unit(benchmark::kMillisecond);
 
 }  // namespace
