@@ -64,6 +64,9 @@ int RunCodegen(const std::vector<std::string>& argv) {
     return Fail(file + ": " + m);
   }
 
+  for (const std::string& c : compiled->synthesized_constants)
+    std::fprintf(stderr, "%s: warning: constant %s has elided values ({...}); filled with deterministic values "
+                 "(seed 0), marked in manifest.json (synthesized_constants)\n", file.c_str(), c.c_str());
   runtime::Bundle bundle;
   bundle.plan = compiled->codegen.plan;
   for (const codegen::KernelCode& k : compiled->codegen.kernels) bundle.kernels.push_back({k.name, k.ir, k.ptx});

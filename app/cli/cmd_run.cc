@@ -72,6 +72,11 @@ int RunRun(const std::vector<std::string>& argv) {
 
   auto original = LoadModuleFile(path);
   if (!original.ok()) return Fail(original.status().message());
+  // The interpreter sees the same filled values as the kernels (codegen
+  // fills elided constants from the same seed).
+  for (const std::string& c : FillElidedConstants(**original, 0))
+    std::fprintf(stderr, "%s: warning: constant %s has elided values ({...}); filled with deterministic values "
+                 "(seed 0) for the kernels and the interpreter alike\n", path.c_str(), c.c_str());
   codegen::CodegenOptions copts;
   if (auto sm = args.Get("--sm")) copts.sm = *sm;
   copts.emit_ptx = device == "cuda";

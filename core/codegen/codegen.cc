@@ -10,6 +10,7 @@
 
 #include "core/codegen/kernel_plan.h"
 #include "core/codegen/nvptx_backend.h"
+#include "core/eval/random_inputs.h"
 #include "core/parser/parser.h"
 #include "core/passes/pass_registry.h"
 #include "core/passes/pipeline.h"
@@ -105,6 +106,9 @@ StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& o
   ASSIGN_OR_RETURN(out.module, ParseHloModule(text, origin));
   out.module->set_source_path(origin);
   RETURN_IF_ERROR(VerifyModule(*out.module));
+  // Elided constants ({...}) get deterministic values, as XLA's own runners
+  // fill missing literals; the plan names them.
+  out.synthesized_constants = FillElidedConstants(*out.module, options.elided_seed);
   if (!pipeline.empty()) {
     ASSIGN_OR_RETURN(auto p, PassRegistry::Global().BuildPipeline(pipeline));
     auto ran = p->Run(*out.module);
@@ -116,6 +120,7 @@ StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& o
   auto code = GenerateKernels(*out.module, *out.buffers, options);
   if (!code.ok()) return Located(*out.module, origin, code.status());
   out.codegen = std::move(*code);
+  out.codegen.plan.synthesized_constants = out.synthesized_constants;
   return out;
 }
 

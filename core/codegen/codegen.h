@@ -24,6 +24,9 @@ struct CodegenOptions {
   std::optional<DeviceSpec> device;   // launch-dimension choices; default CurrentDevice()
   bool emit_ptx = true;               // false: IR only (no libdevice, O3 or PTX)
   bool validate = false;              // run ptxas on every PTX (error if ptxas is missing)
+  // CompileText/CompileFile fill constants elided in the text ({...}) from
+  // this seed (FillElidedConstants) instead of refusing the module.
+  uint64_t elided_seed = 0;
 };
 
 struct KernelCode {
@@ -47,6 +50,10 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
 // parse → pipeline (default "gpu") → AssignBuffers → GenerateKernels.
 struct CompiledFile {
   std::unique_ptr<Module> module;  // the optimized module
+  // Constants elided in the text ({...}) that were filled with
+  // FillElidedConstants(module, CodegenOptions::elided_seed) before the
+  // pipeline ("computation/name"); also in the plan's manifest.
+  std::vector<std::string> synthesized_constants;
   std::shared_ptr<const BufferAssignment> buffers;
   CodegenResult codegen;
 };

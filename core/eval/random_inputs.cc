@@ -147,4 +147,24 @@ std::vector<Literal> MakeRandomInputs(const Computation& entry, uint64_t seed) {
   return out;
 }
 
+std::vector<std::string> FillElidedConstants(Module& m, uint64_t seed) {
+  std::vector<std::string> filled;
+  for (const auto& c : m.computations()) {
+    for (const auto& i : c->instructions()) {
+      if (i->opcode() != Opcode::kConstant || !i->literal() || !i->literal()->elided()) continue;
+      const std::string key = c->name() + "/" + i->name();
+      uint64_t h = 1469598103934665603ull;  // FNV-1a of the key
+      for (unsigned char ch : key) h = (h ^ ch) * 1099511628211ull;
+      Shape s = i->shape();
+      s.ClearLayoutRecursive();
+      auto lit = std::make_unique<Literal>(s);
+      SplitMix64 rng{seed * 0x9e3779b97f4a7c15ull + h};
+      Fill(*lit, rng, kUnbounded);
+      i->set_literal(std::move(lit));
+      filled.push_back(key);
+    }
+  }
+  return filled;
+}
+
 }  // namespace hloscope

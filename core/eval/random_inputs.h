@@ -11,11 +11,21 @@
 #include <cstdint>
 #include <vector>
 
+#include <string>
+
 #include "core/ir/computation.h"
+#include "core/ir/module.h"
 #include "core/ir/literal.h"
 
 namespace hloscope {
 
 std::vector<Literal> MakeRandomInputs(const Computation& entry, uint64_t seed);
+
+// Fills every constant whose values were elided in the text (`{...}`) with
+// deterministic values (the ranges above), drawn from `seed` and the
+// constant's computation and name, so the same module text gets the same
+// values wherever it is filled (codegen, and the interpreter `run` compares
+// with). Returns the names of the constants filled, "computation/name".
+std::vector<std::string> FillElidedConstants(Module& m, uint64_t seed);
 
 }  // namespace hloscope

@@ -326,6 +326,7 @@ json ManifestToJson(const ThunkPlan& plan) {
   j["version"] = kManifestVersion;
   j["module"] = plan.module;
   j["target"] = plan.target;
+  if (!plan.synthesized_constants.empty()) j["synthesized_constants"] = plan.synthesized_constants;
   json allocs = json::array();
   for (const PlanAllocation& a : plan.allocations) {
     json ja{{"index", a.index}, {"kind", a.kind}, {"size", a.size}};
@@ -383,6 +384,9 @@ StatusOr<ThunkPlan> ManifestFromString(const std::string& text, const std::strin
   ThunkPlan plan;
   plan.module = r.Str(j, "", "module", false);
   plan.target = r.Str(j, "", "target", false);
+  if (j.contains("synthesized_constants") && j["synthesized_constants"].is_array())
+    for (const json& n : j["synthesized_constants"])
+      if (n.is_string()) plan.synthesized_constants.push_back(n.get<std::string>());
   if (const json* allocs = r.Array(j, "", "allocations")) {
     for (size_t i = 0; i < allocs->size() && r.ok(); ++i) {
       std::string p = "/allocations/" + std::to_string(i);

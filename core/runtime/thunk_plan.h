@@ -113,6 +113,9 @@ struct ThunkPlan {
   ThunkSequence thunks;
   std::vector<PlanValue> parameters;  // every array leaf of every entry parameter
   std::vector<PlanValue> outputs;     // every array leaf of the entry result
+  // Constants whose values were elided in the text ({...}) and were filled
+  // with deterministic values (FillElidedConstants) to be runnable.
+  std::vector<std::string> synthesized_constants;
 };
 
 // Every kernel thunk in execution (pre-)order, including those inside loops
