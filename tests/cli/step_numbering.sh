@@ -12,18 +12,7 @@ hlo=$src/samples/transformer_block.hlo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-expect_rc() {  # expect_rc WANT WHAT CMD...
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $what: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -20; fail=1
-  fi
-}
-expect_text() {  # expect_text WHAT PATTERN FILE
-  if ! grep -q -- "$2" "$3"; then echo "FAIL $1: no '$2' in:"; sed 's/^/  | /' "$3" | head -20; fail=1; fi
-}
+source "$(dirname "$0")/cli_test_lib.sh"
 
 # opt --json: every step carries "step" = its number, 1-based; step 26 is priority_fusion.
 # Also writes the dumps, and picks an instruction priority_fusion decided on for explain.
