@@ -29,16 +29,16 @@ void RegisterFusionPasses(PassRegistry& r) {
   using S = PipelineStage;
   (void)r.RegisterPipeline({"gpu",
                             "XLA's GPU pipeline, simplified: simplify, priority fusion, multi-output and horizontal "
-                            "fusion, then CSE and DCE.",
+                            "fusion, then CSE, DCE and copy insertion.",
                             {S::Include("simplify"), S::Pass("priority_fusion"), S::Pass("multi_output_fusion"),
                              S::Pass("horizontal_loop_fusion"),
-                             S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4)}});
+                             S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
   (void)r.RegisterPipeline({"gpu-classic",
                             "XLA's older GPU pipeline: simplify, instruction fusion (without, then with "
-                            "duplication), fusion merger, multi-output fusion, then CSE and DCE.",
+                            "duplication), fusion merger, multi-output fusion, then CSE, DCE and copy insertion.",
                             {S::Include("simplify"), S::Pass("fusion"), S::Pass("fusion_dup"),
                              S::Pass("fusion_merger"), S::Pass("multi_output_fusion"),
-                             S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4)}});
+                             S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
 }
 
 }  // namespace hloscope

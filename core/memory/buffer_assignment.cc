@@ -158,6 +158,7 @@ StatusOr<std::shared_ptr<const BufferAssignment>> AssignBuffers(const Module& m,
     ba->buffers.push_back(std::move(ab));
     if (storage_alloc[b.storage] >= 0) ba->allocations[storage_alloc[b.storage]].buffers.push_back(b.id);
   }
+  ba->io_aliases = a.io_aliases;
   return std::shared_ptr<const BufferAssignment>(std::move(ba));
 }
 

@@ -63,8 +63,17 @@ struct BufferAssignment {
   int64_t lower_bound_bytes = 0;               // max bytes live at once (temps)
   int64_t peak_position = 0;                   // where the lower bound is reached
   int64_t parameter_bytes = 0, constant_bytes = 0, output_bytes = 0, total_bytes = 0;
+  // Each input_output_alias entry: taken or not, and why; the copy
+  // copy_insertion added for it (buffer ids as in `buffers`).
+  std::vector<IoAliasOutcome> io_aliases;
   std::string packing;                         // "size" or "area"
   int64_t alignment = 64;
+  // The input_output_alias outcome whose output leaf is buffer `id`, or null.
+  const IoAliasOutcome* AliasOf(int id) const {
+    for (const IoAliasOutcome& io : io_aliases)
+      if (io.output_buffer == id) return &io;
+    return nullptr;
+  }
   double ratio() const { return lower_bound_bytes ? double(peak_bytes) / double(lower_bound_bytes) : 1.0; }
   double fragmentation() const { return peak_bytes ? double(peak_bytes - lower_bound_bytes) / double(peak_bytes) : 0.0; }
 };

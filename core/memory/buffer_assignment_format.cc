@@ -36,6 +36,17 @@ std::string BufferAssignmentToText(const BufferAssignment& ba) {
       out += line;
     }
   }
+  if (!ba.io_aliases.empty()) {
+    int64_t taken = 0, copies = 0;
+    for (const auto& io : ba.io_aliases) {
+      taken += io.taken;
+      copies += !io.copy.empty();
+    }
+    out += "\ninput_output_alias: " + std::to_string(taken) + " of " + std::to_string(ba.io_aliases.size()) +
+           " taken, " + std::to_string(copies) + " through a copy copy_insertion added\n";
+    for (const auto& io : ba.io_aliases)
+      out += " " + io.alias + ": " + io.reason + "\n";
+  }
   out += "\nTotal bytes used: " + std::to_string(ba.total_bytes) + " (" + HumanBytes(ba.total_bytes) + ")\n";
   out += "  parameters " + std::to_string(ba.parameter_bytes) + ", constants " + std::to_string(ba.constant_bytes) +
          ", outputs " + std::to_string(ba.output_bytes) + ", temp heap " + std::to_string(ba.peak_bytes) + "\n";
@@ -99,6 +110,19 @@ std::string BufferAssignmentToJson(const BufferAssignment& ba) {
     if (!b.aliases.empty()) o["aliases"] = b.aliases;
     if (!b.share_reason.empty()) o["shares"] = b.share_reason;
     bufs.push_back(std::move(o));
+  }
+  if (!ba.io_aliases.empty()) {
+    auto& ios = j["io_aliases"] = nlohmann::ordered_json::array();
+    for (const auto& io : ba.io_aliases) {
+      nlohmann::ordered_json o;
+      o["alias"] = io.alias;
+      o["output_buffer"] = io.output_buffer;
+      o["parameter_buffer"] = io.parameter_buffer;
+      o["taken"] = io.taken;
+      if (!io.copy.empty()) o["copy"] = io.copy;
+      o["reason"] = io.reason;
+      ios.push_back(std::move(o));
+    }
   }
   j["live_bytes"] = ba.live_bytes;
   return j.dump(1);

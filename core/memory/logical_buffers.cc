@@ -6,6 +6,7 @@
 
 #include "core/ir/custom_calls.h"
 #include "core/memory/instruction_index.h"
+#include "core/memory/io_alias.h"
 
 namespace hloscope {
 
@@ -20,28 +21,6 @@ std::string_view BufferKindName(BufferKind k) {
 }
 
 namespace {
-
-// True when fused parameter `k` of `fusion` reaches the fusion's root only
-// through elementwise instructions whose shape equals the root's (so output
-// element i depends on operand element i alone).
-bool ReadOnlyElementwise(const Instruction& fusion, int k) {
-  const Computation* c = fusion.fused_computation();
-  if (!c || k >= c->num_parameters()) return false;
-  const Shape& out = fusion.shape();
-  std::vector<const Instruction*> todo{c->parameter(k)};
-  std::vector<const Instruction*> seen;
-  while (!todo.empty()) {
-    const Instruction* x = todo.back();
-    todo.pop_back();
-    if (std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
-    seen.push_back(x);
-    const bool same_elements = x->shape().dims() == out.dims() && x->shape().maybe_layout() == out.maybe_layout();
-    if (!same_elements || (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()))) return false;
-    for (const Instruction* u : x->users()) todo.push_back(u);
-  }
-  return true;
-}
-
 
 void Leaves(const Shape& s, std::vector<int64_t>& prefix, std::vector<std::pair<std::vector<int64_t>, const Shape*>>& out) {
   if (s.IsTuple()) {
@@ -64,16 +43,6 @@ int64_t LeafOffset(const Shape& s, int64_t k) {
   return off;
 }
 
-bool ReshapeIsBitcast(const Instruction& i) {
-  const Shape& in = i.operand(0)->shape();
-  const Shape& out = i.shape();
-  auto default_layout = [](const Shape& s) {
-    return !s.has_layout() || s.layout().minor_to_major == Shape::DefaultLayout(s.rank()).minor_to_major;
-  };
-  return in.element_type() == out.element_type() && default_layout(in) && default_layout(out) &&
-         !in.IsDynamic() && !out.IsDynamic();
-}
-
 struct Builder {
   const Module& module;
   const BufferOptions& opts;
@@ -93,6 +62,11 @@ struct Builder {
   std::vector<int> leaf_begin, leaf_count, leaf_stamp;
   std::vector<int> leaf_pool;
   int runs = 0;
+  // Buffer ids (as the first pass numbers them) of entry outputs that will
+  // take their parameter's bytes (input_output_alias): their instruction
+  // writes there and takes over no operand buffer.
+  std::vector<char> reserved;
+  bool Reserved(int id) const { return id >= 0 && id < static_cast<int>(reserved.size()) && reserved[id]; }
 
   Builder(const Module& m, const BufferOptions& o, BufferAnalysis& an, const InstructionIndex& idx,
           std::vector<int64_t> ends)
@@ -254,7 +228,7 @@ struct Builder {
         default: {
           DefineAll(i, BufferKind::kTemp, pos, out);
           // In-place reuse of an operand buffer whose last use this is.
-          if (opts.allow_sharing && out.size() == 1) {
+          if (opts.allow_sharing && out.size() == 1 && !Reserved(out[0])) {
             int candidate = -1;
             std::string reason;
             if (i->opcode() == Opcode::kDynamicUpdateSlice || i->opcode() == Opcode::kScatter) {
@@ -269,7 +243,7 @@ struct Builder {
                 // output's shape only (XLA's CanShareBuffer); a transpose,
                 // slice, broadcast or reduce of it would read elements
                 // another thread has already overwritten.
-                if (i->opcode() == Opcode::kFusion && !ReadOnlyElementwise(*i, k2)) continue;
+                if (i->opcode() == Opcode::kFusion && !FusedParameterReadElementwise(*i, k2)) continue;
                 int b = dying_operand_buffer(i, k2, pos);
                 if (b >= 0 && a.buffers[b].bytes == a.buffers[out[0]].bytes &&
                     a.buffers[b].shape.element_type() == i->shape().element_type()) {
@@ -296,7 +270,7 @@ struct Builder {
                 const LogicalBuffer& ib = a.buffers[b];
                 const bool dies_here = b < static_cast<int>(known_end.size()) && known_end[b] == pos &&
                                        storage_end[Find(b)] == pos;
-                if (dies_here && ib.kind == BufferKind::kTemp && ib.bytes == a.buffers[out[l]].bytes) {
+                if (dies_here && !Reserved(out[l]) && ib.kind == BufferKind::kTemp && ib.bytes == a.buffers[out[l]].bytes) {
                   Union(init[l], out[l]);
                   a.buffers[out[l]].share_reason = "while loop state (init → result)";
                 }
@@ -327,10 +301,47 @@ struct Builder {
 
 }  // namespace
 
+namespace {
+
+// Flat leaf offset of tuple path `index` within `s` (-1 when it names no leaf).
+int64_t FlatLeaf(const Shape& s, const std::vector<int64_t>& index) {
+  const Shape* cur = &s;
+  int64_t off = 0;
+  for (int64_t k : index) {
+    if (!cur->IsTuple() || k < 0 || k >= cur->tuple_size()) return -1;
+    off += LeafOffset(*cur, k);
+    cur = &cur->tuple_shapes()[static_cast<size_t>(k)];
+  }
+  return cur->IsTuple() ? -1 : off;
+}
+
+struct PlannedAlias {
+  IoAlias alias;
+  AliasHazard hazard;
+  int64_t out_leaf = -1, param_leaf = -1;  // flat leaf offsets
+  bool writer_reads_badly = false;         // the writer reads the parameter other than element-wise
+};
+
+}  // namespace
+
 BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, const BufferOptions& opts) {
   const Computation& entry = *m.entry();
   const InstructionIndex index(m);
+  std::vector<PlannedAlias> planned;
+  if (entry.root()) {
+    for (IoAlias& al : ParseInputOutputAlias(m)) {
+      PlannedAlias pa;
+      pa.hazard = AnalyzeAliasHazard(m, al);
+      pa.out_leaf = FlatLeaf(entry.root()->shape(), al.output_index);
+      if (al.parameter >= 0 && al.parameter < entry.num_parameters())
+        pa.param_leaf = FlatLeaf(entry.parameter(static_cast<int>(al.parameter))->shape(), al.parameter_index);
+      for (const Instruction* r : pa.hazard.late_readers) pa.writer_reads_badly |= r == pa.hazard.writer;
+      pa.alias = std::move(al);
+      planned.push_back(std::move(pa));
+    }
+  }
   std::vector<int64_t> ends;
+  std::vector<char> reserved;
   if (opts.allow_sharing) {
     BufferAnalysis first;
     first.positions = static_cast<int64_t>(entry_sequence.size());
@@ -341,12 +352,29 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
     if (entry.root()) {
       auto [root, count] = b0.LeavesOf(entry.root(), run);
       for (int l = 0; l < count; ++l) ends[root[l]] = std::max<int64_t>(0, first.positions - 1);
+      // An aliased output written no earlier than its parameter's last
+      // read goes straight into the parameter's bytes: it must not take
+      // over an operand buffer, which would drag that operand's earlier
+      // writes into the parameter's bytes.
+      reserved.assign(first.buffers.size(), 0);
+      for (const PlannedAlias& pa : planned) {
+        if (pa.out_leaf < 0 || pa.out_leaf >= count || pa.param_leaf < 0 || pa.writer_reads_badly) continue;
+        const Instruction* pi = entry.parameter(static_cast<int>(pa.alias.parameter));
+        auto [pl, pcount] = b0.LeavesOf(pi, run);
+        if (pa.param_leaf >= pcount) continue;
+        const LogicalBuffer& ob = first.buffers[root[pa.out_leaf]];
+        const LogicalBuffer& pb = first.buffers[pl[pa.param_leaf]];
+        if (ob.kind == BufferKind::kTemp && pb.kind == BufferKind::kParameter && ob.bytes == pb.bytes &&
+            pb.end <= ob.start)
+          reserved[root[pa.out_leaf]] = 1;
+      }
     }
   }
   BufferAnalysis a;
   a.sequence = entry_sequence;
   a.positions = static_cast<int64_t>(entry_sequence.size());
   Builder b(m, opts, a, index, std::move(ends));
+  b.reserved = std::move(reserved);
   const int entry_run = b.Run(entry, entry_sequence, 0, true);
   if (entry.root()) {
     auto [root, count] = b.LeavesOf(entry.root(), entry_run);
@@ -373,53 +401,77 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
       if (buf.kind == BufferKind::kTemp) buf.kind = BufferKind::kOutput;
     }
   }
-  // input_output_alias={ {0}: (0, {}, may-alias), ... }: the output leaf
-  // shares the parameter's storage.
-  if (const RawAttr* io = m.FindHeader("input_output_alias"); io && entry.root()) {
-    const std::string& t = io->value;
-    size_t p = 0;
-    const auto& out_leaves = a.root_leaves;
-    while ((p = t.find('{', p + 1)) != std::string::npos) {
-      size_t close = t.find('}', p);
-      size_t colon = t.find(':', close);
-      size_t lpar = t.find('(', colon);
-      if (close == std::string::npos || colon == std::string::npos || lpar == std::string::npos) break;
-      std::string out_idx = t.substr(p + 1, close - p - 1);
-      int64_t param = std::atoll(t.c_str() + lpar + 1);
-      int64_t leaf = out_idx.empty() ? 0 : std::atoll(out_idx.c_str());
-      const Instruction* pi = param < entry.num_parameters() ? entry.parameter(static_cast<int>(param)) : nullptr;
-      auto [pl, pcount] = pi ? b.LeavesOf(pi, entry_run) : std::pair<const int*, int>{nullptr, 0};
-      if (pi && pcount > 0 && leaf >= 0 && leaf < static_cast<int64_t>(out_leaves.size()) &&
-          pi->shape().IsArray()) {
-        int ob = out_leaves[leaf], pb = pl[0];
-        if (a.buffers[ob].bytes == a.buffers[pb].bytes && a.buffers[ob].kind == BufferKind::kOutput) {
-          // The output's storage (it and every value that handed its bytes
-          // on to it) may take the parameter's bytes only if nothing is
-          // written there before the parameter's last read.
-          const int os = b.Find(ob);
-          int64_t first_write = std::numeric_limits<int64_t>::max();
-          std::string first_writer;
-          for (const auto& buf : a.buffers)
-            if (b.Find(buf.id) == os && buf.start < first_write) {
-              first_write = buf.start;
-              first_writer = buf.instr ? buf.instr->name() : "?";
-            }
-          const int64_t read_until = param_last_read[static_cast<size_t>(pb)];
-          if (first_write >= read_until) {
-            b.Union(pb, ob);
-            a.buffers[ob].share_reason = "input_output_alias with parameter " + std::to_string(param);
-          } else {
-            a.buffers[ob].share_reason =
-                "input_output_alias with parameter " + std::to_string(param) + " not taken: " + first_writer +
-                ", which hands its bytes on to this output, is written at " + std::to_string(first_write) +
-                " while the parameter is read until " + std::to_string(read_until) +
-                " (the output keeps bytes of its own; a donating caller needs a copy)";
-          }
-        }
-      }
-      p = t.find(')', lpar);
-      if (p == std::string::npos) break;
+  // input_output_alias: the output leaf shares the parameter's storage
+  // when nothing is written there before the parameter's last read.
+  for (const PlannedAlias& pa : planned) {
+    IoAliasOutcome oc;
+    oc.alias = pa.alias.ToString();
+    const std::string with = "input_output_alias with parameter " + std::to_string(pa.alias.parameter);
+    const Instruction* pi = pa.alias.parameter >= 0 && pa.alias.parameter < entry.num_parameters()
+                                ? entry.parameter(static_cast<int>(pa.alias.parameter))
+                                : nullptr;
+    auto [pl, pcount] = pi ? b.LeavesOf(pi, entry_run) : std::pair<const int*, int>{nullptr, 0};
+    if (!pi || pa.param_leaf < 0 || pa.param_leaf >= pcount || pa.out_leaf < 0 ||
+        pa.out_leaf >= static_cast<int64_t>(a.root_leaves.size())) {
+      oc.reason = with + " names no leaf of the output or the parameter; ignored";
+      a.io_aliases.push_back(std::move(oc));
+      continue;
     }
+    const int ob = a.root_leaves[static_cast<size_t>(pa.out_leaf)], pb = pl[pa.param_leaf];
+    oc.output_buffer = ob;
+    oc.parameter_buffer = pb;
+    const Instruction* w = pa.hazard.writer;
+    if (w && w->opcode() == Opcode::kCopy && !w->control_predecessors().empty()) oc.copy = w->name();
+    if (b.Find(ob) == b.Find(pb)) {
+      oc.taken = true;
+      oc.reason = with + ": the output is the parameter's own value";
+      a.io_aliases.push_back(std::move(oc));
+      continue;
+    }
+    std::string why;
+    if (a.buffers[ob].bytes != a.buffers[pb].bytes) {
+      why = "the output has " + std::to_string(a.buffers[ob].bytes) + " bytes and the parameter " +
+            std::to_string(a.buffers[pb].bytes);
+    } else if (a.buffers[ob].kind != BufferKind::kOutput) {
+      why = "the output's bytes are a " + std::string(BufferKindName(a.buffers[ob].kind)) + "'s";
+    } else if (pa.writer_reads_badly) {
+      why = pa.hazard.why_not;
+    } else {
+      // The output's storage (it and every value that handed its bytes
+      // on to it) may take the parameter's bytes only if nothing is
+      // written there before the parameter's last read.
+      const int os = b.Find(ob);
+      int64_t first_write = std::numeric_limits<int64_t>::max();
+      std::string first_writer;
+      for (const auto& buf : a.buffers)
+        if (b.Find(buf.id) == os && buf.start < first_write) {
+          first_write = buf.start;
+          first_writer = buf.instr ? buf.instr->name() : "?";
+        }
+      const int64_t read_until = param_last_read[static_cast<size_t>(pb)];
+      if (first_write >= read_until) {
+        b.Union(pb, ob);
+        oc.taken = true;
+        if (!oc.copy.empty())
+          oc.reason = with + ", written by %" + oc.copy +
+                      ", the copy copy_insertion ordered after every read of the parameter";
+        else if (pa.hazard.why_not.empty())
+          oc.reason = with + ": every read of the parameter comes before %" + first_writer + " writes it";
+        else
+          oc.reason = with + ": in this schedule the parameter's last read (" + std::to_string(read_until) +
+                      ") is not after the first write (%" + first_writer + ", " + std::to_string(first_write) + ")";
+        a.buffers[ob].share_reason = oc.reason;
+        a.io_aliases.push_back(std::move(oc));
+        continue;
+      }
+      why = first_writer + ", which hands its bytes on to this output, is written at " + std::to_string(first_write) +
+            " while the parameter is read until " + std::to_string(read_until);
+    }
+    oc.reason = with + " not taken: " + why + " (the output keeps bytes of its own; " +
+                (pa.hazard.copy_fixes ? "copy_insertion, in the simplify and gpu pipelines, keeps it with a copy)"
+                                      : "a donating caller needs a copy)");
+    a.buffers[ob].share_reason = oc.reason;
+    a.io_aliases.push_back(std::move(oc));
   }
   for (auto& buf : a.buffers) buf.storage = b.Find(buf.id);
   // A storage's kind: parameter > constant > output > temp.

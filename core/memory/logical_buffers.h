@@ -30,12 +30,23 @@ struct LogicalBuffer {
   std::string share_reason;            // why it shares ("in-place dynamic-update-slice", ...)
 };
 
+// One input_output_alias entry and what the assignment made of it.
+struct IoAliasOutcome {
+  std::string alias;          // "{0}: (1, {}, may-alias)"
+  int output_buffer = -1;     // buffer id of the output leaf
+  int parameter_buffer = -1;  // buffer id of the parameter leaf
+  bool taken = false;         // the output lives in the parameter's bytes
+  std::string copy;           // name of the copy copy_insertion added for it, if any
+  std::string reason;         // why it was taken or not
+};
+
 struct BufferAnalysis {
   std::vector<LogicalBuffer> buffers;
   int64_t positions = 0;               // schedule length
   std::vector<const Instruction*> sequence;
   // Buffer ids of the entry root's output leaves.
   std::vector<int> root_leaves;
+  std::vector<IoAliasOutcome> io_aliases;
 };
 
 struct BufferOptions {

@@ -13,6 +13,12 @@ PipelineStage PipelineStage::Pass(std::string name) {
   return s;
 }
 
+PipelineStage PipelineStage::PassUnlessIncluded(std::string name) {
+  PipelineStage s = Pass(std::move(name));
+  s.unless_included = true;
+  return s;
+}
+
 PipelineStage PipelineStage::FixedPoint(std::string name, std::vector<PipelineStage> body,
                                         int max_iterations) {
   PipelineStage s;
@@ -135,22 +141,24 @@ StatusOr<std::unique_ptr<Pass>> PassRegistry::CreatePass(std::string_view name) 
   return info->create();
 }
 
-Status PassRegistry::AddStages(Pipeline& p, const std::vector<PipelineStage>& stages, int depth) const {
+Status PassRegistry::AddStages(Pipeline& p, const std::vector<PipelineStage>& stages, int depth,
+                               bool included) const {
   if (depth > 16) return Status::Error("pipelines include each other too deeply (a cycle?)");
   for (const PipelineStage& s : stages) {
     switch (s.kind) {
       case PipelineStage::Kind::kPass: {
+        if (s.unless_included && included) break;
         ASSIGN_OR_RETURN(std::unique_ptr<Pass> pass, CreatePass(s.name));
         p.AddPass(std::move(pass));
         break;
       }
       case PipelineStage::Kind::kFixedPoint:
-        RETURN_IF_ERROR(AddStages(p.AddFixedPoint(s.name, s.max_iterations), s.body, depth + 1));
+        RETURN_IF_ERROR(AddStages(p.AddFixedPoint(s.name, s.max_iterations), s.body, depth + 1, included));
         break;
       case PipelineStage::Kind::kInclude: {
         const PipelineSpec* inc = FindPipeline(s.name);
         if (!inc) return Status::Error("unknown pipeline '" + s.name + "'");
-        RETURN_IF_ERROR(AddStages(p, inc->stages, depth + 1));
+        RETURN_IF_ERROR(AddStages(p, inc->stages, depth + 1, true));
         break;
       }
     }
@@ -166,7 +174,7 @@ StatusOr<std::unique_ptr<Pipeline>> PassRegistry::BuildPipeline(std::string_view
     return Status::Error("unknown pipeline '" + std::string(name) + "' (known: " + known + ")");
   }
   auto p = std::make_unique<Pipeline>(spec->name);
-  RETURN_IF_ERROR(AddStages(*p, spec->stages, 0));
+  RETURN_IF_ERROR(AddStages(*p, spec->stages, 0, false));
   return p;
 }
 

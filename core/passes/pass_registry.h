@@ -41,8 +41,13 @@ struct PipelineStage {
   std::string name;                 // pass, group or included pipeline
   std::vector<PipelineStage> body;  // kFixedPoint only
   int max_iterations = 1;           // kFixedPoint only
+  // kPass only: run only when this stage's own pipeline is the one run, not
+  // where another pipeline includes it (simplify's copy_insertion: the gpu
+  // pipeline inserts its copies after fusion instead).
+  bool unless_included = false;
 
   static PipelineStage Pass(std::string name);
+  static PipelineStage PassUnlessIncluded(std::string name);
   static PipelineStage FixedPoint(std::string name, std::vector<PipelineStage> body, int max_iterations);
   static PipelineStage Include(std::string pipeline);
 };
@@ -82,7 +87,7 @@ class PassRegistry {
 
  private:
   Status CheckStages(const std::vector<PipelineStage>& stages, std::string_view pipeline) const;
-  Status AddStages(Pipeline& p, const std::vector<PipelineStage>& stages, int depth) const;
+  Status AddStages(Pipeline& p, const std::vector<PipelineStage>& stages, int depth, bool included) const;
   bool Runs(const std::vector<PipelineStage>& stages, std::string_view pass, int depth) const;
 
   std::vector<PassInfo> passes_;

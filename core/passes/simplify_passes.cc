@@ -27,19 +27,22 @@ void RegisterSimplifyPasses(PassRegistry& r) {
   Register(r, MakeReshapeMoverPass);
   Register(r, MakeWhileLoopSimplifierPass);
   Register(r, MakeFlattenCallGraphPass);
+  Register(r, MakeCopyInsertionPass);
 
   using S = PipelineStage;
   Status s = r.RegisterPipeline(
       {"simplify",
        "Target-independent cleanup: inline calls, un-share loop bodies, then algebraic simplification, "
-       "constant folding, tuple/loop cleanup, CSE and DCE until nothing changes.",
+       "constant folding, tuple/loop cleanup, CSE and DCE until nothing changes; then copies for donated "
+       "parameters still read after their output is written.",
        {S::Pass("call_inliner"), S::Pass("flatten_call_graph"), S::Pass("zero_sized_hlo_elimination"),
         S::Pass("dce"),
         S::FixedPoint("simplify-fixed-point",
                       {S::Pass("algsimp"), S::Pass("constant_folding"), S::Pass("tuple_simplifier"),
                        S::Pass("reshape_mover"), S::Pass("while_loop_simplifier"), S::Pass("cse"),
                        S::Pass("dce")},
-                      10)}});
+                      10),
+        S::PassUnlessIncluded("copy_insertion")}});
   (void)s;
 }
 

@@ -17,6 +17,9 @@ std::unique_ptr<Pass> MakeCallInlinerPass();
 std::unique_ptr<Pass> MakeZeroSizedHloEliminationPass();
 std::unique_ptr<Pass> MakeReshapeMoverPass();
 std::unique_ptr<Pass> MakeWhileLoopSimplifierPass();
+// copy_insertion (copy_insertion.cc): copies for input_output_alias
+// outputs whose parameter may still be read after they are computed.
+std::unique_ptr<Pass> MakeCopyInsertionPass();
 std::unique_ptr<Pass> MakeFlattenCallGraphPass();
 
 struct ConstantFoldingOptions {

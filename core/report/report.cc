@@ -208,6 +208,15 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
                    {"constant_bytes", b.constant_bytes}, {"output_bytes", b.output_bytes},
                    {"total_bytes", b.total_bytes},   {"buffers", b.buffers.size()},
                    {"allocations", b.allocations.size()}, {"positions", b.sequence.size()}};
+    if (!b.io_aliases.empty()) {
+      J ios = J::array();
+      for (const IoAliasOutcome& io : b.io_aliases) {
+        J o = {{"alias", io.alias}, {"taken", io.taken}, {"reason", io.reason}};
+        if (!io.copy.empty()) o["copy"] = io.copy;
+        ios.push_back(std::move(o));
+      }
+      d["memory"]["io_aliases"] = std::move(ios);
+    }
     TimelineOptions to;
     to.standalone = false;
     to.title = "buffer timeline — " + m.name() + " after " + opts.pipeline;

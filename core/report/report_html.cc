@@ -209,6 +209,24 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
                "; parameters " + Num(d["memory"]["parameter_bytes"]) + " B, outputs " + Num(d["memory"]["output_bytes"]) +
                " B.";
   h += Picture("timeline", "Buffer timeline (optimized module)", pics.timeline, mem_note);
+  if (d["memory"].contains("io_aliases")) {
+    // Donated parameters: why each alias was allowed, and the copies it took.
+    const J& ios = d["memory"]["io_aliases"];
+    int64_t taken = 0, copies = 0;
+    for (const J& io : ios) {
+      taken += io["taken"].get<bool>();
+      copies += io.contains("copy");
+    }
+    h += "<section id=\"io-aliases\">\n<details><summary>Donated parameters (input_output_alias): " + Num(taken) +
+         " of " + Num(static_cast<int64_t>(ios.size())) + " shared, " + Num(copies) +
+         " through a copy copy_insertion added</summary><table>\n<tr><th>alias</th><th>shared</th><th>copy</th>"
+         "<th>why</th></tr>\n";
+    for (const J& io : ios)
+      h += "<tr><td><code>" + E(Str(io["alias"])) + "</code></td><td>" + (io["taken"].get<bool>() ? "yes" : "no") +
+           "</td><td>" + (io.contains("copy") ? "<code>%" + E(Str(io["copy"])) + "</code>" : "") + "</td><td>" +
+           E(Str(io["reason"])) + "</td></tr>\n";
+    h += "</table></details>\n</section>\n";
+  }
   if (d.contains("xla_memory")) {
     const J& x = d["xla_memory"];
     std::string note = "From " + Str(x["source"]) + ": peak (heap) " + Num(x["peak_bytes"]) + " B, lower bound " +

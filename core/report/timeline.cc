@@ -101,9 +101,14 @@ std::string RenderTimelineSvg(const BufferAssignment& ba, const TimelineOptions&
     std::string tip = b.instruction + " " + b.shape + " " + Bytes(b.bytes) + " @" + std::to_string(b.offset) +
                       " alloc " + std::to_string(b.allocation) + " [" + std::to_string(b.start) + ", " +
                       std::to_string(b.end) + "] " + kind;
+    if (!b.share_reason.empty()) tip += "; shares: " + b.share_reason;
+    const IoAliasOutcome* io = ba.AliasOf(b.id);
+    const bool copy = io && !io->copy.empty();
+    if (copy) tip += "; copy inserted by copy_insertion for a donated parameter";
     svg.Raw("<g><title>" + XmlEscape(tip) + "</title>");
-    svg.Rect(bx, by, bw, std::max(bh, 0.5), layout::BufferKindColor(kind), "#ffffff", 0,
-             "stroke-width=\"0.5\" fill-opacity=\"0.85\"");
+    svg.Rect(bx, by, bw, std::max(bh, 0.5), layout::BufferKindColor(kind), copy ? "#212121" : "#ffffff", 0,
+             copy ? "stroke-width=\"1.5\" stroke-dasharray=\"3 2\" fill-opacity=\"0.85\" class=\"inserted-copy\""
+                  : "stroke-width=\"0.5\" fill-opacity=\"0.85\"");
     svg.Raw("</g>\n");
   }
   svg.CloseGroup();
@@ -129,6 +134,12 @@ std::string RenderTimelineSvg(const BufferAssignment& ba, const TimelineOptions&
     svg.Text(lx + 13, 31, kind, 9);
     lx += 72;
   }
+  bool any_copy = false;
+  for (const IoAliasOutcome& io : ba.io_aliases) any_copy |= !io.copy.empty();
+  if (any_copy) {
+    svg.Rect(x1 - 300 - 150, 22, 10, 10, "#ffffff", "#212121", 0, "stroke-dasharray=\"3 2\"");
+    svg.Text(x1 - 300 - 137, 31, "copy for a donated parameter", 9);
+  }
   return svg.Finish();
 }
 
@@ -146,6 +157,8 @@ std::string RenderTimelinePng(const BufferAssignment& ba, const TimelineOptions&
     double bx = g.X(double(b.start)), bw = g.X(double(b.end + 1)) - bx;
     double by = g.Y(double(base + b.offset + b.bytes)), bh = g.Y(double(base + b.offset)) - by;
     r.FillRect(bx, by, bw, bh, ParseColor(layout::BufferKindColor(BufferKindName(b.kind))));
+    if (const IoAliasOutcome* io = ba.AliasOf(b.id); io && !io->copy.empty())
+      r.StrokeRect(bx, by, bw, std::max(bh, 1.0), ParseColor("#212121"));
   }
   r.StrokeRect(x0, ytop, x1 - x0, y0 - ytop, ParseColor("#bdbdbd"));
   for (size_t p = 0; p < ba.live_bytes.size(); ++p) {

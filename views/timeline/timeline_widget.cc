@@ -84,6 +84,14 @@ QImage RenderLayer(const LayerInput& in) {
     pen_kind = kind;
     p.drawRect(r);
   }
+  // Copies that copy_insertion added for donated parameters: a dashed frame.
+  for (const IoAliasOutcome& io : ba.io_aliases) {
+    if (io.copy.empty() || io.output_buffer < 0 || io.output_buffer >= static_cast<int>(ba.buffers.size())) continue;
+    const QRectF r = BufferRectOf(ba.buffers[static_cast<size_t>(io.output_buffer)], in.area, in.alloc_base,
+                                  in.alloc_scale, in.total_height, x_of);
+    p.setPen(QPen(QColor("#212121"), 2, Qt::DashLine));
+    p.drawRect(r.adjusted(-1, -1, 1, 1));
+  }
   p.restore();
   const QRectF& ca = in.curve;
   if (ca.height() > 10 && !ba.live_bytes.empty()) {
@@ -365,6 +373,11 @@ bool TimelineWidget::event(QEvent* e) {
     const AssignedBuffer& b = ba_->buffers[i];
     QString index;
     for (int64_t x : b.index) index += (index.isEmpty() ? "" : ",") + QString::number(x);
+    QString extra;
+    if (!b.share_reason.empty()) extra += "<br>shares: " + QString::fromStdString(b.share_reason).toHtmlEscaped();
+    if (const IoAliasOutcome* io = ba_->AliasOf(b.id); io && !io->copy.empty())
+      extra += tr("<br><b>copy inserted</b> by copy_insertion so that the donated parameter is not overwritten "
+                  "while still read");
     QToolTip::showText(he->globalPos(),
                        tr("<b>buffer %1</b> (%2)<br>%3%4<br><code>%5</code><br>%6 at offset %7 of allocation %8<br>"
                           "live %9 – %10<br>defined by %%11")
@@ -379,7 +392,8 @@ bool TimelineWidget::event(QEvent* e) {
                            .arg(b.allocation)
                            .arg(b.start)
                            .arg(b.end)
-                           .arg(QString::fromStdString(b.instruction)),
+                           .arg(QString::fromStdString(b.instruction)) +
+                           extra,
                        this);
     return true;
   }

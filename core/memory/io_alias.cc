@@ -1,0 +1,286 @@
+#include "core/memory/io_alias.h"
+
+#include <algorithm>
+#include <regex>
+#include <unordered_set>
+
+#include "core/ir/custom_calls.h"
+#include "core/support/str_util.h"
+
+namespace hloscope {
+namespace {
+
+std::vector<int64_t> ParseInts(const std::string& s) {
+  std::vector<int64_t> out;
+  size_t p = 0;
+  while (p < s.size()) {
+    while (p < s.size() && !(s[p] >= '0' && s[p] <= '9')) ++p;
+    if (p >= s.size()) break;
+    int64_t v = 0;
+    while (p < s.size() && s[p] >= '0' && s[p] <= '9') v = v * 10 + (s[p++] - '0');
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::string Braced(const std::vector<int64_t>& v) { return "{" + JoinInts(v) + "}"; }
+
+// The instruction holding the bytes `x` reads at tuple path `path`: through
+// tuples (operand), get-tuple-elements (prepend the index), views.
+const Instruction* Underlying(const Instruction* x, std::vector<int64_t> path,
+                              std::vector<int64_t>* rest = nullptr) {
+  for (int guard = 0; guard < 10000 && x; ++guard) {
+    if (x->opcode() == Opcode::kTuple && !path.empty()) {
+      if (path[0] < 0 || path[0] >= x->operand_count()) return nullptr;
+      x = x->operand(static_cast<int>(path[0]));
+      path.erase(path.begin());
+      continue;
+    }
+    if (x->opcode() == Opcode::kGetTupleElement) {
+      path.insert(path.begin(), x->tuple_index());
+      x = x->operand(0);
+      continue;
+    }
+    if (path.empty() && IsBufferView(*x)) {
+      x = x->operand(0);
+      continue;
+    }
+    break;
+  }
+  if (rest) *rest = std::move(path);
+  return x;
+}
+
+}  // namespace
+
+std::string IoAlias::ToString() const {
+  return Braced(output_index) + ": (" + std::to_string(parameter) + ", " + Braced(parameter_index) + ", " +
+         (must_alias ? "must-alias" : "may-alias") + ")";
+}
+
+std::vector<IoAlias> ParseInputOutputAlias(const Module& m) {
+  std::vector<IoAlias> out;
+  const RawAttr* io = m.FindHeader("input_output_alias");
+  if (!io) return out;
+  static const std::regex entry(
+      R"(\{([0-9,\s]*)\}\s*:\s*\(?\s*([0-9]+)\s*(?:,\s*\{([0-9,\s]*)\})?\s*(?:,\s*([a-z-]+))?\s*\)?)");
+  for (auto it = std::sregex_iterator(io->value.begin(), io->value.end(), entry); it != std::sregex_iterator();
+       ++it) {
+    const std::smatch& mt = *it;
+    IoAlias a;
+    a.output_index = ParseInts(mt[1].str());
+    a.parameter = std::atoll(mt[2].str().c_str());
+    if (mt[3].matched) a.parameter_index = ParseInts(mt[3].str());
+    a.must_alias = mt[4].matched && mt[4].str() == "must-alias";
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+bool ReshapeIsBitcast(const Instruction& i) {
+  if (i.operand_count() < 1) return false;
+  const Shape& in = i.operand(0)->shape();
+  const Shape& out = i.shape();
+  auto default_layout = [](const Shape& s) {
+    return !s.has_layout() || s.layout().minor_to_major == Shape::DefaultLayout(s.rank()).minor_to_major;
+  };
+  return in.element_type() == out.element_type() && default_layout(in) && default_layout(out) &&
+         !in.IsDynamic() && !out.IsDynamic();
+}
+
+bool IsBufferView(const Instruction& i) {
+  switch (i.opcode()) {
+    case Opcode::kBitcast: return i.operand_count() == 1;
+    case Opcode::kReshape: return ReshapeIsBitcast(i);
+    case Opcode::kCustomCall: return i.operand_count() >= 1 && IsIdentityCustomCall(i);
+    default: return false;
+  }
+}
+
+bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::vector<int64_t>& leaf) {
+  const Computation* c = fusion.fused_computation();
+  if (!c || k >= c->num_parameters()) return false;
+  const Shape* leaf_shape = &fusion.shape();
+  for (int64_t i : leaf) {
+    if (!leaf_shape->IsTuple() || i < 0 || i >= leaf_shape->tuple_size()) return false;
+    leaf_shape = &leaf_shape->tuple_shapes()[static_cast<size_t>(i)];
+  }
+  if (!leaf_shape->IsArray()) return false;
+  const Shape& out = *leaf_shape;
+  std::vector<const Instruction*> todo{c->parameter(k)};
+  std::vector<const Instruction*> seen;
+  while (!todo.empty()) {
+    const Instruction* x = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
+    seen.push_back(x);
+    if (x == c->root() && x->opcode() == Opcode::kTuple) continue;  // a multi-output fusion's outputs
+    const bool same_elements = x->shape().dims() == out.dims() && x->shape().maybe_layout() == out.maybe_layout();
+    if (!same_elements || (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()))) return false;
+    for (const Instruction* u : x->users()) todo.push_back(u);
+  }
+  return true;
+}
+
+bool WritesOverOperandInPlace(const Instruction& writer, const std::vector<int>& operand_slots,
+                              const std::vector<int64_t>& leaf) {
+  if (!writer.shape().IsArray() && writer.opcode() != Opcode::kFusion) return false;
+  for (int k : operand_slots) {
+    if (k < 0 || k >= writer.operand_count()) return false;
+    const Shape& in = writer.operand(k)->shape();
+    switch (writer.opcode()) {
+      case Opcode::kDynamicUpdateSlice:
+      case Opcode::kScatter:
+        if (k != 0) return false;
+        break;
+      case Opcode::kFusion:
+        // XLA's CanShareBuffer: loop and input fusions whose parameter is used
+        // only elementwise (or by the root tuple).
+        if ((writer.fusion_kind() != FusionKind::kLoop && writer.fusion_kind() != FusionKind::kInput) ||
+            !FusedParameterReadElementwise(writer, k, leaf))
+          return false;
+        break;
+      default:
+        if (!IsElementwise(writer.opcode()) || in.dims() != writer.shape().dims() ||
+            in.maybe_layout() != writer.shape().maybe_layout())
+          return false;
+    }
+  }
+  return true;
+}
+
+AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
+  AliasHazard h;
+  const Computation* entry = m.entry();
+  if (!entry || !entry->root() || alias.parameter < 0 || alias.parameter >= entry->num_parameters()) return h;
+  const Instruction* param = entry->parameter(static_cast<int>(alias.parameter));
+  h.parameter = param;
+
+  // The root's leaf and the tuple that holds it.
+  Instruction* x = entry->root();
+  bool tuples_private = true;  // each tuple on the path feeds only the next
+  for (size_t d = 0; d < alias.output_index.size(); ++d) {
+    const int64_t k = alias.output_index[d];
+    if (x->opcode() != Opcode::kTuple || k < 0 || k >= x->operand_count()) {
+      // A leaf of a tuple that is not built here (a while or fusion result).
+      h.leaf_tuple = nullptr;
+      h.leaf_value = nullptr;
+      break;
+    }
+    if (x != entry->root() && x->user_count() != 1) tuples_private = false;
+    h.leaf_tuple = x;
+    h.leaf_operand = static_cast<int>(k);
+    x = x->operand(static_cast<int>(k));
+    h.leaf_value = x;
+  }
+  if (alias.output_index.empty()) h.leaf_value = x;
+  std::vector<int64_t> writer_leaf;  // the output's leaf within the writer's result
+  if (!h.leaf_value) {
+    // Walk what is left through get-tuple-elements as the root reads it.
+    h.writer = Underlying(entry->root(), alias.output_index, &writer_leaf);
+  } else {
+    h.writer = Underlying(h.leaf_value, {}, &writer_leaf);
+  }
+  if (!h.writer) return h;
+
+  // Every instruction that reads the parameter leaf's value, seen through
+  // tuples, get-tuple-elements and views; and the output paths where the
+  // value itself reaches the root.
+  struct State {
+    const Instruction* at;
+    std::vector<int64_t> path;  // where the leaf sits in `at`'s result
+  };
+  std::vector<State> todo{{param, alias.parameter_index}};
+  std::unordered_set<const Instruction*> readers_seen;
+  std::vector<Instruction*> readers;
+  std::vector<std::vector<int64_t>> returned_at;
+  int guard = 0;
+  while (!todo.empty() && ++guard < 1000000) {
+    State s = std::move(todo.back());
+    todo.pop_back();
+    if (s.at == entry->root()) returned_at.push_back(s.path);
+    for (Instruction* u : s.at->users()) {
+      if (u->opcode() == Opcode::kGetTupleElement) {
+        if (!s.path.empty() && s.path[0] == u->tuple_index())
+          todo.push_back({u, std::vector<int64_t>(s.path.begin() + 1, s.path.end())});
+        continue;
+      }
+      if (u->opcode() == Opcode::kTuple) {
+        for (int j = 0; j < u->operand_count(); ++j)
+          if (u->operand(j) == s.at) {
+            std::vector<int64_t> p{j};
+            p.insert(p.end(), s.path.begin(), s.path.end());
+            todo.push_back({u, std::move(p)});
+          }
+        continue;
+      }
+      if (s.path.empty() && IsBufferView(*u)) {
+        todo.push_back({u, {}});
+        continue;
+      }
+      if (readers_seen.insert(u).second) readers.push_back(u);
+    }
+  }
+  // Reaching the root at the aliased index is the output itself.
+  bool other_output = false;
+  for (const auto& p : returned_at) {
+    std::vector<int64_t> full = p;
+    if (full == alias.output_index) h.passthrough = true;
+    else other_output = true;
+  }
+  if (h.passthrough && !other_output) return h;
+  if (other_output) {
+    h.why_not = "parameter " + std::to_string(alias.parameter) + " is also returned as another output";
+    h.copy_fixes = false;
+    return h;
+  }
+  // An output that is another parameter or a constant is not this output's
+  // to hand over: it needs a copy, and the copy must follow every read.
+  const bool foreign = h.writer->opcode() == Opcode::kParameter || h.writer->opcode() == Opcode::kConstant;
+  if (foreign) {
+    h.why_not = "the output is " +
+                std::string(h.writer->opcode() == Opcode::kParameter ? "parameter %" : "the constant %") +
+                h.writer->name() + ", whose bytes are not this output's to overwrite";
+    h.copy_fixes = h.leaf_value && tuples_private;
+  }
+
+  // Ancestors of the writer (through operands and control predecessors).
+  std::unordered_set<const Instruction*> ancestors;
+  std::vector<const Instruction*> stack{h.writer};
+  while (!stack.empty()) {
+    const Instruction* a = stack.back();
+    stack.pop_back();
+    auto visit = [&](const Instruction* o) {
+      if (o->parent() == entry && ancestors.insert(o).second) stack.push_back(o);
+    };
+    for (const Instruction* o : a->operands()) visit(o);
+    for (const Instruction* o : a->control_predecessors()) visit(o);
+  }
+  std::string late;
+  for (Instruction* r : readers) {
+    if (r == h.writer) {
+      // The writer reads the old value itself: fine where it reads each
+      // element only to write that element.
+      std::vector<int> slots;
+      for (int k = 0; k < r->operand_count(); ++k)
+        if (Underlying(r->operand(k), {}) == param) slots.push_back(k);
+      if (!slots.empty() && WritesOverOperandInPlace(*r, slots, writer_leaf)) continue;
+      h.late_readers.push_back(r);
+      if (late.empty()) late = "%" + r->name() + " reads it other than element by element while writing the output";
+      continue;
+    }
+    if (ancestors.count(r)) continue;
+    h.late_readers.push_back(r);
+    if (late.empty()) late = "%" + r->name() + " reads it and need not run before %" + h.writer->name();
+  }
+  if (!h.late_readers.empty() && !foreign) {
+    h.why_not = "parameter " + std::to_string(alias.parameter) + " is still read after its new value is written: " +
+                late;
+    if (h.late_readers.size() > 1)
+      h.why_not += " (and " + std::to_string(h.late_readers.size() - 1) + " more)";
+    h.copy_fixes = h.leaf_value && tuples_private;
+  }
+  return h;
+}
+
+}  // namespace hloscope

@@ -1,0 +1,272 @@
+// copy_insertion and the input_output_alias rules of buffer assignment: one
+// test per rule. Each module runs through the pass with the verifier and the
+// differential checker (pass_test_util.h), then through buffer assignment
+// and the independent clobber checker.
+#include "core/memory/assignment_checker.h"
+#include "core/memory/buffer_assignment.h"
+#include "core/memory/io_alias.h"
+#include "tests/passes/pass_test_util.h"
+
+namespace hloscope::testing {
+namespace {
+
+struct Assigned {
+  std::shared_ptr<const BufferAssignment> ba;
+  int64_t clobbered = -1;
+};
+
+Assigned Assign(const Module& m) {
+  Assigned a;
+  auto ba = AssignBuffers(m);
+  EXPECT_TRUE(ba.ok()) << ba.status().message();
+  if (!ba.ok()) return a;
+  a.ba = *ba;
+  a.clobbered = FindClobbers(m, **ba).clobbered_values;
+  return a;
+}
+
+std::string Reasons(const BufferAssignment& ba) {
+  std::string s;
+  for (const IoAliasOutcome& io : ba.io_aliases) s += io.alias + ": " + io.reason + "\n";
+  return s;
+}
+
+TEST(IoAliasTest, ParsesEveryFormXlaWrites) {
+  auto m = ParseOrDie(R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {1}, must-alias), {2}: (2, {}) }
+ENTRY e {
+  a = f32[2] parameter(0)
+  b = (f32[2], f32[3]) parameter(1)
+  c = f32[4] parameter(2)
+  b1 = f32[3] get-tuple-element(b), index=1
+  ROOT t = (f32[2], f32[3], f32[4]) tuple(a, b1, c)
+}
+)hlo");
+  ASSERT_TRUE(m);
+  std::vector<IoAlias> al = ParseInputOutputAlias(*m);
+  ASSERT_EQ(al.size(), 3u);
+  EXPECT_EQ(al[0].ToString(), "{0}: (0, {}, may-alias)");
+  EXPECT_EQ(al[1].ToString(), "{1}: (1, {1}, must-alias)");
+  EXPECT_EQ(al[2].ToString(), "{2}: (2, {}, may-alias)");
+  auto whole = ParseOrDie("HloModule m, input_output_alias={{}: (0, {}, must-alias)}\n"
+                          "ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT n = f32[2] negate(p)\n}\n");
+  ASSERT_TRUE(whole);
+  al = ParseInputOutputAlias(*whole);
+  ASSERT_EQ(al.size(), 1u);
+  EXPECT_TRUE(al[0].output_index.empty());
+  EXPECT_TRUE(al[0].must_alias);
+}
+
+// The train-step shape: w is read (norm) after its update is computed.
+constexpr const char* kReadAfterUpdate = R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, must-alias) }
+ENTRY e {
+  w = f32[64] parameter(0)
+  g = f32[64] parameter(1)
+  m1 = f32[64] multiply(g, g)
+  upd = f32[64] subtract(w, m1)
+  norm = f32[64] multiply(w, upd)
+  ROOT t = (f32[64], f32[64]) tuple(upd, norm)
+}
+)hlo";
+
+TEST(CopyInsertionTest, CopiesAnOutputWhoseParameterIsReadAfterIt) {
+  PassRun r = RunPass("copy_insertion", kReadAfterUpdate);
+  ASSERT_TRUE(r.module);
+  EXPECT_TRUE(r.changed);
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0]->stats.at("copies inserted"), 1);
+  ASSERT_EQ(r.rules.size(), 1u);
+  EXPECT_NE(r.rules[0].find("copy of %upd for output {0}"), std::string::npos) << r.rules[0];
+  EXPECT_NE(r.rules[0].find("%norm reads it"), std::string::npos) << r.rules[0];
+  const Instruction* copy = r.root()->operand(0);
+  ASSERT_EQ(copy->opcode(), Opcode::kCopy);
+  EXPECT_EQ(copy->operand(0)->name(), "upd");
+  ASSERT_EQ(copy->control_predecessors().size(), 1u);
+  EXPECT_EQ(copy->control_predecessors()[0]->name(), "norm");
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  ASSERT_EQ(a.ba->io_aliases.size(), 1u);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+  EXPECT_EQ(a.ba->io_aliases[0].copy, copy->name());
+  // A second run finds nothing left to do.
+  PassRun again = RunPass("copy_insertion", PrintModule(*r.module));
+  EXPECT_FALSE(again.changed) << ::testing::PrintToString(again.rules);
+}
+
+TEST(CopyInsertionTest, WithoutTheCopyTheAliasIsDroppedNotClobbered) {
+  auto m = ParseOrDie(kReadAfterUpdate);
+  ASSERT_TRUE(m);
+  Assigned a = Assign(*m);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  ASSERT_EQ(a.ba->io_aliases.size(), 1u);
+  EXPECT_FALSE(a.ba->io_aliases[0].taken);
+  EXPECT_NE(a.ba->io_aliases[0].reason.find("not taken"), std::string::npos) << Reasons(*a.ba);
+  EXPECT_NE(a.ba->io_aliases[0].reason.find("copy_insertion"), std::string::npos) << Reasons(*a.ba);
+}
+
+TEST(CopyInsertionTest, NoCopyWhenEveryReadComesFirst) {
+  // `out` reads w last; it writes straight into w's bytes. It must not take
+  // over b's buffer (b's chain would land in w while w is still read).
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias) }
+ENTRY e {
+  w = f32[64] parameter(0)
+  g = f32[64] parameter(1)
+  a = f32[64] multiply(g, w)
+  b = f32[64] add(a, g)
+  out = f32[64] add(b, w)
+  ROOT t = (f32[64]) tuple(out)
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_FALSE(r.changed);
+  EXPECT_EQ(r.steps[0]->stats.at("aliases needing no copy"), 1);
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  ASSERT_EQ(a.ba->io_aliases.size(), 1u);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+  EXPECT_NE(a.ba->io_aliases[0].reason.find("every read of the parameter comes before %out"), std::string::npos)
+      << Reasons(*a.ba);
+  const AssignedBuffer& out = a.ba->buffers[static_cast<size_t>(a.ba->io_aliases[0].output_buffer)];
+  EXPECT_EQ(out.instruction, "out");
+  EXPECT_EQ(out.kind, BufferKind::kParameter);
+  for (const AssignedBuffer& b : a.ba->buffers)
+    if (b.instruction == "b") EXPECT_EQ(b.kind, BufferKind::kTemp) << "b joined the parameter's bytes";
+}
+
+TEST(CopyInsertionTest, CopiesWhenTheWriterReadsTheParameterOtherThanElementwise) {
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias) }
+ENTRY e {
+  w = f32[8,8]{1,0} parameter(0)
+  tr = f32[8,8]{1,0} transpose(w), dimensions={1,0}
+  ROOT t = (f32[8,8]{1,0}) tuple(tr)
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_TRUE(r.changed);
+  ASSERT_EQ(r.rules.size(), 1u);
+  EXPECT_NE(r.rules[0].find("other than element by element"), std::string::npos) << r.rules[0];
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+}
+
+TEST(CopyInsertionTest, CopiesAnOutputThatIsAnotherParameter) {
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias) }
+ENTRY e {
+  w = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  n = f32[4] negate(w)
+  ROOT t = (f32[4], f32[4]) tuple(q, n)
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_TRUE(r.changed);
+  ASSERT_EQ(r.rules.size(), 1u);
+  EXPECT_NE(r.rules[0].find("the output is parameter %q"), std::string::npos) << r.rules[0];
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+}
+
+TEST(CopyInsertionTest, LeavesPassThroughAndTupleParameterLeaves) {
+  // {0} is parameter 0 passed through; {1} updates leaf {1} of parameter 1,
+  // read only by the update itself.
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {1}, may-alias) }
+ENTRY e {
+  w = f32[4] parameter(0)
+  s = (f32[4], f32[4]) parameter(1)
+  s0 = f32[4] get-tuple-element(s), index=0
+  s1 = f32[4] get-tuple-element(s), index=1
+  u = f32[4] add(s1, s0)
+  ROOT t = (f32[4], f32[4]) tuple(w, u)
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_FALSE(r.changed) << ::testing::PrintToString(r.rules);
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  ASSERT_EQ(a.ba->io_aliases.size(), 2u);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+  EXPECT_NE(a.ba->io_aliases[0].reason.find("own value"), std::string::npos) << Reasons(*a.ba);
+  EXPECT_TRUE(a.ba->io_aliases[1].taken) << Reasons(*a.ba);
+}
+
+TEST(CopyInsertionTest, NoCopyCanHelpAParameterReturnedTwice) {
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {1}: (0, {}, may-alias) }
+ENTRY e {
+  w = f32[4] parameter(0)
+  n = f32[4] negate(w)
+  ROOT t = (f32[4], f32[4]) tuple(w, n)
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_FALSE(r.changed);
+  ASSERT_EQ(r.rules.size(), 1u);
+  EXPECT_NE(r.rules[0].find("also returned as another output"), std::string::npos) << r.rules[0];
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  EXPECT_FALSE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+}
+
+TEST(IoAliasTest, MultiOutputFusionSharesOnlyAnElementwiseReadParameter) {
+  auto m = ParseOrDie(R"hlo(
+HloModule m
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+fused_reduce {
+  p0 = f32[8] parameter(0)
+  p1 = f32[8] parameter(1)
+  one = f32[] constant(1)
+  b = f32[8] broadcast(one), dimensions={}
+  a = f32[8] add(p0, b)
+  m = f32[8] multiply(p1, b)
+  zero = f32[] constant(0)
+  r = f32[] reduce(p1, zero), dimensions={0}, to_apply=add
+  ROOT t = (f32[8], f32[8], f32[]) tuple(a, m, r)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[8] parameter(1)
+  ROOT f = (f32[8], f32[8], f32[]) fusion(x, y), kind=kInput, calls=fused_reduce
+}
+)hlo");
+  ASSERT_TRUE(m);
+  const Instruction* f = m->entry()->root();
+  EXPECT_TRUE(FusedParameterReadElementwise(*f, 0, {0}));
+  EXPECT_TRUE(WritesOverOperandInPlace(*f, {0}, {0}));
+  // p1 is also reduced: a thread writing element i would race the reduce.
+  EXPECT_FALSE(FusedParameterReadElementwise(*f, 1, {1}));
+  EXPECT_FALSE(WritesOverOperandInPlace(*f, {1}, {1}));
+}
+
+TEST(CopyInsertionTest, SimplifyAndGpuEndWithIt) {
+  for (const char* p : {"simplify", "gpu"}) {
+    PassRun r = RunPasses({p}, kReadAfterUpdate);
+    ASSERT_TRUE(r.module);
+    ASSERT_FALSE(r.steps.empty());
+    EXPECT_EQ(r.steps.back()->pass, "copy_insertion") << p;
+    Assigned a = Assign(*r.module);
+    ASSERT_TRUE(a.ba);
+    EXPECT_EQ(a.clobbered, 0) << p;
+    EXPECT_TRUE(a.ba->io_aliases[0].taken) << p << "\n" << Reasons(*a.ba);
+  }
+}
+
+}  // namespace
+}  // namespace hloscope::testing
