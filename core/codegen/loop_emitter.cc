@@ -125,10 +125,15 @@ StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec) 
       index[d] = b.CreateURem(rest, size);
       rest = b.CreateUDiv(rest, size);
     }
+    // Every output's element first, then the stores: an output may be
+    // written over a parameter that a sibling output also reads at this
+    // index (a donated parameter, core/memory/io_alias.h).
+    std::vector<llvm::Value*> values;
     for (size_t k : group) {
       ASSIGN_OR_RETURN(llvm::Value * v, el.Emit(roots[k], index));
-      el.Store(out_args[k], index, v);
+      values.push_back(v);
     }
+    for (size_t j = 0; j < group.size(); ++j) el.Store(out_args[group[j]], index, values[j]);
     el.ClearCache();
     i->addIncoming(b.CreateAdd(i, stride), b.GetInsertBlock());
     b.CreateBr(header);

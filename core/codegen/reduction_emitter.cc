@@ -311,12 +311,17 @@ class Emitter {
         ASSIGN_OR_RETURN(Value * v, EmitOperand(ee_, r, i, index));
         x.push_back(v);
       }
+    // Every side output's element first, then the stores: a side output may
+    // be written over a parameter that another one also reads at this index
+    // (a donated parameter, core/memory/io_alias.h).
+    std::vector<std::pair<size_t, Value*>> side;
     for (size_t k = 0; k < p_.roots.size(); ++k) {
       const Instruction* root = p_.roots[k];
       if (ReduceOf(root) || p_.epilogue_of[k] || !root->shape().SameDims(p_.in)) continue;
       ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, index));
-      ee_.Store(out0_ + p_.first_leaf[k], index, v);
+      side.push_back({k, v});
     }
+    for (const auto& [k, v] : side) ee_.Store(out0_ + p_.first_leaf[k], index, v);
     return x;
   }
   StatusOr<std::vector<Value*>> Combine(const std::vector<Value*>& a, const std::vector<Value*>& x) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/ir/custom_calls.h"
@@ -51,6 +52,26 @@ const Instruction* Underlying(const Instruction* x, std::vector<int64_t> path,
   return x;
 }
 
+// A fusion whose kernel computes every output of an element before storing
+// any: loop fusions the loop emitter compiles, and reductions (their side
+// outputs), core/codegen/{loop,reduction}_emitter.cc. A dot, convolution,
+// sort, scatter or dynamic-update-slice picks another emitter.
+bool ComputesEveryOutputBeforeStoring(const Instruction& fusion) {
+  const Computation* c = fusion.fused_computation();
+  if (!c || (fusion.fusion_kind() != FusionKind::kLoop && fusion.fusion_kind() != FusionKind::kInput)) return false;
+  bool reduce = false;
+  for (const auto& i : c->instructions()) {
+    switch (i->opcode()) {
+      case Opcode::kReduce: reduce = true; break;
+      case Opcode::kDot: case Opcode::kConvolution: case Opcode::kSort: case Opcode::kScatter:
+      case Opcode::kDynamicUpdateSlice:
+        return false;
+      default: break;
+    }
+  }
+  return fusion.fusion_kind() == FusionKind::kLoop || reduce;
+}
+
 }  // namespace
 
 std::string IoAlias::ToString() const {
@@ -97,7 +118,8 @@ bool IsBufferView(const Instruction& i) {
   }
 }
 
-bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::vector<int64_t>& leaf) {
+bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::vector<int64_t>& leaf,
+                                   bool siblings_may_read) {
   const Computation* c = fusion.fused_computation();
   if (!c || k >= c->num_parameters()) return false;
   const Shape* leaf_shape = &fusion.shape();
@@ -116,19 +138,43 @@ bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::
     seen.push_back(x);
     if (x == c->root() && x->opcode() == Opcode::kTuple) continue;  // a multi-output fusion's outputs
     const bool same_elements = x->shape().dims() == out.dims() && x->shape().maybe_layout() == out.maybe_layout();
-    if (!same_elements || (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()))) return false;
+    // A dynamic-update-slice writes over its operand 0 in place (XLA's
+    // in-place DUS fusions); its update and indices must not read it.
+    const bool in_place_dus = x->opcode() == Opcode::kDynamicUpdateSlice;
+    if (!same_elements || (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()) && !in_place_dus))
+      return false;
     for (const Instruction* u : x->users()) todo.push_back(u);
+  }
+  // In a multi-output fusion the parameter must feed the written output
+  // alone, unless the emitter computes every output's element before it
+  // stores any (the loop emitter does; a sibling output computed after the
+  // store would read the new value).
+  if (c->root()->opcode() == Opcode::kTuple && !leaf.empty() && !siblings_may_read) {
+    for (int j = 0; j < c->root()->operand_count(); ++j)
+      if (j != leaf[0] && std::find(seen.begin(), seen.end(), c->root()->operand(j)) != seen.end()) return false;
+  }
+  for (const Instruction* x : seen) {
+    if (x->opcode() != Opcode::kDynamicUpdateSlice) continue;
+    for (int k = 1; k < x->operand_count(); ++k)
+      if (std::find(seen.begin(), seen.end(), x->operand(k)) != seen.end()) return false;
   }
   return true;
 }
 
 bool WritesOverOperandInPlace(const Instruction& writer, const std::vector<int>& operand_slots,
                               const std::vector<int64_t>& leaf) {
-  if (!writer.shape().IsArray() && writer.opcode() != Opcode::kFusion) return false;
+  if (!writer.shape().IsArray() && writer.opcode() != Opcode::kFusion && writer.opcode() != Opcode::kWhile)
+    return false;
   for (int k : operand_slots) {
     if (k < 0 || k >= writer.operand_count()) return false;
     const Shape& in = writer.operand(k)->shape();
     switch (writer.opcode()) {
+      case Opcode::kWhile:
+        // The runtime copies the init into the loop state before the first
+        // iteration and the state into the result after the last
+        // (core/codegen/kernel_plan.cc, PlanWhile): the result is written
+        // only after every read of the init.
+        break;
       case Opcode::kDynamicUpdateSlice:
       case Opcode::kScatter:
         if (k != 0) return false;
@@ -137,7 +183,7 @@ bool WritesOverOperandInPlace(const Instruction& writer, const std::vector<int>&
         // XLA's CanShareBuffer: loop and input fusions whose parameter is used
         // only elementwise (or by the root tuple).
         if ((writer.fusion_kind() != FusionKind::kLoop && writer.fusion_kind() != FusionKind::kInput) ||
-            !FusedParameterReadElementwise(writer, k, leaf))
+            !FusedParameterReadElementwise(writer, k, leaf, /*siblings_may_read=*/ComputesEveryOutputBeforeStoring(writer)))
           return false;
         break;
       default:
@@ -149,10 +195,25 @@ bool WritesOverOperandInPlace(const Instruction& writer, const std::vector<int>&
   return true;
 }
 
-AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
+namespace {
+
+// One alias, analysed up to the question of order: which readers of the
+// parameter are ancestors of the writer.
+struct Pending {
   AliasHazard h;
+  IoAlias alias;
+  std::vector<Instruction*> readers;
+  std::vector<int64_t> writer_leaf;
+  bool foreign = false, copyable = false;
+  bool done = true;  // nothing left to decide
+};
+
+Pending Prepare(const Module& m, const IoAlias& alias) {
+  Pending pd;
+  pd.alias = alias;
+  AliasHazard& h = pd.h;
   const Computation* entry = m.entry();
-  if (!entry || !entry->root() || alias.parameter < 0 || alias.parameter >= entry->num_parameters()) return h;
+  if (!entry || !entry->root() || alias.parameter < 0 || alias.parameter >= entry->num_parameters()) return pd;
   const Instruction* param = entry->parameter(static_cast<int>(alias.parameter));
   h.parameter = param;
 
@@ -174,14 +235,14 @@ AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
     h.leaf_value = x;
   }
   if (alias.output_index.empty()) h.leaf_value = x;
-  std::vector<int64_t> writer_leaf;  // the output's leaf within the writer's result
+  std::vector<int64_t>& writer_leaf = pd.writer_leaf;  // the output's leaf within the writer's result
   if (!h.leaf_value) {
     // Walk what is left through get-tuple-elements as the root reads it.
     h.writer = Underlying(entry->root(), alias.output_index, &writer_leaf);
   } else {
     h.writer = Underlying(h.leaf_value, {}, &writer_leaf);
   }
-  if (!h.writer) return h;
+  if (!h.writer) return pd;
 
   // Every instruction that reads the parameter leaf's value, seen through
   // tuples, get-tuple-elements and views; and the output paths where the
@@ -192,7 +253,7 @@ AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
   };
   std::vector<State> todo{{param, alias.parameter_index}};
   std::unordered_set<const Instruction*> readers_seen;
-  std::vector<Instruction*> readers;
+  std::vector<Instruction*>& readers = pd.readers;
   std::vector<std::vector<int64_t>> returned_at;
   int guard = 0;
   while (!todo.empty() && ++guard < 1000000) {
@@ -228,48 +289,57 @@ AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
     if (full == alias.output_index) h.passthrough = true;
     else other_output = true;
   }
-  if (h.passthrough && !other_output) return h;
+  if (h.passthrough && !other_output) return pd;
   if (other_output) {
     h.why_not = "parameter " + std::to_string(alias.parameter) + " is also returned as another output";
     h.copy_fixes = false;
-    return h;
+    return pd;
   }
+  // A copy can take the leaf's place where the root's tuples are private, or
+  // where the root is a multi-output instruction (copy_insertion first
+  // rebuilds it as a tuple of its elements).
+  const bool copyable = pd.copyable = tuples_private && (h.leaf_value || (!alias.output_index.empty() &&
+                                                            entry->root()->opcode() != Opcode::kTuple));
   // An output that is another parameter or a constant is not this output's
   // to hand over: it needs a copy, and the copy must follow every read.
-  const bool foreign = h.writer->opcode() == Opcode::kParameter || h.writer->opcode() == Opcode::kConstant;
+  const bool foreign = pd.foreign = h.writer->opcode() == Opcode::kParameter || h.writer->opcode() == Opcode::kConstant;
   if (foreign) {
     h.why_not = "the output is " +
                 std::string(h.writer->opcode() == Opcode::kParameter ? "parameter %" : "the constant %") +
                 h.writer->name() + ", whose bytes are not this output's to overwrite";
-    h.copy_fixes = h.leaf_value && tuples_private;
+    h.copy_fixes = copyable;
   }
 
-  // Ancestors of the writer (through operands and control predecessors).
-  std::unordered_set<const Instruction*> ancestors;
-  std::vector<const Instruction*> stack{h.writer};
-  while (!stack.empty()) {
-    const Instruction* a = stack.back();
-    stack.pop_back();
-    auto visit = [&](const Instruction* o) {
-      if (o->parent() == entry && ancestors.insert(o).second) stack.push_back(o);
-    };
-    for (const Instruction* o : a->operands()) visit(o);
-    for (const Instruction* o : a->control_predecessors()) visit(o);
-  }
+  (void)foreign;
+  (void)copyable;
+  pd.done = false;
+  return pd;
+}
+
+// Decides the readers' order: `before(r)` is true when `r` is an ancestor
+// of the writer (it runs first under every schedule).
+template <typename Before>
+void Finish(Pending& pd, const Before& before) {
+  AliasHazard& h = pd.h;
+  const IoAlias& alias = pd.alias;
+  const Instruction* param = h.parameter;
+  const bool foreign = pd.foreign, copyable = pd.copyable;
+  const std::vector<int64_t>& writer_leaf = pd.writer_leaf;
   std::string late;
-  for (Instruction* r : readers) {
+  for (Instruction* r : pd.readers) {
     if (r == h.writer) {
       // The writer reads the old value itself: fine where it reads each
       // element only to write that element.
       std::vector<int> slots;
       for (int k = 0; k < r->operand_count(); ++k)
         if (Underlying(r->operand(k), {}) == param) slots.push_back(k);
+      if (r->opcode() == Opcode::kWhile) continue;  // reads its init before the first iteration (see above)
       if (!slots.empty() && WritesOverOperandInPlace(*r, slots, writer_leaf)) continue;
       h.late_readers.push_back(r);
       if (late.empty()) late = "%" + r->name() + " reads it other than element by element while writing the output";
       continue;
     }
-    if (ancestors.count(r)) continue;
+    if (before(r)) continue;
     h.late_readers.push_back(r);
     if (late.empty()) late = "%" + r->name() + " reads it and need not run before %" + h.writer->name();
   }
@@ -278,9 +348,59 @@ AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
                 late;
     if (h.late_readers.size() > 1)
       h.why_not += " (and " + std::to_string(h.late_readers.size() - 1) + " more)";
-    h.copy_fixes = h.leaf_value && tuples_private;
+    h.copy_fixes = copyable;
   }
-  return h;
+}
+
+}  // namespace
+
+std::vector<AliasHazard> AnalyzeAliasHazards(const Module& m, const std::vector<IoAlias>& aliases) {
+  std::vector<Pending> pending;
+  pending.reserve(aliases.size());
+  for (const IoAlias& a : aliases) pending.push_back(Prepare(m, a));
+  // Which writers each entry instruction is an ancestor (or the writer) of:
+  // one bit per distinct writer, OR-ed from users and control successors
+  // into operands in reverse post-order; O(instructions x writers / 64).
+  std::unordered_map<const Instruction*, size_t> writer_bit;
+  for (const Pending& pd : pending)
+    if (!pd.done) writer_bit.emplace(pd.h.writer, writer_bit.size());
+  if (!writer_bit.empty()) {
+    const size_t words = (writer_bit.size() + 63) / 64;
+    const std::vector<Instruction*> order = m.entry()->MakePostOrder();
+    std::unordered_map<const Instruction*, size_t> slot;
+    slot.reserve(order.size() * 2);
+    for (size_t i = 0; i < order.size(); ++i) slot.emplace(order[i], i);
+    std::vector<uint64_t> bits(order.size() * words, 0);
+    for (size_t i = order.size(); i-- > 0;) {
+      uint64_t* row = &bits[i * words];
+      if (auto w = writer_bit.find(order[i]); w != writer_bit.end())
+        row[w->second / 64] |= uint64_t{1} << (w->second % 64);
+      auto merge = [&](const Instruction* u) {
+        auto it = slot.find(u);
+        if (it == slot.end()) return;
+        const uint64_t* from = &bits[it->second * words];
+        for (size_t k = 0; k < words; ++k) row[k] |= from[k];
+      };
+      for (const Instruction* u : order[i]->users()) merge(u);
+      for (const Instruction* u : order[i]->control_successors()) merge(u);
+    }
+    for (Pending& pd : pending) {
+      if (pd.done) continue;
+      const size_t b = writer_bit.at(pd.h.writer);
+      Finish(pd, [&](const Instruction* r) {
+        auto it = slot.find(r);
+        return it != slot.end() && ((bits[it->second * words + b / 64] >> (b % 64)) & 1) != 0;
+      });
+    }
+  }
+  std::vector<AliasHazard> out;
+  out.reserve(pending.size());
+  for (Pending& pd : pending) out.push_back(std::move(pd.h));
+  return out;
+}
+
+AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias) {
+  return std::move(AnalyzeAliasHazards(m, {alias})[0]);
 }
 
 }  // namespace hloscope

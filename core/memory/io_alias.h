@@ -60,6 +60,8 @@ struct AliasHazard {
 };
 
 AliasHazard AnalyzeAliasHazard(const Module& m, const IoAlias& alias);
+// All at once (one pass over the entry decides the order for every alias).
+std::vector<AliasHazard> AnalyzeAliasHazards(const Module& m, const std::vector<IoAlias>& aliases);
 
 // True when `writer` may write its (single-leaf) result over operand values
 // that are the parameter's bytes: every element it writes is computed only
@@ -75,8 +77,11 @@ bool WritesOverOperandInPlace(const Instruction& writer, const std::vector<int>&
 // leaf `leaf` of a multi-output fusion), so each output element depends on
 // the same operand element alone: XLA's CanShareBuffer. In a multi-output
 // fusion every use must be so (a reduce of it in a sibling output would
-// read elements already overwritten).
-bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::vector<int64_t>& leaf = {});
+// read elements already overwritten), and unless `siblings_may_read` (the
+// loop emitter computes all outputs of an element before storing any) no
+// other output may read it.
+bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::vector<int64_t>& leaf = {},
+                                   bool siblings_may_read = false);
 
 // A reshape that only reinterprets its operand's bytes (same element type,
 // default layouts, static shapes).

@@ -329,9 +329,12 @@ BufferAnalysis AnalyzeBuffers(const Module& m, const Sequence& entry_sequence, c
   const InstructionIndex index(m);
   std::vector<PlannedAlias> planned;
   if (entry.root()) {
-    for (IoAlias& al : ParseInputOutputAlias(m)) {
+    std::vector<IoAlias> aliases = ParseInputOutputAlias(m);
+    std::vector<AliasHazard> hazards = AnalyzeAliasHazards(m, aliases);
+    for (size_t k = 0; k < aliases.size(); ++k) {
+      IoAlias& al = aliases[k];
       PlannedAlias pa;
-      pa.hazard = AnalyzeAliasHazard(m, al);
+      pa.hazard = std::move(hazards[k]);
       pa.out_leaf = FlatLeaf(entry.root()->shape(), al.output_index);
       if (al.parameter >= 0 && al.parameter < entry.num_parameters())
         pa.param_leaf = FlatLeaf(entry.parameter(static_cast<int>(al.parameter))->shape(), al.parameter_index);

@@ -15,8 +15,10 @@
 namespace hloscope::codegen {
 namespace {
 
-TEST(DonatedParameters, ReadAfterTheUpdateRunsLikeTheInterpreter) {
-  const std::string path = hloscope::testing::SourceDir() + "/tests/memory/data/donated_train_step.hlo";
+class DonatedParameters : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DonatedParameters, ReadAfterTheUpdateRunsLikeTheInterpreter) {
+  const std::string path = hloscope::testing::SourceDir() + "/tests/memory/data/" + GetParam() + ".hlo";
   auto m = ParseHloFile(path);
   ASSERT_TRUE(m.ok()) << m.status().message();
   auto inputs = MakeRandomInputs(*(*m)->entry(), 5);
@@ -33,6 +35,14 @@ TEST(DonatedParameters, ReadAfterTheUpdateRunsLikeTheInterpreter) {
     EXPECT_EQ(runtime::CompareOutputs(compiled->codegen.plan, FlattenTuple(*want), got->outputs), "");
   }
 }
+
+// donated_train_step: a parameter read, updated, read again.
+// donated_multi_output_fusion: one kernel writes a donated output while a
+// sibling output still reads the parameter (dlrm's train step).
+// donated_reduction_side_outputs: the same in a reduction's side outputs.
+INSTANTIATE_TEST_SUITE_P(Modules, DonatedParameters,
+                         ::testing::Values("donated_train_step", "donated_multi_output_fusion",
+                                           "donated_reduction_side_outputs"));
 
 }  // namespace
 }  // namespace hloscope::codegen

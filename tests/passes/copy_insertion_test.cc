@@ -270,3 +270,142 @@ TEST(CopyInsertionTest, SimplifyAndGpuEndWithIt) {
 
 }  // namespace
 }  // namespace hloscope::testing
+
+namespace hloscope::testing {
+namespace {
+
+TEST(CopyInsertionTest, SplitsAMultiOutputRootToCopyOneElement) {
+  // XLA's side_outputs_inplace: the fusion returns p0 bitcast as a side
+  // output, so its first output cannot be written over p0 in place.
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}) }
+fused {
+  p0 = f32[4,8]{1,0} parameter(0)
+  p1 = f32[4,8]{1,0} parameter(1)
+  add = f32[4,8]{1,0} add(p0, p1)
+  bc = f32[32]{0} bitcast(p0)
+  ROOT res = (f32[4,8]{1,0}, f32[32]{0}) tuple(add, bc)
+}
+ENTRY e {
+  a = f32[4,8]{1,0} parameter(0)
+  b = f32[4,8]{1,0} parameter(1)
+  ROOT f = (f32[4,8]{1,0}, f32[32]{0}) fusion(a, b), kind=kLoop, calls=fused
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_TRUE(r.changed);
+  ASSERT_EQ(r.root()->opcode(), Opcode::kTuple);
+  EXPECT_EQ(r.root()->operand(0)->opcode(), Opcode::kCopy);
+  EXPECT_EQ(r.root()->operand(1)->opcode(), Opcode::kGetTupleElement);
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+}
+
+TEST(CopyInsertionTest, InPlaceDynamicUpdateSliceFusionNeedsNoCopy) {
+  // XLA's dynamic_update_slice_inplace: both outputs update their
+  // parameter in place inside one fusion.
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}), {1}: (2, {}) }
+fused {
+  p0 = f32[10,4] parameter(0)
+  p1 = f32[1,4] parameter(1)
+  p2 = f32[8,4] parameter(2)
+  i = s32[] parameter(3)
+  c0 = s32[] constant(0)
+  d0 = f32[10,4] dynamic-update-slice(p0, p1, i, c0)
+  d1 = f32[8,4] dynamic-update-slice(p2, p1, i, c0)
+  ROOT t = (f32[10,4], f32[8,4]) tuple(d0, d1)
+}
+ENTRY e {
+  a = f32[10,4] parameter(0)
+  u = f32[1,4] parameter(1)
+  b = f32[8,4] parameter(2)
+  i = s32[] parameter(3)
+  ROOT f = (f32[10,4], f32[8,4]) fusion(a, u, b, i), kind=kLoop, calls=fused
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_FALSE(r.changed) << ::testing::PrintToString(r.rules);
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  ASSERT_EQ(a.ba->io_aliases.size(), 2u);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+  EXPECT_TRUE(a.ba->io_aliases[1].taken) << Reasons(*a.ba);
+}
+
+TEST(CopyInsertionTest, AWhileLoopUpdatesItsDonatedStateWithoutACopy) {
+  // The loop reads its init before the first iteration and writes its
+  // result after the last: the result may take the donated parameter.
+  PassRun r = RunPass("copy_insertion", R"hlo(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias) }
+cond {
+  s = (f32[4], s32[]) parameter(0)
+  k = s32[] get-tuple-element(s), index=1
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(k, n), direction=LT
+}
+body {
+  s = (f32[4], s32[]) parameter(0)
+  v = f32[4] get-tuple-element(s), index=0
+  k = s32[] get-tuple-element(s), index=1
+  v2 = f32[4] add(v, v)
+  one = s32[] constant(1)
+  k2 = s32[] add(k, one)
+  ROOT t = (f32[4], s32[]) tuple(v2, k2)
+}
+ENTRY e {
+  w = f32[4] parameter(0)
+  zero = s32[] constant(0)
+  init = (f32[4], s32[]) tuple(w, zero)
+  loop = (f32[4], s32[]) while(init), condition=cond, body=body
+  out = f32[4] get-tuple-element(loop), index=0
+  ROOT r = (f32[4]) tuple(out)
+}
+)hlo");
+  ASSERT_TRUE(r.module);
+  EXPECT_FALSE(r.changed) << ::testing::PrintToString(r.rules);
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+}
+
+}  // namespace
+}  // namespace hloscope::testing
+
+namespace hloscope::testing {
+namespace {
+
+TEST(IoAliasTest, AMultiOutputFusionMayNotOverwriteWhatASiblingOutputReads) {
+  auto m = ParseOrDie(R"hlo(
+HloModule m
+fused {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  x = f32[4] add(a, b)
+  y = f32[4] multiply(a, a)
+  ROOT t = (f32[4], f32[4]) tuple(x, y)
+}
+ENTRY e {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  ROOT f = (f32[4], f32[4]) fusion(a, b), kind=kLoop, calls=fused
+}
+)hlo");
+  ASSERT_TRUE(m);
+  const Instruction* f = m->entry()->root();
+  // b feeds output 0 alone; a feeds both.
+  EXPECT_TRUE(FusedParameterReadElementwise(*f, 1, {0}));
+  EXPECT_FALSE(FusedParameterReadElementwise(*f, 0, {0}));
+  EXPECT_FALSE(FusedParameterReadElementwise(*f, 0, {1}));
+  // The loop emitter computes both outputs of an element before storing
+  // either, so there a sibling's read is fine.
+  EXPECT_TRUE(FusedParameterReadElementwise(*f, 0, {0}, /*siblings_may_read=*/true));
+  EXPECT_TRUE(WritesOverOperandInPlace(*f, {0}, {0}));
+}
+
+}  // namespace
+}  // namespace hloscope::testing
