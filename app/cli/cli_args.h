@@ -74,5 +74,8 @@ void AnnouncePipeline(const char* cmd, const std::string& pipeline);
 // mismatch against any reference (or an error), 3 when nothing could be
 // checked (the module is not evaluable) and --allow-unevaluable is not given.
 constexpr int kExitNotChecked = 3;
+// codegen: the bundle was written, but some kernels could not be generated
+// (each named with its reason; manifest.json marks them "missing").
+constexpr int kExitIncomplete = 3;
 
 }  // namespace hloscope::cli

@@ -84,6 +84,11 @@ int RunRun(const std::vector<std::string>& argv) {
   auto compiled = codegen::CompileFile(path, args.GetOr("--pipeline", "gpu"), copts);
   if (!compiled.ok()) return Fail(compiled.status().message());
   const codegen::CodegenResult& code = compiled->codegen;
+  if (const std::vector<std::string> missing = codegen::MissingKernelMessages(*compiled, path); !missing.empty()) {
+    for (const std::string& m : missing) std::fprintf(stderr, "%s\n", m.c_str());
+    return Fail(path + ": cannot run: " + std::to_string(missing.size()) + " of " +
+                std::to_string(code.kernels.size()) + " kernels could not be generated (named above)");
+  }
 
   std::vector<Literal> inputs, jax_expected;
   if (auto in = args.Get("--inputs")) {

@@ -30,10 +30,33 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
   for (size_t k = 0; k < thunks.size(); ++k) {
     auto start = std::chrono::steady_clock::now();
     const KernelSpec& spec = kp.specs[k];
-    ASSIGN_OR_RETURN(KernelEmitterFn emit, SelectEmitter(*spec.instr));
+    // A kernel no emitter implements is marked missing, with the reason;
+    // every other kernel is still generated.
+    auto mark_missing = [&](const Status& why) {
+      std::string msg = why.message();
+      if (msg.rfind("codegen: ", 0) == 0) msg = msg.substr(9);
+      thunks[k]->missing = msg;
+      thunks[k]->kind = "missing";
+      KernelCode code;
+      code.name = spec.name;
+      code.kind = "missing";
+      code.instruction = spec.instr->name();
+      code.missing = msg;
+      result.kernels.push_back(std::move(code));
+    };
+    StatusOr<KernelEmitterFn> emit = SelectEmitter(*spec.instr);
+    if (!emit.ok()) {
+      mark_missing(emit.status());
+      continue;
+    }
     llvm::LLVMContext ctx;
     ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> m, CreateNvptxModule(ctx, spec.name, *target));
-    ASSIGN_OR_RETURN(EmittedKernel ek, emit(*m, spec));
+    StatusOr<EmittedKernel> emitted = (*emit)(*m, spec);
+    if (!emitted.ok()) {
+      mark_missing(emitted.status());
+      continue;
+    }
+    EmittedKernel& ek = *emitted;
     thunks[k]->kind = ek.kind;
     thunks[k]->dims = ek.dims;
     KernelCode code;
@@ -99,6 +122,16 @@ Status Located(const Module& m, const std::string& origin, const Status& s) {
 }
 
 }  // namespace
+
+std::vector<std::string> MissingKernelMessages(const CompiledFile& f, const std::string& origin) {
+  std::vector<std::string> out;
+  for (const runtime::KernelThunk* k : runtime::MissingKernels(f.codegen.plan)) {
+    std::string why = k->missing;
+    if (why.find('%' + k->instruction) == std::string::npos) why = "%" + k->instruction + ": " + why;
+    out.push_back(f.module ? Located(*f.module, origin, Status::Error(why)).message() : origin + ": error: " + why);
+  }
+  return out;
+}
 
 StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& origin, const std::string& pipeline,
                                    const CodegenOptions& options) {

@@ -37,6 +37,7 @@ struct KernelCode {
   std::string optimized_ir;  // after libdevice + O3
   std::string ptx;
   double ms = 0;             // wall time to emit and compile this kernel
+  std::string missing;       // non-empty: no code (= KernelThunk::missing), and why
 };
 
 struct CodegenResult {
@@ -57,6 +58,9 @@ struct CompiledFile {
   std::shared_ptr<const BufferAssignment> buffers;
   CodegenResult codegen;
 };
+// "FILE:LINE:COL: error: REASON" for each kernel of `f` no code could be
+// generated for (KernelThunk::missing), located at the instruction.
+std::vector<std::string> MissingKernelMessages(const CompiledFile& f, const std::string& origin);
 StatusOr<CompiledFile> CompileFile(const std::string& path, const std::string& pipeline = "gpu",
                                    const CodegenOptions& options = {});
 // The same from HLO text (`origin` names it in errors).

@@ -172,6 +172,7 @@ class Planner {
     if (auto it = slices_.find(i); it != slices_.end()) return it->second;
     std::vector<Slice> out;
     auto leaves = LeavesOf(i->shape());
+    if (leaves.empty()) return out;  // tokens and empty tuples carry no data
     if (HasOwnBuffers(i)) {
       for (const Leaf& l : leaves) {
         const AssignedBuffer* b = buffers_.at({i->id(), l.index});

@@ -36,6 +36,11 @@ json ThunkJson(const Thunk& t) {
     j["bytes"] = k->bytes;
     j["flops"] = k->flops;
     j["estimated_us"] = k->estimated_us;
+    if (!k->missing.empty()) {
+      j.erase("ll");
+      j.erase("ptx");
+      j["missing"] = k->missing;
+    }
   } else if (auto* c = std::get_if<CopyThunk>(&t.v)) {
     j = json{{"type", "copy"}, {"instruction", c->instruction}, {"src", SliceJson(c->src)}, {"dst", SliceJson(c->dst)}};
   } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
@@ -216,6 +221,7 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
     k.bytes = Int(j, path, "bytes", 0, false);
     k.flops = Int(j, path, "flops", 0, false);
     k.estimated_us = Num(j, path, "estimated_us");
+    k.missing = Str(j, path, "missing", false);
     t.v = std::move(k);
   } else if (type == "copy") {
     CopyThunk c;

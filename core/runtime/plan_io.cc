@@ -130,6 +130,12 @@ StatusOr<std::vector<Literal>> ParameterLeaves(const ThunkPlan& plan, const std:
 
 Status ValidatePlanForRun(const ThunkPlan& plan) {
   RETURN_IF_ERROR(ValidatePlan(plan, "plan"));
+  if (std::vector<const KernelThunk*> missing = MissingKernels(plan); !missing.empty()) {
+    std::string list;
+    for (const KernelThunk* k : missing) list += "\n  " + k->name + " (%" + k->instruction + "): " + k->missing;
+    return Error("plan: " + std::to_string(missing.size()) + " of " + std::to_string(AllKernels(plan).size()) +
+                 " kernels could not be generated, so it cannot run:" + list);
+  }
   for (const auto* vals : {&plan.parameters, &plan.outputs}) {
     for (const PlanValue& v : *vals) {
       ASSIGN_OR_RETURN(Shape s, PlanValueShape(v));

@@ -18,6 +18,13 @@ void Collect(const ThunkSequence& seq, std::vector<const KernelThunk*>& out) {
 
 }  // namespace
 
+std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan) {
+  std::vector<const KernelThunk*> out;
+  for (const KernelThunk* k : AllKernels(plan))
+    if (!k->missing.empty()) out.push_back(k);
+  return out;
+}
+
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan) {
   std::vector<const KernelThunk*> out;
   Collect(plan.thunks, out);

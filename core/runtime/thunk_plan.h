@@ -56,6 +56,9 @@ struct KernelThunk {
   LaunchDims dims;
   std::vector<Slice> args;
   std::vector<bool> arg_written;  // per arg: does the kernel write it
+  // Non-empty: no kernel could be generated for the instruction, and why
+  // (the bundle is complete otherwise; runners refuse it, naming these).
+  std::string missing;
   // Cost-model numbers for the same instruction (for measured vs estimated).
   int64_t bytes = 0;
   int64_t flops = 0;
@@ -121,5 +124,7 @@ struct ThunkPlan {
 // Every kernel thunk in execution (pre-)order, including those inside loops
 // and branches.
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan);
+// The kernels no code could be generated for (KernelThunk::missing).
+std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan);
 
 }  // namespace hloscope::runtime

@@ -119,9 +119,15 @@ expect_rc 0 "codegen --write-inputs" "$cli" codegen "$src/samples/transformer_bl
 
 # 9. Located codegen errors.
 printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  ROOT t = (f32[4,2], s32[4,2]) topk(p), k=2, largest=true\n}\n' >"$tmp/topk.hlo"
-expect_rc 1 "codegen of a module with no emitter" "$cli" codegen "$tmp/topk.hlo" --out "$tmp/bundle"
+# Never all or nothing: the bundle is written with the kernel marked missing
+# (exit 3), and run refuses the module naming it.
+expect_rc 3 "codegen of a module with no emitter" "$cli" codegen "$tmp/topk.hlo" --out "$tmp/bundle"
 expect_text "codegen error is located" "^$tmp/topk.hlo:4:8: error: " "$tmp/err"
 if [ "$(grep -o codegen "$tmp/err" | wc -l)" -gt 1 ]; then echo "FAIL codegen error says codegen more than once:"; cat "$tmp/err"; fail=1; fi
+grep -q '"missing": "no kernel emitter for topk %t' "$tmp/bundle/manifest.json" ||
+  { echo "FAIL the manifest does not mark the missing kernel"; fail=1; }
+expect_rc 1 "run of a module with a missing kernel" "$cli" run "$tmp/topk.hlo"
+expect_text "run names the missing kernel" "^$tmp/topk.hlo:4:8: error: no kernel emitter for topk" "$tmp/err"
 
 # 10. The same count under the same name: compare's fusions are opt --json's final fusions.
 expect_rc 0 "compare --json on a module with a loop" "$cli" compare "$src/samples/scan_rnn.hlo" "$src/samples/scan_rnn.hlo" --pipeline-a gpu --json
