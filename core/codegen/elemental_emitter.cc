@@ -13,6 +13,7 @@
 
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
 #include "core/ir/computation.h"
 
@@ -167,6 +168,71 @@ struct ElementalEmitter::Impl {
     phi->addIncoming(*v, then_end);
     phi->addIncoming(else_value, from);
     return static_cast<Value*>(phi);
+  }
+
+  // reduce-window, one output element: init, then the reducer over the
+  // window's in-bounds positions in row-major window order (the
+  // interpreter's order; padding and holes of base dilation are skipped).
+  StatusOr<Value*> ReduceWindow(const Instruction* instr, const Index& index) {
+    if (instr->operand_count() != 2 || !instr->shape().IsArray())
+      return OpError(*instr, "a reduce-window of several inputs is not supported by the kernel emitters");
+    const Computation* fn = instr->to_apply();
+    if (!fn) return OpError(*instr, "reduce-window needs to_apply");
+    const Shape& in = instr->operand(0)->shape();
+    const int rank = in.rank();
+    std::vector<WindowDim> dims(static_cast<size_t>(rank));
+    if (const Window* w = instr->attrs().window.get()) {
+      if (static_cast<int>(w->dims.size()) != rank) return OpError(*instr, "window rank differs from the operand rank");
+      dims = w->dims;
+    }
+    for (const WindowDim& d : dims)
+      if (d.stride <= 0 || d.base_dilation <= 0 || d.window_dilation <= 0 || d.size < 0)
+        return OpError(*instr, "invalid window");
+    auto saved = cache;
+    StatusOr<Value*> init = Operand(instr, 1, Index{});
+    if (!init.ok()) return init;
+    Value* acc = EntryAlloca(b, (*init)->getType(), "window_acc");
+    b.CreateStore(*init, acc);
+    Index k(static_cast<size_t>(rank));
+    std::function<Status(int)> loop = [&](int d) -> Status {
+      if (d == rank) {
+        Value* ok = b.getTrue();
+        Index src(static_cast<size_t>(rank));
+        for (int e = 0; e < rank; ++e) {
+          const WindowDim& w = dims[static_cast<size_t>(e)];
+          Value* pos = b.CreateAdd(b.CreateMul(index[e], b.getInt64(w.stride)),
+                                   b.CreateSub(b.CreateMul(k[e], b.getInt64(w.window_dilation)), b.getInt64(w.pad_lo)));
+          if (w.base_dilation > 1) {
+            ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateSRem(pos, b.getInt64(w.base_dilation)), b.getInt64(0)));
+            pos = b.CreateSDiv(pos, b.getInt64(w.base_dilation));
+          }
+          ok = b.CreateAnd(ok, b.CreateICmpSGE(pos, b.getInt64(0)));
+          ok = b.CreateAnd(ok, b.CreateICmpSLT(pos, b.getInt64(in.dim(e))));
+          src[e] = pos;
+        }
+        return IfThen(b, ok, [&]() -> Status {
+          auto inner = cache;
+          StatusOr<Value*> x = Operand(instr, 0, src);
+          if (!x.ok()) return x.status();
+          Value* a = b.CreateLoad((*init)->getType(), acc);
+          StatusOr<std::vector<Value*>> r = self->EmitScalarComputation(*fn, {a, *x});
+          cache = std::move(inner);
+          if (!r.ok()) return r.status();
+          if (r->size() != 1) return OpError(*instr, "the reducer must return one value");
+          b.CreateStore((*r)[0], acc);
+          return Status::Ok();
+        });
+      }
+      return ForLoop(b, b.getInt64(0), b.getInt64(dims[static_cast<size_t>(d)].size), b.getInt64(1),
+                     [&](Value* iv) -> Status {
+                       k[d] = iv;
+                       return loop(d + 1);
+                     });
+    };
+    Status s = loop(0);
+    cache = std::move(saved);
+    RETURN_IF_ERROR(s);
+    return b.CreateLoad((*init)->getType(), acc);
   }
 
   StatusOr<Value*> Concatenate(const Instruction* instr, const Index& index) {
@@ -353,6 +419,7 @@ struct ElementalEmitter::Impl {
         return Operand(instr, 0, src);
       }
       case Opcode::kConcatenate: return Concatenate(instr, index);
+      case Opcode::kReduceWindow: return ReduceWindow(instr, index);
       case Opcode::kPad: return Pad(instr, index);
       case Opcode::kGather: return Gather(instr, index);
       case Opcode::kMap: {

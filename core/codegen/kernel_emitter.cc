@@ -34,7 +34,7 @@ bool IsLoopOp(Opcode op) {
     case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kTranspose:
     case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kConcatenate: case Opcode::kPad:
     case Opcode::kIota: case Opcode::kReverse: case Opcode::kGather: case Opcode::kReducePrecision:
-    case Opcode::kMap: case Opcode::kCopy: case Opcode::kConstant:
+    case Opcode::kMap: case Opcode::kCopy: case Opcode::kConstant: case Opcode::kReduceWindow:
       return true;
     default:
       return false;

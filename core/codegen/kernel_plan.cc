@@ -280,6 +280,12 @@ class Planner {
       case Opcode::kAddDependency:
         return Status::Ok();
       case Opcode::kWhile: return PlanWhile(i, seq);
+      case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
+      case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
+      case Opcode::kReduceScatter: case Opcode::kAllToAll:
+      case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart: case Opcode::kCollectivePermuteDone:
+      case Opcode::kPartitionId: case Opcode::kReplicaId:
+        return PlanCollective(i, seq);
       case Opcode::kConditional: return PlanConditional(i, seq);
       case Opcode::kCall: return PlanCall(i, seq);
       default: break;
@@ -299,6 +305,86 @@ class Planner {
       return Status::Ok();
     }
     return PlanKernel(i, seq);
+  }
+
+  // Devices taking part in each group of a collective: the size of the
+  // first group ("{{0,1,2,3},{4,5,6,7}}" → 4, iota "[2,4]<=[8]" → 4); empty
+  // groups mean every device (num_partitions × replica_count of the module).
+  int64_t Participants(const Instruction* i) const {
+    int64_t all = 1;
+    for (const char* h : {"num_partitions", "replica_count"})
+      if (const RawAttr* a = module_.FindHeader(h)) all *= std::max<int64_t>(1, std::atoll(a->value.c_str()));
+    const RawAttr* g = i->FindRaw("replica_groups");
+    if (!g) return all;
+    const std::string& v = g->value;
+    if (!v.empty() && v[0] == '[') {  // iota: [groups,size]<=[n]...
+      size_t comma = v.find(',');
+      size_t close = v.find(']');
+      if (comma != std::string::npos && close != std::string::npos && comma < close)
+        return std::max<int64_t>(1, std::atoll(v.c_str() + comma + 1));
+      return std::max<int64_t>(1, std::atoll(v.c_str() + 1));  // [n]<=[n]: one group
+    }
+    size_t open = v.find('{', 1);
+    if (open == std::string::npos) return all;  // "{}"
+    size_t close = v.find('}', open);
+    int64_t n = 0;
+    bool digit = false;
+    for (size_t p = open + 1; p < close && p < v.size(); ++p) {
+      bool d = std::isdigit(static_cast<unsigned char>(v[p])) != 0;
+      if (d && !digit) ++n;
+      digit = d;
+    }
+    return n > 0 ? n : all;
+  }
+
+  // Slices of tuple element `k` of `i`'s value.
+  StatusOr<std::vector<Slice>> ElementSlices(const Instruction* i, int64_t k) {
+    ASSIGN_OR_RETURN(auto s, Slices(i));
+    const Shape& ts = i->shape();
+    if (!ts.IsTuple() || k >= ts.tuple_size()) return s;
+    size_t first = 0;
+    for (int64_t e = 0; e < k; ++e) first += LeavesOf(ts.tuple_shapes()[static_cast<size_t>(e)]).size();
+    size_t count = LeavesOf(ts.tuple_shapes()[static_cast<size_t>(k)]).size();
+    if (first + count > s.size()) return Status::Error("codegen: %" + i->name() + ": tuple element slices");
+    return std::vector<Slice>(s.begin() + first, s.begin() + first + count);
+  }
+
+  // A collective or a device id becomes a collective thunk (XLA's
+  // collective thunks), not a kernel.
+  Status PlanCollective(const Instruction* i, ThunkSequence& seq) {
+    runtime::CollectiveThunk c;
+    c.instruction = i->name();
+    c.op = std::string(OpcodeName(i->opcode()));
+    if (const RawAttr* g = i->FindRaw("replica_groups")) c.replica_groups = g->value;
+    if (const RawAttr* ch = i->FindRaw("channel_id")) c.channel_id = std::atoll(ch->value.c_str());
+    if (const RawAttr* st = i->FindRaw("source_target_pairs")) c.source_target_pairs = st->value;
+    c.dimensions = i->dimensions();
+    if (const Computation* r = i->to_apply()) c.reduction = r->name();
+    const bool done = i->opcode() == Opcode::kAllReduceDone || i->opcode() == Opcode::kAllGatherDone ||
+                      i->opcode() == Opcode::kCollectivePermuteDone;
+    const bool id = i->opcode() == Opcode::kPartitionId || i->opcode() == Opcode::kReplicaId;
+    c.participants = done ? 1 : Participants(i);
+    if (id) {
+      const char* header = i->opcode() == Opcode::kPartitionId ? "num_partitions" : "replica_count";
+      const RawAttr* a = module_.FindHeader(header);
+      c.participants = a ? std::max<int64_t>(1, std::atoll(a->value.c_str())) : 1;
+    }
+    const bool async_tuple = (i->opcode() == Opcode::kAllGatherStart || i->opcode() == Opcode::kCollectivePermuteStart) &&
+                             i->shape().IsTuple();
+    if (done) {
+      const Instruction* start = i->operand(0);
+      const bool tuple_start = start->opcode() != Opcode::kAllReduceStart && start->shape().IsTuple();
+      ASSIGN_OR_RETURN(c.operands, tuple_start ? ElementSlices(start, 1) : Slices(start));
+    } else {
+      for (const Instruction* o : i->operands()) {
+        if (i->opcode() == Opcode::kCollectivePermuteStart && o != i->operand(0)) break;
+        ASSIGN_OR_RETURN(auto s, Slices(o));
+        c.operands.insert(c.operands.end(), s.begin(), s.end());
+      }
+    }
+    ASSIGN_OR_RETURN(c.results, async_tuple ? ElementSlices(i, 1) : Slices(i));
+    seq.push_back(Thunk{std::move(c)});
+    return Status::Ok();
   }
 
   Status PlanKernel(const Instruction* i, ThunkSequence& seq) {

@@ -44,12 +44,23 @@ namespace {
 // Output dims of the reduce a kernel is built around, or nullopt when it has
 // none. Two reductions over the same input but different dimensions need
 // different thread mappings (XLA compares the reduction heroes too).
+// The reduced dimensions follow the output dims (after a -1): [2,8,8] → [2,8]
+// over dimension 1 or over dimension 2 are different kernels (the reduction
+// emitter's one rule: every reduce shares input shape and dimensions;
+// Llama 70B's causal-mask counts were fused across them).
 std::optional<std::vector<int64_t>> ReduceOutputShape(const Instruction& i) {
-  if (i.opcode() == Opcode::kReduce) return i.shape().dims();
+  auto key = [](const Instruction& hero) {
+    std::vector<int64_t> k = (hero.shape().IsTuple() ? hero.shape().tuple_shapes()[0] : hero.shape()).dims();
+    std::vector<int64_t> red = hero.dimensions();
+    std::sort(red.begin(), red.end());
+    k.push_back(-1);
+    k.insert(k.end(), red.begin(), red.end());
+    return k;
+  };
+  if (i.opcode() == Opcode::kReduce) return key(i);
   if (i.opcode() != Opcode::kFusion) return std::nullopt;
   for (const Instruction* r : FusionRoots(i))
-    if (const Instruction* hero = ReductionHero(r))
-      return (hero->shape().IsTuple() ? hero->shape().tuple_shapes()[0] : hero->shape()).dims();
+    if (const Instruction* hero = ReductionHero(r)) return key(*hero);
   return std::nullopt;
 }
 

@@ -45,6 +45,18 @@ json ThunkJson(const Thunk& t) {
     j = json{{"type", "copy"}, {"instruction", c->instruction}, {"src", SliceJson(c->src)}, {"dst", SliceJson(c->dst)}};
   } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
     j = json{{"type", "memset"}, {"instruction", m->instruction}, {"dst", SliceJson(m->dst)}, {"pattern", m->pattern}};
+  } else if (auto* cc = std::get_if<CollectiveThunk>(&t.v)) {
+    j = json{{"type", "collective"}, {"op", cc->op}, {"instruction", cc->instruction},
+             {"participants", cc->participants}, {"replica_groups", cc->replica_groups}};
+    if (cc->channel_id >= 0) j["channel_id"] = cc->channel_id;
+    if (!cc->dimensions.empty()) j["dimensions"] = cc->dimensions;
+    if (!cc->reduction.empty()) j["reduction"] = cc->reduction;
+    if (!cc->source_target_pairs.empty()) j["source_target_pairs"] = cc->source_target_pairs;
+    json ops = json::array(), res = json::array();
+    for (const Slice& s : cc->operands) ops.push_back(SliceJson(s));
+    for (const Slice& s : cc->results) res.push_back(SliceJson(s));
+    j["operands"] = std::move(ops);
+    j["results"] = std::move(res);
   } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
     j = json{{"type", "while"}, {"instruction", w->instruction}, {"condition", SeqJson(w->condition)},
              {"pred", SliceJson(w->pred)}, {"body", SeqJson(w->body)}};
@@ -254,8 +266,33 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
         c.branches.push_back(ReadSeq((*br)[i], path + "/branches/" + std::to_string(i), depth + 1));
     }
     t.v = std::move(c);
+  } else if (type == "collective") {
+    CollectiveThunk c;
+    c.op = Str(j, path, "op");
+    c.instruction = Str(j, path, "instruction", false);
+    c.participants = Int(j, path, "participants", 1);
+    c.replica_groups = Str(j, path, "replica_groups", false);
+    c.channel_id = Int(j, path, "channel_id", -1, false);
+    c.reduction = Str(j, path, "reduction", false);
+    c.source_target_pairs = Str(j, path, "source_target_pairs", false);
+    if (j.contains("dimensions") && j["dimensions"].is_array())
+      for (const json& d : j["dimensions"])
+        if (d.is_number_integer()) c.dimensions.push_back(d.get<int64_t>());
+    for (const char* key : {"operands", "results"}) {
+      if (const json* a = Array(j, path, key)) {
+        for (size_t i = 0; i < a->size() && ok(); ++i) {
+          std::string sp = path + "/" + key + "/" + std::to_string(i);
+          Slice s;
+          s.allocation = static_cast<int>(Int((*a)[i], sp, "allocation", -1));
+          s.offset = Int((*a)[i], sp, "offset", 0);
+          s.size = Int((*a)[i], sp, "size", 0);
+          (std::string(key) == "operands" ? c.operands : c.results).push_back(s);
+        }
+      }
+    }
+    t.v = std::move(c);
   } else {
-    Fail(path + "/type", "unknown thunk type '" + type + "' (kernel, copy, memset, while, conditional)");
+    Fail(path + "/type", "unknown thunk type '" + type + "' (kernel, copy, memset, while, conditional, collective)");
   }
   return t;
 }
@@ -309,6 +346,10 @@ struct Validator {
       } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
         CheckSlice(m->dst, p + "/dst");
         if (err.empty() && m->dst.size % 4 != 0) Fail(p + "/dst", "memset size is not a multiple of 4");
+      } else if (auto* cc = std::get_if<CollectiveThunk>(&t.v)) {
+        for (size_t a = 0; a < cc->operands.size(); ++a) CheckSlice(cc->operands[a], p + "/operands/" + std::to_string(a));
+        for (size_t a = 0; a < cc->results.size(); ++a) CheckSlice(cc->results[a], p + "/results/" + std::to_string(a));
+        if (cc->participants < 0) Fail(p + "/participants", "negative participant count");
       } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
         Seq(w->condition, p + "/condition");
         CheckSlice(w->pred, p + "/pred");

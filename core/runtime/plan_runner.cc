@@ -15,6 +15,24 @@ Status RunThunks(const ThunkSequence& seq, PlanExecutor& exec, const RunLimits& 
       RETURN_IF_ERROR(exec.Copy(*c));
     } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
       RETURN_IF_ERROR(exec.Memset(*m));
+    } else if (auto* cc = std::get_if<CollectiveThunk>(&t.v)) {
+      // One participant (ValidatePlanForRun refuses more): each result is
+      // its operand; a device id, or a permute that sends nothing here, is 0.
+      if (cc->participants != 1) return Error(cc->op + " '" + cc->instruction + "' needs " +
+                                              std::to_string(cc->participants) + " devices");
+      for (size_t l = 0; l < cc->results.size(); ++l) {
+        const Slice& dst = cc->results[l];
+        const bool id = cc->op == "partition-id" || cc->op == "replica-id";
+        const bool receives = cc->source_target_pairs.empty() || cc->source_target_pairs.find("{0,0}") != std::string::npos;
+        if (!id && receives && l < cc->operands.size() && cc->operands[l].size == dst.size) {
+          if (cc->operands[l].allocation != dst.allocation || cc->operands[l].offset != dst.offset)
+            RETURN_IF_ERROR(exec.Copy(CopyThunk{cc->instruction, cc->operands[l], dst}));
+        } else if (dst.size % 4 == 0) {
+          RETURN_IF_ERROR(exec.Memset(MemsetThunk{cc->instruction, dst, 0}));
+        } else {
+          return Error(cc->op + " '" + cc->instruction + "': result " + std::to_string(l) + " has no operand to take");
+        }
+      }
     } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
       for (int64_t it = 0;; ++it) {
         if (it > limits.max_while_iterations)

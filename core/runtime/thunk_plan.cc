@@ -3,9 +3,10 @@
 namespace hloscope::runtime {
 namespace {
 
-void Collect(const ThunkSequence& seq, std::vector<const KernelThunk*>& out) {
+template <typename T>
+void Collect(const ThunkSequence& seq, std::vector<const T*>& out) {
   for (const Thunk& t : seq) {
-    if (auto* k = std::get_if<KernelThunk>(&t.v)) {
+    if (auto* k = std::get_if<T>(&t.v)) {
       out.push_back(k);
     } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
       Collect(w->condition, out);
@@ -22,6 +23,12 @@ std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan) {
   std::vector<const KernelThunk*> out;
   for (const KernelThunk* k : AllKernels(plan))
     if (!k->missing.empty()) out.push_back(k);
+  return out;
+}
+
+std::vector<const CollectiveThunk*> AllCollectives(const ThunkPlan& plan) {
+  std::vector<const CollectiveThunk*> out;
+  Collect(plan.thunks, out);
   return out;
 }
 

@@ -76,6 +76,26 @@ struct MemsetThunk {  // fill dst with a 32-bit pattern (e.g. reduction init)
   uint32_t pattern = 0;
 };
 
+// A collective (all-reduce, all-gather, reduce-scatter, all-to-all,
+// collective-permute, their -start/-done forms) or a device id
+// (partition-id, replica-id): not a kernel but an exchange between
+// devices, as XLA's collective thunks. `participants` is the size of each
+// replica group (0 when the groups are empty, i.e. every device). On one
+// participant the runners do it as copies (an id is 0); with more they
+// refuse the plan, naming these thunks (ValidatePlanForRun).
+struct CollectiveThunk {
+  std::string instruction;
+  std::string op;                // the HLO opcode
+  int64_t participants = 1;
+  std::string replica_groups;    // as written ("{{0,1,2,3}}", "[2,4]<=[8]", "{}")
+  int64_t channel_id = -1;
+  std::vector<int64_t> dimensions;  // all-gather / reduce-scatter / all-to-all
+  std::string reduction;         // to_apply's name (all-reduce, reduce-scatter)
+  std::string source_target_pairs;  // collective-permute, as written
+  std::vector<Slice> operands;   // array leaves read
+  std::vector<Slice> results;    // array leaves written
+};
+
 struct Thunk;
 using ThunkSequence = std::vector<Thunk>;
 
@@ -98,7 +118,7 @@ struct ConditionalThunk {
 };
 
 struct Thunk {
-  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk> v;
+  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk, CollectiveThunk> v;
 };
 
 // How an entry parameter/output maps onto allocations.
@@ -126,5 +146,7 @@ struct ThunkPlan {
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan);
 // The kernels no code could be generated for (KernelThunk::missing).
 std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan);
+// Every collective thunk, in execution (pre-)order.
+std::vector<const CollectiveThunk*> AllCollectives(const ThunkPlan& plan);
 
 }  // namespace hloscope::runtime

@@ -233,3 +233,44 @@ ENTRY e {
 
 }  // namespace
 }  // namespace hloscope::codegen
+
+namespace hloscope::codegen {
+namespace {
+
+constexpr const char* kAddMax = R"(add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+)";
+
+// reduce-window as JAX writes it: max pooling with padding and stride, an
+// average pool's sum, jnp.cumsum (a window as long as the axis, padded on
+// the left), and base/window dilation.
+TEST(ReduceWindow, PoolingCumsumAndDilationAgreeWithInterpreter) {
+  ExpectAgrees(ModuleOf(
+      {"f32[2,9,9,3]", "f32[37]", "f32[6,5]"},
+      {"f32[] constant(-inf)", "f32[] constant(0)",
+       "f32[2,5,5,3] reduce-window(p0, o0), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=max",
+       "f32[2,4,4,3] reduce-window(p0, o1), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=add",
+       "f32[37] reduce-window(p1, o1), window={size=37 pad=36_0}, to_apply=add",
+       "f32[11,4] reduce-window(p2, o1), window={size=3x2 pad=1_1x1_0 lhs_dilate=2x1 rhs_dilate=1x2}, to_apply=add"},
+      kAddMax));
+}
+
+TEST(ReduceWindow, FusedWithItsNeighboursUnderGpu) {
+  ExpectAgrees(ModuleOf({"f32[4,16]"},
+                        {"f32[] constant(0)", "f32[4,16] negate(p0)",
+                         "f32[4,16] reduce-window(o1, o0), window={size=1x16 pad=0_0x15_0}, to_apply=add",
+                         "f32[4,16] exponential(o2)"},
+                        kAddMax),
+               "gpu");
+}
+
+}  // namespace
+}  // namespace hloscope::codegen

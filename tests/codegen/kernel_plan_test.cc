@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/codegen/kernel_plan.h"
+#include "core/runtime/manifest.h"
 #include "tests/codegen/codegen_test_util.h"
 
 namespace hloscope::codegen {
@@ -137,6 +138,74 @@ TEST(KernelPlan, ParameterPassThroughNeedsNoKernel) {
   EXPECT_TRUE(r->codegen.kernels.empty());
   ASSERT_EQ(r->codegen.plan.outputs.size(), 1u);
   EXPECT_EQ(r->codegen.plan.outputs[0].slice.allocation, r->codegen.plan.parameters[0].slice.allocation);
+}
+
+}  // namespace
+}  // namespace hloscope::codegen
+
+namespace hloscope::codegen {
+namespace {
+
+constexpr const char* kCollectives = R"(HloModule m%s
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[8] parameter(0)
+  ar = f32[8] all-reduce(p), replica_groups=%s, to_apply=add, channel_id=3
+  ag = f32[8] all-gather(ar), replica_groups=%s, dimensions={0}
+  id = u32[] partition-id()
+  n = f32[8] negate(ag)
+  ROOT t = (f32[8], u32[]) tuple(n, id)
+})";
+
+std::string Collectives(const char* header, const char* groups) {
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, kCollectives, header, groups, groups);
+  return buf;
+}
+
+TEST(KernelPlan, CollectivesAreThunksThatRunOnOneDevice) {
+  auto r = Compile(Collectives("", "{}"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const auto cs = runtime::AllCollectives(r->codegen.plan);
+  ASSERT_EQ(cs.size(), 3u);
+  EXPECT_EQ(cs[0]->op, "all-reduce");
+  EXPECT_EQ(cs[0]->participants, 1);
+  EXPECT_EQ(cs[0]->reduction, "add");
+  EXPECT_EQ(cs[0]->channel_id, 3);
+  EXPECT_EQ(cs[1]->dimensions, std::vector<int64_t>{0});
+  EXPECT_EQ(cs[2]->op, "partition-id");
+  EXPECT_TRUE(runtime::MissingKernels(r->codegen.plan).empty());
+  // The manifest keeps them.
+  auto back = runtime::ManifestFromString(runtime::ManifestToString(r->codegen.plan), "manifest.json");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(runtime::AllCollectives(*back).size(), 3u);
+  EXPECT_EQ(runtime::AllCollectives(*back)[0]->replica_groups, "{}");
+  // One device: the collectives are the identity and the id is 0.
+  Literal in(Shape(PrimitiveType::kF32, {8}));
+  for (int64_t k = 0; k < 8; ++k) in.SetDouble(k, static_cast<double>(k) - 3.5);
+  auto got = RunOnCpu(r->codegen, {in});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->outputs.size(), 2u);
+  for (int64_t k = 0; k < 8; ++k) EXPECT_EQ(got->outputs[0].GetDouble(k), 3.5 - static_cast<double>(k));
+  EXPECT_EQ(got->outputs[1].GetDouble(0), 0.0);
+}
+
+TEST(KernelPlan, CollectivesOverSeveralDevicesAreRefusedByName) {
+  auto r = Compile(Collectives(", num_partitions=4", "{{0,1,2,3}}"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(runtime::AllCollectives(r->codegen.plan)[0]->participants, 4);
+  Literal in(Shape(PrimitiveType::kF32, {8}));
+  auto got = RunOnCpu(r->codegen, {in});
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("needs 4 devices"), std::string::npos) << got.status().message();
+  EXPECT_NE(got.status().message().find("all-reduce %ar"), std::string::npos) << got.status().message();
+  auto iota = Compile(Collectives("", "[2,4]<=[8]"));
+  ASSERT_TRUE(iota.ok()) << iota.status().message();
+  EXPECT_EQ(runtime::AllCollectives(iota->codegen.plan)[0]->participants, 4);
 }
 
 }  // namespace
