@@ -380,13 +380,23 @@ struct ElementalEmitter::Impl {
       }
       case Opcode::kReshape:
       case Opcode::kBitcast: {
-        if (shape.dims() == in.dims() && (instr->opcode() == Opcode::kReshape || MinorToMajor(shape) == MinorToMajor(in)))
-          return Operand(instr, 0, index);
-        bool physical = instr->opcode() == Opcode::kBitcast;
-        auto out_order = physical ? MinorToMajor(shape) : RowMajor(shape.rank());
-        auto in_order = physical ? MinorToMajor(in) : RowMajor(in.rank());
-        Value* linear = Linearize(b, shape, out_order, index);
-        return Operand(instr, 0, Delinearize(b, in, in_order, linear));
+        StatusOr<Value*> v = [&]() -> StatusOr<Value*> {
+          if (shape.dims() == in.dims() &&
+              (instr->opcode() == Opcode::kReshape || MinorToMajor(shape) == MinorToMajor(in)))
+            return Operand(instr, 0, index);
+          bool physical = instr->opcode() == Opcode::kBitcast;
+          auto out_order = physical ? MinorToMajor(shape) : RowMajor(shape.rank());
+          auto in_order = physical ? MinorToMajor(in) : RowMajor(in.rank());
+          Value* linear = Linearize(b, shape, out_order, index);
+          return Operand(instr, 0, Delinearize(b, in, in_order, linear));
+        }();
+        if (!v.ok() || in.element_type() == shape.element_type()) return v;
+        // A bitcast may also reinterpret the element type (f16 → s16): same
+        // width, the bits unchanged.
+        if (in.element_type() == PrimitiveType::kPred || shape.element_type() == PrimitiveType::kPred ||
+            BitWidth(in.element_type()) != BitWidth(shape.element_type()))
+          return OpError(*instr, "a bitcast between element types of different widths is not supported");
+        return b.CreateBitCast(*v, RegisterType(shape.element_type(), b.getContext()));
       }
       case Opcode::kTranspose: {
         Index src(in.rank());

@@ -10,7 +10,9 @@ namespace hloscope {
 // A custom-call that passes its one operand through unchanged on one device:
 // JAX's `Sharding` annotation, `SPMDFullToShardShape`/`SPMDShardToFullShape`
 // when the shapes agree (one partition), and the buffer transitions `Pin`
-// (array → b(array)) and `Unpin` (b(array) → array). The interpreter copies
+// (array → b(array)) and `Unpin` (b(array) → array), and XLA's host
+// offloading annotations `MoveToHost`/`MoveToDevice` (where the value lives,
+// not what it is). The interpreter copies
 // the operand; codegen and buffer assignment treat it as a view of it (no
 // kernel), like a bitcast.
 bool IsIdentityCustomCall(const Instruction& i);

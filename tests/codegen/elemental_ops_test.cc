@@ -263,6 +263,12 @@ TEST(ReduceWindow, PoolingCumsumAndDilationAgreeWithInterpreter) {
       kAddMax));
 }
 
+// XLA's emitters/tests/loop/bitcast_add.hlo: a bitcast that reinterprets
+// f16 bits as s16 (it gave invalid LLVM IR: an integer add of halves).
+TEST(Bitcast, ReinterpretsTheElementType) {
+  ExpectAgrees(ModuleOf({"f16[20]"}, {"s16[4,5] bitcast(p0)", "s16[4,5] add(o0, o0)", "f16[20] bitcast(o1)"}));
+}
+
 TEST(ReduceWindow, FusedWithItsNeighboursUnderGpu) {
   ExpectAgrees(ModuleOf({"f32[4,16]"},
                         {"f32[] constant(0)", "f32[4,16] negate(p0)",
