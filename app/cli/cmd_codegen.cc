@@ -124,7 +124,11 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "(hloscope-data-v1, samples/README.md) as inputs.data.json; else random ones (--seed N,\n"
                      "default 0) recorded as their seed and the module (inputs.random.json + module.hlo, a few\n"
                      "KB; readers regenerate them), or as values with --write-inputs. --validate runs ptxas\n"
-                     "-arch=sm_XX on every PTX. An existing DIR is refused unless --force.",
+                     "-arch=sm_XX on every PTX. An existing DIR is refused unless --force.\n"
+                     "Collectives and partition/replica ids become collective thunks, not kernels. A kernel no\n"
+                     "emitter implements is marked \"missing\" (with its reason) in manifest.json and named on\n"
+                     "stderr; every other kernel is still written, and the exit code is 3 (run refuses such a\n"
+                     "bundle). A module the interpreter cannot evaluate is written without expected outputs.",
                      RunCodegen);
 
 }  // namespace hloscope::cli

@@ -117,7 +117,9 @@ HLOSCOPE_CLI_COMMAND(memory, "memory", "schedule + buffer assignment: liveness, 
                      "values like XLA's *-buffer-assignment.txt and `peak=… lower_bound=… ratio=…`.\n"
                      "--check verifies that no two live buffers share bytes, and, independently of the\n"
                      "assignment's alias sets, that no value is overwritten before its last read\n"
-                     "(core/memory/assignment_checker.h; exit 1 listing the clobbers).",
+                     "(core/memory/assignment_checker.h; exit 1 listing the clobbers).\n"
+                     "Each input_output_alias is listed at the end (JSON: io_aliases): taken or not, why, and\n"
+                     "the copy copy_insertion added for it.",
                      RunMemory);
 
 }  // namespace hloscope::cli

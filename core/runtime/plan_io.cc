@@ -141,15 +141,12 @@ Status ValidatePlanForRun(const ThunkPlan& plan) {
     int64_t devices = 1, count = 0;
     for (const CollectiveThunk* c : AllCollectives(plan)) {
       if (c->participants == 1) continue;
-      devices = c->participants == 0 ? std::max<int64_t>(devices, 2) : std::max(devices, c->participants);
+      devices = std::max(devices, c->participants);
       if (++count <= 10)
         list += "\n  " + c->op + " %" + c->instruction + " (replica_groups=" + c->replica_groups + ")";
     }
     if (count > 0)
-      return Error("plan: needs " + std::string(devices == 2 && list.find("replica_groups={})") != std::string::npos
-                                                    ? "more than one device"
-                                                    : std::to_string(devices) + " devices") +
-                   ", and runs on one: " + std::to_string(count) + " collective thunks exchange data between devices" +
+      return Error("plan: needs " + std::to_string(devices) + " devices, and runs on one: " + std::to_string(count) + " collective thunks exchange data between devices" +
                    list + (count > 10 ? "\n  ..." : ""));
   }
   for (const auto* vals : {&plan.parameters, &plan.outputs}) {

@@ -80,7 +80,7 @@ struct MemsetThunk {  // fill dst with a 32-bit pattern (e.g. reduction init)
 // collective-permute, their -start/-done forms) or a device id
 // (partition-id, replica-id): not a kernel but an exchange between
 // devices, as XLA's collective thunks. `participants` is the size of each
-// replica group (0 when the groups are empty, i.e. every device). On one
+// replica group (empty groups: every device of the module). On one
 // participant the runners do it as copies (an id is 0); with more they
 // refuse the plan, naming these thunks (ValidatePlanForRun).
 struct CollectiveThunk {
