@@ -1,5 +1,6 @@
 // codegen: compile a module's kernels to LLVM IR and PTX and export a bundle
 // (manifest.json, <kernel>.ll/.ptx, constants, inputs, expected outputs).
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -26,7 +27,7 @@ int Fail(const std::string& msg, int code = 1) {
 int RunCodegen(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--sm", "--device", "--out", "--inputs", "--seed"},
+  if (!args.Parse(argv, {"--pipeline", "--sm", "--device", "--out", "--inputs", "--seed", "--jobs"},
                   {"--validate", "--force", "--no-expected", "--write-inputs"}, &err) ||
       args.positional().size() != 1)
     return Fail(err.empty() ? "expected one input file" : err, 2);
@@ -34,8 +35,9 @@ int RunCodegen(const std::vector<std::string>& argv) {
   if (!out_dir) return Fail("--out DIR is required", 2);
   std::string sm = args.GetOr("--sm", "90");
   if (!codegen::FindNvptxTarget(sm)) return Fail("unknown --sm " + sm + " (known: " + codegen::NvptxTargetList() + ")", 2);
-  long long seed = 0;
-  if (!args.GetInt("--seed", &seed, &err)) return Fail(err, 2);
+  long long seed = 0, jobs = 0;
+  if (!args.GetInt("--seed", &seed, &err) || !args.GetInt("--jobs", &jobs, &err)) return Fail(err, 2);
+  if (jobs < 0) return Fail("--jobs must be at least 1 (0: one per core)", 2);
   bool force = args.Has("--force");
   std::error_code ec;
   if (std::filesystem::exists(*out_dir, ec) && !force &&
@@ -44,6 +46,17 @@ int RunCodegen(const std::vector<std::string>& argv) {
   codegen::CodegenOptions opts;
   opts.sm = sm;
   opts.validate = args.Has("--validate");
+  opts.threads = static_cast<int>(jobs);
+  // Progress on long runs, every few seconds, on stderr.
+  auto started = std::chrono::steady_clock::now();
+  auto last_report = started;
+  opts.progress = [&](size_t done, size_t total) {
+    auto now = std::chrono::steady_clock::now();
+    if (done == total || now - last_report < std::chrono::seconds(3)) return;
+    last_report = now;
+    std::fprintf(stderr, "hloscope-cli codegen: %zu of %zu distinct kernels compiled (%.0f s)\n", done, total,
+                 std::chrono::duration<double>(now - started).count());
+  };
   if (auto d = args.Get("--device")) {
     auto spec = LoadDevice(*d);
     if (!spec.ok()) return Fail(spec.status().message(), 2);
@@ -76,7 +89,10 @@ int RunCodegen(const std::vector<std::string>& argv) {
     if (!data.ok()) return Fail(data.status().message());
     bundle.inputs = data->inputs;
   } else {
-    bundle.inputs = MakeRandomInputs(*compiled->module->entry(), static_cast<uint64_t>(seed));
+    // The values only where they are written or evaluated: a real model's
+    // parameters are gigabytes.
+    if (args.Has("--write-inputs") || !args.Has("--no-expected"))
+      bundle.inputs = MakeRandomInputs(*compiled->module->entry(), static_cast<uint64_t>(seed));
     if (!args.Has("--write-inputs")) {
       // The seed and the module, not the values: real-size bundles stay small.
       bundle.input_seed = static_cast<uint64_t>(seed);
@@ -94,11 +110,13 @@ int RunCodegen(const std::vector<std::string>& argv) {
     }
   }
   if (Status s = runtime::WriteBundle(*out_dir, bundle, force); !s.ok()) return Fail(s.message());
-  double total_ms = 0;
-  for (const auto& k : compiled->codegen.kernels) total_ms += k.ms;
-  std::printf("%s: %zu kernels for %s%s in %.1f ms → %s\n", file.c_str(),
-              compiled->codegen.kernels.size() - missing.size(), compiled->codegen.plan.target.c_str(),
-              opts.validate ? " (ptxas-validated)" : "", total_ms, out_dir->c_str());
+  const codegen::CodegenResult& cg = compiled->codegen;
+  const size_t launches = cg.kernels.size() - missing.size();
+  std::string shared;
+  if (cg.distinct != launches) shared = " (" + std::to_string(cg.distinct) + " distinct, shared by identical fusions)";
+  std::printf("%s: %zu kernels%s for %s%s in %.1f ms on %d thread%s → %s\n", file.c_str(), launches, shared.c_str(),
+              cg.plan.target.c_str(), opts.validate ? " (ptxas-validated)" : "", cg.wall_ms, cg.threads,
+              cg.threads == 1 ? "" : "s", out_dir->c_str());
   if (!missing.empty()) {
     // Never all or nothing: every other kernel is in the bundle.
     for (const std::string& m : missing) std::fprintf(stderr, "%s\n", m.c_str());
@@ -116,9 +134,10 @@ int RunCodegen(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and export a runnable bundle",
                      "usage: hloscope-cli codegen FILE --out DIR [--pipeline gpu] [--sm 90] [--device h200]\n"
                      "                            [--validate] [--inputs DATA.json | --seed N [--write-inputs]]\n"
-                     "                            [--no-expected] [--force]\n"
+                     "                            [--no-expected] [--force] [--jobs N]\n"
                      "Runs the pipeline (default gpu), assigns buffers and emits one kernel per fusion and per\n"
-                     "remaining instruction. DIR gets manifest.json (thunks, launch dimensions, argument slices,\n"
+                     "remaining instruction; launches of identical fused computations share one kernel (the\n"
+                     "manifest's \"kernel\"), compiled on --jobs threads (default: one per core). DIR gets manifest.json (thunks, launch dimensions, argument slices,\n"
                      "allocations, target), <kernel>.ll (as emitted) and <kernel>.ptx per kernel, constants/,\n"
                      "the inputs and expected.data.json (the interpreter's outputs). Inputs: those of --inputs\n"
                      "(hloscope-data-v1, samples/README.md) as inputs.data.json; else random ones (--seed N,\n"

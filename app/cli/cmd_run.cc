@@ -110,7 +110,8 @@ int RunRun(const std::vector<std::string>& argv) {
     result = codegen::RunOnCpu(code, inputs, o);
   } else {
     std::vector<runtime::BundleKernel> ks;
-    for (const codegen::KernelCode& k : code.kernels) ks.push_back({k.name, "", k.ptx});
+    for (const codegen::KernelCode& k : code.kernels)
+      if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx});
     runtime::CudaRunOptions o;
     o.repeat = static_cast<int>(repeat);
     result = runtime::RunOnCuda(code.plan, ks, inputs, o);

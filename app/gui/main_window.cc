@@ -676,9 +676,12 @@ void MainWindow::updateKernelTabs() {
                                      .arg(kernels_->kernels.size()).arg(step_));
     return;
   }
-  for (const codegen::KernelCode& kc : kernels_->kernels) {
-    if (kc.instruction != rec->name) continue;
-    text_->setKernel(QString::fromStdString(kc.name),
+  for (size_t k = 0; k < kernels_->kernels.size(); ++k) {
+    if (kernels_->kernels[k].instruction != rec->name) continue;
+    const codegen::KernelCode& kc = kernels_->CodeOf(k);  // a shared kernel's code is in its first launch
+    text_->setKernel(QString::fromStdString(kernels_->kernels[k].name == kc.name
+                                                ? kc.name
+                                                : kernels_->kernels[k].name + " (kernel " + kc.name + ")"),
                      QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
                      QString::fromStdString(kc.ptx), {});
     return;

@@ -3,11 +3,16 @@
 
 #include <cctype>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
+#include <unordered_map>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include "core/codegen/kernel_key.h"
 #include "core/codegen/kernel_plan.h"
 #include "core/codegen/nvptx_backend.h"
 #include "core/eval/random_inputs.h"
@@ -18,70 +23,172 @@
 
 namespace hloscope::codegen {
 
+namespace {
+
+// Splat literals expand on first read (Literal::Materialize); expand every
+// one now, on this thread, so that the compiling threads only read.
+void MaterializeLiterals(const Literal& l) {
+  if (l.IsTuple()) {
+    for (const Literal& e : l.tuple_elements()) MaterializeLiterals(e);
+  } else if (!l.elided()) {
+    (void)l.raw_size();
+  }
+}
+
+// What compiling one kernel gave: code, a reason why there is none, or an
+// error that stops codegen.
+struct Outcome {
+  bool done = false;
+  Status error = Status::Ok();
+  std::string missing;
+  KernelCode code;
+  EmittedKernel emitted;
+};
+
+Outcome CompileKernel(const KernelSpec& spec, const NvptxTarget& target, const CodegenOptions& options) {
+  Outcome out;
+  out.done = true;
+  auto start = std::chrono::steady_clock::now();
+  auto missing = [&](const Status& why) {
+    std::string msg = why.message();
+    if (msg.rfind("codegen: ", 0) == 0) msg = msg.substr(9);
+    out.missing = msg;
+    return out;
+  };
+  StatusOr<KernelEmitterFn> emit = SelectEmitter(*spec.instr);
+  if (!emit.ok()) return missing(emit.status());
+  llvm::LLVMContext ctx;
+  auto m = CreateNvptxModule(ctx, spec.name, target);
+  if (!m.ok()) {
+    out.error = m.status();
+    return out;
+  }
+  StatusOr<EmittedKernel> emitted = (*emit)(**m, spec);
+  if (!emitted.ok()) return missing(emitted.status());
+  out.emitted = *emitted;
+  KernelCode& code = out.code;
+  if (options.emit_ptx) {
+    auto ptx = CompileToPtx(**m, target);
+    if (!ptx.ok()) {
+      out.error = Status::Error(ptx.status().message() + " (kernel " + spec.name + ")");
+      return out;
+    }
+    code.ir = std::move(ptx->ir);
+    code.optimized_ir = std::move(ptx->optimized_ir);
+    code.ptx = std::move(ptx->ptx);
+    if (options.validate) {
+      Status v = ValidatePtx(code.ptx, target);
+      if (!v.ok()) {
+        out.error = Status::Error(v.message() + " (kernel " + spec.name + ")");
+        return out;
+      }
+    }
+  } else {
+    llvm::raw_string_ostream os(code.ir);
+    (*m)->print(os, nullptr);
+  }
+  code.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace
+
 StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAssignment& buffers,
                                         const CodegenOptions& options) {
   std::optional<NvptxTarget> target = FindNvptxTarget(options.sm);
   if (!target) return Status::Error("codegen: unknown GPU target '" + options.sm + "' (known: " + NvptxTargetList() + ")");
   DeviceSpec device = options.device ? *options.device : CurrentDevice();
   ASSIGN_OR_RETURN(KernelPlan kp, BuildKernelPlan(optimized, buffers, *target, device));
-  CodegenResult result;
   std::vector<runtime::KernelThunk*> thunks = MutableKernels(kp.plan);
   if (thunks.size() != kp.specs.size()) return Status::Error("codegen: internal error: kernel plan and specs differ");
-  for (size_t k = 0; k < thunks.size(); ++k) {
-    auto start = std::chrono::steady_clock::now();
-    const KernelSpec& spec = kp.specs[k];
-    // A kernel no emitter implements is marked missing, with the reason;
-    // every other kernel is still generated.
-    auto mark_missing = [&](const Status& why) {
-      std::string msg = why.message();
-      if (msg.rfind("codegen: ", 0) == 0) msg = msg.substr(9);
-      thunks[k]->missing = msg;
-      thunks[k]->kind = "missing";
-      KernelCode code;
-      code.name = spec.name;
-      code.kind = "missing";
-      code.instruction = spec.instr->name();
-      code.missing = msg;
-      result.kernels.push_back(std::move(code));
-    };
-    StatusOr<KernelEmitterFn> emit = SelectEmitter(*spec.instr);
-    if (!emit.ok()) {
-      mark_missing(emit.status());
-      continue;
-    }
-    llvm::LLVMContext ctx;
-    ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> m, CreateNvptxModule(ctx, spec.name, *target));
-    StatusOr<EmittedKernel> emitted = (*emit)(*m, spec);
-    if (!emitted.ok()) {
-      mark_missing(emitted.status());
-      continue;
-    }
-    EmittedKernel& ek = *emitted;
-    thunks[k]->kind = ek.kind;
-    thunks[k]->dims = ek.dims;
-    KernelCode code;
-    code.name = spec.name;
-    code.kind = ek.kind;
-    code.instruction = spec.instr->name();
-    if (options.emit_ptx) {
-      auto ptx = CompileToPtx(*m, *target);
-      if (!ptx.ok()) return Status::Error(ptx.status().message() + " (kernel " + spec.name + ")");
-      code.ir = std::move(ptx->ir);
-      code.optimized_ir = std::move(ptx->optimized_ir);
-      code.ptx = std::move(ptx->ptx);
-      if (options.validate) {
-        Status v = ValidatePtx(code.ptx, *target);
-        if (!v.ok()) return Status::Error(v.message() + " (kernel " + spec.name + ")");
+  const auto wall_start = std::chrono::steady_clock::now();
+  const size_t n = thunks.size();
+
+  // Launches with equal keys share the kernel of the first (XLA's kernel reuse).
+  std::vector<int> leader(n, -1);
+  std::vector<size_t> work;
+  {
+    std::unordered_map<std::string, size_t> first;
+    for (size_t k = 0; k < n; ++k) {
+      if (!options.share_kernels) {
+        work.push_back(k);
+        continue;
       }
-    } else {
-      std::string s;
-      llvm::raw_string_ostream os(s);
-      m->print(os, nullptr);
-      code.ir = std::move(s);
+      auto [it, inserted] = first.emplace(KernelKey(kp.specs[k]), k);
+      if (inserted) {
+        work.push_back(k);
+      } else {
+        leader[k] = static_cast<int>(it->second);
+      }
     }
-    code.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+  for (const auto& c : optimized.computations())
+    for (const auto& i : c->instructions())
+      if (i->literal()) MaterializeLiterals(*i->literal());
+
+  // The distinct kernels, on `threads` threads (this one among them).
+  std::vector<Outcome> outs(n);
+  int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(work.size())));
+  std::atomic<size_t> next{0}, done{0};
+  auto worker = [&] {
+    for (size_t w; (w = next.fetch_add(1)) < work.size();) {
+      outs[work[w]] = CompileKernel(kp.specs[work[w]], *target, options);
+      done.fetch_add(1);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  {
+    auto last = std::chrono::steady_clock::now();
+    for (size_t w; (w = next.fetch_add(1)) < work.size();) {
+      outs[work[w]] = CompileKernel(kp.specs[work[w]], *target, options);
+      done.fetch_add(1);
+      if (options.progress && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(500)) {
+        options.progress(done.load(), work.size());
+        last = std::chrono::steady_clock::now();
+      }
+    }
+  }
+  for (std::thread& t : pool) t.join();
+  if (options.progress && !work.empty()) options.progress(work.size(), work.size());
+
+  CodegenResult result;
+  result.threads = threads;
+  for (size_t k = 0; k < n; ++k) {
+    const KernelSpec& spec = kp.specs[k];
+    int from = leader[k];
+    // A launch whose kernel could not be generated gets its own try, so that
+    // its reason names its own instruction.
+    if (from >= 0 && !outs[from].missing.empty()) from = -1;
+    if (from < 0 && !outs[k].done) outs[k] = CompileKernel(spec, *target, options);
+    const Outcome& o = from >= 0 ? outs[from] : outs[k];
+    if (!o.error.ok()) return o.error;
+    KernelCode code;
+    if (from >= 0) {
+      code.kernel = kp.specs[from].name;
+      code.same_as = from;
+      thunks[k]->kernel = code.kernel;
+    } else if (o.missing.empty()) {
+      code = std::move(outs[k].code);
+      code.kernel = spec.name;
+      ++result.distinct;
+    }
+    code.name = spec.name;
+    code.instruction = spec.instr->name();
+    if (!o.missing.empty()) {
+      thunks[k]->missing = o.missing;
+      thunks[k]->kind = "missing";
+      code.kind = "missing";
+      code.missing = o.missing;
+    } else {
+      thunks[k]->kind = o.emitted.kind;
+      thunks[k]->dims = o.emitted.dims;
+      code.kind = o.emitted.kind;
+    }
     result.kernels.push_back(std::move(code));
   }
+  result.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   result.plan = std::move(kp.plan);
   return result;
 }

@@ -4,8 +4,14 @@
 //   ASSIGN_OR_RETURN(CodegenResult r, GenerateKernels(module, *buffers, {}));
 //   r.plan      → executors (CPU: cpu_executor.h, CUDA: core/runtime)
 //   r.kernels   → one KernelCode per kernel thunk, AllKernels(plan) order
+//
+// Launches of identical fused computations (KernelKey) share one kernel, as
+// XLA's do: the first holds the code, the others name it (KernelCode::kernel,
+// same_as; KernelThunk::kernel). Distinct kernels compile on
+// CodegenOptions::threads threads.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,22 +33,36 @@ struct CodegenOptions {
   // CompileText/CompileFile fill constants elided in the text ({...}) from
   // this seed (FillElidedConstants) instead of refusing the module.
   uint64_t elided_seed = 0;
+  int threads = 0;                    // kernels compiled at once; 0: one per core
+  bool share_kernels = true;          // identical fused computations share one kernel
+  // Called now and then from the calling thread while kernels compile:
+  // distinct kernels done, distinct kernels in all.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 struct KernelCode {
-  std::string name;          // = KernelThunk::name (the LLVM function)
+  std::string name;          // = KernelThunk::name (the launch)
+  std::string kernel;        // = KernelFunction(thunk): the LLVM function it launches
+  int same_as = -1;          // >= 0: shares the code of kernels[same_as] (ir, ptx empty here)
   std::string kind;          // = KernelThunk::kind
   std::string instruction;   // the HLO instruction it implements
   std::string ir;            // the emitted module, before libdevice and O3 (the CPU path retargets this)
   std::string optimized_ir;  // after libdevice + O3
   std::string ptx;
-  double ms = 0;             // wall time to emit and compile this kernel
+  double ms = 0;             // wall time to emit and compile this kernel (0 where shared)
   std::string missing;       // non-empty: no code (= KernelThunk::missing), and why
 };
 
 struct CodegenResult {
   runtime::ThunkPlan plan;
   std::vector<KernelCode> kernels;
+  size_t distinct = 0;  // kernels with code of their own
+  double wall_ms = 0;   // emitting and compiling all of them (on `threads` threads)
+  int threads = 1;
+  // The code of kernels[k]: itself, or the kernel it shares.
+  const KernelCode& CodeOf(size_t k) const {
+    return kernels[k].same_as >= 0 ? kernels[static_cast<size_t>(kernels[k].same_as)] : kernels[k];
+  }
 };
 
 StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAssignment& buffers,

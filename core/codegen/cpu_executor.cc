@@ -56,8 +56,8 @@ class CpuPlanExecutor : public runtime::PlanExecutor {
   }
 
   Status Launch(const runtime::KernelThunk& k) override {
-    const cpu::CompiledKernel* ck = jit_.Find(k.name);
-    if (!ck) return Error("kernel '" + k.name + "': no code was given for it");
+    const cpu::CompiledKernel* ck = jit_.Find(runtime::KernelFunction(k));
+    if (!ck) return Error("kernel '" + runtime::KernelFunction(k) + "': no code was given for it");
     std::vector<void*> args;
     for (const Slice& s : k.args) args.push_back(At(s));
     auto t0 = std::chrono::steady_clock::now();
@@ -104,10 +104,11 @@ StatusOr<runtime::RunResult> RunOnCpu(const runtime::ThunkPlan& plan, const std:
   ASSIGN_OR_RETURN(std::unique_ptr<cpu::CpuJit> jit, cpu::CpuJit::Create());
   std::map<std::string, const CpuKernelSource*> by_name;
   for (const CpuKernelSource& k : kernels) by_name[k.name] = &k;
-  for (const runtime::KernelThunk* k : runtime::AllKernels(plan)) {
-    auto it = by_name.find(k->name);
-    if (it == by_name.end()) return Error("kernel '" + k->name + "': no LLVM IR was given for it");
-    RETURN_IF_ERROR(jit->AddKernel(k->name, it->second->ir));
+  for (const runtime::KernelThunk* k : runtime::DistinctKernels(plan)) {
+    const std::string& fn = runtime::KernelFunction(*k);
+    auto it = by_name.find(fn);
+    if (it == by_name.end()) return Error("kernel '" + fn + "': no LLVM IR was given for it");
+    RETURN_IF_ERROR(jit->AddKernel(fn, it->second->ir));
   }
   CpuPlanExecutor exec(plan, *jit);
   RETURN_IF_ERROR(exec.Allocate());
@@ -133,7 +134,8 @@ StatusOr<runtime::RunResult> RunOnCpu(const runtime::ThunkPlan& plan, const std:
 StatusOr<runtime::RunResult> RunOnCpu(const CodegenResult& code, const std::vector<Literal>& inputs,
                                       const CpuRunOptions& opts) {
   std::vector<CpuKernelSource> sources;
-  for (const KernelCode& k : code.kernels) sources.push_back({k.name, k.ir});
+  for (const KernelCode& k : code.kernels)
+    if (k.same_as < 0 && k.missing.empty()) sources.push_back({k.kernel, k.ir});
   return RunOnCpu(code.plan, sources, inputs, opts);
 }
 

@@ -6,7 +6,7 @@ bool IsIdentityCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall || i.operand_count() != 1) return false;
   const std::string& t = i.attrs().custom_call_target;
   if (t != "Sharding" && t != "SPMDFullToShardShape" && t != "SPMDShardToFullShape" && t != "Pin" && t != "Unpin" &&
-      t != "MoveToHost" && t != "MoveToDevice")
+      t != "MoveToHost" && t != "MoveToDevice" && t != "annotate_device_placement" && t != "xla.sdy.FuncResultSharding")
     return false;
   const Shape& in = i.operand(0)->shape();
   const Shape& out = i.shape();

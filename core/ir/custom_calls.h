@@ -11,8 +11,10 @@ namespace hloscope {
 // JAX's `Sharding` annotation, `SPMDFullToShardShape`/`SPMDShardToFullShape`
 // when the shapes agree (one partition), and the buffer transitions `Pin`
 // (array → b(array)) and `Unpin` (b(array) → array), and XLA's host
-// offloading annotations `MoveToHost`/`MoveToDevice` (where the value lives,
-// not what it is). The interpreter copies
+// offloading annotations `MoveToHost`/`MoveToDevice` and JAX's
+// `annotate_device_placement` (`device_put` to a memory kind: where the value
+// lives, not what it is), and Shardy's `xla.sdy.FuncResultSharding` (a
+// result's sharding). The interpreter copies
 // the operand; codegen and buffer assignment treat it as a view of it (no
 // kernel), like a bitcast.
 bool IsIdentityCustomCall(const Instruction& i);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -120,19 +121,23 @@ struct MiniTable {
 };
 
 const MiniTable& TableFor(PrimitiveType t) {
-  static std::array<MiniTable*, 64> tables{};
+  // Built on first use; threads that race build one each and keep the first.
+  static std::array<std::atomic<MiniTable*>, 64> tables{};
   int idx = static_cast<int>(t);
-  if (!tables[idx]) {
-    auto* tab = new MiniTable{FormatOf(t), {}};
-    int mag_bits = tab->fmt.exp_bits + tab->fmt.man_bits;
-    for (uint32_t c = 0; c < (1u << mag_bits); ++c) {
-      double v = DecodeMagnitude(tab->fmt, c);
-      if (std::isfinite(v)) tab->finite.push_back({v, c});
-    }
-    std::sort(tab->finite.begin(), tab->finite.end());
-    tables[idx] = tab;
+  if (MiniTable* have = tables[idx].load(std::memory_order_acquire)) return *have;
+  auto* tab = new MiniTable{FormatOf(t), {}};
+  int mag_bits = tab->fmt.exp_bits + tab->fmt.man_bits;
+  for (uint32_t c = 0; c < (1u << mag_bits); ++c) {
+    double v = DecodeMagnitude(tab->fmt, c);
+    if (std::isfinite(v)) tab->finite.push_back({v, c});
   }
-  return *tables[idx];
+  std::sort(tab->finite.begin(), tab->finite.end());
+  MiniTable* expected = nullptr;
+  if (!tables[idx].compare_exchange_strong(expected, tab, std::memory_order_acq_rel)) {
+    delete tab;
+    return *expected;
+  }
+  return *tab;
 }
 
 }  // namespace

@@ -80,7 +80,8 @@ void MeasureKernels(const Module& m, const codegen::CodegenResult& cg, const Rep
     result = codegen::RunOnCpu(cg, inputs);
   } else if (opts.run == "cuda") {
     std::vector<runtime::BundleKernel> ks;
-    for (const codegen::KernelCode& k : cg.kernels) ks.push_back({k.name, "", k.ptx});
+    for (const codegen::KernelCode& k : cg.kernels)
+      if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx});
     result = runtime::RunOnCuda(cg.plan, ks, inputs);
   }
   if (!result.ok()) {
@@ -262,18 +263,19 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
       J list = J::array();
       std::vector<const runtime::KernelThunk*> thunks = runtime::AllKernels(cg->plan);
       std::set<std::string> written;
-      for (const runtime::KernelThunk* t : thunks) {
-        const codegen::KernelCode* code = nullptr;
-        for (const auto& k : cg->kernels)
-          if (k.name == t->name) code = &k;
+      for (size_t ti = 0; ti < thunks.size(); ++ti) {
+        const runtime::KernelThunk* t = thunks[ti];
+        // Launches that share a kernel link the one file it has.
+        const codegen::KernelCode* code = ti < cg->kernels.size() ? &cg->CodeOf(ti) : nullptr;
+        const std::string fn = runtime::KernelFunction(*t);
         J kfiles = J::array();
-        if (code && written.insert(t->name).second) {
-          if (!code->ptx.empty()) extra.push_back({"kernels/" + t->name + ".ptx", code->ptx});
+        if (code && written.insert(fn).second) {
+          if (!code->ptx.empty()) extra.push_back({"kernels/" + fn + ".ptx", code->ptx});
           if (!code->optimized_ir.empty() || !code->ir.empty())
-            extra.push_back({"kernels/" + t->name + ".ll", code->optimized_ir.empty() ? code->ir : code->optimized_ir});
+            extra.push_back({"kernels/" + fn + ".ll", code->optimized_ir.empty() ? code->ir : code->optimized_ir});
         }
-        if (code && !code->ptx.empty()) kfiles.push_back("kernels/" + t->name + ".ptx");
-        if (code && (!code->optimized_ir.empty() || !code->ir.empty())) kfiles.push_back("kernels/" + t->name + ".ll");
+        if (code && !code->ptx.empty()) kfiles.push_back("kernels/" + fn + ".ptx");
+        if (code && (!code->optimized_ir.empty() || !code->ir.empty())) kfiles.push_back("kernels/" + fn + ".ll");
         char launch[128];
         std::snprintf(launch, sizeof launch, "grid %ux%ux%u, block %ux%ux%u", t->dims.grid[0], t->dims.grid[1],
                       t->dims.grid[2], t->dims.block[0], t->dims.block[1], t->dims.block[2]);
@@ -295,7 +297,9 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
       // The kernel bundle (docs/bundle-format.md), runnable by hloscope-run.
       runtime::Bundle bundle;
       bundle.plan = cg->plan;
-      for (const auto& k : cg->kernels) bundle.kernels.push_back({k.name, k.optimized_ir.empty() ? k.ir : k.optimized_ir, k.ptx});
+      for (const auto& k : cg->kernels)
+        if (k.same_as < 0 && k.missing.empty())
+          bundle.kernels.push_back({k.kernel, k.optimized_ir.empty() ? k.ir : k.optimized_ir, k.ptx});
       if (m.entry()) {
         // Seed 1 and the module, not the values: a real-size report stays
         // small (readers regenerate them).

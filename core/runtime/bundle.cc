@@ -71,7 +71,8 @@ Status WriteBundle(const std::string& dir_name, const Bundle& b, bool force) {
     have.insert(k.name);
   }
   for (const KernelThunk* k : AllKernels(b.plan))
-    if (!have.count(k->name) && k->missing.empty()) return Error(dir_name + ": error: no code given for kernel '" + k->name + "'");
+    if (!have.count(KernelFunction(*k)) && k->missing.empty())
+      return Error(dir_name + ": error: no code given for kernel '" + KernelFunction(*k) + "'");
   bool constants = false;
   for (const PlanAllocation& a : b.plan.allocations) {
     if (a.kind != "constant") continue;
@@ -126,17 +127,20 @@ StatusOr<Bundle> ReadBundle(const std::string& dir_name, const BundleReadOptions
     a.init.assign(bytes.begin(), bytes.end());
   }
   for (const KernelThunk* k : AllKernels(b.plan)) {
-    BundleKernel bk;
-    bk.name = k->name;
     if (!k->missing.empty()) {  // no code: the runners refuse the plan
+      BundleKernel bk;
+      bk.name = k->name;
       b.kernels.push_back(std::move(bk));
-      continue;
     }
+  }
+  for (const KernelThunk* k : DistinctKernels(b.plan)) {  // one file per kernel, however many launch it
+    BundleKernel bk;
+    bk.name = KernelFunction(*k);
     if (opts.load_ll) {
-      ASSIGN_OR_RETURN(bk.ll, ReadFile(dir / (k->name + ".ll")));
+      ASSIGN_OR_RETURN(bk.ll, ReadFile(dir / (bk.name + ".ll")));
     }
     if (opts.load_ptx) {
-      ASSIGN_OR_RETURN(bk.ptx, ReadFile(dir / (k->name + ".ptx")));
+      ASSIGN_OR_RETURN(bk.ptx, ReadFile(dir / (bk.name + ".ptx")));
     }
     b.kernels.push_back(std::move(bk));
   }

@@ -23,14 +23,14 @@
 namespace hloscope::runtime {
 
 struct BundleKernel {
-  std::string name;  // = KernelThunk::name
+  std::string name;  // = KernelFunction(thunk): one per kernel, however many launches share it
   std::string ll;    // file contents (may be empty when not loaded)
   std::string ptx;
 };
 
 struct Bundle {
   ThunkPlan plan;
-  std::vector<BundleKernel> kernels;  // one per distinct kernel name in the plan
+  std::vector<BundleKernel> kernels;  // one per distinct kernel of the plan (and per launch without code)
   std::vector<Literal> inputs;        // one per entry parameter (tuples as tuple literals)
   std::vector<Literal> expected;      // flattened entry outputs; empty = none recorded
   // When set, `inputs` are MakeRandomInputs(entry of module_text, seed): the

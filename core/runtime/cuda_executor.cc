@@ -97,8 +97,8 @@ class CudaPlanExecutor : public PlanExecutor {
   }
 
   Status Launch(const KernelThunk& k) override {
-    auto f = functions_.find(k.name);
-    if (f == functions_.end()) return Error("kernel '" + k.name + "': no PTX was loaded for it");
+    auto f = functions_.find(KernelFunction(k));
+    if (f == functions_.end()) return Error("kernel '" + KernelFunction(k) + "': no PTX was loaded for it");
     std::vector<CUdeviceptr> ptrs;
     for (const Slice& s : k.args) ptrs.push_back(At(s));
     std::vector<void*> params;
@@ -227,10 +227,11 @@ StatusOr<RunResult> RunOnCuda(const ThunkPlan& plan, const std::vector<BundleKer
   RETURN_IF_ERROR(exec.Open(opts.device, &result.device));
   std::map<std::string, const BundleKernel*> by_name;
   for (const BundleKernel& k : kernels) by_name[k.name] = &k;
-  for (const KernelThunk* k : AllKernels(plan)) {
-    auto it = by_name.find(k->name);
-    if (it == by_name.end() || it->second->ptx.empty()) return Error("kernel '" + k->name + "': no PTX given");
-    RETURN_IF_ERROR(exec.LoadKernel(k->name, it->second->ptx));
+  for (const KernelThunk* k : DistinctKernels(plan)) {
+    const std::string& fn = KernelFunction(*k);
+    auto it = by_name.find(fn);
+    if (it == by_name.end() || it->second->ptx.empty()) return Error("kernel '" + fn + "': no PTX given");
+    RETURN_IF_ERROR(exec.LoadKernel(fn, it->second->ptx));
   }
   if (opts.copy_probe_bytes > 0) {
     ASSIGN_OR_RETURN(result.copy_gbps, exec.MeasureCopy(opts.copy_probe_bytes));

@@ -1,6 +1,7 @@
 #include "core/runtime/manifest.h"
 
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace hloscope::runtime {
@@ -19,10 +20,11 @@ json ThunkJson(const Thunk& t) {
   if (auto* k = std::get_if<KernelThunk>(&t.v)) {
     j["type"] = "kernel";
     j["name"] = k->name;
+    j["kernel"] = KernelFunction(*k);
     j["kind"] = k->kind;
     j["instruction"] = k->instruction;
-    j["ll"] = k->name + ".ll";
-    j["ptx"] = k->name + ".ptx";
+    j["ll"] = KernelFunction(*k) + ".ll";
+    j["ptx"] = KernelFunction(*k) + ".ptx";
     j["grid"] = DimsJson(k->dims.grid);
     j["block"] = DimsJson(k->dims.block);
     j["shared_bytes"] = k->dims.shared_bytes;
@@ -37,6 +39,7 @@ json ThunkJson(const Thunk& t) {
     j["flops"] = k->flops;
     j["estimated_us"] = k->estimated_us;
     if (!k->missing.empty()) {
+      j.erase("kernel");
       j.erase("ll");
       j.erase("ptx");
       j["missing"] = k->missing;
@@ -213,6 +216,8 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
   if (type == "kernel") {
     KernelThunk k;
     k.name = Str(j, path, "name");
+    k.kernel = Str(j, path, "kernel", false);  // absent in bundles before kernels were shared
+    if (k.kernel == k.name) k.kernel.clear();
     k.kind = Str(j, path, "kind");
     k.instruction = Str(j, path, "instruction", false);
     ReadDims(j, path, "grid", k.dims.grid);
@@ -485,6 +490,27 @@ Status ValidatePlan(const ThunkPlan& plan, const std::string& where) {
   }
   for (size_t i = 0; i < plan.outputs.size(); ++i) v.CheckSlice(plan.outputs[i].slice, "/outputs/" + std::to_string(i) + "/slice");
   v.Seq(plan.thunks, "/thunks");
+  if (v.err.empty()) {
+    // A shared kernel is the code of another launch, with the same signature.
+    std::map<std::string, const KernelThunk*> by_name;
+    for (const KernelThunk* k : AllKernels(plan)) by_name[k->name] = k;
+    for (const KernelThunk* k : AllKernels(plan)) {
+      if (k->kernel.empty() || k->kernel == k->name) continue;
+      auto it = by_name.find(k->kernel);
+      const std::string p = "/thunks: kernel '" + k->name + "'";
+      if (it == by_name.end()) {
+        v.Fail(p, "launches kernel '" + k->kernel + "', which no launch of the plan defines");
+      } else if (!it->second->kernel.empty() && it->second->kernel != it->second->name) {
+        v.Fail(p, "launches kernel '" + k->kernel + "', which itself launches '" + it->second->kernel + "'");
+      } else if (!it->second->missing.empty() || !k->missing.empty()) {
+        v.Fail(p, "shares kernel '" + k->kernel + "' although one of them has no code");
+      } else if (it->second->args.size() != k->args.size()) {
+        v.Fail(p, "launches kernel '" + k->kernel + "' with " + std::to_string(k->args.size()) + " arguments; it takes " +
+                      std::to_string(it->second->args.size()));
+      }
+      if (!v.err.empty()) break;
+    }
+  }
   if (v.err.empty() && plan.outputs.empty()) v.Fail("/outputs", "the plan has no outputs");
   return v.err.empty() ? Status::Ok() : Error(v.err);
 }

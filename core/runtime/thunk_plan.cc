@@ -1,5 +1,7 @@
 #include "core/runtime/thunk_plan.h"
 
+#include <set>
+
 namespace hloscope::runtime {
 namespace {
 
@@ -35,6 +37,14 @@ std::vector<const CollectiveThunk*> AllCollectives(const ThunkPlan& plan) {
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan) {
   std::vector<const KernelThunk*> out;
   Collect(plan.thunks, out);
+  return out;
+}
+
+std::vector<const KernelThunk*> DistinctKernels(const ThunkPlan& plan) {
+  std::vector<const KernelThunk*> out;
+  std::set<std::string> seen;
+  for (const KernelThunk* k : AllKernels(plan))
+    if (k->missing.empty() && seen.insert(KernelFunction(*k)).second) out.push_back(k);
   return out;
 }
 

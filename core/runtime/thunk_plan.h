@@ -48,7 +48,11 @@ struct LaunchDims {
 // A kernel launch. Arguments are passed as one pointer each, in `args` order
 // (kernel signature: `void name(ptr noalias %arg0, ...)`).
 struct KernelThunk {
-  std::string name;          // kernel (function) name, unique in the plan
+  std::string name;          // launch name, unique in the plan
+  // The kernel it launches (LLVM function, <kernel>.ll/.ptx in a bundle).
+  // Launches of identical fused computations share one kernel, as XLA's do:
+  // the name of the first such launch. Empty: `name` (KernelFunction).
+  std::string kernel;
   std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "transpose" |
                              // "dot" | "dynamic-update-slice" | "scatter" | "concatenate" |
                              // "copy" | "sort" | "convolution" | ...
@@ -144,6 +148,11 @@ struct ThunkPlan {
 // Every kernel thunk in execution (pre-)order, including those inside loops
 // and branches.
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan);
+// The kernel (function) a launch runs: `kernel`, or `name` where it is empty.
+inline const std::string& KernelFunction(const KernelThunk& k) { return k.kernel.empty() ? k.name : k.kernel; }
+// The distinct kernels of `plan`: one launch per kernel function (the first),
+// AllKernels order; launches with no code (`missing`) are left out.
+std::vector<const KernelThunk*> DistinctKernels(const ThunkPlan& plan);
 // The kernels no code could be generated for (KernelThunk::missing).
 std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan);
 // Every collective thunk, in execution (pre-)order.

@@ -23,8 +23,10 @@ TEST_P(SamplesPtx, EveryKernelPassesPtxas) {
   auto r = CompileFile(hloscope::testing::SamplesDir() + "/" + GetParam() + ".hlo", "gpu", opts);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_FALSE(r->codegen.kernels.empty());
-  for (const KernelCode& k : r->codegen.kernels) {
-    EXPECT_NE(k.ptx.find(".entry " + k.name), std::string::npos) << k.name;
+  for (size_t i = 0; i < r->codegen.kernels.size(); ++i) {
+    const KernelCode& k = r->codegen.CodeOf(i);  // a launch that shares a kernel: the kernel's code
+    EXPECT_EQ(k.kernel, r->codegen.kernels[i].kernel) << r->codegen.kernels[i].name;
+    EXPECT_NE(k.ptx.find(".entry " + k.kernel), std::string::npos) << k.name;
     EXPECT_FALSE(k.ir.empty());
   }
 }
