@@ -70,7 +70,7 @@ StatusOr<Value*> LiteralElement(llvm::IRBuilderBase& b, const Instruction& instr
   uint64_t raw = 0;
   std::memcpy(&raw, p, static_cast<size_t>(bits / 8));
   llvm::APInt ap(bits, raw);
-  if (IsInteger(t)) return llvm::ConstantInt::get(rt, ap);
+  if (IsInteger(t) || rt->isIntegerTy()) return llvm::ConstantInt::get(rt, ap);  // f8: its byte
   return llvm::ConstantFP::get(rt, llvm::APFloat(rt->getFltSemantics(), ap));
 }
 

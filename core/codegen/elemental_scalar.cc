@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 
 #include "core/codegen/ir_util.h"
+#include "core/codegen/minifloat_ir.h"
 
 namespace hloscope::codegen {
 namespace {
@@ -282,7 +283,7 @@ llvm::Type* RegisterType(PrimitiveType t, llvm::LLVMContext& ctx) {
 Status CheckSupportedType(PrimitiveType t, const std::string& what) {
   bool ok = t == PrimitiveType::kPred || IsFloat(t) || IsInteger(t);
   ok = ok && (!IsFloat(t) || t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 || t == PrimitiveType::kF32 ||
-              t == PrimitiveType::kF64);
+              t == PrimitiveType::kF64 || IsSignedMinifloat8(t));
   ok = ok && (!IsInteger(t) || BitWidth(t) >= 8);
   if (ok) return Status::Ok();
   return Status::Error("codegen: " + what + ": element type " + TypeName(t) + " is not supported by the kernel emitters");
@@ -306,6 +307,19 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
     if (IsFloat(from)) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
     return b.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
   }
+  if (IsSignedMinifloat8(from)) {  // exactly to f32, then on from there
+    v = DecodeMinifloat(b, v, from);
+    from = PrimitiveType::kF32;
+    if (to == PrimitiveType::kF32) return v;
+    if (to == PrimitiveType::kPred) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+  }
+  if (IsSignedMinifloat8(to)) {  // from the exact double, rounded once, as the interpreter does
+    Value* d;
+    if (from == PrimitiveType::kPred) d = b.CreateUIToFP(v, b.getDoubleTy());
+    else if (IsFloat(from)) d = b.CreateFPExt(IsNarrowFloat(from) ? b.CreateFPExt(v, b.getFloatTy()) : v, b.getDoubleTy());
+    else d = IsSignedInt(from) ? b.CreateSIToFP(v, b.getDoubleTy()) : b.CreateUIToFP(v, b.getDoubleTy());
+    return EncodeMinifloat(b, d, to);
+  }
   if (from == PrimitiveType::kPred) return IsFloat(to) ? b.CreateUIToFP(v, dst) : b.CreateZExt(v, dst);
   if (IsNarrowFloat(from)) {  // widen exactly, then go on from f32
     v = b.CreateFPExt(v, b.getFloatTy());
@@ -326,10 +340,13 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
   return b.CreateIntCast(v, dst, IsSignedInt(from));
 }
 
-StatusOr<Value*> EmitElementwiseOp(llvm::IRBuilderBase& b, const Instruction& instr, const std::vector<Value*>& ops,
-                                   const std::vector<PrimitiveType>& types) {
+namespace {
+
+// EmitElementwiseOp with the result element type `out` (f32 where an f8
+// result is computed in f32).
+StatusOr<Value*> ElementwiseOpTo(llvm::IRBuilderBase& b, const Instruction& instr, const std::vector<Value*>& ops,
+                                 const std::vector<PrimitiveType>& types, PrimitiveType out) {
   Opcode op = instr.opcode();
-  PrimitiveType out = instr.shape().IsArray() ? instr.shape().element_type() : PrimitiveType::kInvalid;
   for (size_t i = 0; i < types.size(); ++i)
     RETURN_IF_ERROR(CheckSupportedType(types[i], std::string(OpcodeName(op)) + " %" + instr.name()));
   RETURN_IF_ERROR(CheckSupportedType(out, std::string(OpcodeName(op)) + " %" + instr.name()));
@@ -342,9 +359,27 @@ StatusOr<Value*> EmitElementwiseOp(llvm::IRBuilderBase& b, const Instruction& in
       return b.CreateBitCast(ops[0], dst);
     }
     case Opcode::kSelect: return b.CreateSelect(ops[0], ops[1], ops[2]);
-    case Opcode::kCompare: return Compare(b, instr, ops[0], ops[1], types[0]);
     default: break;
   }
+  // f8: computed in f32 (each operand exactly), the result rounded once.
+  bool any_f8 = IsSignedMinifloat8(out);
+  for (PrimitiveType t : types) any_f8 = any_f8 || IsSignedMinifloat8(t);
+  if (any_f8) {
+    std::vector<Value*> wide = ops;
+    std::vector<PrimitiveType> wide_types = types;
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (!IsSignedMinifloat8(types[i])) continue;
+      wide[i] = DecodeMinifloat(b, ops[i], types[i]);
+      wide_types[i] = PrimitiveType::kF32;
+    }
+    if (!IsSignedMinifloat8(out)) return ElementwiseOpTo(b, instr, wide, wide_types, out);  // compare, is-finite
+    for (PrimitiveType t : wide_types)
+      if (IsFloat(t) && t != PrimitiveType::kF32) return OpError(instr, "mixes f8 with " + TypeName(t));
+    ASSIGN_OR_RETURN(Value * r, ElementwiseOpTo(b, instr, wide, wide_types, PrimitiveType::kF32));
+    if (!r->getType()->isFloatTy()) return OpError(instr, "an f8 result of a non-float computation");
+    return EncodeMinifloat(b, b.CreateFPExt(r, b.getDoubleTy()), out);
+  }
+  if (op == Opcode::kCompare) return Compare(b, instr, ops[0], ops[1], types[0]);
   PrimitiveType t = types.empty() ? out : types.back();
   if (op == Opcode::kIsFinite) {
     Value* x = IsNarrowFloat(t) ? b.CreateFPExt(ops[0], b.getFloatTy()) : ops[0];
@@ -381,6 +416,14 @@ StatusOr<Value*> EmitElementwiseOp(llvm::IRBuilderBase& b, const Instruction& in
   if (ops.size() == 1) return IntUnary(b, instr, ops[0], is_signed);
   if (ops.size() == 2) return IntBinary(b, instr, ops[0], ops[1], is_signed);
   return OpError(instr, "is not an elementwise op the kernel emitters implement");
+}
+
+}  // namespace
+
+StatusOr<Value*> EmitElementwiseOp(llvm::IRBuilderBase& b, const Instruction& instr, const std::vector<Value*>& ops,
+                                   const std::vector<PrimitiveType>& types) {
+  PrimitiveType out = instr.shape().IsArray() ? instr.shape().element_type() : PrimitiveType::kInvalid;
+  return ElementwiseOpTo(b, instr, ops, types, out);
 }
 
 }  // namespace hloscope::codegen

@@ -6,8 +6,9 @@
 // f16/bf16 compute in f32 and round to nearest even after every op.
 //
 // Register types: pred → i1, integers → iN, f16 → half, bf16 → bfloat,
-// f32 → float, f64 → double. Complex, sub-byte and f8 types are rejected with
-// an error naming the op and the type.
+// f32 → float, f64 → double, f8 (signed kinds) → i8, their raw byte
+// (minifloat_ir.h: computed in f32, rounded once). Complex, sub-byte,
+// f8e8m0fnu and f4 types are rejected with an error naming the op and the type.
 #pragma once
 
 #include <vector>

@@ -78,7 +78,14 @@ llvm::Type* LlvmStorageType(PrimitiveType t, llvm::LLVMContext& ctx) {
   switch (t) {
     case PrimitiveType::kPred:
     case PrimitiveType::kS8:
-    case PrimitiveType::kU8: return llvm::Type::getInt8Ty(ctx);
+    case PrimitiveType::kU8:
+    case PrimitiveType::kF8E5M2:  // f8: the raw byte (minifloat_ir.h)
+    case PrimitiveType::kF8E4M3:
+    case PrimitiveType::kF8E4M3FN:
+    case PrimitiveType::kF8E4M3B11FNUZ:
+    case PrimitiveType::kF8E5M2FNUZ:
+    case PrimitiveType::kF8E4M3FNUZ:
+    case PrimitiveType::kF8E3M4: return llvm::Type::getInt8Ty(ctx);
     case PrimitiveType::kS16:
     case PrimitiveType::kU16: return llvm::Type::getInt16Ty(ctx);
     case PrimitiveType::kS32:

@@ -75,12 +75,7 @@ float F16ToFloat(uint16_t h) {
 
 namespace {
 
-struct MiniFormat {
-  int exp_bits, man_bits, bias;
-  bool has_inf, has_sign;
-  enum NanKind { kIeee, kAllOnes, kNegZero, kNone, kAllOnesNoSign } nan;
-  int bits() const { return (has_sign ? 1 : 0) + exp_bits + man_bits; }
-};
+using MiniFormat = MinifloatFormat;
 
 MiniFormat FormatOf(PrimitiveType t) {
   switch (t) {
@@ -180,7 +175,9 @@ uint8_t DoubleToMinifloat(PrimitiveType t, double v) {
     // boundary, in which case overflow to inf (or NaN / saturate).
     double prev = fin[fin.size() - 2].first;
     double boundary = maxv + (maxv - prev) / 2;
-    if (std::isinf(a) || a >= boundary) {
+    // At the boundary itself the tie goes to the even neighbour: the largest
+    // value when its code is even (…fn: 448 for e4m3fn), else overflow.
+    if (std::isinf(a) || a > boundary || (a == boundary && (fin.back().second & 1))) {
       if (f.has_inf) code = ((1u << f.exp_bits) - 1) << f.man_bits;
       else if (f.nan == MiniFormat::kNone) code = fin.back().second;
       else return nan_code();
@@ -202,6 +199,10 @@ uint8_t DoubleToMinifloat(PrimitiveType t, double v) {
   if (neg && f.has_sign && !(f.nan == MiniFormat::kNegZero && code == 0)) code |= sign_bit;
   return static_cast<uint8_t>(code);
 }
+
+MinifloatFormat MinifloatFormatOf(PrimitiveType t) { return FormatOf(t); }
+
+double MinifloatMax(PrimitiveType t) { return TableFor(t).finite.back().first; }
 
 double NarrowFloatToDouble(PrimitiveType t, uint64_t bits) {
   switch (t) {
