@@ -428,6 +428,28 @@ struct ElementalEmitter::Impl {
         }
         return Operand(instr, 0, src);
       }
+      case Opcode::kDynamicUpdateSlice: {
+        // Elementally, as XLA's elemental emitter: inside the (clamped)
+        // window the update's element, elsewhere the operand's. Both are
+        // read at valid indices; the select picks one.
+        const Shape& us = instr->operand(1)->shape();
+        if (instr->operand_count() != in.rank() + 2 || us.rank() != in.rank())
+          return OpError(*instr, "needs one scalar start index per dimension");
+        Value* inside = b.getTrue();
+        Index uidx(in.rank());
+        for (int d = 0; d < in.rank(); ++d) {
+          ASSIGN_OR_RETURN(Value * s, ScalarOperandI64(instr, d + 2));
+          s = Clamp(s, 0, in.dim(d) - us.dim(d));
+          Value* rel = b.CreateSub(index[d], s);
+          inside = b.CreateAnd(inside, b.CreateAnd(b.CreateICmpSGE(rel, b.getInt64(0)),
+                                                   b.CreateICmpSLT(rel, b.getInt64(us.dim(d)))));
+          uidx[d] = Clamp(rel, 0, std::max<int64_t>(us.dim(d) - 1, 0));
+        }
+        ASSIGN_OR_RETURN(Value * old_v, Operand(instr, 0, index));
+        if (us.num_elements() == 0) return old_v;
+        ASSIGN_OR_RETURN(Value * new_v, Operand(instr, 1, uidx));
+        return b.CreateSelect(inside, new_v, old_v);
+      }
       case Opcode::kConcatenate: return Concatenate(instr, index);
       case Opcode::kReduceWindow: return ReduceWindow(instr, index);
       case Opcode::kPad: return Pad(instr, index);

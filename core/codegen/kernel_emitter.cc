@@ -72,8 +72,10 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   std::vector<const Instruction*> roots;
   if (c->root()->opcode() == Opcode::kTuple) roots.assign(c->root()->operands().begin(), c->root()->operands().end());
   else roots = {c->root()};
-  for (const Instruction* r : roots)
-    if (r->opcode() == Opcode::kDynamicUpdateSlice) return ByOpcode(*r, instr);
+  // One dynamic-update-slice at the root: the in-place emitter writes only
+  // the window. Elsewhere (several outputs, under other ops) the loop
+  // emitter computes it elementally.
+  if (roots.size() == 1 && roots[0]->opcode() == Opcode::kDynamicUpdateSlice) return ByOpcode(*roots[0], instr);
   if (roots.size() == 1 && IsPhysicalTranspose(*roots[0])) return &EmitTransposeKernel;
   return &EmitLoopKernel;
 }

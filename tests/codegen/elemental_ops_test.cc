@@ -280,3 +280,54 @@ TEST(ReduceWindow, FusedWithItsNeighboursUnderGpu) {
 
 }  // namespace
 }  // namespace hloscope::codegen
+
+namespace hloscope::codegen {
+namespace {
+
+// A dynamic-update-slice that is not a fusion's only root is computed
+// elementally (XLA's elemental emitter): under another op, and as one of
+// several outputs of different shapes, with start indices that need clamping.
+TEST(ElementalOps, DynamicUpdateSliceInsideLoopFusions) {
+  ExpectAgrees(R"(HloModule m
+
+%under (p0: f32[8,6], p1: f32[3,2], p2: s32[], p3: s32[]) -> f32[8,6] {
+  %p0 = f32[8,6] parameter(0)
+  %p1 = f32[3,2] parameter(1)
+  %p2 = s32[] parameter(2)
+  %p3 = s32[] parameter(3)
+  %d = f32[8,6] dynamic-update-slice(%p0, %p1, %p2, %p3)
+  ROOT %n = f32[8,6] negate(%d)
+}
+
+%several (q0: f32[2,1], q1: f32[1,1], q2: s32[], q3: f32[5], q4: f32[2]) -> (f32[2,1], f32[5]) {
+  %q0 = f32[2,1] parameter(0)
+  %q1 = f32[1,1] parameter(1)
+  %q2 = s32[] parameter(2)
+  %z = s32[] constant(0)
+  %a = f32[2,1] dynamic-update-slice(%q0, %q1, %q2, %z)
+  %q3 = f32[5] parameter(3)
+  %q4 = f32[2] parameter(4)
+  %b = f32[5] dynamic-update-slice(%q3, %q4, %q2)
+  ROOT %t = (f32[2,1], f32[5]) tuple(%a, %b)
+}
+
+ENTRY %e (x: f32[8,6], u: f32[3,2], i: s32[], j: s32[], s: f32[2,1], v: f32[1,1], w: f32[5], y: f32[2]) -> (f32[8,6], (f32[2,1], f32[5]), (f32[2,1], f32[5])) {
+  %x = f32[8,6] parameter(0)
+  %u = f32[3,2] parameter(1)
+  %i = s32[] parameter(2)
+  %j = s32[] parameter(3)
+  %s = f32[2,1] parameter(4)
+  %v = f32[1,1] parameter(5)
+  %w = f32[5] parameter(6)
+  %y = f32[2] parameter(7)
+  %f = f32[8,6] fusion(%x, %u, %i, %j), kind=kLoop, calls=%under
+  %g = (f32[2,1], f32[5]) fusion(%s, %v, %i, %w, %y), kind=kLoop, calls=%several
+  %big = s32[] constant(1000)
+  %h = (f32[2,1], f32[5]) fusion(%s, %v, %big, %w, %y), kind=kLoop, calls=%several
+  ROOT %r = (f32[8,6], (f32[2,1], f32[5]), (f32[2,1], f32[5])) tuple(%f, %g, %h)
+}
+)");
+}
+
+}  // namespace
+}  // namespace hloscope::codegen
