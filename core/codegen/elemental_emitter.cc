@@ -16,6 +16,7 @@
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
 #include "core/ir/computation.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
 
@@ -463,6 +464,13 @@ struct ElementalEmitter::Impl {
         if (!instr->to_apply()) return OpError(*instr, "map needs to_apply");
         ASSIGN_OR_RETURN(auto r, self->EmitScalarComputation(*instr->to_apply(), vals));
         return r[0];
+      }
+      case Opcode::kCustomCall: {
+        const Opcode math = MathCustomCallOpcode(*instr);
+        if (math == Opcode::kParameter) return OpError(*instr, "no kernel emitter implements this custom-call");
+        ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, index));
+        Instruction as_op(math, shape, instr->name());
+        return EmitElementwiseOp(b, as_op, {v}, {in.element_type()});
       }
       default: break;
     }

@@ -3,6 +3,7 @@
 // its opcode). Ops no emitter handles are named in the error.
 #include "core/codegen/emitters.h"
 #include "core/ir/computation.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
 
@@ -53,7 +54,7 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
-  if (IsLoopOp(hero.opcode())) return &EmitLoopKernel;
+  if (IsLoopOp(hero.opcode()) || MathCustomCallOpcode(hero) != Opcode::kParameter) return &EmitLoopKernel;
   return NoEmitter(hero, "no kernel emitter implements this op");
 }
 

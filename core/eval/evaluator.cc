@@ -223,6 +223,10 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kCustomCall:
       if (IsIdentityCustomCall(instr)) return *ops[0];
       if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());
+      if (Opcode math = MathCustomCallOpcode(instr); math != Opcode::kParameter) {
+        Instruction as_op(math, instr.shape(), instr.name());
+        return EvalElementwise(as_op, ops);
+      }
       return Unsupported(instr, "custom-call target \"" + instr.attrs().custom_call_target +
                                     "\" is backend-specific and has no reference semantics");
     case Opcode::kRng:

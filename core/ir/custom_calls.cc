@@ -14,6 +14,22 @@ bool IsIdentityCustomCall(const Instruction& i) {
   return in.BufferElement().Compatible(out.BufferElement());
 }
 
+Opcode MathCustomCallOpcode(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall || i.operand_count() != 1 || !i.shape().IsArray() ||
+      !i.operand(0)->shape().IsArray() || i.operand(0)->shape().element_type() != i.shape().element_type() ||
+      !i.operand(0)->shape().SameDims(i.shape()))
+    return Opcode::kParameter;
+  const std::string& t = i.attrs().custom_call_target;
+  if (t == "xla_builder.math.Asinh") return Opcode::kAsinh;
+  if (t == "xla_builder.math.Acosh") return Opcode::kAcosh;
+  if (t == "xla_builder.math.Asin") return Opcode::kAsin;
+  if (t == "xla_builder.math.Acos") return Opcode::kAcos;
+  if (t == "xla_builder.math.Cosh") return Opcode::kCosh;
+  if (t == "xla_builder.math.Sinh") return Opcode::kSinh;
+  if (t == "xla_builder.math.Atanh") return Opcode::kAtanh;
+  return Opcode::kParameter;
+}
+
 bool IsCreateBufferCustomCall(const Instruction& i) {
   return i.opcode() == Opcode::kCustomCall && i.operand_count() == 0 &&
          i.attrs().custom_call_target == "CreateBuffer" && i.shape().IsBuffer();

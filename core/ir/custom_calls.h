@@ -19,6 +19,12 @@ namespace hloscope {
 // kernel), like a bitcast.
 bool IsIdentityCustomCall(const Instruction& i);
 
+// XLA's client-library math functions written as custom-calls
+// (`xla_builder.math.Asinh`, …: one operand, elementwise): the HLO opcode
+// with the same meaning (kAsinh, …), or kParameter where there is none. The
+// interpreter and the kernels compute them as that opcode.
+Opcode MathCustomCallOpcode(const Instruction& i);
+
 // `CreateBuffer`: a fresh, uninitialized buffer b(array) with no operand.
 bool IsCreateBufferCustomCall(const Instruction& i);
 

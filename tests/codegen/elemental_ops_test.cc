@@ -331,3 +331,21 @@ ENTRY %e (x: f32[8,6], u: f32[3,2], i: s32[], j: s32[], s: f32[2,1], v: f32[1,1]
 
 }  // namespace
 }  // namespace hloscope::codegen
+
+namespace hloscope::codegen {
+namespace {
+
+// XLA's client-library math written as custom-calls (xla_builder.math.*):
+// the interpreter and the kernels compute them as the HLO op of that name.
+TEST(ElementalOps, BuilderMathCustomCallsAreTheirOps) {
+  ExpectAgrees(ModuleOf({"f32[33]"}, {
+      "f32[33] custom-call(p0), custom_call_target=\"xla_builder.math.Asinh\"",
+      "f32[33] custom-call(p0), custom_call_target=\"xla_builder.math.Cosh\"",
+      "f32[33] custom-call(p0), custom_call_target=\"xla_builder.math.Atanh\"",
+  }));
+  auto unknown = CompileRunCompare(ModuleOf({"f32[4]"}, {"f32[4] custom-call(p0), custom_call_target=\"xla_builder.math.Polygamma\""}));
+  EXPECT_NE(unknown.error.find("custom-call"), std::string::npos) << unknown.error;
+}
+
+}  // namespace
+}  // namespace hloscope::codegen
