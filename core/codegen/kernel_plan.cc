@@ -286,6 +286,9 @@ class Planner {
       case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart: case Opcode::kCollectivePermuteDone:
       case Opcode::kPartitionId: case Opcode::kReplicaId:
         return PlanCollective(i, seq);
+      case Opcode::kInfeed: case Opcode::kOutfeed: case Opcode::kSend: case Opcode::kSendDone:
+      case Opcode::kRecv: case Opcode::kRecvDone:
+        return PlanHostTransfer(i, seq);
       case Opcode::kConditional: return PlanConditional(i, seq);
       case Opcode::kCall: return PlanCall(i, seq);
       default: break;
@@ -384,6 +387,38 @@ class Planner {
     }
     ASSIGN_OR_RETURN(c.results, async_tuple ? ElementSlices(i, 1) : Slices(i));
     seq.push_back(Thunk{std::move(c)});
+    return Status::Ok();
+  }
+
+  // The array leaves each side moves; tokens and the send/recv context
+  // (u32[]) are not data.
+  Status PlanHostTransfer(const Instruction* i, ThunkSequence& seq) {
+    runtime::HostTransferThunk h;
+    h.instruction = i->name();
+    h.op = std::string(OpcodeName(i->opcode()));
+    if (const RawAttr* ch = i->FindRaw("channel_id")) h.channel_id = std::atoll(ch->value.c_str());
+    for (const char* key : {"infeed_config", "outfeed_config"})
+      if (const RawAttr* c = i->FindRaw(key)) h.config = c->value;
+    auto data = [&](const Instruction* x, std::vector<Slice>& out) -> Status {
+      const Shape& s = x->shape();
+      if (s.IsTuple() && (x->opcode() == Opcode::kSend || x->opcode() == Opcode::kRecv || x->opcode() == Opcode::kInfeed)) {
+        ASSIGN_OR_RETURN(auto e, ElementSlices(x, 0));  // (data, context, token) / (data, token)
+        out.insert(out.end(), e.begin(), e.end());
+        return Status::Ok();
+      }
+      ASSIGN_OR_RETURN(auto e, Slices(x));
+      out.insert(out.end(), e.begin(), e.end());
+      return Status::Ok();
+    };
+    switch (i->opcode()) {
+      case Opcode::kOutfeed:
+      case Opcode::kSend: RETURN_IF_ERROR(data(i->operand(0), h.operands)); break;
+      case Opcode::kInfeed:
+      case Opcode::kRecv: RETURN_IF_ERROR(data(i, h.results)); break;
+      case Opcode::kRecvDone: RETURN_IF_ERROR(data(i->operand(0), h.results)); break;
+      default: break;  // send-done: the data left with its send
+    }
+    seq.push_back(Thunk{std::move(h)});
     return Status::Ok();
   }
 

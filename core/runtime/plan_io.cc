@@ -149,6 +149,17 @@ Status ValidatePlanForRun(const ThunkPlan& plan) {
       return Error("plan: needs " + std::to_string(devices) + " devices, and runs on one: " + std::to_string(count) + " collective thunks exchange data between devices" +
                    list + (count > 10 ? "\n  ..." : ""));
   }
+  {
+    std::string list;
+    int64_t count = 0;
+    for (const HostTransferThunk* h : AllHostTransfers(plan)) {
+      if (!h->MovesData()) continue;
+      if (++count <= 10) list += "\n  " + h->op + " %" + h->instruction;
+    }
+    if (count > 0)
+      return Error("plan: " + std::to_string(count) + " host transfers (infeed, outfeed, send, recv) exchange data with "
+                   "the host or another program, which nothing here feeds:" + list + (count > 10 ? "\n  ..." : ""));
+  }
   for (const auto* vals : {&plan.parameters, &plan.outputs}) {
     for (const PlanValue& v : *vals) {
       ASSIGN_OR_RETURN(Shape s, PlanValueShape(v));

@@ -33,6 +33,8 @@ Status RunThunks(const ThunkSequence& seq, PlanExecutor& exec, const RunLimits& 
           return Error(cc->op + " '" + cc->instruction + "': result " + std::to_string(l) + " has no operand to take");
         }
       }
+    } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
+      if (h->MovesData()) return Error(h->op + " '" + h->instruction + "' exchanges data with the host, and nothing here feeds it");
     } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
       for (int64_t it = 0;; ++it) {
         if (it > limits.max_while_iterations)

@@ -34,6 +34,12 @@ std::vector<const CollectiveThunk*> AllCollectives(const ThunkPlan& plan) {
   return out;
 }
 
+std::vector<const HostTransferThunk*> AllHostTransfers(const ThunkPlan& plan) {
+  std::vector<const HostTransferThunk*> out;
+  Collect(plan.thunks, out);
+  return out;
+}
+
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan) {
   std::vector<const KernelThunk*> out;
   Collect(plan.thunks, out);

@@ -100,6 +100,21 @@ struct CollectiveThunk {
   std::vector<Slice> results;    // array leaves written
 };
 
+// infeed, outfeed, send, recv and their -done forms: data to or from the
+// host or another program, as XLA's host-transfer thunks. One that moves no
+// data (a token, an empty tuple) does nothing; the runners refuse a plan
+// with any that moves data, naming them (ValidatePlanForRun): nothing here
+// feeds or drains them.
+struct HostTransferThunk {
+  std::string instruction;
+  std::string op;              // the HLO opcode
+  int64_t channel_id = -1;
+  std::string config;          // infeed_config / outfeed_config, as written
+  std::vector<Slice> operands;  // array leaves sent
+  std::vector<Slice> results;   // array leaves received
+  bool MovesData() const { return !operands.empty() || !results.empty(); }
+};
+
 struct Thunk;
 using ThunkSequence = std::vector<Thunk>;
 
@@ -122,7 +137,7 @@ struct ConditionalThunk {
 };
 
 struct Thunk {
-  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk, CollectiveThunk> v;
+  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk, CollectiveThunk, HostTransferThunk> v;
 };
 
 // How an entry parameter/output maps onto allocations.
@@ -157,5 +172,6 @@ std::vector<const KernelThunk*> DistinctKernels(const ThunkPlan& plan);
 std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan);
 // Every collective thunk, in execution (pre-)order.
 std::vector<const CollectiveThunk*> AllCollectives(const ThunkPlan& plan);
+std::vector<const HostTransferThunk*> AllHostTransfers(const ThunkPlan& plan);
 
 }  // namespace hloscope::runtime

@@ -194,6 +194,50 @@ TEST(KernelPlan, CollectivesAreThunksThatRunOnOneDevice) {
   EXPECT_EQ(got->outputs[1].GetDouble(0), 0.0);
 }
 
+TEST(KernelPlan, HostTransfersAreThunksAndOnlyDataFreeOnesRun) {
+  // A send of data and an outfeed of nothing: both thunks, no kernels.
+  auto r = Compile(R"(HloModule m
+ENTRY e {
+  p = s32[3,4] parameter(0)
+  t = token[] parameter(1)
+  s = (s32[3,4], u32[], token[]) send(p, t), channel_id=5, is_host_transfer=true
+  sd = token[] send-done(s), channel_id=5, is_host_transfer=true
+  e = () tuple()
+  o = token[] outfeed(e, sd), outfeed_shape=(), outfeed_config="cfg"
+  n = s32[3,4] negate(p)
+  ROOT r = (s32[3,4], token[]) tuple(n, o)
+})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const auto hs = runtime::AllHostTransfers(r->codegen.plan);
+  ASSERT_EQ(hs.size(), 3u);
+  EXPECT_EQ(hs[0]->op, "send");
+  EXPECT_EQ(hs[0]->channel_id, 5);
+  ASSERT_EQ(hs[0]->operands.size(), 1u);
+  EXPECT_EQ(hs[0]->operands[0].size, 48);
+  EXPECT_FALSE(hs[1]->MovesData());  // send-done
+  EXPECT_EQ(hs[2]->config, "\"cfg\"");
+  EXPECT_FALSE(hs[2]->MovesData());
+  EXPECT_EQ(runtime::AllKernels(r->codegen.plan).size(), 1u);
+  auto back = runtime::ManifestFromString(runtime::ManifestToString(r->codegen.plan), "manifest.json");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(runtime::ManifestToString(*back), runtime::ManifestToString(r->codegen.plan));
+  Status refused = runtime::ValidatePlanForRun(r->codegen.plan);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("send %s"), std::string::npos) << refused.message();
+
+  // Tokens only: nothing moves, and a plan with no array output is valid.
+  auto quiet = Compile(R"(HloModule m
+ENTRY e {
+  t = token[] parameter(0)
+  i = ((), token[]) infeed(t), infeed_config="x"
+  ROOT g = token[] get-tuple-element(i), index=1
+})");
+  ASSERT_TRUE(quiet.ok()) << quiet.status().message();
+  EXPECT_TRUE(runtime::ValidatePlanForRun(quiet->codegen.plan).ok());
+  ASSERT_EQ(runtime::AllHostTransfers(quiet->codegen.plan).size(), 1u);
+  EXPECT_FALSE(runtime::AllHostTransfers(quiet->codegen.plan)[0]->MovesData());
+}
+
 TEST(KernelPlan, CollectivesOverSeveralDevicesAreRefusedByName) {
   auto r = Compile(Collectives(", num_partitions=4", "{{0,1,2,3}}"));
   ASSERT_TRUE(r.ok()) << r.status().message();
