@@ -67,6 +67,16 @@ StatusOr<Value*> LiteralElement(llvm::IRBuilderBase& b, const Instruction& instr
   llvm::Type* rt = RegisterType(t, b.getContext());
   const uint8_t* p = lit.raw() + i * lit.element_bytes();
   if (t == PrimitiveType::kPred) return b.getInt1(p[0] != 0);
+  if (IsComplex(t)) {  // {re, im}, each a float of half the width
+    llvm::Type* part = t == PrimitiveType::kC128 ? b.getDoubleTy() : b.getFloatTy();
+    const int half = lit.element_bytes() / 2;
+    auto component = [&](int k) -> llvm::Constant* {
+      uint64_t raw = 0;
+      std::memcpy(&raw, p + k * half, static_cast<size_t>(half));
+      return llvm::ConstantFP::get(part, llvm::APFloat(part->getFltSemantics(), llvm::APInt(half * 8, raw)));
+    };
+    return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(rt), {component(0), component(1)});
+  }
   int bits = BitWidth(t);
   uint64_t raw = 0;
   std::memcpy(&raw, p, static_cast<size_t>(bits / 8));

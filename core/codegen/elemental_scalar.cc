@@ -276,12 +276,11 @@ Value* ReducePrecision(llvm::IRBuilderBase& b, Value* value, int exp_bits, int m
 
 llvm::Type* RegisterType(PrimitiveType t, llvm::LLVMContext& ctx) {
   if (t == PrimitiveType::kPred) return llvm::Type::getInt1Ty(ctx);
-  if (IsComplex(t)) return nullptr;
-  return LlvmStorageType(t, ctx);
+  return LlvmStorageType(t, ctx);  // complex: {re, im}
 }
 
 Status CheckSupportedType(PrimitiveType t, const std::string& what) {
-  bool ok = t == PrimitiveType::kPred || IsFloat(t) || IsInteger(t);
+  bool ok = t == PrimitiveType::kPred || IsFloat(t) || IsInteger(t) || IsComplex(t);
   ok = ok && (!IsFloat(t) || t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 || t == PrimitiveType::kF32 ||
               t == PrimitiveType::kF64 || IsSignedMinifloat8(t));
   ok = ok && (!IsInteger(t) || BitWidth(t) >= 8);
@@ -306,6 +305,23 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
   if (to == PrimitiveType::kPred) {
     if (IsFloat(from)) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
     return b.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  }
+  if (IsComplex(from) || IsComplex(to)) {
+    const PrimitiveType part = to == PrimitiveType::kC128 ? PrimitiveType::kF64 : PrimitiveType::kF32;
+    if (!IsComplex(to)) return Status::Error("codegen: convert from " + TypeName(from) + " to " + TypeName(to) +
+                                             " is not defined (take real or imag)");
+    Value* re;
+    Value* im;
+    if (IsComplex(from)) {
+      re = b.CreateFPCast(b.CreateExtractValue(v, 0), RegisterType(part, ctx));
+      im = b.CreateFPCast(b.CreateExtractValue(v, 1), RegisterType(part, ctx));
+    } else {
+      ASSIGN_OR_RETURN(re, EmitConvert(b, v, from, part));
+      im = llvm::ConstantFP::get(RegisterType(part, ctx), 0.0);
+    }
+    Value* z = llvm::UndefValue::get(dst);
+    z = b.CreateInsertValue(z, re, 0);
+    return b.CreateInsertValue(z, im, 1);
   }
   if (IsSignedMinifloat8(from)) {  // exactly to f32, then on from there
     v = DecodeMinifloat(b, v, from);
@@ -342,6 +358,70 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
 
 namespace {
 
+Value* MakeComplex(llvm::IRBuilderBase& b, llvm::Type* t, Value* re, Value* im) {
+  Value* z = llvm::UndefValue::get(t);
+  z = b.CreateInsertValue(z, re, 0);
+  return b.CreateInsertValue(z, im, 1);
+}
+
+StatusOr<Value*> ComplexOp(llvm::IRBuilderBase& b, const Instruction& instr, const std::vector<Value*>& ops,
+                           const std::vector<PrimitiveType>& types, PrimitiveType out) {
+  const Opcode op = instr.opcode();
+  auto re = [&](size_t k) { return b.CreateExtractValue(ops[k], 0); };
+  auto im = [&](size_t k) { return b.CreateExtractValue(ops[k], 1); };
+  llvm::Type* ct = RegisterType(out, b.getContext());
+  switch (op) {
+    case Opcode::kComplex:
+      if (ops.size() != 2 || IsComplex(types[0])) break;
+      return MakeComplex(b, ct, ops[0], ops[1]);
+    case Opcode::kReal:
+      if (ops.size() != 1) break;
+      return re(0);
+    case Opcode::kImag:
+      if (ops.size() != 1) break;
+      return im(0);
+    case Opcode::kAbs:  // |z| = hypot(re, im), as cabs
+      if (ops.size() != 1) break;
+      return Libm(b, "hypot", {re(0), im(0)});
+    case Opcode::kNegate:
+      if (ops.size() != 1) break;
+      return MakeComplex(b, ct, b.CreateFNeg(re(0)), b.CreateFNeg(im(0)));
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+      if (ops.size() != 2) break;
+      return op == Opcode::kAdd ? MakeComplex(b, ct, b.CreateFAdd(re(0), re(1)), b.CreateFAdd(im(0), im(1)))
+                                : MakeComplex(b, ct, b.CreateFSub(re(0), re(1)), b.CreateFSub(im(0), im(1)));
+    case Opcode::kMultiply:  // (ac - bd, ad + bc)
+      if (ops.size() != 2) break;
+      return MakeComplex(b, ct, b.CreateFSub(b.CreateFMul(re(0), re(1)), b.CreateFMul(im(0), im(1))),
+                         b.CreateFAdd(b.CreateFMul(re(0), im(1)), b.CreateFMul(im(0), re(1))));
+    case Opcode::kDivide: {  // Smith's algorithm: scaled by the larger part of the divisor
+      if (ops.size() != 2) break;
+      Value *a = re(0), *bb = im(0), *c = re(1), *d = im(1);
+      Value* c_big = b.CreateFCmpOGE(Intrinsic(b, llvm::Intrinsic::fabs, {c}), Intrinsic(b, llvm::Intrinsic::fabs, {d}));
+      Value* r1 = b.CreateFDiv(d, c);
+      Value* den1 = b.CreateFAdd(c, b.CreateFMul(d, r1));
+      Value* re1 = b.CreateFDiv(b.CreateFAdd(a, b.CreateFMul(bb, r1)), den1);
+      Value* im1 = b.CreateFDiv(b.CreateFSub(bb, b.CreateFMul(a, r1)), den1);
+      Value* r2 = b.CreateFDiv(c, d);
+      Value* den2 = b.CreateFAdd(b.CreateFMul(c, r2), d);
+      Value* re2 = b.CreateFDiv(b.CreateFAdd(b.CreateFMul(a, r2), bb), den2);
+      Value* im2 = b.CreateFDiv(b.CreateFSub(b.CreateFMul(bb, r2), a), den2);
+      return MakeComplex(b, ct, b.CreateSelect(c_big, re1, re2), b.CreateSelect(c_big, im1, im2));
+    }
+    case Opcode::kCompare: {
+      if (ops.size() != 2) break;
+      ComparisonDirection d = instr.attrs().direction;
+      Value* eq = b.CreateAnd(b.CreateFCmpOEQ(re(0), re(1)), b.CreateFCmpOEQ(im(0), im(1)));
+      if (d == ComparisonDirection::kEq) return eq;
+      if (d == ComparisonDirection::kNe) return b.CreateNot(eq);
+      return OpError(instr, "complex values compare only for equality");
+    }
+    default: break;
+  }
+  return OpError(instr, "is not implemented for complex values by the kernel emitters");
+}
+
 // EmitElementwiseOp with the result element type `out` (f32 where an f8
 // result is computed in f32).
 StatusOr<Value*> ElementwiseOpTo(llvm::IRBuilderBase& b, const Instruction& instr, const std::vector<Value*>& ops,
@@ -354,13 +434,19 @@ StatusOr<Value*> ElementwiseOpTo(llvm::IRBuilderBase& b, const Instruction& inst
     case Opcode::kConvert: return EmitConvert(b, ops[0], types[0], out);
     case Opcode::kBitcastConvert: {
       llvm::Type* dst = RegisterType(out, b.getContext());
-      if (types[0] == PrimitiveType::kPred || out == PrimitiveType::kPred || BitWidth(types[0]) != BitWidth(out))
+      if (types[0] == PrimitiveType::kPred || out == PrimitiveType::kPred || BitWidth(types[0]) != BitWidth(out) ||
+          IsComplex(types[0]) || IsComplex(out))
         return OpError(instr, "bitcast-convert between different bit widths is not supported");
       return b.CreateBitCast(ops[0], dst);
     }
     case Opcode::kSelect: return b.CreateSelect(ops[0], ops[1], ops[2]);
     default: break;
   }
+  // complex: the ops whose result is the same in every C++ library for
+  // finite values (the interpreter computes with std::complex).
+  bool any_complex = IsComplex(out);
+  for (PrimitiveType t : types) any_complex = any_complex || IsComplex(t);
+  if (any_complex) return ComplexOp(b, instr, ops, types, out);
   // f8: computed in f32 (each operand exactly), the result rounded once.
   bool any_f8 = IsSignedMinifloat8(out);
   for (PrimitiveType t : types) any_f8 = any_f8 || IsSignedMinifloat8(t);

@@ -63,6 +63,7 @@ StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spe
   const Shape& us = upd->shape();
   PrimitiveType t = os.element_type();
   RETURN_IF_ERROR(CheckSupportedType(t, sc->name()));
+  if (IsComplex(t)) return Status::Error(sc->name() + ": scatter of complex values is not supported by the GPU emitter");
   if (!IsInteger(is.element_type())) return Status::Error(sc->name() + ": scatter indices must be integers");
   if (us.element_type() != t) return Status::Error(sc->name() + ": operand and updates must agree");
   if (dn->index_vector_dim < 0 || dn->index_vector_dim > is.rank())

@@ -349,3 +349,34 @@ TEST(ElementalOps, BuilderMathCustomCallsAreTheirOps) {
 
 }  // namespace
 }  // namespace hloscope::codegen
+
+namespace hloscope::codegen {
+namespace {
+
+// Complex values in kernels ({re, im} in registers): construction, parts,
+// |z|, arithmetic, equality, converts and data movement, c64 and c128.
+TEST(ElementalOps, ComplexValues) {
+  ExpectAgrees(ModuleOf({"f32[37]", "f32[37]", "f64[37]"}, {
+      "c64[37] complex(p0, p1)",
+      "f32[37] real(o0)",
+      "f32[37] imag(o0)",
+      "f32[37] abs(o0)",
+      "c64[37] negate(o0)",
+      "c64[37] add(o0, o4)",
+      "c64[37] multiply(o0, o5)",
+      "c64[37] subtract(o6, o0)",
+      "c64[37] divide(o6, o0)",
+      "pred[37] compare(o0, o4), direction=NE",
+      "c128[37] convert(p2)",
+      "c128[37] convert(o0)",
+      "c64[37] constant({(1, 2), (3, -4), (0.5, 0), (-1, -1), (2, 2), (1, 2), (3, -4), (0.5, 0), (-1, -1), (2, 2), "
+      "(1, 2), (3, -4), (0.5, 0), (-1, -1), (2, 2), (1, 2), (3, -4), (0.5, 0), (-1, -1), (2, 2), (1, 2), (3, -4), "
+      "(0.5, 0), (-1, -1), (2, 2), (1, 2), (3, -4), (0.5, 0), (-1, -1), (2, 2), (1, 2), (3, -4), (0.5, 0), (-1, -1), "
+      "(2, 2), (7, 7), (8, 8)})",
+      "c64[37] multiply(o12, o0)",
+      "c64[37] reverse(o13), dimensions={0}",
+  }), "gpu");
+}
+
+}  // namespace
+}  // namespace hloscope::codegen
