@@ -225,10 +225,10 @@ ENTRY e {
 TEST(Errors, UnsupportedElementTypeIsNamed) {
   auto r = CompileRunCompare(R"(HloModule m
 ENTRY e {
-  p0 = c64[4] parameter(0)
-  ROOT r = c64[4] negate(p0)
+  p0 = f8e8m0fnu[4] parameter(0)
+  ROOT r = f8e8m0fnu[4] negate(p0)
 })");
-  EXPECT_NE(r.error.find("c64"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("f8e8m0fnu"), std::string::npos) << r.error;
 }
 
 }  // namespace
