@@ -167,11 +167,13 @@ Status PassRegistry::AddStages(Pipeline& p, const std::vector<PipelineStage>& st
 }
 
 StatusOr<std::unique_ptr<Pipeline>> PassRegistry::BuildPipeline(std::string_view name) const {
+  // `none`: no passes, the module as written (XLA's own optimized modules).
+  if (name == "none") return std::make_unique<Pipeline>("none");
   const PipelineSpec* spec = FindPipeline(name);
   if (!spec) {
     std::string known;
     for (const PipelineSpec& p : pipelines_) known += (known.empty() ? "" : ", ") + p.name;
-    return Status::Error("unknown pipeline '" + std::string(name) + "' (known: " + known + ")");
+    return Status::Error("unknown pipeline '" + std::string(name) + "' (known: " + known + ", none)");
   }
   auto p = std::make_unique<Pipeline>(spec->name);
   RETURN_IF_ERROR(AddStages(*p, spec->stages, 0, false));

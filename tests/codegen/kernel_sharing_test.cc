@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/codegen/kernel_key.h"
+#include "core/parser/parser.h"
 #include "core/runtime/bundle.h"
 #include "core/runtime/manifest.h"
 #include "tests/codegen/codegen_test_util.h"
@@ -186,6 +187,23 @@ TEST(KernelSharing, ManifestThatLaunchesAnUnknownKernelIsRefused) {
 TEST(KernelKey, NamesAreRenamedByFirstAppearance) {
   EXPECT_EQ(CanonicalizeNames("%add.3 = f32[] add(%x, %y.1), to_apply=%r\n%z = f32[] negate(%add.3)"),
             "%0 = f32[] add(%1, %2), to_apply=%3\n%4 = f32[] negate(%0)");
+}
+
+}  // namespace
+}  // namespace hloscope::codegen
+
+namespace hloscope::codegen {
+namespace {
+
+// `--pipeline none` compiles a module as written: XLA's own fusions
+// (samples/*.xla_cpu_optimized.hlo) become our kernels as XLA formed them.
+TEST(PipelineNone, XlaFusionsCompileAsWritten) {
+  auto r = CompileFile(hloscope::testing::SamplesDir() + "/mlp_gelu.xla_cpu_optimized.hlo", "none", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(runtime::MissingKernels(r->codegen.plan).empty());
+  testing::CheckResult run = testing::CompileRunCompare(
+      *ReadFileToString(hloscope::testing::SamplesDir() + "/mlp_gelu.xla_cpu_optimized.hlo"), "none");
+  EXPECT_EQ(run.error, "");
 }
 
 }  // namespace
