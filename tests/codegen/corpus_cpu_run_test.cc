@@ -15,6 +15,7 @@
 #include "core/parser/parser.h"
 #include "core/verify/verifier.h"
 #include "tests/codegen/codegen_test_util.h"
+#include "tests/support/corpus_index.h"
 #include "tests/support/test_paths.h"
 
 namespace hloscope::codegen {
@@ -39,39 +40,6 @@ const std::map<std::string, std::string>& OrderDependent() {
   return m;
 }
 
-std::vector<std::string> CorpusFiles() {
-  std::vector<std::string> out;
-  std::string shared = hloscope::testing::SharedDir();
-  if (shared.empty()) return out;
-  std::ifstream index(shared + "/corpus/INDEX.tsv");
-  std::string line;
-  std::getline(index, line);  // header
-  while (std::getline(index, line)) out.push_back(line.substr(0, line.find('\t')));
-  return out;
-}
-
-// Element operations of one evaluation, roughly (while bodies × 100).
-double EvalWork(const Module& m) {
-  double total = 0;
-  for (const auto& c : m.computations()) {
-    double factor = 1;
-    for (const auto& other : m.computations())
-      for (const auto& i : other->instructions())
-        if (i->opcode() == Opcode::kWhile)
-          for (Computation* callee : i->called_computations())
-            if (callee == c.get()) factor = 100;
-    for (const auto& i : c->instructions()) {
-      const Shape& s = i->shape();
-      double n = s.IsArray() && !s.IsDynamic() ? static_cast<double>(s.num_elements()) : 1;
-      if (i->opcode() == Opcode::kDot || i->opcode() == Opcode::kConvolution)
-        n *= i->operand_count() > 1 && i->operand(1)->shape().IsArray() ? i->operand(1)->shape().num_elements() : 1;
-      if (i->opcode() == Opcode::kSort) n *= 64;
-      total += n * factor;
-    }
-  }
-  return total;
-}
-
 int64_t EntryBytes(const Module& m) {
   int64_t bytes = m.entry()->root()->shape().byte_size();
   for (int k = 0; k < m.entry()->num_parameters(); ++k) bytes += m.entry()->parameter(k)->shape().byte_size();
@@ -81,12 +49,12 @@ int64_t EntryBytes(const Module& m) {
 class CorpusCpuRun : public ::testing::TestWithParam<int> {};
 
 TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
-  const std::vector<std::string> files = CorpusFiles();
+  const std::vector<hloscope::testing::CorpusEntry> files = hloscope::testing::CorpusEntries();
   if (files.empty()) GTEST_SKIP() << "../shared/corpus is absent";
   std::map<std::string, int> skipped;
   int matched = 0, order_dependent = 0;
   for (size_t n = static_cast<size_t>(GetParam()); n < files.size(); n += kShards) {
-    const std::string& file = files[n];
+    const std::string& file = files[n].file;
     const auto t0 = std::chrono::steady_clock::now();
     struct Timer {
       const std::string& f;
@@ -113,7 +81,7 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
       ++skipped["parameters and outputs over 64 MB"];
       continue;
     }
-    if (EvalWork(**m) > 3e7) {
+    if (hloscope::testing::EvalWork(**m) > 3e7) {
       ++skipped["too large to interpret in CI time"];
       continue;
     }

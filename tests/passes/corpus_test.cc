@@ -6,56 +6,11 @@
 #include <iostream>
 
 #include "tests/passes/pass_test_util.h"
+#include "tests/support/corpus_index.h"
 #include "tests/support/test_paths.h"
 
 namespace hloscope::testing {
 namespace {
-
-struct Entry {
-  std::string file;
-  int64_t instructions = 0;
-};
-
-std::vector<Entry> CorpusEntries() {
-  std::vector<Entry> out;
-  std::string shared = SharedDir();
-  if (shared.empty()) return out;
-  std::ifstream index(shared + "/corpus/INDEX.tsv");
-  std::string line;
-  std::getline(index, line);  // header
-  while (std::getline(index, line)) {
-    std::vector<std::string> cols;
-    size_t start = 0;
-    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
-      cols.push_back(line.substr(start, tab - start));
-    cols.push_back(line.substr(start));
-    if (cols.size() >= 3) out.push_back({cols[0], std::atoll(cols[2].c_str())});
-  }
-  return out;
-}
-
-// A rough count of the element operations one evaluation of `m` does
-// (loop bodies counted 100 times), to keep the differential part fast.
-double EvalWork(const Module& m) {
-  double total = 0;
-  for (const auto& c : m.computations()) {
-    double factor = 1;
-    for (const auto& other : m.computations())
-      for (const auto& i : other->instructions())
-        if (i->opcode() == Opcode::kWhile)
-          for (Computation* callee : i->called_computations())
-            if (callee == c.get()) factor = 100;
-    for (const auto& i : c->instructions()) {
-      const Shape& s = i->shape();
-      double n = s.IsArray() && !s.IsDynamic() ? static_cast<double>(s.num_elements()) : 1;
-      if (i->opcode() == Opcode::kDot || i->opcode() == Opcode::kConvolution)
-        n *= i->operand_count() > 1 && i->operand(1)->shape().IsArray() ? i->operand(1)->shape().num_elements() : 1;
-      if (i->opcode() == Opcode::kSort) n *= 64;
-      total += n * factor;
-    }
-  }
-  return total;
-}
 
 TEST(SimplifyCorpus, VerifierHoldsAndEvaluableModulesKeepTheirMeaning) {
   auto entries = CorpusEntries();
@@ -63,7 +18,7 @@ TEST(SimplifyCorpus, VerifierHoldsAndEvaluableModulesKeepTheirMeaning) {
   int parse_failed = 0, invalid_input = 0, ran = 0, changed = 0, checked = 0, evaluable = 0, too_big = 0;
   int comparisons = 0;
   std::vector<std::string> failures;
-  for (const Entry& e : entries) {
+  for (const CorpusEntry& e : entries) {
     auto m = ParseHloFile(SharedDir() + "/corpus/" + e.file);
     if (!m.ok()) {
       ++parse_failed;
