@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "app/cli/cli_args.h"
 #include "core/codegen/codegen.h"
@@ -117,6 +118,16 @@ int RunCodegen(const std::vector<std::string>& argv) {
   std::printf("%s: %zu kernels%s for %s%s in %.1f ms on %d thread%s → %s\n", file.c_str(), launches, shared.c_str(),
               cg.plan.target.c_str(), opts.validate ? " (ptxas-validated)" : "", cg.wall_ms, cg.threads,
               cg.threads == 1 ? "" : "s", out_dir->c_str());
+  if (auto calls = runtime::AllCustomCalls(cg.plan); !calls.empty()) {
+    std::map<std::string, int> targets;
+    for (const runtime::CustomCallThunk* x : calls) ++targets[x->target];
+    std::string list;
+    for (const auto& [t, n] : targets) list += (list.empty() ? "" : ", ") + t + (n > 1 ? " ×" + std::to_string(n) : "");
+    std::fprintf(stderr,
+                 "%s: note: %zu custom-call thunk%s call%s external targets (%s): the bundle keeps their places "
+                 "and slices (\"custom-call\" in manifest.json); run needs a runtime that provides them\n",
+                 file.c_str(), calls.size(), calls.size() == 1 ? "" : "s", calls.size() == 1 ? "s" : "", list.c_str());
+  }
   if (!missing.empty()) {
     // Never all or nothing: every other kernel is in the bundle.
     for (const std::string& m : missing) std::fprintf(stderr, "%s\n", m.c_str());
@@ -146,7 +157,9 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "default 0) recorded as their seed and the module (inputs.random.json + module.hlo, a few\n"
                      "KB; readers regenerate them), or as values with --write-inputs. --validate runs ptxas\n"
                      "-arch=sm_XX on every PTX. An existing DIR is refused unless --force.\n"
-                     "Collectives and partition/replica ids become collective thunks, not kernels. A kernel no\n"
+                     "Collectives and partition/replica ids become collective thunks, not kernels; a custom-call\n"
+                     "no kernel implements (a library's or a framework's target) becomes a custom-call thunk,\n"
+                     "named on stderr, which run refuses. A kernel no\n"
                      "emitter implements is marked \"missing\" (with its reason) in manifest.json and named on\n"
                      "stderr; every other kernel is still written, and the exit code is 3 (run refuses such a\n"
                      "bundle). A module the interpreter cannot evaluate is written without expected outputs.",

@@ -1,5 +1,6 @@
 // GenerateKernels: kernel plan → one LLVM module per kernel → PTX.
 #include "core/codegen/codegen.h"
+#include "core/codegen/emitters.h"
 
 #include <cctype>
 
@@ -64,8 +65,27 @@ Outcome CompileKernel(const KernelSpec& spec, const NvptxTarget& target, const C
     return out;
   }
   StatusOr<EmittedKernel> emitted = (*emit)(**m, spec);
-  if (!emitted.ok()) return missing(emitted.status());
-  out.emitted = *emitted;
+  Status why = emitted.ok() ? Status::Ok() : emitted.status();
+  if (emitted.ok()) {
+    out.emitted = *emitted;
+  } else if (*emit != &EmitLoopKernel) {
+    // A kernel its hero's emitter does not take (a reduce or dot under other
+    // ops, as in XLA GPU's Triton fusions; a complex reduction) is computed
+    // elementally, each output element redoing its reductions: correct, if
+    // slower. Only where that fails too is the kernel missing, with the hero
+    // emitter's reason.
+    auto fresh = CreateNvptxModule(ctx, spec.name, target);
+    if (fresh.ok()) {
+      StatusOr<EmittedKernel> elemental = EmitLoopKernel(**fresh, spec);
+      if (elemental.ok()) {
+        m = std::move(fresh);
+        out.emitted = *elemental;
+        out.emitted.kind = "elemental";
+        why = Status::Ok();
+      }
+    }
+  }
+  if (!why.ok()) return missing(why);
   KernelCode& code = out.code;
   if (options.emit_ptx) {
     auto ptx = CompileToPtx(**m, target);

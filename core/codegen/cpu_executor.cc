@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/codegen/cpu_jit.h"
+#include "core/eval/rng_state.h"
 #include "core/runtime/plan_io.h"
 
 namespace hloscope::codegen {
@@ -38,6 +39,11 @@ class CpuPlanExecutor : public runtime::PlanExecutor {
   uint8_t* At(const Slice& s) { return buffers_[s.allocation].get() + s.offset; }
 
   Status Reset(const std::vector<Literal>& leaves) {
+    // The kernels' random-number state starts from the seed in every run.
+    if (void* state = jit_.FindGlobal(kRngStateGlobal)) {
+      const uint64_t seed[2] = {kRngStateSeedLo, kRngStateSeedHi};
+      std::memcpy(state, seed, sizeof seed);
+    }
     for (size_t i = 0; i < plan_.allocations.size(); ++i) {
       const PlanAllocation& a = plan_.allocations[i];
       std::memset(buffers_[i].get(), 0, static_cast<size_t>(a.size));

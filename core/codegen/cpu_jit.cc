@@ -68,6 +68,15 @@ const CompiledKernel* CpuJit::Find(const std::string& name) const {
   return it == kernels_.end() ? nullptr : &it->second;
 }
 
+void* CpuJit::FindGlobal(const std::string& name) const {
+  auto sym = jit_->lookup(name + ".host");
+  if (!sym) {
+    llvm::consumeError(sym.takeError());
+    return nullptr;
+  }
+  return sym->toPtr<void*>();
+}
+
 Status CpuJit::AddKernel(const std::string& name, const std::string& ir) {
   if (kernels_.count(name)) return Status::Ok();
   auto ctx = std::make_unique<llvm::LLVMContext>();

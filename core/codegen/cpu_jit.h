@@ -31,6 +31,9 @@ class CpuJit {
   Status AddKernel(const std::string& name, const std::string& ir);
   // Null when not added.
   const CompiledKernel* Find(const std::string& name) const;
+  // Address of a global the kernels define (after retargeting: NAME.host),
+  // or null when none does.
+  void* FindGlobal(const std::string& name) const;
   std::string HostTriple() const;
 
  private:

@@ -79,7 +79,8 @@ StatusOr<Value*> LiteralElement(llvm::IRBuilderBase& b, const Instruction& instr
   }
   int bits = BitWidth(t);
   uint64_t raw = 0;
-  std::memcpy(&raw, p, static_cast<size_t>(bits / 8));
+  std::memcpy(&raw, p, static_cast<size_t>(std::max(bits / 8, 1)));  // sub-byte: a byte per element
+  if (bits < 64) raw &= (uint64_t{1} << bits) - 1;
   llvm::APInt ap(bits, raw);
   if (IsInteger(t) || rt->isIntegerTy()) return llvm::ConstantInt::get(rt, ap);  // f8: its byte
   return llvm::ConstantFP::get(rt, llvm::APFloat(rt->getFltSemantics(), ap));
@@ -155,6 +156,7 @@ struct ElementalEmitter::Impl {
     Value* linear = Linearize(b, instr->shape(), RowMajor(instr->shape().rank()), index);
     Value* v = b.CreateLoad(st, b.CreateInBoundsGEP(st, g, linear));
     if (t == PrimitiveType::kPred) v = b.CreateICmpNE(v, b.getInt8(0));
+    if (IsSubByte(t)) v = b.CreateTrunc(v, RegisterType(t, b.getContext()));  // the literal's unpacked byte
     return v;
   }
 
@@ -246,6 +248,120 @@ struct ElementalEmitter::Impl {
     return b.CreateLoad((*init)->getType(), acc);
   }
 
+  // A reduce of one array, one output element: init, then the reducer over
+  // the reduced dimensions in row-major order (the interpreter's order).
+  // For fusions no reduction emitter takes (a reduce under other ops, as in
+  // XLA GPU's Triton fusions): every element redoes its whole reduction.
+  StatusOr<Value*> ElementalReduce(const Instruction* instr, const Index& index) {
+    if (instr->operand_count() != 2 || !instr->shape().IsArray())
+      return OpError(*instr, "a variadic reduce is not computed elementally by the kernel emitters");
+    const Computation* fn = instr->to_apply();
+    if (!fn) return OpError(*instr, "reduce needs to_apply");
+    const Shape& in = instr->operand(0)->shape();
+    const std::vector<int64_t>& rd = instr->dimensions();
+    std::vector<int64_t> sizes;
+    for (int64_t d : rd) sizes.push_back(in.dim(static_cast<int>(d)));
+    int64_t count = 1;
+    for (int64_t n : sizes) count *= n;
+    auto saved = cache;
+    StatusOr<Value*> init = Operand(instr, 1, Index{});
+    if (!init.ok()) return init;
+    Value* acc = EntryAlloca(b, (*init)->getType(), "reduce_acc");
+    b.CreateStore(*init, acc);
+    Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
+      std::vector<Value*> r = ::hloscope::codegen::Delinearize(b, q, sizes);
+      Index src(static_cast<size_t>(in.rank()));
+      size_t kept = 0;
+      for (int d = 0; d < in.rank(); ++d) {
+        auto it = std::find(rd.begin(), rd.end(), d);
+        src[static_cast<size_t>(d)] = it != rd.end() ? r[static_cast<size_t>(it - rd.begin())] : index[kept++];
+      }
+      auto inner = cache;
+      StatusOr<Value*> x = Operand(instr, 0, src);
+      if (!x.ok()) return x.status();
+      StatusOr<std::vector<Value*>> v = self->EmitScalarComputation(*fn, {b.CreateLoad((*init)->getType(), acc), *x});
+      cache = std::move(inner);
+      if (!v.ok()) return v.status();
+      if (v->size() != 1) return OpError(*instr, "the reducer must return one value");
+      b.CreateStore((*v)[0], acc);
+      return Status::Ok();
+    });
+    cache = std::move(saved);
+    RETURN_IF_ERROR(st);
+    return b.CreateLoad((*init)->getType(), acc);
+  }
+
+  // A dot, one output element: the products over the contracting dims in
+  // row-major order, as the interpreter and the dot emitter compute them
+  // (operands converted to the result type, then to the compute type: f32
+  // for f32/f16/bf16/f8 results, f64, or i64 for integers). For fusions no
+  // dot emitter takes (a dot under other ops, as in XLA GPU's Triton
+  // fusions).
+  StatusOr<Value*> ElementalDot(const Instruction* instr, const Index& index) {
+    const DotDnums* dn = instr->attrs().dot.get();
+    if (!dn || instr->operand_count() != 2 || !instr->shape().IsArray())
+      return OpError(*instr, "dot needs two operands and dimension numbers");
+    const Shape& ls = instr->operand(0)->shape();
+    const Shape& rs = instr->operand(1)->shape();
+    const PrimitiveType rt = instr->shape().element_type();
+    if (IsComplex(rt)) return OpError(*instr, "a complex dot is not computed elementally by the kernel emitters");
+    std::vector<int64_t> sizes;
+    for (int64_t d : dn->lhs_contracting) sizes.push_back(ls.dim(static_cast<int>(d)));
+    int64_t count = 1;
+    for (int64_t n : sizes) count *= n;
+    // Result index = batch dims, then lhs free dims, then rhs free dims.
+    auto free_dims = [](const Shape& s, const std::vector<int64_t>& batch, const std::vector<int64_t>& contract) {
+      std::vector<int64_t> out;
+      for (int d = 0; d < s.rank(); ++d)
+        if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+            std::find(contract.begin(), contract.end(), d) == contract.end())
+          out.push_back(d);
+      return out;
+    };
+    const std::vector<int64_t> lf = free_dims(ls, dn->lhs_batch, dn->lhs_contracting);
+    const std::vector<int64_t> rf = free_dims(rs, dn->rhs_batch, dn->rhs_contracting);
+    if (dn->lhs_batch.size() + lf.size() + rf.size() != index.size())
+      return OpError(*instr, "dot dimension numbers do not match the result rank");
+    const PrimitiveType ct = rt == PrimitiveType::kF64 ? rt : IsFloat(rt) ? PrimitiveType::kF32 : PrimitiveType::kS64;
+    if (!IsFloat(rt) && !IsInteger(rt)) return OpError(*instr, "a dot of this type is not computed elementally");
+    llvm::Type* acc_t = RegisterType(ct, b.getContext());
+    auto saved = cache;
+    Value* acc = EntryAlloca(b, acc_t, "dot_acc");
+    b.CreateStore(acc_t->isFloatingPointTy() ? static_cast<Value*>(llvm::ConstantFP::get(acc_t, 0.0))
+                                             : static_cast<Value*>(llvm::ConstantInt::get(acc_t, 0)),
+                  acc);
+    Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
+      std::vector<Value*> c = ::hloscope::codegen::Delinearize(b, q, sizes);
+      Index li(static_cast<size_t>(ls.rank())), ri(static_cast<size_t>(rs.rank()));
+      size_t pos = 0;
+      for (size_t k = 0; k < dn->lhs_batch.size(); ++k, ++pos) {
+        li[static_cast<size_t>(dn->lhs_batch[k])] = index[pos];
+        ri[static_cast<size_t>(dn->rhs_batch[k])] = index[pos];
+      }
+      for (int64_t d : lf) li[static_cast<size_t>(d)] = index[pos++];
+      for (int64_t d : rf) ri[static_cast<size_t>(d)] = index[pos++];
+      for (size_t k = 0; k < dn->lhs_contracting.size(); ++k) {
+        li[static_cast<size_t>(dn->lhs_contracting[k])] = c[k];
+        ri[static_cast<size_t>(dn->rhs_contracting[k])] = c[k];
+      }
+      auto inner = cache;
+      StatusOr<Value*> x = Operand(instr, 0, li);
+      if (!x.ok()) return x.status();
+      StatusOr<Value*> y = Operand(instr, 1, ri);
+      cache = std::move(inner);
+      if (!y.ok()) return y.status();
+      ASSIGN_OR_RETURN(Value * xc, ToComputeType(b, *x, ls.element_type(), rt, ct));
+      ASSIGN_OR_RETURN(Value * yc, ToComputeType(b, *y, rs.element_type(), rt, ct));
+      Value* sum = b.CreateLoad(acc_t, acc);
+      sum = acc_t->isFloatingPointTy() ? b.CreateFAdd(sum, b.CreateFMul(xc, yc)) : b.CreateAdd(sum, b.CreateMul(xc, yc));
+      b.CreateStore(sum, acc);
+      return Status::Ok();
+    });
+    cache = std::move(saved);
+    RETURN_IF_ERROR(st);
+    return EmitConvert(b, b.CreateLoad(acc_t, acc), ct, rt);
+  }
+
   StatusOr<Value*> Concatenate(const Instruction* instr, const Index& index) {
     int64_t d = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
     llvm::Function* f = b.GetInsertBlock()->getParent();
@@ -333,6 +449,41 @@ struct ElementalEmitter::Impl {
     for (size_t j = 0; j < window_dims.size(); ++j)
       src[window_dims[j]] = b.CreateAdd(src[window_dims[j]], index[offset[j]]);
     return Operand(instr, 0, src);
+  }
+
+  // bitcast-convert between types of different widths, as the interpreter
+  // defines it: little-endian, element k of the narrow side's extra minor
+  // dimension is bits [k·n, (k+1)·n) of the wide value.
+  StatusOr<Value*> BitcastConvertWidths(const Instruction* instr, const Index& index) {
+    const PrimitiveType from = instr->operand(0)->shape().element_type(), to = instr->shape().element_type();
+    const int fb = BitWidth(from), tb = BitWidth(to);
+    if (from == PrimitiveType::kPred || to == PrimitiveType::kPred || IsComplex(from) || IsComplex(to) ||
+        std::max(fb, tb) % std::min(fb, tb) != 0)
+      return OpError(*instr, "bitcast-convert between these widths is not defined");
+    llvm::Type* rt = RegisterType(to, b.getContext());
+    auto as_int = [&](Value* v, int bits) {
+      return v->getType()->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
+    };
+    auto to_result = [&](Value* v) { return rt->isIntegerTy() ? v : b.CreateBitCast(v, rt); };
+    if (fb > tb) {  // one wide element, the narrow piece at the last index
+      if (index.empty()) return OpError(*instr, "a narrowing bitcast-convert needs a minor dimension");
+      Index src(index.begin(), index.end() - 1);
+      ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, src));
+      Value* w = as_int(v, fb);
+      Value* shift = b.CreateMul(b.CreateZExtOrTrunc(index.back(), w->getType()),
+                                 llvm::ConstantInt::get(w->getType(), tb));
+      return to_result(b.CreateTrunc(b.CreateLShr(w, shift), b.getIntNTy(static_cast<unsigned>(tb))));
+    }
+    llvm::Type* wide = b.getIntNTy(static_cast<unsigned>(tb));
+    Value* acc = llvm::ConstantInt::get(wide, 0);
+    for (int k = 0; k < tb / fb; ++k) {
+      Index src = index;
+      src.push_back(b.getInt64(k));
+      ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, src));
+      acc = b.CreateOr(acc,
+                       b.CreateShl(b.CreateZExt(as_int(v, fb), wide), llvm::ConstantInt::get(wide, k * fb)));
+    }
+    return to_result(acc);
   }
 
   // Nested fusions inside the kernel's fused computation: their parameters
@@ -463,6 +614,8 @@ struct ElementalEmitter::Impl {
       }
       case Opcode::kConcatenate: return Concatenate(instr, index);
       case Opcode::kReduceWindow: return ReduceWindow(instr, index);
+      case Opcode::kReduce: return ElementalReduce(instr, index);
+      case Opcode::kDot: return ElementalDot(instr, index);
       case Opcode::kPad: return Pad(instr, index);
       case Opcode::kGather: return Gather(instr, index);
       case Opcode::kMap: {
@@ -475,10 +628,15 @@ struct ElementalEmitter::Impl {
         ASSIGN_OR_RETURN(auto r, self->EmitScalarComputation(*instr->to_apply(), vals));
         return r[0];
       }
+      case Opcode::kBitcastConvert:
+        if (BitWidth(in.element_type()) != BitWidth(shape.element_type()))
+          return BitcastConvertWidths(instr, index);
+        break;  // same width: elementwise
       case Opcode::kCustomCall: {
         const Opcode math = MathCustomCallOpcode(*instr);
         if (math == Opcode::kParameter) return OpError(*instr, "no kernel emitter implements this custom-call");
         ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, index));
+        if (math == Opcode::kAtan2) return EmitAtan(b, v, in.element_type());  // atan(x), see custom_calls.h
         Instruction as_op(math, shape, instr->name());
         return EmitElementwiseOp(b, as_op, {v}, {in.element_type()});
       }
@@ -517,15 +675,55 @@ StatusOr<Value*> ElementalEmitter::Emit(const Instruction* instr, const Index& i
   return v;
 }
 
+// Sub-byte types (IsSubByte) are packed in kernel buffers, as Shape::
+// byte_size counts them and the runtime packs them (plan_io.cc): 8/bits
+// elements per byte in physical order, the first in the byte's most
+// significant bits (XLA's order). Two threads may write two elements of one
+// byte, so stores change only their bits with atomic and/or (the CPU's
+// `lock and/or`; on the GPU a 32-bit compare-and-swap loop), and loads from
+// buffers this kernel writes are atomic (monotonic) too.
+namespace {
+
+struct PackedSlot {
+  Value* byte;   // i8*
+  Value* shift;  // i8: where the element's bits start
+  int bits;
+};
+
+PackedSlot PackedAddress(llvm::IRBuilderBase& b, const Shape& s, Value* base, Value* linear) {
+  const int bits = BitWidth(s.element_type()), per = 8 / bits;
+  Value* byte = b.CreateInBoundsGEP(b.getInt8Ty(), base, b.CreateLShr(linear, b.getInt64(per == 2 ? 1 : 2)));
+  Value* slot = b.CreateAnd(linear, b.getInt64(per - 1));
+  Value* shift = b.CreateMul(b.CreateSub(b.getInt64(per - 1), slot), b.getInt64(bits));
+  return {byte, b.CreateTrunc(shift, b.getInt8Ty()), bits};
+}
+
+// True when the kernel may write argument `arg`'s buffer.
+bool Written(const KernelSpec& spec, int arg) {
+  if (spec.args[arg].is_output || spec.args[arg].aliases >= 0) return true;
+  for (const KernelArg& o : spec.args)
+    if (o.aliases == arg) return true;
+  return false;
+}
+
+}  // namespace
+
 Value* ElementalEmitter::ElementAddress(int arg, const Index& index) {
   const Shape& s = spec_.args[arg].shape;
-  llvm::Type* st = LlvmStorageType(s.element_type(), b_.getContext());
   Value* linear = Linearize(b_, s, MinorToMajor(s), index);
+  if (IsSubByte(s.element_type())) return PackedAddress(b_, s, impl_->args[arg], linear).byte;  // its byte
+  llvm::Type* st = LlvmStorageType(s.element_type(), b_.getContext());
   return b_.CreateInBoundsGEP(st, impl_->args[arg], linear);
 }
 
 Value* ElementalEmitter::Load(int arg, const Index& index) {
   const Shape& s = spec_.args[arg].shape;
+  if (IsSubByte(s.element_type())) {
+    PackedSlot p = PackedAddress(b_, s, impl_->args[arg], Linearize(b_, s, MinorToMajor(s), index));
+    llvm::LoadInst* byte = b_.CreateAlignedLoad(b_.getInt8Ty(), p.byte, llvm::Align(1));
+    if (Written(spec_, arg)) byte->setAtomic(llvm::AtomicOrdering::Monotonic);
+    return b_.CreateTrunc(b_.CreateLShr(byte, p.shift), b_.getIntNTy(static_cast<unsigned>(p.bits)));
+  }
   llvm::Type* st = LlvmStorageType(s.element_type(), b_.getContext());
   Value* v = b_.CreateLoad(st, ElementAddress(arg, index));
   if (s.element_type() == PrimitiveType::kPred) v = b_.CreateICmpNE(v, b_.getInt8(0));
@@ -533,6 +731,17 @@ Value* ElementalEmitter::Load(int arg, const Index& index) {
 }
 
 void ElementalEmitter::Store(int arg, const Index& index, Value* v) {
+  const Shape& s = spec_.args[arg].shape;
+  if (IsSubByte(s.element_type())) {
+    PackedSlot p = PackedAddress(b_, s, impl_->args[arg], Linearize(b_, s, MinorToMajor(s), index));
+    Value* bits = b_.CreateShl(b_.CreateZExt(v, b_.getInt8Ty()), p.shift);
+    Value* keep = b_.CreateNot(b_.CreateShl(b_.getInt8(static_cast<uint8_t>((1u << p.bits) - 1)), p.shift));
+    b_.CreateAtomicRMW(llvm::AtomicRMWInst::And, p.byte, keep, llvm::MaybeAlign(1),
+                       llvm::AtomicOrdering::Monotonic);
+    b_.CreateAtomicRMW(llvm::AtomicRMWInst::Or, p.byte, bits, llvm::MaybeAlign(1),
+                       llvm::AtomicOrdering::Monotonic);
+    return;
+  }
   if (v->getType()->isIntegerTy(1)) v = b_.CreateZExt(v, b_.getInt8Ty());
   b_.CreateStore(v, ElementAddress(arg, index));
 }

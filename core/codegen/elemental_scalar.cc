@@ -9,6 +9,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include "core/codegen/complex_math_ir.h"
 #include "core/codegen/ir_util.h"
 #include "core/codegen/minifloat_ir.h"
 
@@ -276,14 +277,20 @@ Value* ReducePrecision(llvm::IRBuilderBase& b, Value* value, int exp_bits, int m
 
 llvm::Type* RegisterType(PrimitiveType t, llvm::LLVMContext& ctx) {
   if (t == PrimitiveType::kPred) return llvm::Type::getInt1Ty(ctx);
+  if (IsSubByte(t)) return llvm::Type::getIntNTy(ctx, static_cast<unsigned>(BitWidth(t)));  // s4/u4/f4 → i4
   return LlvmStorageType(t, ctx);  // complex: {re, im}
+}
+
+bool IsSubByte(PrimitiveType t) {
+  return t == PrimitiveType::kS2 || t == PrimitiveType::kS4 || t == PrimitiveType::kU2 ||
+         t == PrimitiveType::kU4 || t == PrimitiveType::kF4E2M1FN;
 }
 
 Status CheckSupportedType(PrimitiveType t, const std::string& what) {
   bool ok = t == PrimitiveType::kPred || IsFloat(t) || IsInteger(t) || IsComplex(t);
   ok = ok && (!IsFloat(t) || t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 || t == PrimitiveType::kF32 ||
-              t == PrimitiveType::kF64 || IsSignedMinifloat8(t));
-  ok = ok && (!IsInteger(t) || BitWidth(t) >= 8);
+              t == PrimitiveType::kF64 || IsMinifloat(t));
+  ok = ok && (!IsInteger(t) || BitWidth(t) >= 8 || IsSubByte(t));  // s1/u1: no kernels yet
   if (ok) return Status::Ok();
   return Status::Error("codegen: " + what + ": element type " + TypeName(t) + " is not supported by the kernel emitters");
 }
@@ -302,6 +309,11 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
   RETURN_IF_ERROR(CheckSupportedType(from, "convert from " + TypeName(from)));
   RETURN_IF_ERROR(CheckSupportedType(to, "convert to " + TypeName(to)));
   llvm::Type* dst = RegisterType(to, ctx);
+  if (IsMinifloat(from)) {  // exactly to f32, then on from there
+    v = DecodeMinifloat(b, v, from);
+    from = PrimitiveType::kF32;
+    if (to == PrimitiveType::kF32) return v;
+  }
   if (to == PrimitiveType::kPred) {
     if (IsFloat(from)) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
     return b.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
@@ -323,13 +335,7 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
     z = b.CreateInsertValue(z, re, 0);
     return b.CreateInsertValue(z, im, 1);
   }
-  if (IsSignedMinifloat8(from)) {  // exactly to f32, then on from there
-    v = DecodeMinifloat(b, v, from);
-    from = PrimitiveType::kF32;
-    if (to == PrimitiveType::kF32) return v;
-    if (to == PrimitiveType::kPred) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
-  }
-  if (IsSignedMinifloat8(to)) {  // from the exact double, rounded once, as the interpreter does
+  if (IsMinifloat(to)) {  // from the exact double, rounded once, as the interpreter does
     Value* d;
     if (from == PrimitiveType::kPred) d = b.CreateUIToFP(v, b.getDoubleTy());
     else if (IsFloat(from)) d = b.CreateFPExt(IsNarrowFloat(from) ? b.CreateFPExt(v, b.getFloatTy()) : v, b.getDoubleTy());
@@ -348,9 +354,13 @@ StatusOr<Value*> EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType fro
   }
   if (IsFloat(from) && IsFloat(to)) return b.CreateFPCast(v, dst);
   if (IsFloat(from)) {  // saturating, NaN → 0
+    // Sub-byte results saturate to the 8-bit range and then wrap, as the
+    // interpreter does (it converts into its one-byte storage, then wraps).
+    llvm::Type* sat = IsSubByte(to) ? b.getInt8Ty() : dst;
     llvm::Intrinsic::ID id = IsSignedInt(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
     llvm::Module* m = b.GetInsertBlock()->getModule();
-    return b.CreateCall(llvm::Intrinsic::getDeclaration(m, id, {dst, v->getType()}), {v});
+    Value* r = b.CreateCall(llvm::Intrinsic::getDeclaration(m, id, {sat, v->getType()}), {v});
+    return sat == dst ? r : b.CreateTrunc(r, dst);
   }
   if (IsFloat(to)) return IsSignedInt(from) ? b.CreateSIToFP(v, dst) : b.CreateUIToFP(v, dst);
   return b.CreateIntCast(v, dst, IsSignedInt(from));
@@ -395,19 +405,34 @@ StatusOr<Value*> ComplexOp(llvm::IRBuilderBase& b, const Instruction& instr, con
       if (ops.size() != 2) break;
       return MakeComplex(b, ct, b.CreateFSub(b.CreateFMul(re(0), re(1)), b.CreateFMul(im(0), im(1))),
                          b.CreateFAdd(b.CreateFMul(re(0), im(1)), b.CreateFMul(im(0), re(1))));
-    case Opcode::kDivide: {  // Smith's algorithm: scaled by the larger part of the divisor
-      if (ops.size() != 2) break;
+    case Opcode::kDivide:  // Smith's algorithm: scaled by the larger part of the divisor
+    case Opcode::kPower: {  // exp(w log z), pow(1, w) = pow(z, 0) = 1
+      if (ops.size() != 2 || !IsComplex(types[0]) || !IsComplex(types[1])) break;
       Value *a = re(0), *bb = im(0), *c = re(1), *d = im(1);
-      Value* c_big = b.CreateFCmpOGE(Intrinsic(b, llvm::Intrinsic::fabs, {c}), Intrinsic(b, llvm::Intrinsic::fabs, {d}));
-      Value* r1 = b.CreateFDiv(d, c);
-      Value* den1 = b.CreateFAdd(c, b.CreateFMul(d, r1));
-      Value* re1 = b.CreateFDiv(b.CreateFAdd(a, b.CreateFMul(bb, r1)), den1);
-      Value* im1 = b.CreateFDiv(b.CreateFSub(bb, b.CreateFMul(a, r1)), den1);
-      Value* r2 = b.CreateFDiv(c, d);
-      Value* den2 = b.CreateFAdd(b.CreateFMul(c, r2), d);
-      Value* re2 = b.CreateFDiv(b.CreateFAdd(b.CreateFMul(a, r2), bb), den2);
-      Value* im2 = b.CreateFDiv(b.CreateFSub(b.CreateFMul(bb, r2), a), den2);
-      return MakeComplex(b, ct, b.CreateSelect(c_big, re1, re2), b.CreateSelect(c_big, im1, im2));
+      ComplexParts r = op == Opcode::kDivide ? EmitComplexDivide(b, {a, bb}, {c, d}) : EmitComplexPower(b, {a, bb}, {c, d});
+      return MakeComplex(b, ct, r.re, r.im);
+    }
+    case Opcode::kAtan2: {  // XLA's definition: atan2(y, x) = -i log((x + iy) / sqrt(x² + y²))
+      if (ops.size() != 2 || !IsComplex(types[0]) || !IsComplex(types[1])) break;
+      Value *yr = re(0), *yi = im(0), *xr = re(1), *xi = im(1);
+      // x + iy = (xr - yi) + i(xi + yr); x² + y² = (xr² - xi² + yr² - yi²) + 2i(xr xi + yr yi)
+      ComplexParts num{b.CreateFSub(xr, yi), b.CreateFAdd(xi, yr)};
+      ComplexParts sq{b.CreateFAdd(b.CreateFSub(b.CreateFMul(xr, xr), b.CreateFMul(xi, xi)),
+                                   b.CreateFSub(b.CreateFMul(yr, yr), b.CreateFMul(yi, yi))),
+                      b.CreateFMul(llvm::ConstantFP::get(xr->getType(), 2.0),
+                                   b.CreateFAdd(b.CreateFMul(xr, xi), b.CreateFMul(yr, yi)))};
+      ComplexParts root, q, l;
+      if (!EmitComplexUnary(b, Opcode::kSqrt, sq, &root)) break;
+      q = EmitComplexDivide(b, num, root);
+      if (!EmitComplexUnary(b, Opcode::kLog, q, &l)) break;
+      return MakeComplex(b, ct, l.im, b.CreateFNeg(l.re));  // -i (a + ib) = b - ia
+    }
+    case Opcode::kMaximum:  // lexicographic (real, then imaginary), as StableHLO defines it
+    case Opcode::kMinimum: {
+      if (ops.size() != 2 || !IsComplex(types[0]) || !IsComplex(types[1])) break;
+      Value* a_less =
+          b.CreateOr(b.CreateFCmpOLT(re(0), re(1)), b.CreateAnd(b.CreateFCmpOEQ(re(0), re(1)), b.CreateFCmpOLT(im(0), im(1))));
+      return op == Opcode::kMaximum ? b.CreateSelect(a_less, ops[1], ops[0]) : b.CreateSelect(a_less, ops[0], ops[1]);
     }
     case Opcode::kCompare: {
       if (ops.size() != 2) break;
@@ -417,7 +442,10 @@ StatusOr<Value*> ComplexOp(llvm::IRBuilderBase& b, const Instruction& instr, con
       if (d == ComparisonDirection::kNe) return b.CreateNot(eq);
       return OpError(instr, "complex values compare only for equality");
     }
-    default: break;
+    default:  // the transcendental functions (complex_math_ir.h)
+      if (ops.size() != 1 || !IsComplex(types[0]) || out != types[0]) break;
+      if (ComplexParts r; EmitComplexUnary(b, op, {re(0), im(0)}, &r)) return MakeComplex(b, ct, r.re, r.im);
+      break;
   }
   return OpError(instr, "is not implemented for complex values by the kernel emitters");
 }
@@ -442,23 +470,23 @@ StatusOr<Value*> ElementwiseOpTo(llvm::IRBuilderBase& b, const Instruction& inst
     case Opcode::kSelect: return b.CreateSelect(ops[0], ops[1], ops[2]);
     default: break;
   }
-  // complex: the ops whose result is the same in every C++ library for
-  // finite values (the interpreter computes with std::complex).
+  // complex: {re, im} arithmetic here, the transcendental functions in
+  // complex_math_ir.cc (the interpreter computes with std::complex).
   bool any_complex = IsComplex(out);
   for (PrimitiveType t : types) any_complex = any_complex || IsComplex(t);
   if (any_complex) return ComplexOp(b, instr, ops, types, out);
-  // f8: computed in f32 (each operand exactly), the result rounded once.
-  bool any_f8 = IsSignedMinifloat8(out);
-  for (PrimitiveType t : types) any_f8 = any_f8 || IsSignedMinifloat8(t);
+  // f8/f4: computed in f32 (each operand exactly), the result rounded once.
+  bool any_f8 = IsMinifloat(out);
+  for (PrimitiveType t : types) any_f8 = any_f8 || IsMinifloat(t);
   if (any_f8) {
     std::vector<Value*> wide = ops;
     std::vector<PrimitiveType> wide_types = types;
     for (size_t i = 0; i < types.size(); ++i) {
-      if (!IsSignedMinifloat8(types[i])) continue;
+      if (!IsMinifloat(types[i])) continue;
       wide[i] = DecodeMinifloat(b, ops[i], types[i]);
       wide_types[i] = PrimitiveType::kF32;
     }
-    if (!IsSignedMinifloat8(out)) return ElementwiseOpTo(b, instr, wide, wide_types, out);  // compare, is-finite
+    if (!IsMinifloat(out)) return ElementwiseOpTo(b, instr, wide, wide_types, out);  // compare, is-finite
     for (PrimitiveType t : wide_types)
       if (IsFloat(t) && t != PrimitiveType::kF32) return OpError(instr, "mixes f8 with " + TypeName(t));
     ASSIGN_OR_RETURN(Value * r, ElementwiseOpTo(b, instr, wide, wide_types, PrimitiveType::kF32));
@@ -510,6 +538,19 @@ StatusOr<Value*> EmitElementwiseOp(llvm::IRBuilderBase& b, const Instruction& in
                                    const std::vector<PrimitiveType>& types) {
   PrimitiveType out = instr.shape().IsArray() ? instr.shape().element_type() : PrimitiveType::kInvalid;
   return ElementwiseOpTo(b, instr, ops, types, out);
+}
+
+StatusOr<Value*> EmitAtan(llvm::IRBuilderBase& b, Value* v, PrimitiveType t) {
+  RETURN_IF_ERROR(CheckSupportedType(t, "atan"));
+  if (IsComplex(t)) {
+    ComplexParts r = EmitComplexAtan(b, {b.CreateExtractValue(v, 0), b.CreateExtractValue(v, 1)});
+    return MakeComplex(b, v->getType(), r.re, r.im);
+  }
+  if (!IsFloat(t)) return Status::Error("codegen: atan of " + TypeName(t) + ": needs a floating-point or complex operand");
+  if (IsMinifloat(t))  // in f32, rounded once
+    return EncodeMinifloat(b, b.CreateFPExt(Libm(b, "atan", {DecodeMinifloat(b, v, t)}), b.getDoubleTy()), t);
+  if (IsNarrowFloat(t)) return b.CreateFPTrunc(Libm(b, "atan", {b.CreateFPExt(v, b.getFloatTy())}), v->getType());
+  return Libm(b, "atan", {v});
 }
 
 }  // namespace hloscope::codegen

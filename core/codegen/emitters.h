@@ -31,9 +31,11 @@ class ElementalEmitter {
   ~ElementalEmitter();
 
   StatusOr<llvm::Value*> Emit(const Instruction* instr, const std::vector<llvm::Value*>& index);
-  // Address of element `index` of kernel argument `arg` (layout-aware).
+  // Address of element `index` of kernel argument `arg` (layout-aware); for
+  // the packed sub-byte types (IsSubByte), the address of its byte.
   llvm::Value* ElementAddress(int arg, const std::vector<llvm::Value*>& index);
-  // Loads/stores an element in its storage type (pred as i8 ↔ i1 value).
+  // Loads/stores an element in its storage type (pred as i8 ↔ i1 value;
+  // sub-byte types packed in their byte, stored with atomic and/or).
   llvm::Value* Load(int arg, const std::vector<llvm::Value*>& index);
   void Store(int arg, const std::vector<llvm::Value*>& index, llvm::Value* v);
   // Applies a scalar computation (reducer, comparator) to scalar values;
@@ -70,7 +72,13 @@ StatusOr<EmittedKernel> EmitTransposeKernel(llvm::Module& m, const KernelSpec& s
 StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec);         // tiled shared-memory GEMM, batch dims
 StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec& spec);
 StatusOr<EmittedKernel> EmitSortKernel(llvm::Module& m, const KernelSpec& spec);
+StatusOr<EmittedKernel> EmitSelectAndScatterKernel(llvm::Module& m, const KernelSpec& spec);  // gathered per output element
+StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec);         // direct DFT per output element
+StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec);    // one thread per matrix
+StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec);        // selection rounds, one block per row
 StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spec);     // in place
 StatusOr<EmittedKernel> EmitDynamicUpdateSliceKernel(llvm::Module& m, const KernelSpec& spec);  // in place
+StatusOr<EmittedKernel> EmitRngBitGeneratorKernel(llvm::Module& m, const KernelSpec& spec);    // bits + new state (rng_emitter.cc)
+StatusOr<EmittedKernel> EmitRngGetAndUpdateStateKernel(llvm::Module& m, const KernelSpec& spec);  // the module's rng state global (rng_state_emitter.cc)
 
 }  // namespace hloscope::codegen

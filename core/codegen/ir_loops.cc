@@ -32,6 +32,13 @@ Status ForLoop(llvm::IRBuilderBase& b, llvm::Value* start, llvm::Value* end, llv
   return Status::Ok();
 }
 
+Status GridStrideLoop(llvm::IRBuilderBase& b, int64_t n, const BodyFn& body) {
+  llvm::Value* ntid = b.CreateZExt(BlockDim(b, Dim::kX), b.getInt64Ty());
+  llvm::Value* start = b.CreateAdd(b.CreateMul(BlockId64(b), ntid), ThreadId64(b));
+  llvm::Value* stride = b.CreateMul(b.CreateZExt(GridDim(b, Dim::kX), b.getInt64Ty()), ntid);
+  return ForLoop(b, start, b.getInt64(n), stride, body);
+}
+
 Status IfThen(llvm::IRBuilderBase& b, llvm::Value* cond, const std::function<Status()>& then) {
   llvm::Function* f = b.GetInsertBlock()->getParent();
   llvm::LLVMContext& ctx = f->getContext();

@@ -29,6 +29,9 @@ llvm::Value* I64(llvm::IRBuilderBase& b, int64_t v);
 // for (iv = start; iv < end; iv += step) body(iv);  i64 values, signed compare.
 Status ForLoop(llvm::IRBuilderBase& b, llvm::Value* start, llvm::Value* end, llvm::Value* step,
                const BodyFn& body);
+// for (i = global thread id; i < n; i += threads in the grid) body(i): the
+// grid-stride loop of one-thread-per-element kernels (1-D grid and blocks).
+Status GridStrideLoop(llvm::IRBuilderBase& b, int64_t n, const BodyFn& body);
 // if (cond) then();  the builder continues after the block.
 Status IfThen(llvm::IRBuilderBase& b, llvm::Value* cond, const std::function<Status()>& then);
 

@@ -85,7 +85,13 @@ llvm::Type* LlvmStorageType(PrimitiveType t, llvm::LLVMContext& ctx) {
     case PrimitiveType::kF8E4M3B11FNUZ:
     case PrimitiveType::kF8E5M2FNUZ:
     case PrimitiveType::kF8E4M3FNUZ:
-    case PrimitiveType::kF8E3M4: return llvm::Type::getInt8Ty(ctx);
+    case PrimitiveType::kF8E3M4:
+    case PrimitiveType::kF8E8M0FNU:
+    case PrimitiveType::kS2:  // sub-byte: one unpacked element (constants, tiles);
+    case PrimitiveType::kS4:  // buffers pack them (ElementalEmitter::Load/Store)
+    case PrimitiveType::kU2:
+    case PrimitiveType::kU4:
+    case PrimitiveType::kF4E2M1FN: return llvm::Type::getInt8Ty(ctx);
     case PrimitiveType::kS16:
     case PrimitiveType::kU16: return llvm::Type::getInt16Ty(ctx);
     case PrimitiveType::kS32:
@@ -104,7 +110,7 @@ llvm::Type* LlvmStorageType(PrimitiveType t, llvm::LLVMContext& ctx) {
       llvm::Type* d = llvm::Type::getDoubleTy(ctx);
       return llvm::StructType::get(ctx, {d, d});
     }
-    default: return nullptr;  // sub-byte ints, f8/f4, tuple, token: callers name the type
+    default: return nullptr;  // s1/u1, tuple, token: callers name the type
   }
 }
 

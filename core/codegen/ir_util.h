@@ -22,9 +22,10 @@ class IRBuilderBase;
 
 namespace hloscope::codegen {
 
-// Element types in registers: pred → i8 in memory / i1 in values; f16 → half;
-// bf16 → bfloat; f8 types are rejected (named) until an emitter supports them;
-// c64/c128 → {float,float}/{double,double}.
+// Element types in memory, one element each: pred → i8 (i1 in values);
+// f16 → half; bf16 → bfloat; f8 → i8 (the code); s2/s4/u2/u4/f4e2m1fn → i8
+// (unpacked: constants and tiles; kernel buffers pack them); c64/c128 →
+// {float,float}/{double,double}; null for s1/u1, tuples and tokens.
 llvm::Type* LlvmStorageType(PrimitiveType t, llvm::LLVMContext& ctx);
 
 // --- GPU features (the only ones) -------------------------------------------

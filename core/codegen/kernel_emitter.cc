@@ -48,9 +48,15 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     case Opcode::kDot: return &EmitDotKernel;
     case Opcode::kConvolution: return &EmitConvolutionKernel;
     case Opcode::kSort: return &EmitSortKernel;
+    case Opcode::kTopK: return &EmitTopKKernel;
+    case Opcode::kCholesky: return &EmitCholeskyKernel;
+    case Opcode::kFft: return &EmitFftKernel;
+    case Opcode::kSelectAndScatter: return &EmitSelectAndScatterKernel;
     case Opcode::kScatter: return &EmitScatterKernel;
     case Opcode::kDynamicUpdateSlice:
       return &EmitDynamicUpdateSliceKernel;
+    case Opcode::kRngBitGenerator: return &EmitRngBitGeneratorKernel;
+    case Opcode::kRngGetAndUpdateState: return &EmitRngGetAndUpdateStateKernel;
     default: break;
   }
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
@@ -77,6 +83,9 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   // the window. Elsewhere (several outputs, under other ops) the loop
   // emitter computes it elementally.
   if (roots.size() == 1 && roots[0]->opcode() == Opcode::kDynamicUpdateSlice) return ByOpcode(*roots[0], instr);
+  // Ops with an emitter of their own, with elementwise producers fused in.
+  for (Opcode op : {Opcode::kTopK, Opcode::kSelectAndScatter, Opcode::kCholesky, Opcode::kFft})
+    if (roots.size() == 1 && roots[0]->opcode() == op) return ByOpcode(*roots[0], instr);
   if (roots.size() == 1 && IsPhysicalTranspose(*roots[0])) return &EmitTransposeKernel;
   return &EmitLoopKernel;
 }

@@ -59,6 +59,9 @@ std::string Sanitize(const std::string& name) {
   std::string s;
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k_" + s;
+  // PTX names may not be "_" alone (an instruction named `_`), nor need
+  // to start with one: "k_…".
+  else if (s[0] == '_') s = "k" + s;
   return s;
 }
 
@@ -68,7 +71,8 @@ std::vector<int64_t> MinorToMajor(const Shape& s) {
   return Shape::DefaultLayout(s.rank()).minor_to_major;
 }
 
-// The literal's bytes in the physical order of `shape`'s layout.
+// The literal's bytes in the physical order of `shape`'s layout (sub-byte
+// types packed).
 std::vector<uint8_t> PhysicalBytes(const Literal& lit, const Shape& shape) {
   const uint8_t* src = lit.raw();
   int64_t n = lit.num_elements(), eb = lit.element_bytes();
@@ -85,7 +89,15 @@ std::vector<uint8_t> PhysicalBytes(const Literal& lit, const Shape& shape) {
     }
     std::memcpy(out.data() + p * eb, src + logical * eb, static_cast<size_t>(eb));
   }
-  return out;
+  const int bits = BitWidth(shape.element_type());
+  if (shape.element_type() == PrimitiveType::kPred || bits >= 8 || bits <= 0) return out;
+  // Sub-byte types packed as Shape::byte_size counts them and the kernels
+  // read them: 8/bits per byte, the first in the most significant bits.
+  const int per = 8 / bits;
+  std::vector<uint8_t> packed(static_cast<size_t>((n + per - 1) / per), 0);
+  for (int64_t p = 0; p < n; ++p)
+    packed[p / per] |= static_cast<uint8_t>((out[p] & ((1u << bits) - 1)) << (bits * (per - 1 - p % per)));
+  return packed;
 }
 
 class Planner {
@@ -284,13 +296,27 @@ class Planner {
       case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
       case Opcode::kReduceScatter: case Opcode::kAllToAll:
       case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart: case Opcode::kCollectivePermuteDone:
-      case Opcode::kPartitionId: case Opcode::kReplicaId:
+      case Opcode::kPartitionId: case Opcode::kReplicaId: case Opcode::kCollectiveBroadcast:
         return PlanCollective(i, seq);
+      case Opcode::kAsyncStart: return PlanAsyncStart(i, seq);
+      case Opcode::kAsyncUpdate:
+      case Opcode::kDomain:
+      case Opcode::kSetDimensionSize:
+        // The operand's (first operand's) value unchanged: a set-dimension-size
+        // changes only the dynamic size of a bounded dimension, which a
+        // buffer of the bound holds as is.
+        return CopyInto(i, Slices(i->operand(0)), seq);
+      case Opcode::kAsyncDone: return CopyInto(i, ElementSlices(i->operand(0), 1), seq);
+      case Opcode::kCopyStart: return CopyInto(i, Slices(i->operand(0)), seq, /*element=*/0);
+      case Opcode::kCopyDone: return CopyInto(i, ElementSlices(i->operand(0), 0), seq);
       case Opcode::kInfeed: case Opcode::kOutfeed: case Opcode::kSend: case Opcode::kSendDone:
       case Opcode::kRecv: case Opcode::kRecvDone:
         return PlanHostTransfer(i, seq);
       case Opcode::kConditional: return PlanConditional(i, seq);
       case Opcode::kCall: return PlanCall(i, seq);
+      case Opcode::kCustomCall:
+        if (IsExternalCustomCall(*i)) return PlanCustomCall(i, seq);
+        break;
       default: break;
     }
     if (IsBitcastLike(*i) && !(i->opcode() == Opcode::kReshape && HasOwnBuffers(i))) {
@@ -419,6 +445,23 @@ class Planner {
       default: break;  // send-done: the data left with its send
     }
     seq.push_back(Thunk{std::move(h)});
+    return Status::Ok();
+  }
+
+  // A custom-call no kernel implements: a call into the library or framework
+  // that registered its target (XLA's CustomCallThunk).
+  Status PlanCustomCall(const Instruction* i, ThunkSequence& seq) {
+    runtime::CustomCallThunk x;
+    x.instruction = i->name();
+    x.target = i->attrs().custom_call_target;
+    if (const RawAttr* a = i->FindRaw("api_version")) x.api_version = a->value;
+    if (const RawAttr* a = i->FindRaw("backend_config")) x.backend_config = a->value;
+    for (const Instruction* o : i->operands()) {
+      ASSIGN_OR_RETURN(auto s, Slices(o));
+      x.operands.insert(x.operands.end(), s.begin(), s.end());
+    }
+    ASSIGN_OR_RETURN(x.results, Slices(i));
+    seq.push_back(Thunk{std::move(x)});
     return Status::Ok();
   }
 
@@ -591,6 +634,45 @@ class Planner {
       t.branches.push_back(std::move(s));
     }
     seq.push_back(Thunk{std::move(t)});
+    return Status::Ok();
+  }
+
+  // Device copies of `src` into `i`'s value (or into tuple element
+  // `element` of it), skipping leaves that already coincide.
+  Status CopyInto(const Instruction* i, StatusOr<std::vector<Slice>> src, ThunkSequence& seq, int64_t element = -1) {
+    if (!src.ok()) return src.status();
+    ASSIGN_OR_RETURN(auto dst, element < 0 ? Slices(i) : ElementSlices(i, element));
+    if (src->size() != dst.size())
+      return Status::Error("codegen: %" + i->name() + " (" + std::string(OpcodeName(i->opcode())) + "): " +
+                           std::to_string(src->size()) + " source leaves for " + std::to_string(dst.size()) + " results");
+    Copies(i->name(), *src, dst, seq);
+    return Status::Ok();
+  }
+
+  // async-start runs its wrapped computation where it starts (the thunks
+  // are in order on one stream, as XLA's are when nothing overlaps): its
+  // operands are copied into the computation's parameters and the root into
+  // the start's result element ((operands), result, context); async-done
+  // takes that element.
+  Status PlanAsyncStart(const Instruction* start, ThunkSequence& seq) {
+    const Computation* callee = start->called("calls");
+    if (!callee) callee = start->to_apply();
+    if (!callee || callee->num_parameters() != start->operand_count())
+      return Status::Error("codegen: async-start %" + start->name() + " needs a wrapped computation of one parameter per operand");
+    std::vector<Slice> operands;
+    for (int p = 0; p < callee->num_parameters(); ++p) {
+      ASSIGN_OR_RETURN(auto arg, Slices(start->operand(p)));
+      ASSIGN_OR_RETURN(auto param, Slices(callee->parameter(p)));
+      Copies(start->name(), arg, param, seq);
+      operands.insert(operands.end(), arg.begin(), arg.end());
+    }
+    ASSIGN_OR_RETURN(ThunkSequence inner, PlanComputation(*callee));
+    seq.insert(seq.end(), inner.begin(), inner.end());
+    ASSIGN_OR_RETURN(auto held, ElementSlices(start, 0));
+    if (held.size() == operands.size()) Copies(start->name(), operands, held, seq);
+    ASSIGN_OR_RETURN(auto root, Slices(callee->root()));
+    ASSIGN_OR_RETURN(auto result, ElementSlices(start, 1));
+    Copies(start->name(), root, result, seq);
     return Status::Ok();
   }
 

@@ -66,8 +66,7 @@ StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec) 
     if (!a.shape.IsArray()) return KernelError(spec, "argument of shape " + a.shape.ToString() + " is not an array");
     if (a.shape.has_layout() && !a.shape.layout().tiles.empty())
       return KernelError(spec, "tiled layouts are not supported (" + a.shape.ToString() + ")");
-    if (!LlvmStorageType(a.shape.element_type(), m.getContext()) ||
-        (IsInteger(a.shape.element_type()) && BitWidth(a.shape.element_type()) < 8))
+    if (!LlvmStorageType(a.shape.element_type(), m.getContext()))
       return KernelError(spec, "element type " + std::string(PrimitiveTypeName(a.shape.element_type())) +
                                    " is not supported by the kernel emitters");
   }

@@ -1,6 +1,7 @@
 // Element type changes: convert (float->int saturates with NaN->0,
 // int->int wraps, f16/bf16 round to nearest even from f32 as XLA's
 // evaluator does), bitcast-convert (raw bytes), reduce-precision, and iota.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -182,6 +183,51 @@ StatusOr<Literal> ReducePrecision(const Instruction& instr, const Literal& a) {
 
 }  // namespace
 
+namespace {
+
+// bitcast-convert where one side is narrower than a byte (the literal keeps
+// those one per byte): the same bits, little-endian as for the wider types,
+// so element k of the new minor dimension is bits [k·n, (k+1)·n) of the
+// wide value (s8 → s4[..,2]: element 0 is the low nibble).
+StatusOr<Literal> BitcastConvertSubByte(const Instruction& instr, const Literal& a, const Shape& shape) {
+  PrimitiveType from = a.shape().element_type(), to = shape.element_type();
+  const int fb = BitWidth(from), tb = BitWidth(to);
+  if (from == PrimitiveType::kPred || to == PrimitiveType::kPred || IsComplex(from) || IsComplex(to) || fb > 64 ||
+      tb > 64)
+    return InstrError(instr, "bitcast-convert between " + std::string(PrimitiveTypeName(from)) + " and " +
+                                 std::string(PrimitiveTypeName(to)) + " is not defined");
+  Literal out(shape);
+  const int64_t ratio = fb > tb ? fb / tb : tb / fb;
+  if (ratio * std::min(fb, tb) != std::max(fb, tb) || out.num_elements() * tb != a.num_elements() * fb)
+    return InstrError(instr, "operand " + a.shape().ToString(false) + " and result " + shape.ToString(false) +
+                                 " have different bit sizes");
+  auto raw = [](const Literal& l, int64_t i) {
+    uint64_t v = 0;
+    std::memcpy(&v, l.raw() + i * l.element_bytes(), static_cast<size_t>(l.element_bytes()));
+    int bits = BitWidth(l.shape().element_type());
+    return bits < 64 ? v & ((uint64_t{1} << bits) - 1) : v;
+  };
+  auto put = [&](int64_t i, uint64_t v) {
+    if (tb < 8 && IsSignedInt(to) && ((v >> (tb - 1)) & 1))
+      v |= ~((uint64_t{1} << tb) - 1);  // as Literal keeps s4
+    std::memcpy(out.raw() + i * out.element_bytes(), &v, static_cast<size_t>(out.element_bytes()));
+  };
+  const uint64_t tmask = tb < 64 ? (uint64_t{1} << tb) - 1 : ~uint64_t{0};
+  if (fb >= tb) {  // one wide element → `ratio` narrow ones
+    for (int64_t i = 0; i < a.num_elements(); ++i)
+      for (int64_t k = 0; k < ratio; ++k) put(i * ratio + k, (raw(a, i) >> (k * tb)) & tmask);
+  } else {
+    for (int64_t i = 0; i < out.num_elements(); ++i) {
+      uint64_t v = 0;
+      for (int64_t k = 0; k < ratio; ++k) v |= raw(a, i * ratio + k) << (k * fb);
+      put(i, v);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 StatusOr<Literal> EvalConvert(const Instruction& instr, Operands ops) {
   if (ops.size() != 1 || !ops[0]->shape().IsArray()) return InstrError(instr, "needs one array operand");
   const Literal& a = *ops[0];
@@ -197,7 +243,7 @@ StatusOr<Literal> EvalConvert(const Instruction& instr, Operands ops) {
   // bitcast-convert: same bytes, reinterpreted (little-endian).
   PrimitiveType from = a.shape().element_type(), to = shape.element_type();
   if ((BitWidth(from) < 8 && from != PrimitiveType::kPred) || (BitWidth(to) < 8 && to != PrimitiveType::kPred))
-    return Unsupported(instr, "sub-byte element types are stored unpacked");
+    return BitcastConvertSubByte(instr, a, shape);
   Literal out(shape);
   if (out.raw_size() != a.raw_size())
     return InstrError(instr, "operand " + a.shape().ToString(false) + " and result " + shape.ToString(false) +

@@ -224,6 +224,12 @@ bool ComplexLoop(Opcode op, const T* a, const T* b, T* o, int64_t n) {
     case Opcode::kPower:
       for (int64_t i = 0; i < n; ++i) o[i] = (a[i] == T(1) || b[i] == T(0)) ? T(1) : std::pow(a[i], b[i]);
       return true;
+    case Opcode::kAtan2:  // XLA's definition: atan2(y, x) = -i log((x + iy) / sqrt(x² + y²))
+      for (int64_t i = 0; i < n; ++i) {
+        const T y = a[i], x = b[i], j(0, 1);
+        o[i] = -j * std::log((x + j * y) / std::sqrt(x * x + y * y));
+      }
+      return true;
     default: return false;
   }
 }
@@ -257,12 +263,13 @@ bool ComplexUnaryLoop(Opcode op, const T* a, T* o, int64_t n) {
         o[i] = T(std::expm1(x) * std::cos(y) - 2 * h * h, std::exp(x) * std::sin(y));
       }
       return true;
-    case Opcode::kLog1p:  // log|1+z| = log1p(x(2+x) + y²)/2, arg(1+z)
+    case Opcode::kLog1p:  // log|1+z| = log1p(x(2+x) + y²)/2 unless |1+z| is small or large, arg(1+z)
       for (int64_t i = 0; i < n; ++i) {
         using R = typename T::value_type;
         R x = a[i].real(), y = a[i].imag();
         R m = std::max(std::abs(x + 1), std::abs(y));
-        R re = m > R(1e4) ? std::log(std::abs(a[i] + T(1))) : std::log1p(x * (2 + x) + y * y) / 2;
+        bool direct = m > R(1e4) || m < R(0.5);  // near z = -1, x(2+x) + y² cancels to -1
+        R re = direct ? std::log(std::abs(a[i] + T(1))) : std::log1p(x * (2 + x) + y * y) / 2;
         o[i] = T(re, std::atan2(y, x + 1));
       }
       return true;
@@ -364,6 +371,32 @@ StatusOr<Literal> EvalUnary(const Instruction& instr, const Literal& a) {
   return out;
 }
 
+StatusOr<Literal> EvalAtan(const Instruction& instr, const Literal& a) {
+  PrimitiveType t = a.shape().element_type();
+  int64_t n = a.num_elements();
+  Shape out_shape = NoLayout(instr.shape());
+  if (t == PrimitiveType::kC64 || t == PrimitiveType::kC128) {
+    Literal out(out_shape);
+    if (t == PrimitiveType::kC64)
+      for (int64_t i = 0; i < n; ++i) Data<std::complex<float>>(out)[i] = std::atan(Data<std::complex<float>>(a)[i]);
+    else
+      for (int64_t i = 0; i < n; ++i) Data<std::complex<double>>(out)[i] = std::atan(Data<std::complex<double>>(a)[i]);
+    return out;
+  }
+  if (!IsFloat(t)) return InstrError(instr, "atan needs a floating-point or complex operand");
+  if (t == PrimitiveType::kF64) {
+    Literal out(out_shape);
+    for (int64_t i = 0; i < n; ++i) Data<double>(out)[i] = std::atan(Data<double>(a)[i]);
+    return out;
+  }
+  // f32, and f16/bf16/f8 computed in f32 and rounded once
+  ASSIGN_OR_RETURN(Literal w, t == PrimitiveType::kF32 ? StatusOr<Literal>(a) : ConvertLiteral(a, PrimitiveType::kF32));
+  Literal o(Shape(PrimitiveType::kF32, out_shape.dims()));
+  for (int64_t i = 0; i < n; ++i) Data<float>(o)[i] = std::atan(Data<float>(w)[i]);
+  if (t == PrimitiveType::kF32) return o;
+  return ConvertLiteral(o, t);
+}
+
 StatusOr<Literal> EvalBinary(const Instruction& instr, const Literal& a, const Literal& b) {
   PrimitiveType t = a.shape().element_type();
   Opcode op = instr.opcode();
@@ -412,6 +445,14 @@ StatusOr<Literal> EvalBinary(const Instruction& instr, const Literal& a, const L
   if (bits < 8 && op == Opcode::kShiftRightLogical && IsSignedInt(t)) {
     masked = a;
     for (int64_t i = 0; i < n; ++i) masked.raw()[i] &= static_cast<uint8_t>((1u << bits) - 1);
+    lhs = &masked;
+  }
+  if (bits < 8 && op == Opcode::kShiftRightArithmetic && IsUnsignedInt(t)) {
+    // Arithmetic on the type's bits (as for u8, whose bit 7 shifts in): the
+    // top bit of the u4/u2 pattern is the one to repeat.
+    masked = a;
+    for (int64_t i = 0; i < n; ++i)
+      if ((masked.raw()[i] >> (bits - 1)) & 1) masked.raw()[i] |= static_cast<uint8_t>(~((1u << bits) - 1));
     lhs = &masked;
   }
   bool ok = false;

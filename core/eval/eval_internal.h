@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/eval/evaluator.h"
+#include "core/eval/rng_state.h"
 #include "core/ir/instruction.h"
 
 namespace hloscope::eval {
@@ -32,6 +33,9 @@ class Interp {
   StatusOr<Literal> Run(const Computation& c, Operands args);
   // Evaluates one instruction on its operand values.
   StatusOr<Literal> Eval(const Instruction& instr, Operands ops);
+  // The run's random-number state (rng_state.h): starts from the seed with
+  // every Interp, i.e. with every EvaluateModule / EvaluateComputation.
+  RngState& rng_state() { return rng_state_; }
 
  private:
   struct Plan;
@@ -39,10 +43,12 @@ class Interp {
   const EvalOptions& opts_;
   std::unordered_map<const Computation*, std::unique_ptr<Plan>> plans_;
   int depth_ = 0;
+  RngState rng_state_;
 };
 
 // Op families. Each returns the instruction's value or a located error.
 StatusOr<Literal> EvalElementwise(const Instruction& instr, Operands ops);  // unary/binary/select/clamp/compare
+StatusOr<Literal> EvalAtan(const Instruction& instr, const Literal& a);     // xla_builder.math.Atan (no opcode)
 StatusOr<Literal> EvalConvert(const Instruction& instr, Operands ops);      // convert, bitcast-convert, reduce-precision
 StatusOr<Literal> EvalIota(const Instruction& instr);
 StatusOr<Literal> EvalDataMovement(const Instruction& instr, Operands ops);
@@ -56,6 +62,8 @@ StatusOr<Literal> EvalDot(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalConvolution(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalRngBitGenerator(const Instruction& instr, Operands ops);
+StatusOr<Literal> EvalRngGetAndUpdateState(Interp& in, const Instruction& instr);  // eval_rng_state.cc
+StatusOr<Literal> EvalRng(Interp& in, const Instruction& instr, Operands ops);      // as rng_expander expands it
 StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);

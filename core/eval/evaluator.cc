@@ -224,15 +224,14 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
       if (IsIdentityCustomCall(instr)) return *ops[0];
       if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());
       if (Opcode math = MathCustomCallOpcode(instr); math != Opcode::kParameter) {
+        if (math == Opcode::kAtan2) return EvalAtan(instr, *ops[0]);  // atan(x), see custom_calls.h
         Instruction as_op(math, instr.shape(), instr.name());
         return EvalElementwise(as_op, ops);
       }
       return Unsupported(instr, "custom-call target \"" + instr.attrs().custom_call_target +
                                     "\" is backend-specific and has no reference semantics");
-    case Opcode::kRng:
-    case Opcode::kRngGetAndUpdateState:
-      return Unsupported(instr, "it draws from hidden random-number state; use rng-bit-generator "
-                                "with an explicit state instead");
+    case Opcode::kRng: return EvalRng(*this, instr, ops);
+    case Opcode::kRngGetAndUpdateState: return EvalRngGetAndUpdateState(*this, instr);
     case Opcode::kInfeed:
     case Opcode::kOutfeed:
     case Opcode::kSend:

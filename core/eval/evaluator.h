@@ -5,9 +5,12 @@
 // Values are logical (row-major) arrays; layouts never change values, except
 // that `bitcast` reinterprets the physical buffer as XLA does. Ops that
 // cannot be evaluated on one device without outside state (collectives,
-// custom-call, send/recv, infeed, stateful rng, ...) and constants whose
-// values were elided (`{...}`) give an error naming the op and the
-// instruction, never a wrong answer.
+// custom-call, send/recv, infeed, ...) and constants whose values were
+// elided (`{...}`) give an error naming the op and the instruction, never a
+// wrong answer. The stateful `rng` and `rng-get-and-update-state` draw from
+// one random-number state per evaluation (core/eval/rng_state.h): it starts
+// from a fixed seed in every EvaluateModule / EvaluateComputation, and only
+// instructions reachable from the root advance it.
 #pragma once
 
 #include <cstdint>

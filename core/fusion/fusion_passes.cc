@@ -2,6 +2,7 @@
 // pipelines.
 #include "core/fusion/fusion_pass_base.h"
 #include "core/passes/pass_registry.h"
+#include "core/passes/rng_expander.h"
 
 namespace hloscope {
 
@@ -26,17 +27,18 @@ void RegisterFusionPasses(PassRegistry& r) {
   Add(r, [] { return MakeMultiOutputFusionPass(); });
   Add(r, [] { return MakePriorityFusionPass(); });
   Add(r, [] { return MakeHorizontalLoopFusionPass(); });
+  Add(r, [] { return MakeRngExpanderPass(); });
   using S = PipelineStage;
   (void)r.RegisterPipeline({"gpu",
-                            "XLA's GPU pipeline, simplified: simplify, priority fusion, multi-output and horizontal "
+                            "XLA's GPU pipeline, simplified: rng expansion, simplify, priority fusion, multi-output and horizontal "
                             "fusion, then CSE, DCE and copy insertion.",
-                            {S::Include("simplify"), S::Pass("priority_fusion"), S::Pass("multi_output_fusion"),
+                            {S::Pass("rng_expander"), S::Include("simplify"), S::Pass("priority_fusion"), S::Pass("multi_output_fusion"),
                              S::Pass("horizontal_loop_fusion"),
                              S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
   (void)r.RegisterPipeline({"gpu-classic",
-                            "XLA's older GPU pipeline: simplify, instruction fusion (without, then with "
+                            "XLA's older GPU pipeline: rng expansion, simplify, instruction fusion (without, then with "
                             "duplication), fusion merger, multi-output fusion, then CSE, DCE and copy insertion.",
-                            {S::Include("simplify"), S::Pass("fusion"), S::Pass("fusion_dup"),
+                            {S::Pass("rng_expander"), S::Include("simplify"), S::Pass("fusion"), S::Pass("fusion_dup"),
                              S::Pass("fusion_merger"), S::Pass("multi_output_fusion"),
                              S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
 }

@@ -27,12 +27,18 @@ Opcode MathCustomCallOpcode(const Instruction& i) {
   if (t == "xla_builder.math.Cosh") return Opcode::kCosh;
   if (t == "xla_builder.math.Sinh") return Opcode::kSinh;
   if (t == "xla_builder.math.Atanh") return Opcode::kAtanh;
+  if (t == "xla_builder.math.Atan") return Opcode::kAtan2;  // atan(x): see the header
   return Opcode::kParameter;
 }
 
 bool IsCreateBufferCustomCall(const Instruction& i) {
   return i.opcode() == Opcode::kCustomCall && i.operand_count() == 0 &&
          i.attrs().custom_call_target == "CreateBuffer" && i.shape().IsBuffer();
+}
+
+bool IsExternalCustomCall(const Instruction& i) {
+  return i.opcode() == Opcode::kCustomCall && !IsIdentityCustomCall(i) && MathCustomCallOpcode(i) == Opcode::kParameter &&
+         !IsCreateBufferCustomCall(i);
 }
 
 }  // namespace hloscope

@@ -22,10 +22,20 @@ bool IsIdentityCustomCall(const Instruction& i);
 // XLA's client-library math functions written as custom-calls
 // (`xla_builder.math.Asinh`, …: one operand, elementwise): the HLO opcode
 // with the same meaning (kAsinh, …), or kParameter where there is none. The
-// interpreter and the kernels compute them as that opcode.
+// interpreter and the kernels compute them as that opcode, except
+// `xla_builder.math.Atan` (atan(x), which has no opcode): it is kAtan2, as in
+// atan(x) = atan2(x, 1) for real x, and the one-operand kAtan2 is computed as
+// atan of real and complex x (eval::EvalAtan, codegen::EmitAtan).
 Opcode MathCustomCallOpcode(const Instruction& i);
 
 // `CreateBuffer`: a fresh, uninitialized buffer b(array) with no operand.
 bool IsCreateBufferCustomCall(const Instruction& i);
+
+// A custom-call whose target no kernel of ours implements (it is not an
+// identity, a client-library math function or CreateBuffer): a call into
+// whatever library or framework registered the target (Transformer Engine,
+// cuBLAS, a JAX callback, a test). Codegen plans it as a custom-call thunk,
+// as XLA's CustomCallThunk; the runners refuse it, naming the target.
+bool IsExternalCustomCall(const Instruction& i);
 
 }  // namespace hloscope

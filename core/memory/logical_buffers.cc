@@ -279,7 +279,7 @@ struct Builder {
           }
           // Values of nested computations live at this position.
           if (i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional ||
-              i->opcode() == Opcode::kCall) {
+              i->opcode() == Opcode::kCall || i->opcode() == Opcode::kAsyncStart) {
             for (const Computation* callee : i->called_computations()) {
               Sequence s = DfsSchedule(*callee);
               size_t before = a.buffers.size();

@@ -11,6 +11,12 @@ using json = nlohmann::ordered_json;
 
 json SliceJson(const Slice& s) { return json{{"allocation", s.allocation}, {"offset", s.offset}, {"size", s.size}}; }
 
+json SlicesJson(const std::vector<Slice>& slices) {
+  json a = json::array();
+  for (const Slice& s : slices) a.push_back(SliceJson(s));
+  return a;
+}
+
 json DimsJson(const uint32_t (&d)[3]) { return json::array({d[0], d[1], d[2]}); }
 
 json SeqJson(const ThunkSequence& seq);
@@ -55,20 +61,20 @@ json ThunkJson(const Thunk& t) {
     if (!cc->dimensions.empty()) j["dimensions"] = cc->dimensions;
     if (!cc->reduction.empty()) j["reduction"] = cc->reduction;
     if (!cc->source_target_pairs.empty()) j["source_target_pairs"] = cc->source_target_pairs;
-    json ops = json::array(), res = json::array();
-    for (const Slice& s : cc->operands) ops.push_back(SliceJson(s));
-    for (const Slice& s : cc->results) res.push_back(SliceJson(s));
-    j["operands"] = std::move(ops);
-    j["results"] = std::move(res);
+    j["operands"] = SlicesJson(cc->operands);
+    j["results"] = SlicesJson(cc->results);
   } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
     j = json{{"type", "host-transfer"}, {"op", h->op}, {"instruction", h->instruction}};
     if (h->channel_id >= 0) j["channel_id"] = h->channel_id;
     if (!h->config.empty()) j["config"] = h->config;
-    json ops = json::array(), res = json::array();
-    for (const Slice& s : h->operands) ops.push_back(SliceJson(s));
-    for (const Slice& s : h->results) res.push_back(SliceJson(s));
-    j["operands"] = std::move(ops);
-    j["results"] = std::move(res);
+    j["operands"] = SlicesJson(h->operands);
+    j["results"] = SlicesJson(h->results);
+  } else if (auto* x = std::get_if<CustomCallThunk>(&t.v)) {
+    j = json{{"type", "custom-call"}, {"instruction", x->instruction}, {"target", x->target}};
+    if (!x->api_version.empty()) j["api_version"] = x->api_version;
+    if (!x->backend_config.empty()) j["backend_config"] = x->backend_config;
+    j["operands"] = SlicesJson(x->operands);
+    j["results"] = SlicesJson(x->results);
   } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
     j = json{{"type", "while"}, {"instruction", w->instruction}, {"condition", SeqJson(w->condition)},
              {"pred", SliceJson(w->pred)}, {"body", SeqJson(w->body)}};
@@ -305,6 +311,15 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
     h.operands = ReadSlices(j, path, "operands");
     h.results = ReadSlices(j, path, "results");
     t.v = std::move(h);
+  } else if (type == "custom-call") {
+    CustomCallThunk x;
+    x.instruction = Str(j, path, "instruction", false);
+    x.target = Str(j, path, "target");
+    x.api_version = Str(j, path, "api_version", false);
+    x.backend_config = Str(j, path, "backend_config", false);
+    x.operands = ReadSlices(j, path, "operands");
+    x.results = ReadSlices(j, path, "results");
+    t.v = std::move(x);
   } else if (type == "collective") {
     CollectiveThunk c;
     c.op = Str(j, path, "op");
@@ -321,7 +336,7 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
     c.results = ReadSlices(j, path, "results");
     t.v = std::move(c);
   } else {
-    Fail(path + "/type", "unknown thunk type '" + type + "' (kernel, copy, memset, while, conditional, collective, host-transfer)");
+    Fail(path + "/type", "unknown thunk type '" + type + "' (kernel, copy, memset, while, conditional, collective, host-transfer, custom-call)");
   }
   return t;
 }
@@ -382,6 +397,10 @@ struct Validator {
       } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
         for (size_t a = 0; a < h->operands.size(); ++a) CheckSlice(h->operands[a], p + "/operands/" + std::to_string(a));
         for (size_t a = 0; a < h->results.size(); ++a) CheckSlice(h->results[a], p + "/results/" + std::to_string(a));
+      } else if (auto* x = std::get_if<CustomCallThunk>(&t.v)) {
+        for (size_t a = 0; a < x->operands.size(); ++a) CheckSlice(x->operands[a], p + "/operands/" + std::to_string(a));
+        for (size_t a = 0; a < x->results.size(); ++a) CheckSlice(x->results[a], p + "/results/" + std::to_string(a));
+        if (x->target.empty()) Fail(p + "/target", "a custom-call thunk names its target");
       } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
         Seq(w->condition, p + "/condition");
         CheckSlice(w->pred, p + "/pred");

@@ -16,8 +16,10 @@ namespace {
 StatusOr<std::vector<int64_t>> PhysicalStrides(const Shape& s) {
   if (!s.has_layout()) return std::vector<int64_t>{};
   const Layout& l = s.layout();
-  if (!l.tiles.empty() || l.element_size_in_bits != 0)
-    return Error("shape " + s.ToString() + ": tiled or packed layouts are not supported by the runtime");
+  if (!l.tiles.empty() ||
+      (l.element_size_in_bits != 0 && l.element_size_in_bits != BitWidth(s.element_type())))
+    return Error("shape " + s.ToString() +
+                 ": tiled layouts or element sizes other than the type's are not supported by the runtime");
   if (static_cast<int>(l.minor_to_major.size()) != s.rank()) return std::vector<int64_t>{};
   bool row_major = true;
   for (int i = 0; i < s.rank(); ++i) row_major &= l.minor_to_major[i] == s.rank() - 1 - i;
@@ -52,10 +54,40 @@ void ForEachElement(const Shape& s, const std::vector<int64_t>& stride, F f) {
 Status CheckArray(const Shape& s) {
   if (!s.IsArray()) return Error("shape " + s.ToString() + " is not an array");
   if (s.IsDynamic()) return Error("shape " + s.ToString() + ": dynamic dimensions are not supported by the runtime");
-  int64_t eb = StorageBytes(s.element_type());
-  if (s.byte_size() != s.num_elements() * eb)
-    return Error("shape " + s.ToString() + ": packed sub-byte types are not supported by the runtime");
   return Status::Ok();
+}
+
+// Sub-byte types (s4, u4, s2, f4e2m1fn, …) travel packed, as Shape::
+// byte_size counts them and the kernels read them (ElementalEmitter::Load):
+// 8/bits elements per byte in physical order, the first in the byte's most
+// significant bits (XLA's order). Literals keep one element per byte.
+int PackedBits(PrimitiveType t) {
+  int bits = BitWidth(t);
+  return t != PrimitiveType::kPred && bits > 0 && bits < 8 ? bits : 0;
+}
+
+std::vector<uint8_t> Pack(const std::vector<uint8_t>& unpacked, int bits) {
+  const int per = 8 / bits;
+  const uint8_t mask = static_cast<uint8_t>((1u << bits) - 1);
+  std::vector<uint8_t> out((unpacked.size() + per - 1) / per, 0);
+  for (size_t i = 0; i < unpacked.size(); ++i)
+    out[i / per] |=
+        static_cast<uint8_t>((unpacked[i] & mask) << (bits * (per - 1 - static_cast<int>(i % per))));
+  return out;
+}
+
+// One element per byte again; signed integers sign-extended, as Literal
+// keeps them.
+std::vector<uint8_t> Unpack(const uint8_t* data, int64_t n, int bits, bool sign) {
+  const int per = 8 / bits;
+  const uint8_t mask = static_cast<uint8_t>((1u << bits) - 1);
+  std::vector<uint8_t> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t u = static_cast<uint8_t>(data[i / per] >> (bits * (per - 1 - static_cast<int>(i % per)))) & mask;
+    if (sign && (u >> (bits - 1))) u |= static_cast<uint8_t>(~mask);
+    out[static_cast<size_t>(i)] = u;
+  }
+  return out;
 }
 
 }  // namespace
@@ -77,10 +109,12 @@ StatusOr<std::vector<uint8_t>> LiteralToBuffer(const Literal& l, const Shape& ph
   std::vector<uint8_t> out(l.raw_size());
   if (stride.empty()) {
     if (!out.empty()) std::memcpy(out.data(), src, out.size());
-    return out;
+  } else {
+    int eb = l.element_bytes();
+    ForEachElement(physical, stride,
+                   [&](int64_t i, int64_t p) { std::memcpy(&out[p * eb], src + i * eb, eb); });
   }
-  int eb = l.element_bytes();
-  ForEachElement(physical, stride, [&](int64_t i, int64_t p) { std::memcpy(&out[p * eb], src + i * eb, eb); });
+  if (int bits = PackedBits(physical.element_type())) return Pack(out, bits);
   return out;
 }
 
@@ -89,6 +123,14 @@ StatusOr<Literal> LiteralFromBuffer(const uint8_t* data, size_t size, const Shap
   Shape logical = physical;
   logical.set_layout(std::nullopt);
   Literal l(logical);
+  std::vector<uint8_t> unpacked;
+  if (int bits = PackedBits(physical.element_type())) {
+    if (static_cast<int64_t>(size) != physical.byte_size())
+      return Error("buffer of " + std::to_string(size) + " bytes does not hold " + physical.ToString());
+    unpacked = Unpack(data, l.num_elements(), bits, IsSignedInt(physical.element_type()));
+    data = unpacked.data();
+    size = unpacked.size();
+  }
   if (size != l.raw_size())
     return Error("buffer of " + std::to_string(size) + " bytes does not hold " + physical.ToString());
   ASSIGN_OR_RETURN(std::vector<int64_t> stride, PhysicalStrides(physical));
@@ -159,6 +201,15 @@ Status ValidatePlanForRun(const ThunkPlan& plan) {
     if (count > 0)
       return Error("plan: " + std::to_string(count) + " host transfers (infeed, outfeed, send, recv) exchange data with "
                    "the host or another program, which nothing here feeds:" + list + (count > 10 ? "\n  ..." : ""));
+  }
+  {
+    std::string list;
+    int64_t count = 0;
+    for (const CustomCallThunk* x : AllCustomCalls(plan))
+      if (++count <= 10) list += "\n  custom-call %" + x->instruction + " (target " + x->target + ")";
+    if (count > 0)
+      return Error("plan: " + std::to_string(count) + " custom-calls call external targets (a library's or a "
+                   "framework's), which this runtime does not provide:" + list + (count > 10 ? "\n  ..." : ""));
   }
   for (const auto* vals : {&plan.parameters, &plan.outputs}) {
     for (const PlanValue& v : *vals) {

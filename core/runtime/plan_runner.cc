@@ -35,6 +35,9 @@ Status RunThunks(const ThunkSequence& seq, PlanExecutor& exec, const RunLimits& 
       }
     } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
       if (h->MovesData()) return Error(h->op + " '" + h->instruction + "' exchanges data with the host, and nothing here feeds it");
+    } else if (auto* x = std::get_if<CustomCallThunk>(&t.v)) {
+      return Error("custom-call '" + x->instruction + "' calls the external target '" + x->target +
+                   "', which this runtime does not provide");
     } else if (auto* w = std::get_if<WhileThunk>(&t.v)) {
       for (int64_t it = 0;; ++it) {
         if (it > limits.max_while_iterations)

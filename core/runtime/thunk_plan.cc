@@ -40,6 +40,12 @@ std::vector<const HostTransferThunk*> AllHostTransfers(const ThunkPlan& plan) {
   return out;
 }
 
+std::vector<const CustomCallThunk*> AllCustomCalls(const ThunkPlan& plan) {
+  std::vector<const CustomCallThunk*> out;
+  Collect(plan.thunks, out);
+  return out;
+}
+
 std::vector<const KernelThunk*> AllKernels(const ThunkPlan& plan) {
   std::vector<const KernelThunk*> out;
   Collect(plan.thunks, out);

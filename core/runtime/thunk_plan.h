@@ -115,6 +115,21 @@ struct HostTransferThunk {
   bool MovesData() const { return !operands.empty() || !results.empty(); }
 };
 
+// A custom-call no kernel of ours implements: a call into a library or a
+// framework (Transformer Engine's fused attention, a cuBLAS GEMM, a JAX
+// callback, a test target), as XLA's CustomCallThunk, which looks the target
+// up in its registry when the program runs. The plan keeps its place, target
+// and slices so the rest of the module still exports; the runners provide no
+// targets and refuse a plan with any (ValidatePlanForRun), naming them.
+struct CustomCallThunk {
+  std::string instruction;
+  std::string target;          // custom_call_target
+  std::string api_version;     // as written (empty: the original API)
+  std::string backend_config;  // as written
+  std::vector<Slice> operands;  // array leaves read
+  std::vector<Slice> results;   // array leaves written
+};
+
 struct Thunk;
 using ThunkSequence = std::vector<Thunk>;
 
@@ -137,7 +152,9 @@ struct ConditionalThunk {
 };
 
 struct Thunk {
-  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk, CollectiveThunk, HostTransferThunk> v;
+  std::variant<KernelThunk, CopyThunk, MemsetThunk, WhileThunk, ConditionalThunk, CollectiveThunk, HostTransferThunk,
+               CustomCallThunk>
+      v;
 };
 
 // How an entry parameter/output maps onto allocations.
@@ -173,5 +190,6 @@ std::vector<const KernelThunk*> MissingKernels(const ThunkPlan& plan);
 // Every collective thunk, in execution (pre-)order.
 std::vector<const CollectiveThunk*> AllCollectives(const ThunkPlan& plan);
 std::vector<const HostTransferThunk*> AllHostTransfers(const ThunkPlan& plan);
+std::vector<const CustomCallThunk*> AllCustomCalls(const ThunkPlan& plan);
 
 }  // namespace hloscope::runtime

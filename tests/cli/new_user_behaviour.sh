@@ -118,16 +118,16 @@ expect_rc 0 "codegen --write-inputs" "$cli" codegen "$src/samples/transformer_bl
   { echo "FAIL codegen --write-inputs did not write the values"; ls "$tmp/tb"; fail=1; }
 
 # 9. Located codegen errors.
-printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  ROOT t = (f32[4,2], s32[4,2]) topk(p), k=2, largest=true\n}\n' >"$tmp/topk.hlo"
+printf 'HloModule m\nENTRY e {\n  a = f32[6,4,5] parameter(0)\n  b = f32[2,5,3] parameter(1)\n  g = s64[2] parameter(2)\n  ROOT t = f32[6,4,3] ragged-dot(a, b, g), lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}\n}\n' >"$tmp/ragged.hlo"
 # Never all or nothing: the bundle is written with the kernel marked missing
 # (exit 3), and run refuses the module naming it.
-expect_rc 3 "codegen of a module with no emitter" "$cli" codegen "$tmp/topk.hlo" --out "$tmp/bundle"
-expect_text "codegen error is located" "^$tmp/topk.hlo:4:8: error: " "$tmp/err"
+expect_rc 3 "codegen of a module with no emitter" "$cli" codegen "$tmp/ragged.hlo" --out "$tmp/bundle"
+expect_text "codegen error is located" "^$tmp/ragged.hlo:6:8: error: " "$tmp/err"
 if [ "$(grep -o codegen "$tmp/err" | wc -l)" -gt 1 ]; then echo "FAIL codegen error says codegen more than once:"; cat "$tmp/err"; fail=1; fi
-grep -q '"missing": "no kernel emitter for topk %t' "$tmp/bundle/manifest.json" ||
+grep -q '"missing": "no kernel emitter for ragged-dot %t' "$tmp/bundle/manifest.json" ||
   { echo "FAIL the manifest does not mark the missing kernel"; fail=1; }
-expect_rc 1 "run of a module with a missing kernel" "$cli" run "$tmp/topk.hlo"
-expect_text "run names the missing kernel" "^$tmp/topk.hlo:4:8: error: no kernel emitter for topk" "$tmp/err"
+expect_rc 1 "run of a module with a missing kernel" "$cli" run "$tmp/ragged.hlo"
+expect_text "run names the missing kernel" "^$tmp/ragged.hlo:6:8: error: no kernel emitter for ragged-dot" "$tmp/err"
 
 # 10. The same count under the same name: compare's fusions are opt --json's final fusions.
 expect_rc 0 "compare --json on a module with a loop" "$cli" compare "$src/samples/scan_rnn.hlo" "$src/samples/scan_rnn.hlo" --pipeline-a gpu --json

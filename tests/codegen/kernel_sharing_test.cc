@@ -196,15 +196,25 @@ namespace hloscope::codegen {
 namespace {
 
 // `--pipeline none` compiles a module as written: XLA's own fusions
-// (samples/*.xla_cpu_optimized.hlo) become our kernels as XLA formed them.
-TEST(PipelineNone, XlaFusionsCompileAsWritten) {
-  auto r = CompileFile(hloscope::testing::SamplesDir() + "/mlp_gelu.xla_cpu_optimized.hlo", "none", {});
+// (samples/*.xla_cpu_optimized.hlo) become our kernels as XLA formed them,
+// and run on the CPU as the interpreter computes the module (issue 23,
+// acceptance 2: every one of them, including the fusions with elementwise
+// ops after a reduce, which are emitted elementally).
+class PipelineNone : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PipelineNone, XlaFusionsCompileAsWrittenAndMatchTheInterpreter) {
+  const std::string path = hloscope::testing::SamplesDir() + "/" + GetParam() + ".xla_cpu_optimized.hlo";
+  auto r = CompileFile(path, "none", {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(runtime::MissingKernels(r->codegen.plan).empty());
-  testing::CheckResult run = testing::CompileRunCompare(
-      *ReadFileToString(hloscope::testing::SamplesDir() + "/mlp_gelu.xla_cpu_optimized.hlo"), "none");
+  testing::CheckResult run = testing::CompileRunCompare(*ReadFileToString(path), "none");
   EXPECT_EQ(run.error, "");
 }
+
+INSTANTIATE_TEST_SUITE_P(Samples, PipelineNone,
+                         ::testing::Values("attention", "embedding_xent", "layer_norm", "mlp_gelu", "mlp_gelu_bf16",
+                                           "resnet_block", "scan_rnn", "softmax", "transformer_block",
+                                           "transformer_train_step"));
 
 }  // namespace
 }  // namespace hloscope::codegen

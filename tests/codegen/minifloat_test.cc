@@ -1,8 +1,10 @@
-// f8 in kernels, checked bit for bit on the CPU: every code of every signed
-// f8 type decodes to the interpreter's value (MinifloatToDouble), and f32
-// values at and around every rounding boundary (each value, each midpoint
-// and its neighbours, the overflow boundary, subnormals, inf, NaN) encode to
-// the interpreter's code (DoubleToMinifloat, which agrees with ml_dtypes).
+// f8 and f4 in kernels, checked bit for bit on the CPU: every code of every
+// f8 type (f8e8m0fnu included) and of f4e2m1fn decodes to the interpreter's
+// value (MinifloatToDouble), and f32 values at and around every rounding
+// boundary (each value, each midpoint and its neighbours, the overflow
+// boundary, subnormals, inf, NaN) encode to the interpreter's code
+// (DoubleToMinifloat, which agrees with ml_dtypes). f4e2m1fn travels packed
+// two to a byte, so these also check the packed loads and stores.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,7 +20,7 @@ namespace {
 
 const PrimitiveType kTypes[] = {PrimitiveType::kF8E5M2,      PrimitiveType::kF8E4M3,     PrimitiveType::kF8E4M3FN,
                                 PrimitiveType::kF8E4M3B11FNUZ, PrimitiveType::kF8E5M2FNUZ, PrimitiveType::kF8E4M3FNUZ,
-                                PrimitiveType::kF8E3M4};
+                                PrimitiveType::kF8E3M4,        PrimitiveType::kF8E8M0FNU,  PrimitiveType::kF4E2M1FN};
 
 StatusOr<std::vector<Literal>> CompileAndRun(const std::string& hlo, const std::vector<Literal>& inputs) {
   CodegenOptions opts;
@@ -31,13 +33,15 @@ StatusOr<std::vector<Literal>> CompileAndRun(const std::string& hlo, const std::
 TEST(Minifloat, EveryCodeDecodesAsTheInterpreter) {
   for (PrimitiveType t : kTypes) {
     const std::string tn = std::string(PrimitiveTypeName(t));
-    Literal codes(*ParseShape("s8[256]"));
-    for (int c = 0; c < 256; ++c) codes.Set<int8_t>(c, static_cast<int8_t>(c));
-    auto out = CompileAndRun("HloModule m\nENTRY e {\n  p = s8[256] parameter(0)\n  b = " + tn +
-                                 "[256] bitcast-convert(p)\n  ROOT f = f32[256] convert(b)\n}\n",
+    const int n = 1 << BitWidth(t);
+    const std::string ns = std::to_string(n);
+    Literal codes(*ParseShape(tn + "[" + ns + "]"));
+    for (int c = 0; c < n; ++c) codes.raw()[c] = static_cast<uint8_t>(c);
+    auto out = CompileAndRun("HloModule m\nENTRY e {\n  p = " + tn + "[" + ns +
+                                 "] parameter(0)\n  ROOT f = f32[" + ns + "] convert(p)\n}\n",
                              {codes});
     ASSERT_TRUE(out.ok()) << tn << ": " << out.status().message();
-    for (int c = 0; c < 256; ++c) {
+    for (int c = 0; c < n; ++c) {
       double want = MinifloatToDouble(t, static_cast<uint8_t>(c));
       float got = (*out)[0].Get<float>(c);
       if (std::isnan(want)) {
@@ -55,7 +59,8 @@ TEST(Minifloat, RoundingAtEveryBoundaryMatchesTheInterpreter) {
     const std::string tn = std::string(PrimitiveTypeName(t));
     std::vector<float> v;
     std::vector<double> finite;
-    for (int c = 0; c < 128; ++c) {
+    const MinifloatFormat fmt = MinifloatFormatOf(t);
+    for (int c = 0; c < (1 << (fmt.exp_bits + fmt.man_bits)); ++c) {  // the non-negative codes
       double d = MinifloatToDouble(t, static_cast<uint8_t>(c));
       if (std::isfinite(d)) finite.push_back(d);
     }
@@ -80,14 +85,15 @@ TEST(Minifloat, RoundingAtEveryBoundaryMatchesTheInterpreter) {
     Literal in(*ParseShape("f32[" + std::to_string(n) + "]"));
     for (int64_t i = 0; i < n; ++i) in.Set<float>(i, v[static_cast<size_t>(i)]);
     const std::string ns = std::to_string(n);
-    auto out = CompileAndRun("HloModule m\nENTRY e {\n  p = f32[" + ns + "] parameter(0)\n  c = " + tn + "[" + ns +
-                                 "] convert(p)\n  ROOT b = s8[" + ns + "] bitcast-convert(c)\n}\n",
+    // The codes themselves come back (the literal keeps one code per byte).
+    auto out = CompileAndRun("HloModule m\nENTRY e {\n  p = f32[" + ns + "] parameter(0)\n  ROOT c = " + tn +
+                                 "[" + ns + "] convert(p)\n}\n",
                              {in});
     ASSERT_TRUE(out.ok()) << tn << ": " << out.status().message();
     int wrong = 0;
     for (int64_t i = 0; i < n && wrong < 5; ++i) {
       uint8_t want = DoubleToMinifloat(t, v[static_cast<size_t>(i)]);
-      uint8_t got = static_cast<uint8_t>((*out)[0].Get<int8_t>(i));
+      uint8_t got = (*out)[0].raw()[i];
       if (got != want) ++wrong;
       EXPECT_EQ(int(got), int(want)) << tn << " of " << v[static_cast<size_t>(i)];
     }
@@ -101,6 +107,51 @@ TEST(Minifloat, TiesAtTheOverflowBoundaryGoToEven) {
   EXPECT_TRUE(std::isnan(MinifloatToDouble(PrimitiveType::kF8E4M3FN, DoubleToMinifloat(PrimitiveType::kF8E4M3FN, 465))));
   EXPECT_TRUE(std::isinf(MinifloatToDouble(PrimitiveType::kF8E5M2, DoubleToMinifloat(PrimitiveType::kF8E5M2, 61440))));
   EXPECT_TRUE(std::isnan(MinifloatToDouble(PrimitiveType::kF8E4M3FNUZ, DoubleToMinifloat(PrimitiveType::kF8E4M3FNUZ, 248))));
+}
+
+TEST(Minifloat, E8M0AndF4BoundariesAreTheInterpreters) {
+  // f8e8m0fnu: powers of two 2^-127..2^127, no zero (0 → 2^-127), NaN 0xff
+  // for negative values and past 2^127 + 2^125; f4e2m1fn saturates at ±6.
+  const PrimitiveType e8 = PrimitiveType::kF8E8M0FNU, f4 = PrimitiveType::kF4E2M1FN;
+  EXPECT_EQ(DoubleToMinifloat(e8, 0.0), 0);
+  EXPECT_EQ(DoubleToMinifloat(e8, 1.0), 127);
+  EXPECT_EQ(DoubleToMinifloat(e8, 1.5), 128);  // tie: to the even code
+  EXPECT_EQ(DoubleToMinifloat(e8, 3.0), 128);
+  EXPECT_EQ(DoubleToMinifloat(e8, std::ldexp(1.25, 127)), 254);
+  EXPECT_EQ(DoubleToMinifloat(e8, std::ldexp(1.26, 127)), 255);
+  EXPECT_EQ(DoubleToMinifloat(e8, -1.0), 255);
+  EXPECT_EQ(MinifloatToDouble(e8, 0), std::ldexp(1.0, -127));
+  EXPECT_EQ(DoubleToMinifloat(f4, 100.0), 0x7);
+  EXPECT_EQ(DoubleToMinifloat(f4, -100.0), 0xf);
+  EXPECT_EQ(DoubleToMinifloat(f4, 0.25), 0x0);  // tie: to the even code
+  EXPECT_EQ(DoubleToMinifloat(f4, 0.75), 0x2);
+  EXPECT_EQ(MinifloatToDouble(f4, 0x9), -0.5);
+}
+
+TEST(Minifloat, E8M0AndF4ArithmeticAgree) {
+  // Scales as MX formats use them (e8m0 × value), f4 arithmetic, converts
+  // between the narrow types, packed f4 outputs of odd length.
+  auto r = testing::CompileRunCompare(R"(HloModule m
+ENTRY e {
+  x = f32[33,7] parameter(0)
+  s = f8e8m0fnu[33,7] parameter(1)
+  q = f4e2m1fn[33,7] parameter(2)
+  k = f32[] constant(9)
+  kb = f32[33,7] broadcast(k), dimensions={}
+  xs = f32[33,7] multiply(x, kb)
+  x4 = f4e2m1fn[33,7] convert(xs)
+  sum4 = f4e2m1fn[33,7] add(x4, q)
+  prod4 = f4e2m1fn[33,7] multiply(x4, q)
+  sf = f32[33,7] convert(s)
+  scaled = f32[33,7] multiply(sf, xs)
+  e8 = f8e8m0fnu[33,7] convert(xs)
+  ss = f8e8m0fnu[33,7] multiply(s, s)
+  ee = f8e4m3fn[33,7] convert(q)
+  back = f4e2m1fn[33,7] convert(ee)
+  cmp = pred[33,7] compare(x4, q), direction=LT
+  ROOT o = (f4e2m1fn[33,7], f4e2m1fn[33,7], f32[33,7], f8e8m0fnu[33,7], f8e8m0fnu[33,7], f4e2m1fn[33,7], pred[33,7]) tuple(sum4, prod4, scaled, e8, ss, back, cmp)
+})", "gpu");
+  EXPECT_EQ(r.error, "");
 }
 
 TEST(Minifloat, ArithmeticAndQuantizationFusionsAgree) {

@@ -161,6 +161,9 @@ TEST(EvalElementwise, SubByteIntegers) {
   EXPECT_EQ(Ints(Binary("s4[1]", "shift-right-logical", Lit("s4[1]", {-1}), Lit("s4[1]", {1}))), (std::vector<int64_t>{7}));
   EXPECT_EQ(Ints(Unary("s4[2]", "popcnt", Lit("s4[2]", {-1, 3}))), (std::vector<int64_t>{4, 2}));
   EXPECT_EQ(Ints(Unary("u4[2]", "count-leading-zeros", Lit("u4[2]", {1, 0}))), (std::vector<int64_t>{3, 4}));
+  // Arithmetic shift repeats the type's top bit, as for u8.
+  EXPECT_EQ(Ints(Binary("u4[3]", "shift-right-arithmetic", Lit("u4[3]", {8, 8, 7}), Lit("u4[3]", {1, 4, 1}))),
+            (std::vector<int64_t>{12, 15, 3}));
 }
 
 TEST(EvalElementwise, Compare) {
@@ -247,6 +250,15 @@ TEST(EvalElementwise, BitcastConvert) {
   EXPECT_EQ(Ints(r), (std::vector<int64_t>{0x3f800000, -2147483648LL}));
   Literal w = Unary("u8[1,4]", "bitcast-convert", Lit("f32[1]", {1}));
   EXPECT_EQ(Ints(w), (std::vector<int64_t>{0, 0, 128, 63}));
+  // Sub-byte: little-endian too, element 0 the low bits; signed pieces
+  // sign-extended.
+  EXPECT_EQ(Ints(Unary("s4[2,2]", "bitcast-convert", Lit("s8[2]", {0x1f, -128}))),
+            (std::vector<int64_t>{-1, 1, 0, -8}));
+  EXPECT_EQ(Ints(Unary("u8[2]", "bitcast-convert", Lit("s4[2,2]", {-1, 1, 0, -8}))),
+            (std::vector<int64_t>{0x1f, 0x80}));
+  EXPECT_EQ(Ints(Unary("u2[1,4]", "bitcast-convert", Lit("u8[1]", {0xe4}))),
+            (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(Ints(Unary("s4[2]", "bitcast-convert", Lit("u4[2]", {15, 7}))), (std::vector<int64_t>{-1, 7}));
 }
 
 TEST(EvalElementwise, ReducePrecision) {
@@ -315,6 +327,36 @@ ENTRY e {
   ROOT c = f32[2] add(a, b)
 })", {Lit("f32[2]", {1, 2}), Lit("f32[3]", {1, 2, 3})});
   EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
+}  // namespace hloscope::testing
+
+namespace hloscope::testing {
+namespace {
+
+// xla_builder.math.Atan has no HLO opcode: atan(x) of real and complex x.
+TEST(EvalElementwise, BuilderAtanCustomCall) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[3] constant({1, -0, 1e30})
+  a = f32[3] custom-call(x), custom_call_target="xla_builder.math.Atan"
+  z = c128[3] constant({(0, 0.5), (1, 0), (0, 2)})
+  c = c128[3] custom-call(z), custom_call_target="xla_builder.math.Atan"
+  re = f64[3] real(c)
+  im = f64[3] imag(c)
+  ROOT t = (f32[3], f64[3], f64[3]) tuple(a, re, im)
+})");
+  ASSERT_TRUE(r.IsTuple());
+  std::vector<double> a = Vals(r.tuple_elements()[0]);
+  EXPECT_FLOAT_EQ(static_cast<float>(a[0]), static_cast<float>(M_PI / 4));
+  EXPECT_TRUE(a[1] == 0 && std::signbit(a[1]));
+  EXPECT_FLOAT_EQ(static_cast<float>(a[2]), static_cast<float>(M_PI / 2));
+  std::vector<double> re = Vals(r.tuple_elements()[1]), im = Vals(r.tuple_elements()[2]);
+  EXPECT_DOUBLE_EQ(im[0], std::atanh(0.5));  // atan(iy) = i atanh(y)
+  EXPECT_DOUBLE_EQ(re[1], M_PI / 4);
+  EXPECT_DOUBLE_EQ(re[2], M_PI / 2);  // the cut beyond ±i, approached from the right
+  EXPECT_DOUBLE_EQ(im[2], std::atanh(0.5));  // Im atan(2i) = atanh(1/2)
 }
 
 }  // namespace

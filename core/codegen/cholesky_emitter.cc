@@ -1,0 +1,169 @@
+// cholesky(a), lower=true|false: a = L·L^H (or U^H·U) for every matrix of the
+// batch, the other triangle zero — the interpreter's algorithm
+// (Cholesky–Crout, column by column, NaN where a is not positive definite,
+// as XLA gives). One thread per matrix, in f64 (real and imaginary parts
+// apart for complex types); the factor's entries are kept in the output and
+// read back from it, so a matrix costs n³/3 multiply-adds and no scratch.
+// XLA GPU calls cuSOLVER's potrf for this; the matrices real modules
+// factor (covariances, Gaussian processes) are small and batched, which one
+// thread per matrix suits.
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+
+namespace hloscope::codegen {
+namespace {
+
+using llvm::Value;
+using Index = std::vector<Value*>;
+
+// A value as (re, im) in f64; im is null for real types.
+struct C64 {
+  Value* re = nullptr;
+  Value* im = nullptr;
+};
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec) {
+  auto roots = KernelRoots(*spec.instr);
+  const Instruction* chol = roots.size() == 1 ? roots[0] : nullptr;
+  if (!chol || chol->opcode() != Opcode::kCholesky)
+    return Status::Error(spec.instr->name() + ": the cholesky emitter needs a cholesky at the kernel root");
+  const Shape& in = chol->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  const int r = in.rank();
+  if (r < 2 || in.dim(r - 1) != in.dim(r - 2))
+    return Status::Error("codegen: cholesky %" + chol->name() +
+                         ": needs square matrices in the last two dimensions");
+  if (!IsFloat(t) && !IsComplex(t))
+    return Status::Error("codegen: cholesky %" + chol->name() + ": needs a floating-point or complex type");
+  RETURN_IF_ERROR(CheckSupportedType(t, chol->name()));
+  const bool complex = IsComplex(t);
+  const PrimitiveType part = t == PrimitiveType::kC64    ? PrimitiveType::kF32
+                             : t == PrimitiveType::kC128 ? PrimitiveType::kF64
+                                                         : t;
+  const RawAttr* lower_attr = chol->FindRaw("lower");
+  const bool lower = !lower_attr || lower_attr->value != "false";
+  const int64_t n = in.dim(r - 1);
+  std::vector<int64_t> batch_dims;
+  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  const int64_t batches = Product(in, batch_dims);
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args;
+  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel result;
+  result.kind = "cholesky";
+  result.dims = LoopLaunchDims(batches, spec.device);
+  MarkKernel(f, result.dims.block[0]);
+  llvm::Type* f64 = b.getDoubleTy();
+
+  auto split = [&](Value* v) -> StatusOr<C64> {
+    C64 c;
+    if (!complex) {
+      ASSIGN_OR_RETURN(c.re, EmitConvert(b, v, t, PrimitiveType::kF64));
+      return c;
+    }
+    ASSIGN_OR_RETURN(c.re, EmitConvert(b, b.CreateExtractValue(v, 0), part, PrimitiveType::kF64));
+    ASSIGN_OR_RETURN(c.im, EmitConvert(b, b.CreateExtractValue(v, 1), part, PrimitiveType::kF64));
+    return c;
+  };
+  auto join = [&](C64 c) -> StatusOr<Value*> {
+    if (!complex) return EmitConvert(b, c.re, PrimitiveType::kF64, t);
+    ASSIGN_OR_RETURN(Value * re, EmitConvert(b, c.re, PrimitiveType::kF64, part));
+    ASSIGN_OR_RETURN(Value * im, EmitConvert(b, c.im, PrimitiveType::kF64, part));
+    Value* v = llvm::UndefValue::get(RegisterType(t, ctx));
+    v = b.CreateInsertValue(v, re, 0);
+    return b.CreateInsertValue(v, im, 1);
+  };
+  auto conj = [&](C64 c) {
+    if (c.im) c.im = b.CreateFNeg(c.im);
+    return c;
+  };
+
+  Value* acc_re = EntryAlloca(b, f64, "acc_re");
+  Value* acc_im = EntryAlloca(b, f64, "acc_im");
+  Value* diag = EntryAlloca(b, f64, "diag");
+  RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
+    Index base(static_cast<size_t>(r));
+    DelinearizeInto(b, batch, in, batch_dims, base);
+    auto at = [&](Value* i, Value* j) {
+      Index idx = base;
+      idx[r - 2] = i;
+      idx[r - 1] = j;
+      return idx;
+    };
+    // The lower-triangle view of a, and the factor L kept in the output
+    // (transposed and conjugated there for lower=false).
+    auto a = [&](Value* i, Value* j) -> StatusOr<C64> {
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, chol, 0, lower ? at(i, j) : at(j, i)));
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(C64 c, split(v));
+      return lower ? c : conj(c);
+    };
+    auto l = [&](Value* i, Value* j) -> StatusOr<C64> {
+      ASSIGN_OR_RETURN(C64 c, split(ee.Load(out, lower ? at(i, j) : at(j, i))));
+      return lower ? c : conj(c);
+    };
+    auto set_l = [&](Value* i, Value* j, C64 c) -> Status {
+      ASSIGN_OR_RETURN(Value * v, join(lower ? c : conj(c)));
+      ee.Store(out, lower ? at(i, j) : at(j, i), v);
+      return Status::Ok();
+    };
+    C64 zero{llvm::ConstantFP::get(f64, 0.0), complex ? llvm::ConstantFP::get(f64, 0.0) : nullptr};
+    // The strict upper triangle of L is zero.
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      return ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, n), I64(b, 1),
+                     [&](Value* j) { return set_l(i, j, zero); });
+    }));
+    // acc = a(i, j) - Σ_{k<j} l(i, k)·conj(l(j, k))
+    auto dot_rest = [&](Value* i, Value* j) -> Status {
+      ASSIGN_OR_RETURN(C64 aij, a(i, j));
+      b.CreateStore(aij.re, acc_re);
+      if (complex) b.CreateStore(aij.im, acc_im);
+      return ForLoop(b, I64(b, 0), j, I64(b, 1), [&](Value* k) -> Status {
+        ASSIGN_OR_RETURN(C64 x, l(i, k));
+        ASSIGN_OR_RETURN(C64 y, l(j, k));
+        Value* re = b.CreateLoad(f64, acc_re);
+        if (!complex) {
+          b.CreateStore(b.CreateFSub(re, b.CreateFMul(x.re, y.re)), acc_re);
+          return Status::Ok();
+        }
+        // x·conj(y) = (xr·yr + xi·yi) + (xi·yr - xr·yi)i
+        Value* pr = b.CreateFAdd(b.CreateFMul(x.re, y.re), b.CreateFMul(x.im, y.im));
+        Value* pi = b.CreateFSub(b.CreateFMul(x.im, y.re), b.CreateFMul(x.re, y.im));
+        b.CreateStore(b.CreateFSub(re, pr), acc_re);
+        b.CreateStore(b.CreateFSub(b.CreateLoad(f64, acc_im), pi), acc_im);
+        return Status::Ok();
+      });
+    };
+    return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+      RETURN_IF_ERROR(dot_rest(j, j));
+      // sqrt of the real part: NaN when a is not positive definite.
+      Value* dj = CallLibdevice(b, "__nv_sqrt", {b.CreateLoad(f64, acc_re)}, f64);
+      b.CreateStore(dj, diag);
+      RETURN_IF_ERROR(set_l(j, j, C64{dj, complex ? llvm::ConstantFP::get(f64, 0.0) : nullptr}));
+      return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+        RETURN_IF_ERROR(dot_rest(i, j));
+        Value* d = b.CreateLoad(f64, diag);
+        C64 v{b.CreateFDiv(b.CreateLoad(f64, acc_re), d),
+              complex ? b.CreateFDiv(b.CreateLoad(f64, acc_im), d) : nullptr};
+        return set_l(i, j, v);
+      });
+    });
+  }));
+  b.CreateRetVoid();
+  return result;
+}
+
+}  // namespace hloscope::codegen

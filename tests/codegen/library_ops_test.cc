@@ -1,0 +1,229 @@
+// The ops XLA GPU hands to libraries or special emitters, as our kernels:
+// topk, select-and-scatter, cholesky and fft, each run on the CPU (the same
+// LLVM IR that becomes PTX, checked by ptxas when installed) and compared
+// with the interpreter on random inputs.
+#include "tests/codegen/emitter_test_util.h"
+
+namespace hloscope::codegen {
+namespace {
+
+struct Case {
+  const char* name;
+  const char* kind;
+  std::string hlo;
+};
+
+class LibraryOps : public ::testing::TestWithParam<Case> {};
+
+TEST_P(LibraryOps, MatchTheInterpreterOnTheCpu) {
+  for (uint64_t seed : {1, 7}) {
+    std::vector<std::string> kinds;
+    EXPECT_EQ(testing::RunAndCompare(GetParam().hlo, seed, &kinds), "") << "seed " << seed;
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), GetParam().kind), kinds.end())
+        << "no " << GetParam().kind << " kernel";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ops, LibraryOps,
+    ::testing::Values(
+        Case{"topk_f32_largest", "topk", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[3,300]{1,0} parameter(0)
+  ROOT t = (f32[3,7]{1,0}, s32[3,7]{1,0}) topk(x), k=7, largest=true
+})hlo"},
+        Case{"topk_bf16_ties_smallest_col_major", "topk", R"hlo(
+HloModule m
+ENTRY e {
+  x = bf16[4,2,33]{0,2,1} parameter(0)
+  r = bf16[4,2,33]{0,2,1} round-nearest-even(x)
+  ROOT t = (bf16[4,2,5]{2,1,0}, s32[4,2,5]{2,1,0}) topk(r), k=5, largest=false
+})hlo"},
+        Case{"topk_s32_all", "topk", R"hlo(
+HloModule m
+ENTRY e {
+  x = s32[2,9]{1,0} parameter(0)
+  ROOT t = (s32[2,9]{1,0}, s32[2,9]{1,0}) topk(x), k=9, largest=true
+})hlo"},
+        Case{"select_and_scatter_max_pool_grad", "select-and-scatter", R"hlo(
+HloModule m
+ge { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=GE }
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+ENTRY e {
+  x = f32[2,9,7,3]{3,2,1,0} parameter(0)
+  g = f32[2,5,4,3]{3,2,1,0} parameter(1)
+  z = f32[] constant(0)
+  ROOT s = f32[2,9,7,3]{3,2,1,0} select-and-scatter(x, g, z), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=ge, scatter=add
+})hlo"},
+        Case{"select_and_scatter_min_dilated", "select-and-scatter", R"hlo(
+HloModule m
+le { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=LE }
+mul { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT s = s32[] multiply(a, b) }
+ENTRY e {
+  x = s32[11,6]{0,1} parameter(0)
+  g = s32[3,3]{1,0} parameter(1)
+  one = s32[] constant(1)
+  ROOT s = s32[11,6]{0,1} select-and-scatter(x, g, one), window={size=3x2 stride=3x2 rhs_dilate=2x1 pad=1_0x0_0}, select=le, scatter=mul
+})hlo"},
+        Case{"cholesky_f32_lower_batched", "cholesky", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[3,6,6]{2,1,0} parameter(0)
+  a = f32[3,6,6]{2,1,0} dot(x, x), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}
+  i0 = s32[6,6] iota(), iota_dimension=0
+  i1 = s32[6,6] iota(), iota_dimension=1
+  eq = pred[6,6] compare(i0, i1), direction=EQ
+  six = f32[] constant(6)
+  zero = f32[] constant(0)
+  sixes = f32[6,6] broadcast(six), dimensions={}
+  zeros = f32[6,6] broadcast(zero), dimensions={}
+  d = f32[6,6] select(eq, sixes, zeros)
+  db = f32[3,6,6] broadcast(d), dimensions={1,2}
+  spd = f32[3,6,6]{2,1,0} add(a, db)
+  ROOT c = f32[3,6,6]{2,1,0} cholesky(spd), lower=true
+})hlo"},
+        Case{"cholesky_f64_upper", "cholesky", R"hlo(
+HloModule m
+ENTRY e {
+  x = f64[5,5]{1,0} parameter(0)
+  a = f64[5,5]{1,0} dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT c = f64[5,5]{1,0} cholesky(a), lower=false
+})hlo"},
+        Case{"cholesky_c64_not_positive_definite_is_nan", "cholesky", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[2,4,4]{2,1,0} parameter(0)
+  ROOT c = c64[2,4,4]{2,1,0} cholesky(x), lower=true
+})hlo"},
+        Case{"scatter_s8_add_repeated_indices", "scatter", R"hlo(
+HloModule m
+add { a = s8[] parameter(0)  b = s8[] parameter(1)  ROOT s = s8[] add(a, b) }
+ENTRY e {
+  x = s8[7,5]{1,0} parameter(0)
+  i = s32[40,1]{1,0} parameter(1)
+  seven = s32[] constant(7)
+  sevens = s32[40,1]{1,0} broadcast(seven), dimensions={}
+  ix = s32[40,1]{1,0} remainder(i, sevens)
+  u = s8[40,5]{1,0} parameter(2)
+  ROOT s = s8[7,5]{1,0} scatter(x, ix, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})hlo"},
+        Case{"scatter_f16_bf16_pred_and_c64_in_one_module", "scatter", R"hlo(
+HloModule m
+addh { a = f16[] parameter(0)  b = f16[] parameter(1)  ROOT s = f16[] add(a, b) }
+maxb { a = bf16[] parameter(0)  b = bf16[] parameter(1)  ROOT s = bf16[] maximum(a, b) }
+orp { a = pred[] parameter(0)  b = pred[] parameter(1)  ROOT s = pred[] or(a, b) }
+mulc { a = c64[] parameter(0)  b = c64[] parameter(1)  ROOT s = c64[] multiply(a, b) }
+ENTRY e {
+  i = s32[30,1]{1,0} parameter(0)
+  three = s32[] constant(3)
+  threes = s32[30,1]{1,0} broadcast(three), dimensions={}
+  ix = s32[30,1]{1,0} remainder(i, threes)
+  h = f16[3]{0} parameter(1)
+  hu = f16[30]{0} parameter(2)
+  sh = f16[3]{0} scatter(h, ix, hu), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=addh
+  g = bf16[3]{0} parameter(3)
+  gu = bf16[30]{0} parameter(4)
+  sg = bf16[3]{0} scatter(g, ix, gu), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=maxb
+  p = pred[3]{0} parameter(5)
+  pu = pred[30]{0} parameter(6)
+  sp = pred[3]{0} scatter(p, ix, pu), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=orp
+  c = c64[3]{0} parameter(7)
+  cu = c64[30]{0} parameter(8)
+  sc = c64[3]{0} scatter(c, ix, cu), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=mulc
+  ROOT t = (f16[3]{0}, bf16[3]{0}, pred[3]{0}, c64[3]{0}) tuple(sh, sg, sp, sc)
+})hlo"},
+        Case{"scatter_take_the_update_applies_in_order", "scatter", R"hlo(
+HloModule m
+second { a = s16[] parameter(0)  ROOT b = s16[] parameter(1) }
+ENTRY e {
+  x = s16[4,3]{0,1} parameter(0)
+  i = s32[25]{0} parameter(1)
+  four = s32[] constant(4)
+  fours = s32[25]{0} broadcast(four), dimensions={}
+  ix = s32[25]{0} remainder(i, fours)
+  u = s16[25,3]{0,1} parameter(2)
+  ROOT s = s16[4,3]{0,1} scatter(x, ix, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=second
+})hlo"},
+        Case{"scatter_variadic_argmax_repeated_indices", "scatter", R"hlo(
+HloModule m
+argmax {
+  v0 = f32[] parameter(0)  i0 = s32[] parameter(1)  v1 = f32[] parameter(2)  i1 = s32[] parameter(3)
+  gt = pred[] compare(v1, v0), direction=GT
+  v = f32[] select(gt, v1, v0)
+  i = s32[] select(gt, i1, i0)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}
+ENTRY e {
+  x = f32[5]{0} parameter(0)
+  xi = s32[5]{0} parameter(1)
+  i = s32[17,1]{1,0} parameter(2)
+  five = s32[] constant(5)
+  fives = s32[17,1]{1,0} broadcast(five), dimensions={}
+  ix = s32[17,1]{1,0} remainder(i, fives)
+  u = f32[17]{0} parameter(3)
+  ui = s32[17]{0} iota(), iota_dimension=0
+  ROOT s = (f32[5]{0}, s32[5]{0}) scatter(x, xi, ix, u, ui), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=argmax
+})hlo"},
+        Case{"reduce_under_ops_elementally", "elemental", R"hlo(
+HloModule m
+mx { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT m = f32[] maximum(a, b) }
+f {
+  p = f32[6,5,33]{2,1,0} parameter(0)
+  z = f32[] constant(-inf)
+  r = f32[6,5]{1,0} reduce(p, z), dimensions={2}, to_apply=mx
+  s = f32[6,5]{1,0} sqrt(r)
+  b = f32[6,5,33]{2,1,0} broadcast(s), dimensions={0,1}
+  ROOT sl = f32[6,5,20]{2,1,0} slice(b), slice={[0:6], [0:5], [0:20]}
+}
+ENTRY e {
+  x = f32[6,5,33]{2,1,0} parameter(0)
+  ROOT fu = f32[6,5,20]{2,1,0} fusion(x), kind=kCustom, calls=f
+})hlo"},
+        Case{"dot_under_ops_elementally", "elemental", R"hlo(
+HloModule m
+f {
+  p0 = bf16[2,4,8]{2,1,0} parameter(0)
+  p1 = bf16[2,8,3]{1,2,0} parameter(1)
+  d = f32[2,4,3]{2,1,0} dot(p0, p1), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  ROOT m = f32[2,4,3]{2,1,0} multiply(d, d)
+}
+ENTRY e {
+  a = bf16[2,4,8]{2,1,0} parameter(0)
+  b = bf16[2,8,3]{1,2,0} parameter(1)
+  ROOT fu = f32[2,4,3]{2,1,0} fusion(a, b), kind=kCustom, calls=f
+})hlo"},
+        Case{"fft_1d", "fft", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[3,8]{1,0} parameter(0)
+  ROOT f = c64[3,8]{1,0} fft(x), fft_type=FFT, fft_length={8}
+})hlo"},
+        Case{"ifft_2d_c128", "fft", R"hlo(
+HloModule m
+ENTRY e {
+  x = c128[2,4,6]{2,1,0} parameter(0)
+  ROOT f = c128[2,4,6]{2,1,0} fft(x), fft_type=IFFT, fft_length={4,6}
+})hlo"},
+        Case{"rfft_odd", "fft", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[5,7]{1,0} parameter(0)
+  ROOT f = c64[5,4]{1,0} fft(x), fft_type=RFFT, fft_length={7}
+})hlo"},
+        Case{"irfft_even_2d", "fft", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[3,4,5]{2,1,0} parameter(0)
+  ROOT f = f32[3,4,8]{2,1,0} fft(x), fft_type=IRFFT, fft_length={4,8}
+})hlo"},
+        Case{"irfft_odd", "fft", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[3,4]{1,0} parameter(0)
+  ROOT f = f32[3,7]{1,0} fft(x), fft_type=IRFFT, fft_length={7}
+})hlo"}),
+    [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+}  // namespace
+}  // namespace hloscope::codegen
