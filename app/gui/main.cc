@@ -24,8 +24,11 @@ int main(int argc, char** argv) {
                           "1, 2, 3... the pass runs, as hloscope-cli's --step), 'initial' or 'last'.",
                           "N", "last");
   QCommandLineOption select("select", "Screenshot: select this instruction.", "NAME");
-  QCommandLineOption panel("panel", "Screenshot: the panel to raise (graph, timeline, decisions, text).", "PANEL",
-                           "graph");
+  QCommandLineOption panel("panel",
+                           "Screenshot: the panel to raise (graph, timeline, decisions, text, kernels, details, "
+                           "pipeline, log; kernels: the text panel's Kernels tab).",
+                           "PANEL", "graph");
+  QCommandLineOption kernels("kernels", "Screenshot: generate the step's kernels (Ctrl+K) before the picture.");
   QCommandLineOption shot("screenshot", "Render the window to OUT.png and exit.", "OUT.png");
   QCommandLineOption size("size", "Screenshot: window size.", "WxH", "1600x1000");
   QCommandLineOption zoom("zoom", "Screenshot: zoom the graph by this factor around the selection (or the centre).",
@@ -38,7 +41,7 @@ int main(int argc, char** argv) {
                             "pipeline arrive, and how long the UI thread was ever blocked.");
   QCommandLineOption exit_ready("exit-when-ready",
                                 "With --timing: quit once the pipeline has run and its last step's graph is drawn.");
-  cli.addOptions({pipeline, step, select, panel, compare, shot, size, zoom, force, timing, exit_ready});
+  cli.addOptions({pipeline, step, select, panel, kernels, compare, shot, size, zoom, force, timing, exit_ready});
   cli.process(app);
 
   QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
     o.compare = cli.value(compare);
     o.output = cli.value(shot);
     o.force = cli.isSet(force);
+    o.kernels = cli.isSet(kernels);
     const QStringList wh = cli.value(size).split('x');
     o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
     if (file.isEmpty()) {

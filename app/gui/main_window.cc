@@ -130,18 +130,29 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     if (!kernels) {
       showError(tr("Kernel generation failed"), error);
       text_->setKernel({}, {}, {}, tr("Kernel generation failed: %1").arg(error));
+      text_->setKernelListing(nullptr, tr("Kernel generation failed: %1").arg(error));
       return;
     }
-    kernels_ = std::move(kernels);
+    views::ReplaceOffThread(kernels_, std::move(kernels));
     kernels_step_ = k;
-    log_->info(tr("step %1: %2 kernels generated (LLVM IR + PTX) in %3 ms").arg(k).arg(kernels_->kernels.size())
+    // Never all or nothing: a kernel no emitter implements is listed as
+    // missing, with its reason; every other kernel was generated.
+    log_->info(tr("step %1: %2 (LLVM IR + PTX) in %3 ms")
+                   .arg(k)
+                   .arg(QString::fromStdString(kernels_->summary))
                    .arg(ms, 0, 'f', 0));
-    updateKernelTabs();
+    for (const report::PlanEntry& e : kernels_->entries)
+      if (e.kind == report::PlanEntry::Kind::kMissing)
+        log_->warning(tr("step %1: %%2: kernel %3").arg(k).arg(QString::fromStdString(e.instruction),
+                                                               QString::fromStdString(e.what)));
+    showKernelListing();
   });
   connect(pipeline_, &views::PipelinePanel::stepSelected, this, &MainWindow::selectStep);
   connect(pipeline_, &views::PipelinePanel::runRequested, this, &MainWindow::runPipeline);
   connect(pipeline_, &views::PipelinePanel::cancelRequested, this, &MainWindow::cancelRun);
   connect(graph_, &views::GraphView::instructionSelected, this, [this](int64_t id) { selectInstruction(id, false); });
+  connect(text_, &views::TextPanel::kernelInstructionActivated, this,
+          [this](const QString& name) { selectInstructionByName(name, true); });
   connect(graph_, &views::GraphView::layoutFinished, this, [this](double ms, int nodes) {
     statusBar()->showMessage(tr("layout: %1 nodes in %2 ms").arg(nodes).arg(ms, 0, 'f', 0), 5000);
   });
@@ -603,6 +614,7 @@ void MainWindow::onStepPrepared(int k, std::shared_ptr<const Module> module,
   details_->setStep(run_, k);
   if (buffers) timeline_->setAssignment(buffers, step->module);
   shown_step_ = k;
+  showKernelListing();
   if (selected_ >= 0) selectInstruction(selected_, false);
   emit stepShown(k);
 }
@@ -643,9 +655,12 @@ void MainWindow::generateKernels() {
   if (!run_ || step_ < 0 || shown_step_ != step_) return;
   const quint64 gen = ++kernels_gen_;
   generating_ = true;
-  kernels_.reset();
+  views::ReplaceOffThread(kernels_, std::shared_ptr<const views::KernelListing>());
+  graph_->setKernelListing(nullptr);
+  details_->setKernelListing(nullptr);
   kernels_run_ = run_;
   text_->setKernel({}, {}, {}, tr("generating kernels for step %1…").arg(step_));
+  text_->setKernelListing(nullptr, tr("generating kernels for step %1…").arg(step_));
   Relay* relay = relay_;
   auto run = run_;
   const int k = step_;
@@ -663,30 +678,84 @@ void MainWindow::generateKernels() {
       emit relay->kernelsReady(gen, k, nullptr, QString::fromStdString(r.status().message()), 0);
       return;
     }
-    emit relay->kernelsReady(gen, k, std::make_shared<const codegen::CodegenResult>(std::move(*r)), QString(),
-                             static_cast<double>(t.elapsed()));
+    auto listing = views::KernelListing::Make(std::make_shared<const codegen::CodegenResult>(std::move(*r)));
+    emit relay->kernelsReady(gen, k, std::move(listing), QString(), static_cast<double>(t.elapsed()));
   });
+}
+
+void MainWindow::showKernelListing() {
+  const bool ready = kernelsReadyForStep();
+  graph_->setKernelListing(ready ? kernels_ : nullptr);
+  details_->setKernelListing(ready ? kernels_ : nullptr);
+  if (ready) {
+    text_->setKernelListing(kernels_, {});
+    updateKernelTabs();
+    return;
+  }
+  if (generating_) return;  // "generating…" stays
+  const QString note = kernels_ && kernels_run_ == run_
+                           ? tr("Kernels were generated for step %1; Step → Generate kernels (Ctrl+K) for step %2.")
+                                 .arg(kernels_step_)
+                                 .arg(step_)
+                           : tr("Step → Generate kernels (Ctrl+K) on a `gpu` step, then select a fusion.");
+  text_->setKernel({}, {}, {}, note);
+  text_->setKernelListing(nullptr, note);
 }
 
 void MainWindow::updateKernelTabs() {
   if (!kernelsReadyForStep()) return;
+  const codegen::CodegenResult& cg = *kernels_->code;
+  const QString summary = QString::fromStdString(kernels_->summary);
   const InstructionRecord* rec = run_->step(step_).module->Find(selected_);
   if (!rec) {
-    text_->setKernel({}, {}, {}, tr("%1 kernels for step %2: select a fusion or another kernel-launching instruction.")
-                                     .arg(kernels_->kernels.size()).arg(step_));
+    text_->setKernel({}, {}, {},
+                     tr("Step %1: %2.\nSelect a fusion or another kernel-launching instruction; the Kernels tab lists "
+                        "every launch.")
+                         .arg(step_)
+                         .arg(summary));
     return;
   }
-  for (size_t k = 0; k < kernels_->kernels.size(); ++k) {
-    if (kernels_->kernels[k].instruction != rec->name) continue;
-    const codegen::KernelCode& kc = kernels_->CodeOf(k);  // a shared kernel's code is in its first launch
-    text_->setKernel(QString::fromStdString(kernels_->kernels[k].name == kc.name
-                                                ? kc.name
-                                                : kernels_->kernels[k].name + " (kernel " + kc.name + ")"),
-                     QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
-                     QString::fromStdString(kc.ptx), {});
+  const QString name = QString::fromStdString(rec->name);
+  const report::PlanEntry* e = kernels_->Find(rec->name);
+  if (!e || (e->kind == report::PlanEntry::Kind::kKernel && e->kernel < 0)) {
+    text_->setKernel({}, {}, {},
+                     tr("%%1 launches nothing of its own in step %2 (%3); the Kernels tab lists every launch.")
+                         .arg(name)
+                         .arg(step_)
+                         .arg(summary));
     return;
   }
-  text_->setKernel({}, {}, {}, tr("%%1 is not a kernel of its own in step %2.").arg(QString::fromStdString(rec->name)).arg(step_));
+  switch (e->kind) {
+    case report::PlanEntry::Kind::kKernel: {
+      const size_t k = static_cast<size_t>(e->kernel);
+      const codegen::KernelCode& kc = cg.CodeOf(k);  // a shared kernel's code is in its first launch
+      text_->setKernel(QString::fromStdString(cg.kernels[k].name == kc.name
+                                                  ? kc.name
+                                                  : cg.kernels[k].name + " (kernel " + kc.name + ")"),
+                       QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
+                       QString::fromStdString(kc.ptx), {});
+      return;
+    }
+    case report::PlanEntry::Kind::kMissing:
+      text_->setKernel({}, {}, {},
+                       tr("%%1: kernel %2\n\n%3 stays in the plan marked missing (\"missing\" in a bundle's "
+                          "manifest.json; runners refuse the plan, naming it). Every other kernel of step %4 was "
+                          "generated: %5.")
+                           .arg(name, QString::fromStdString(e->what), QString::fromStdString(e->name))
+                           .arg(step_)
+                           .arg(summary));
+      return;
+    case report::PlanEntry::Kind::kCustomCall:
+    case report::PlanEntry::Kind::kCollective:
+    case report::PlanEntry::Kind::kHostTransfer:
+      text_->setKernel({}, {}, {},
+                       tr("%%1: %2 thunk, not a kernel of ours — %3\n\nStep %4: %5.")
+                           .arg(name, QString::fromLatin1(report::PlanEntryKindName(e->kind)),
+                                QString::fromStdString(e->what))
+                           .arg(step_)
+                           .arg(summary));
+      return;
+  }
 }
 
 bool MainWindow::selectInstructionByName(const QString& name, bool center) {
@@ -698,6 +767,10 @@ bool MainWindow::selectInstructionByName(const QString& name, bool center) {
 }
 
 bool MainWindow::showPanel(const QString& name) {
+  if (name == "kernels") {
+    text_->showKernelsTab();
+    return showPanel("text");
+  }
   if (name == "graph") {
     graph_->setFocus();
     return true;

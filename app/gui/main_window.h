@@ -31,6 +31,7 @@ class PipelinePanel;
 class TextPanel;
 class TimelineWidget;
 class CompareView;
+struct KernelListing;
 }  // namespace hloscope::views
 
 namespace hloscope::gui {
@@ -62,10 +63,13 @@ class MainWindow : public QMainWindow {
   void selectStep(int k);
   void selectInstruction(qint64 id, bool center);
   bool selectInstructionByName(const QString& name, bool center);
-  // Raises a panel: "graph", "pipeline", "details", "timeline", "decisions", "text", "log".
+  // Raises a panel: "graph", "pipeline", "details", "timeline", "decisions", "text", "log";
+  // "kernels": the text panel's Kernels tab.
   bool showPanel(const QString& name);
   // Generates LLVM IR + PTX for the shown step's kernels (worker thread);
-  // the text panel then shows the kernel of the selected fusion.
+  // the text panel then shows the kernel of the selected fusion (or why it
+  // has none) and lists every launch in its Kernels tab; the graph and the
+  // details mark missing kernels and external custom-calls.
   void generateKernels();
   // Writes a picture of what is shown: "graph-svg", "graph-png",
   // "timeline-svg", "timeline-png" (atomically; an existing file only with
@@ -80,6 +84,7 @@ class MainWindow : public QMainWindow {
   bool comparing() const { return comparing_; }
   views::CompareView* compareView() const { return compare_view_; }
   bool kernelsReadyForStep() const { return kernels_ && kernels_step_ == step_ && run_ == kernels_run_; }
+  const std::shared_ptr<const views::KernelListing>& kernels() const { return kernels_; }
 
   // State (tests, screenshot mode).
   bool busy() const;  // loading, running, preparing a step, laying out or diffing
@@ -138,6 +143,7 @@ class MainWindow : public QMainWindow {
   void showSearch();
   void updateTitle();
   void updateKernelTabs();
+  void showKernelListing();  // the listing (or none) for the shown step, in every panel
   void exportDialog(const QString& what);
   void installContextMenus();
   void compareDialog();
@@ -167,7 +173,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const Session> session_;
   std::shared_ptr<const PipelineRun> run_;
   std::vector<std::shared_ptr<const Step>> live_steps_;  // while a run is in progress
-  std::shared_ptr<const codegen::CodegenResult> kernels_;
+  std::shared_ptr<const views::KernelListing> kernels_;
   std::shared_ptr<const PipelineRun> kernels_run_;
   int kernels_step_ = -1;
   bool generating_ = false;

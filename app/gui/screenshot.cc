@@ -25,7 +25,7 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   bool ok = false;
   if (o.step != "last" && o.step != "initial" && (o.step.toInt(&ok) < 0 || !ok))
     return QStringLiteral("--step: expected a step number (0 = the input), 'initial' or 'last'");
-  static const QStringList panels = {"graph", "timeline", "decisions", "text", "details", "pipeline", "log"};
+  static const QStringList panels = {"graph", "timeline", "decisions", "text", "kernels", "details", "pipeline", "log"};
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
   if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
     return QStringLiteral("--compare: %1: no such file").arg(o.compare);
@@ -85,6 +85,7 @@ void ScreenshotDriver::poll() {
     if (!o_.select.isEmpty() && !window_->selectInstructionByName(o_.select, true))
       return fail(QStringLiteral("--select: no instruction named '%1' in step %2").arg(o_.select).arg(window_->currentStep()));
     window_->showPanel(o_.panel);
+    if (o_.kernels) window_->generateKernels();  // busy until they arrive
     if (!o_.compare.isEmpty()) {
       window_->compareWith(o_.compare);
       phase_ = Phase::kComparing;

@@ -1,8 +1,9 @@
 // Screenshot mode: `hloscope FILE [--pipeline P] [--step N|initial|last]
-// [--select NAME] [--panel graph|timeline|decisions|text] [--compare B]
-// --screenshot OUT.png [--size WxH] [--force]` loads FILE, runs the
-// pipeline, shows the step, waits until every panel (graph layout included)
-// is idle, saves the window as PNG and quits. With --compare it compares the
+// [--select NAME] [--panel graph|timeline|decisions|text|kernels|...]
+// [--kernels] [--compare B] --screenshot OUT.png [--size WxH] [--force]`
+// loads FILE, runs the pipeline, shows the step (with --kernels: generates
+// its kernels, Ctrl+K), waits until every panel (graph layout included) is
+// idle, saves the window as PNG and quits. With --compare it compares the
 // step with module B and saves the compare window instead.
 #pragma once
 
@@ -24,6 +25,7 @@ struct ScreenshotOptions {
   QString output;
   QSize size{1600, 1000};
   double zoom = 1;  // graph zoom factor applied once the window settled
+  bool kernels = false;  // Step → Generate kernels on the step before the picture
   bool force = false;
   int timeout_ms = 300000;
 };

@@ -11,6 +11,7 @@ void RegisterMetaTypes() {
   qRegisterMetaType<std::shared_ptr<const Module>>();
   qRegisterMetaType<std::shared_ptr<const BufferAssignment>>();
   qRegisterMetaType<std::shared_ptr<const codegen::CodegenResult>>();
+  qRegisterMetaType<std::shared_ptr<const views::KernelListing>>();
   qRegisterMetaType<std::shared_ptr<const CompareBundle>>();
 }
 

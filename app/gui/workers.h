@@ -13,6 +13,7 @@
 #include "core/memory/buffer_assignment.h"
 #include "core/session/session.h"
 #include "views/compare/compare_view.h"
+#include "views/kernels/kernels_model.h"
 
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Step>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Session>)
@@ -20,6 +21,7 @@ Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::PipelineRun>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Module>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::BufferAssignment>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::codegen::CodegenResult>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::views::KernelListing>)
 
 namespace hloscope::gui {
 
@@ -53,7 +55,8 @@ class Relay : public QObject {
   void buffersReady(quint64 generation, int step, std::shared_ptr<const hloscope::BufferAssignment> buffers,
                     QString error);
   void compareReady(quint64 generation, std::shared_ptr<const hloscope::gui::CompareBundle> bundle, QString error);
-  void kernelsReady(quint64 generation, int step, std::shared_ptr<const hloscope::codegen::CodegenResult> kernels,
+  // The code and its plan listing (built on the worker); null with `error`.
+  void kernelsReady(quint64 generation, int step, std::shared_ptr<const hloscope::views::KernelListing> kernels,
                     QString error, double ms);
 };
 

@@ -24,6 +24,12 @@ inline constexpr std::string_view kRewrittenColor = "#ef6c00";
 inline constexpr std::string_view kSelectedColor = "#1565c0";
 inline constexpr std::string_view kFusionClusterFill = "#f3e5f5";
 inline constexpr std::string_view kFusionClusterBorder = "#8e24aa";
+// Marks from the kernel plan (after Step → Generate kernels): an instruction
+// whose kernel no emitter implements (red dashed outline and a "!" badge) and
+// a custom-call into an external target (deep pink dash-dot outline and an
+// "ext" badge); the kernel tab colours their rows alike.
+inline constexpr std::string_view kMissingKernelColor = "#c62828";
+inline constexpr std::string_view kExternalCallColor = "#ad1457";
 
 // Buffer kinds in the timeline (index = BufferKind's value order:
 // parameter, constant, temp, output).

@@ -26,6 +26,7 @@
 #include "core/printer/printer.h"
 #include "core/report/compare.h"
 #include "core/report/graph_svg.h"
+#include "core/report/plan_listing.h"
 #include "core/report/timeline.h"
 
 namespace hloscope::report {
@@ -279,20 +280,45 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
         char launch[128];
         std::snprintf(launch, sizeof launch, "grid %ux%ux%u, block %ux%ux%u", t->dims.grid[0], t->dims.grid[1],
                       t->dims.grid[2], t->dims.block[0], t->dims.block[1], t->dims.block[2]);
-        list.push_back({{"name", t->name},
-                        {"kind", t->kind},
-                        {"instruction", t->instruction},
-                        {"launch", launch},
-                        {"bytes", t->bytes},
-                        {"flops", t->flops},
-                        {"estimated_us", t->estimated_us},
-                        {"measured_us", nullptr},
-                        {"files", kfiles}});
+        J entry = {{"name", t->name},
+                   {"kind", t->kind},
+                   {"instruction", t->instruction},
+                   {"launch", launch},
+                   {"bytes", t->bytes},
+                   {"flops", t->flops},
+                   {"estimated_us", t->estimated_us},
+                   {"measured_us", nullptr},
+                   {"files", kfiles}};
+        // Never all or nothing: a kernel no emitter implements stays listed, with why.
+        if (!t->missing.empty()) entry["missing"] = t->missing;
+        list.push_back(std::move(entry));
+      }
+      // The thunks that are not kernels of ours: custom-calls into external
+      // targets, collectives, host transfers (core/report/plan_listing.h).
+      const std::vector<PlanEntry> entries = ListPlan(*cg);
+      const PlanCounts counts = CountPlan(entries);
+      J other = J::array();
+      for (const PlanEntry& e : entries) {
+        if (e.kind == PlanEntry::Kind::kKernel || e.kind == PlanEntry::Kind::kMissing) continue;
+        other.push_back({{"thunk", PlanEntryKindName(e.kind)},
+                         {"instruction", e.instruction},
+                         {"target", e.target},
+                         {"what", e.what}});
       }
       d["kernels"] = {{"generated", true},
                       {"target", cg->plan.target},
+                      {"summary", PlanSummaryLine(counts)},
+                      {"counts",
+                       {{"generated", counts.kernels},
+                        {"missing", counts.missing},
+                        {"custom_calls", counts.custom_calls},
+                        {"collectives", counts.collectives},
+                        {"host_transfers", counts.host_transfers}}},
                       {"note", "measured µs: no GPU run was done for this report"},
-                      {"list", std::move(list)}};
+                      {"list", std::move(list)},
+                      {"thunks", std::move(other)}};
+      for (const PlanEntry& e : entries)
+        if (e.kind == PlanEntry::Kind::kMissing) Progress(opts, "kernel " + e.name + ": " + e.what);
       if (!opts.run.empty()) MeasureKernels(m, *cg, opts, d["kernels"]);
       // The kernel bundle (docs/bundle-format.md), runnable by hloscope-run.
       runtime::Bundle bundle;

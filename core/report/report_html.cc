@@ -20,6 +20,7 @@ details{margin:4px 0} summary{cursor:pointer;color:#455a64;font-size:12px}
 .picture{overflow:auto;border:1px solid #e0e0e0;max-height:900px;background:#fff}
 .verdict-fused,.verdict-merged,.verdict-fused-with-duplication{color:#2e7d32} .verdict-not-fused{color:#9e9e9e}
 nav a{margin-right:12px;font-size:13px}
+tr.missing td{background:#ffebee} .missing{color:#c62828;font-weight:bold} .external{color:#ad1457}
 )css";
 
 std::string E(const std::string& s) { return XmlEscape(s); }
@@ -240,12 +241,19 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
   // Kernels.
   const J& k = d["kernels"];
   h += "<section id=\"kernels\">\n<h2>Kernels</h2>\n";
-  if (!k["generated"].get<bool>() || k["list"].empty()) {
+  const bool has_thunks = k.contains("thunks") && !k["thunks"].empty();
+  if (!k["generated"].get<bool>() || (k["list"].empty() && !has_thunks)) {
     h += "<p class=\"muted\">" + E(Str(k["note"])) + "</p>\n";
   } else {
-    h += "<p class=\"muted\">" + std::to_string(k["list"].size()) + " kernel launches for " + E(Str(k["target"])) +
+    const std::string summary = k.contains("summary") ? Str(k["summary"])
+                                                      : std::to_string(k["list"].size()) + " kernel launches";
+    h += "<p class=\"muted\">" + E(summary) + " for " + E(Str(k["target"])) +
          (k.contains("bundle") ? "; the runnable kernel bundle is in <a href=\"bundle/manifest.json\">bundle/</a>" : "") +
          ". " + E(Str(k["note"])) + ".</p>\n";
+    if (k.contains("counts") && k["counts"]["missing"].get<int64_t>() > 0)
+      h += "<p><span class=\"missing\">" + Num(k["counts"]["missing"]) +
+           " missing</span>: no kernel emitter implements these; they stay in the plan (\"missing\" in the bundle's "
+           "manifest.json, which runners refuse), and every other kernel was generated.</p>\n";
     if (k.contains("run")) {
       const J& run = k["run"];
       if (run.contains("error"))
@@ -259,17 +267,37 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
                   : std::string("not checked (the interpreter could not run the module)")) +
              ".</p>\n";
     }
-    h += "<table>\n<tr><th>kernel</th><th>kind</th><th>launch</th><th>bytes</th><th>flops</th><th>estimated µs</th>"
-         "<th>measured µs</th><th>files</th></tr>\n";
-    for (const auto& x : k["list"]) {
-      std::string files;
-      for (const auto& f : x["files"]) files += "<a href=\"" + E(Str(f)) + "\">" + E(Str(f)) + "</a> ";
-      h += "<tr><td><code>" + E(Str(x["name"])) + "</code></td><td>" + E(Str(x["kind"])) + "</td><td>" +
-           E(Str(x["launch"])) + "</td><td class=\"n\">" + Num(x["bytes"]) + "</td><td class=\"n\">" + Num(x["flops"]) +
-           "</td><td class=\"n\">" + Num(x["estimated_us"]) + "</td><td class=\"n\">" + Num(x["measured_us"]) +
-           "</td><td>" + files + "</td></tr>\n";
+    if (!k["list"].empty()) {
+      h += "<table>\n<tr><th>kernel</th><th>kind</th><th>launch</th><th>bytes</th><th>flops</th><th>estimated µs</th>"
+           "<th>measured µs</th><th>files</th></tr>\n";
+      for (const auto& x : k["list"]) {
+        if (x.contains("missing")) {
+          h += "<tr class=\"missing\"><td><code>" + E(Str(x["name"])) + "</code></td><td class=\"missing\">missing</td>"
+               "<td colspan=\"6\">" + E(Str(x["missing"])) + "</td></tr>\n";
+          continue;
+        }
+        std::string files;
+        for (const auto& f : x["files"]) files += "<a href=\"" + E(Str(f)) + "\">" + E(Str(f)) + "</a> ";
+        h += "<tr><td><code>" + E(Str(x["name"])) + "</code></td><td>" + E(Str(x["kind"])) + "</td><td>" +
+             E(Str(x["launch"])) + "</td><td class=\"n\">" + Num(x["bytes"]) + "</td><td class=\"n\">" +
+             Num(x["flops"]) + "</td><td class=\"n\">" + Num(x["estimated_us"]) + "</td><td class=\"n\">" +
+             Num(x["measured_us"]) + "</td><td>" + files + "</td></tr>\n";
+      }
+      h += "</table>\n";
     }
-    h += "</table>\n";
+    if (has_thunks) {
+      h += "<h3>Not kernels of ours (" + std::to_string(k["thunks"].size()) +
+           ")</h3>\n<p class=\"muted\">Custom-calls into external targets (a library or a framework that a runtime "
+           "provides), collectives and host transfers: the plan keeps their places and slices.</p>\n"
+           "<table>\n<tr><th>instruction</th><th>thunk</th><th>what</th></tr>\n";
+      for (const auto& x : k["thunks"]) {
+        const bool custom = Str(x["thunk"]) == "custom-call";
+        h += "<tr><td><code>" + E(Str(x["instruction"])) + "</code></td><td" +
+             (custom ? " class=\"external\"" : "") + ">" + E(Str(x["thunk"])) + "</td><td>" + E(Str(x["what"])) +
+             "</td></tr>\n";
+      }
+      h += "</table>\n";
+    }
   }
   h += "</section>\n";
   h += "<section id=\"files\">\n<h2>Files</h2>\n<ul>\n";

@@ -89,17 +89,17 @@ TEST_F(ReportTest, JsonHasSchemaFields) {
   EXPECT_GE(d["memory"]["peak_bytes"].get<int64_t>(), d["memory"]["lower_bound_bytes"].get<int64_t>());
   EXPECT_GT(d["graphs"]["before"]["nodes"].get<int64_t>(), d["graphs"]["after"]["nodes"].get<int64_t>());
   // Steps are numbered 1, 2, 3... (step 0 is the input), as --step, explain and the GUI number them:
-  // priority_fusion is step 26 of gpu on the transformer block, and decisions carry that number.
+  // priority_fusion is step 27 of gpu on the transformer block, and decisions carry that number.
   for (size_t k = 0; k < d["steps"].size(); ++k) {
     EXPECT_EQ(d["steps"][k]["index"], k + 1);
     EXPECT_EQ(d["steps"][k]["step"], k + 1);
   }
-  ASSERT_GT(d["steps"].size(), 26u);
-  EXPECT_EQ(d["steps"][25]["pass"], "priority_fusion");
+  ASSERT_GT(d["steps"].size(), 27u);
+  EXPECT_EQ(d["steps"][26]["pass"], "priority_fusion");
   bool priority_decision = false;
   for (const auto& x : d["decisions"])
     if (x["pass"] == "priority_fusion") {
-      EXPECT_EQ(x["step"], 26) << x.dump();
+      EXPECT_EQ(x["step"], 27) << x.dump();
       priority_decision = true;
     }
   EXPECT_TRUE(priority_decision);
@@ -231,6 +231,73 @@ TEST(ReportBuild, RunFillsMeasuredTimes) {
     for (const auto& x : k["list"]) EXPECT_TRUE(x["measured_us"].is_number()) << x.dump();
     EXPECT_NE(r->html.find("match the interpreter"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace hloscope::report
+
+namespace hloscope::report {
+namespace {
+
+// Never all or nothing, in the report: a kernel no emitter implements
+// (ragged-dot) is listed as missing with its reason, a custom-call into an
+// external target ("foo") as a thunk that is not a kernel of ours, and the
+// section's summary line counts both; every other kernel is generated.
+TEST(ReportBuild, KernelsSectionListsMissingKernelsAndExternalCalls) {
+  constexpr const char* kHlo = R"hlo(HloModule plan_marks
+
+ENTRY %main (a: f32[19,11,5], b: f32[3,5,7], g: s64[19,3], x: f32[64]) -> (f32[19,11,7], f32[64], f32[64]) {
+  %a = f32[19,11,5] parameter(0)
+  %b = f32[3,5,7] parameter(1)
+  %g = s64[19,3] parameter(2)
+  %x = f32[64] parameter(3)
+  %ragged = f32[19,11,7] ragged-dot(f32[19,11,5] %a, f32[3,5,7] %b, s64[19,3] %g), lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={1}, rhs_group_dims={0}
+  %e = f32[64] exponential(f32[64] %x)
+  %m = f32[64] multiply(f32[64] %e, f32[64] %x)
+  %ext = f32[64] custom-call(f32[64] %m), custom_call_target="foo"
+  %t = f32[64] tanh(f32[64] %ext)
+  ROOT %out = (f32[19,11,7], f32[64], f32[64]) tuple(%ragged, %m, %t)
+}
+)hlo";
+  auto m = ParseHloModule(kHlo, "plan_marks.hlo");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  auto r = BuildReport(**m, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const auto& k = r->data["kernels"];
+  ASSERT_TRUE(k["generated"].get<bool>()) << k.dump();
+  const int64_t generated = k["counts"]["generated"].get<int64_t>();
+  EXPECT_GE(generated, 1);
+  EXPECT_EQ(k["counts"]["missing"], 1);
+  EXPECT_EQ(k["counts"]["custom_calls"], 1);
+  EXPECT_EQ(k["counts"]["collectives"], 0);
+  const std::string summary = std::to_string(generated) + (generated == 1 ? " kernel" : " kernels") +
+                              " generated, 1 missing, 1 custom-call thunk";
+  EXPECT_EQ(k["summary"], summary);
+  // The missing kernel: in the list, no files, with its reason.
+  int missing = 0;
+  for (const auto& x : k["list"]) {
+    if (!x.contains("missing")) {
+      EXPECT_FALSE(x["files"].empty()) << x.dump();
+      continue;
+    }
+    ++missing;
+    EXPECT_EQ(x["instruction"], "ragged");
+    EXPECT_TRUE(x["files"].empty());
+    EXPECT_NE(x["missing"].get<std::string>().find("no kernel emitter for ragged-dot"), std::string::npos) << x.dump();
+  }
+  EXPECT_EQ(missing, 1);
+  ASSERT_EQ(k["thunks"].size(), 1u) << k["thunks"].dump();
+  EXPECT_EQ(k["thunks"][0]["thunk"], "custom-call");
+  EXPECT_EQ(k["thunks"][0]["instruction"], "ext");
+  EXPECT_EQ(k["thunks"][0]["target"], "foo");
+  // The page: the summary line, the missing row with its reason, the thunks table.
+  const std::string& h = r->html;
+  EXPECT_NE(h.find(summary + " for sm_90"), std::string::npos);
+  EXPECT_NE(h.find("<td class=\"missing\">missing</td>"), std::string::npos);
+  EXPECT_NE(h.find("no kernel emitter for ragged-dot %ragged"), std::string::npos);
+  EXPECT_NE(h.find("Not kernels of ours (1)"), std::string::npos);
+  EXPECT_NE(h.find("custom-call into external target &quot;foo&quot;"), std::string::npos);
+  EXPECT_EQ(CheckXml(h), "") << "the page is not well-formed";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/ir/attributes.h"
+#include "views/kernels/kernels_model.h"
 #include "views/pipeline/steps_model.h"
 
 namespace hloscope::views {
@@ -24,7 +25,7 @@ QString Row(const QString& key, const QString& value) {
 
 }  // namespace
 
-QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id) {
+QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, const KernelListing* kernels) {
   if (step < 0 || step >= run.size()) return {};
   const Step& s = run.step(step);
   const ModuleSnapshot& snap = *s.module;
@@ -96,6 +97,14 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id) {
       h += Row("cost", QObject::tr("no kernel of its own"));
     }
   }
+  if (kernels) {
+    const report::PlanEntry* e = kernels->Find(rec->name);
+    const QColor c = e ? PlanEntryColor(e->kind) : QColor();
+    QString what = e ? Esc(e->what) : QObject::tr("launches nothing of its own in the kernel plan");
+    if (e && e->kind == report::PlanEntry::Kind::kKernel) what = "<code>" + Esc(e->name) + "</code>: " + what;
+    if (c.isValid()) what = "<span style='color:" + c.name() + "'><b>" + what + "</b></span>";
+    h += Row(QObject::tr("kernel"), what);
+  }
   h += "</table>";
   auto decisions = run.DecisionsAbout(id, rec->name);
   h += QObject::tr("<h4 style='margin:6px 2px 2px 2px'>Fusion decisions naming it (%1)</h4>").arg(decisions.size());
@@ -145,6 +154,12 @@ void DetailsPanel::setStep(std::shared_ptr<const PipelineRun> run, int step) {
   render();
 }
 
+void DetailsPanel::setKernelListing(std::shared_ptr<const KernelListing> listing) {
+  if (listing == kernels_) return;
+  ReplaceOffThread(kernels_, std::move(listing));
+  render();
+}
+
 void DetailsPanel::setInstruction(int64_t id) {
   id_ = id;
   render();
@@ -158,7 +173,7 @@ void DetailsPanel::render() {
     browser_->setHtml(tr("<p><i>Open a module and select an instruction.</i></p>"));
     return;
   }
-  browser_->setHtml(InstructionDetailsHtml(*run_, step_, id_));
+  browser_->setHtml(InstructionDetailsHtml(*run_, step_, id_, kernels_.get()));
 }
 
 }  // namespace hloscope::views

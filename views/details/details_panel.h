@@ -15,6 +15,8 @@ class QTextBrowser;
 
 namespace hloscope::views {
 
+struct KernelListing;
+
 class DetailsPanel : public QWidget {
   Q_OBJECT
 
@@ -26,6 +28,10 @@ class DetailsPanel : public QWidget {
   void setStep(std::shared_ptr<const PipelineRun> run, int step);
   void setInstruction(int64_t id);
   int64_t instruction() const { return id_; }
+  // The shown step's kernel plan (after Step → Generate kernels; null:
+  // none): a "kernel" row says what the instruction launches — its kernel,
+  // that it is missing and why, or the external target it calls.
+  void setKernelListing(std::shared_ptr<const KernelListing> listing);
   // The rendered text (tests).
   QString plainText() const;
   QString html() const;
@@ -40,9 +46,11 @@ class DetailsPanel : public QWidget {
   std::shared_ptr<const PipelineRun> run_;
   int step_ = -1;
   int64_t id_ = -1;
+  std::shared_ptr<const KernelListing> kernels_;
 };
 
-// The HTML shown for one instruction (exposed for tests and reports).
-QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id);
+// The HTML shown for one instruction (exposed for tests and reports);
+// `kernels`: the step's kernel plan, or null.
+QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, const KernelListing* kernels = nullptr);
 
 }  // namespace hloscope::views

@@ -165,9 +165,17 @@ void GraphLegend::setChangeLabels(const QStringList& labels) {
   update();
 }
 
+void GraphLegend::setKernelMarks(bool missing, bool external) {
+  if (missing == missing_ && external == external_) return;
+  missing_ = missing, external_ = external;
+  resize(sizeHint());
+  update();
+}
+
 QSize GraphLegend::sizeHint() const {
   int rows = static_cast<int>(std::size(kLegendCategories));
   for (const QString& l : labels_) rows += l.isEmpty() ? 0 : 1;
+  rows += int(missing_) + int(external_);
   return {150, rows * kRow + 12};
 }
 
@@ -200,6 +208,16 @@ void GraphLegend::paintEvent(QPaintEvent*) {
     p.drawRoundedRect(QRectF(8, y + 2, 18, 10), 2, 2);
     p.setPen(Qt::black);
     p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft, label);
+    y += kRow;
+  }
+  for (KernelMark m : {KernelMark::kMissing, KernelMark::kExternal}) {
+    if (m == KernelMark::kMissing ? !missing_ : !external_) continue;
+    p.setPen(QPen(KernelMarkColor(m), 1.8, m == KernelMark::kMissing ? Qt::DashLine : Qt::DashDotLine));
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(8, y + 2, 18, 10), 2, 2);
+    p.setPen(Qt::black);
+    p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft,
+               m == KernelMark::kMissing ? tr("kernel missing (!)") : tr("external call (ext)"));
     y += kRow;
   }
 }

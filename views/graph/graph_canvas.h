@@ -67,12 +67,16 @@ class GraphLegend : public QWidget {
   // Relabels the highlight rows (added, removed, folded, rewritten); an
   // empty label hides its row. The compare view uses its own meanings.
   void setChangeLabels(const QStringList& labels);
+  // Shows the kernel-plan rows: "kernel missing" (red dashed, "!") and
+  // "external call" (dash-dot, "ext"), each while the graph has such marks.
+  void setKernelMarks(bool missing, bool external);
 
  protected:
   void paintEvent(QPaintEvent* e) override;
 
  private:
   QStringList labels_;
+  bool missing_ = false, external_ = false;
 };
 
 }  // namespace hloscope::views

@@ -33,6 +33,39 @@ QColor ChangeColor(ChangeKind k) {
   return {};
 }
 
+QColor KernelMarkColor(KernelMark m) {
+  switch (m) {
+    case KernelMark::kMissing: return ToQColor(layout::kMissingKernelColor);
+    case KernelMark::kExternal: return ToQColor(layout::kExternalCallColor);
+    case KernelMark::kNone: break;
+  }
+  return {};
+}
+
+void PaintKernelMark(QPainter* p, const QRectF& r, KernelMark m) {
+  if (m == KernelMark::kNone) return;
+  const QColor c = KernelMarkColor(m);
+  p->save();
+  p->setRenderHint(QPainter::Antialiasing);
+  p->setBrush(Qt::NoBrush);
+  p->setPen(QPen(c, 2.0, m == KernelMark::kMissing ? Qt::DashLine : Qt::DashDotLine));
+  p->drawRoundedRect(r.adjusted(-4, -4, 4, 4), 7, 7);
+  // The badge: "!" (missing) or "ext" (external call) on the top-left corner.
+  const QString text = m == KernelMark::kMissing ? QStringLiteral("!") : QStringLiteral("ext");
+  QFont f(QStringLiteral("sans-serif"));
+  f.setPixelSize(9);
+  f.setBold(true);
+  const double w = m == KernelMark::kMissing ? 12 : 22;
+  QRectF badge(r.left() - 8, r.top() - 9, w, 12);
+  p->setPen(Qt::NoPen);
+  p->setBrush(c);
+  p->drawRoundedRect(badge, 6, 6);
+  p->setPen(Qt::white);
+  p->setFont(f);
+  p->drawText(badge, Qt::AlignCenter, text);
+  p->restore();
+}
+
 // ---------------------------------------------------------------- NodeItem
 
 NodeItem::NodeItem(GraphView* view, const layout::GraphNode& node, const layout::NodeBox& box, bool ghost)
@@ -51,13 +84,23 @@ NodeItem::NodeItem(GraphView* view, const layout::GraphNode& node, const layout:
   if (node.is_group) tip += QStringLiteral("\n(double-click to open)");
   if (node.is_fusion) tip += QStringLiteral("\n(double-click to expand)");
   for (const std::string& c : node.called) tip += QStringLiteral("\ncalls ") + QString::fromStdString(c);
+  tip_ = tip;
   setToolTip(tip);
   setAcceptHoverEvents(!ghost);
   setZValue(ghost ? 1 : 3);
   if (ghost) setOpacity(0.45);
 }
 
-QRectF NodeItem::boundingRect() const { return rect_.adjusted(-3, -3, 3, 3); }
+QRectF NodeItem::boundingRect() const {
+  return mark_ == KernelMark::kNone ? rect_.adjusted(-3, -3, 3, 3) : rect_.adjusted(-10, -11, 6, 6);
+}
+
+void NodeItem::setKernelMark(KernelMark m, const QString& text) {
+  if (m != mark_) prepareGeometryChange();
+  mark_ = m;
+  setToolTip(m == KernelMark::kNone || text.isEmpty() ? tip_ : tip_ + QStringLiteral("\n") + text);
+  update();
+}
 
 void NodeItem::setChange(ChangeKind k) {
   change_ = k;
@@ -104,6 +147,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
     p->drawLine(QPointF(badge.left() + 2, badge.center().y()), QPointF(badge.right() - 2, badge.center().y()));
     p->drawLine(QPointF(badge.center().x(), badge.top() + 2), QPointF(badge.center().x(), badge.bottom() - 2));
   }
+  if (!ghost_) PaintKernelMark(p, rect_, mark_);
 }
 
 void NodeItem::hoverEnterEvent(QGraphicsSceneHoverEvent*) {
@@ -193,7 +237,17 @@ ClusterItem::ClusterItem(GraphView* view, const layout::GraphCluster& cluster, c
   setToolTip(label_ + QStringLiteral("\n(double-click to collapse)"));
 }
 
-QRectF ClusterItem::boundingRect() const { return rect_.adjusted(-2, -2, 2, 2); }
+QRectF ClusterItem::boundingRect() const {
+  return mark_ == KernelMark::kNone ? rect_.adjusted(-2, -2, 2, 2) : rect_.adjusted(-10, -11, 6, 6);
+}
+
+void ClusterItem::setKernelMark(KernelMark m, const QString& text) {
+  if (m != mark_) prepareGeometryChange();
+  mark_ = m;
+  setToolTip(label_ + (m == KernelMark::kNone || text.isEmpty() ? QString() : QStringLiteral("\n") + text) +
+             QStringLiteral("\n(double-click to collapse)"));
+  update();
+}
 
 void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   p->setRenderHint(QPainter::Antialiasing);
@@ -212,6 +266,7 @@ void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) 
   p->setBrush(Qt::white);
   p->drawRect(badge);
   p->drawLine(QPointF(badge.left() + 2, badge.center().y()), QPointF(badge.right() - 2, badge.center().y()));
+  PaintKernelMark(p, rect_, mark_);
 }
 
 void ClusterItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) {

@@ -19,6 +19,14 @@ class GraphView;
 enum class ChangeKind { kNone, kAdded, kRemoved, kFolded, kRewritten };
 QColor ChangeColor(ChangeKind k);
 
+// A mark from the step's kernel plan (after Step → Generate kernels): the
+// instruction's kernel is missing (no emitter implements it), or it is a
+// custom-call into an external target (no kernel of ours).
+enum class KernelMark { kNone, kMissing, kExternal };
+QColor KernelMarkColor(KernelMark m);
+// Draws the mark's outline around `r` (and its badge at the top-left).
+void PaintKernelMark(QPainter* p, const QRectF& r, KernelMark m);
+
 class NodeItem : public QGraphicsItem {
  public:
   NodeItem(GraphView* view, const layout::GraphNode& node, const layout::NodeBox& box, bool ghost);
@@ -32,6 +40,9 @@ class NodeItem : public QGraphicsItem {
   ChangeKind change() const { return change_; }
   void setSelectedNode(bool s);
   bool selectedNode() const { return selected_; }
+  // `text` (the reason, the target) is added to the tooltip.
+  void setKernelMark(KernelMark m, const QString& text);
+  KernelMark kernelMark() const { return mark_; }
 
  protected:
   void hoverEnterEvent(QGraphicsSceneHoverEvent* e) override;
@@ -49,6 +60,8 @@ class NodeItem : public QGraphicsItem {
   bool is_group_, is_fusion_, ghost_;
   bool hovered_ = false, selected_ = false;
   ChangeKind change_ = ChangeKind::kNone;
+  KernelMark mark_ = KernelMark::kNone;
+  QString tip_;  // the tooltip without the mark's text
 };
 
 class EdgeItem : public QGraphicsPathItem {
@@ -72,6 +85,7 @@ class ClusterItem : public QGraphicsItem {
   QRectF boundingRect() const override;
   void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
   int64_t id() const { return id_; }
+  void setKernelMark(KernelMark m, const QString& text);  // an expanded fusion
 
  protected:
   void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) override;
@@ -82,6 +96,7 @@ class ClusterItem : public QGraphicsItem {
   QRectF rect_;
   QString label_;
   bool is_fusion_;
+  KernelMark mark_ = KernelMark::kNone;
 };
 
 }  // namespace hloscope::views

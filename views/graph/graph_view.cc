@@ -18,6 +18,7 @@
 
 #include "views/graph/graph_canvas.h"
 #include "views/graph/graph_items.h"
+#include "views/kernels/kernels_model.h"
 
 namespace hloscope::views {
 
@@ -155,6 +156,7 @@ void GraphView::buildScene(std::shared_ptr<const layout::LaidOutGraph> g, const 
   scene_->clear();
   node_items_.clear();
   edge_items_.clear();
+  cluster_items_.clear();
   added_.clear(), removed_.clear(), folded_.clear(), rewritten_.clear();
 
   std::unordered_set<int64_t> added, modified, folded;
@@ -168,7 +170,10 @@ void GraphView::buildScene(std::shared_ptr<const layout::LaidOutGraph> g, const 
     const layout::GraphCluster* c = nullptr;
     for (const auto& gc : g->graph.clusters)
       if (gc.id == g->clusters[i].id) c = &gc;
-    if (c) scene_->addItem(new ClusterItem(this, *c, g->clusters[i]));
+    if (!c) continue;
+    auto* item = new ClusterItem(this, *c, g->clusters[i]);
+    scene_->addItem(item);
+    cluster_items_.push_back(item);
   }
   for (size_t i = 0; i < g->edges.size(); ++i) {
     auto* e = new EdgeItem(g->graph.edges[i], g->edges[i]);
@@ -214,6 +219,7 @@ void GraphView::buildScene(std::shared_ptr<const layout::LaidOutGraph> g, const 
       }
     }
   }
+  applyKernelMarks();
   QRectF bounds = scene_->itemsBoundingRect().adjusted(-40, -40, 40, 40);
   scene_->setSceneRect(bounds);
   applySelection(false);
@@ -274,6 +280,59 @@ void GraphView::nodeDoubleClicked(int64_t id) {
 
 void GraphView::setChangeLegend(const QString& added, const QString& rewritten) {
   legend_->setChangeLabels({added, QString(), QString(), rewritten});
+  positionOverlays();
+}
+
+void GraphView::setKernelListing(std::shared_ptr<const KernelListing> listing) {
+  if (listing == kernels_) return;
+  ReplaceOffThread(kernels_, std::move(listing));
+  applyKernelMarks();
+}
+
+void GraphView::applyKernelMarks() {
+  missing_.clear(), external_.clear();
+  auto mark_of = [this](const std::string& name, QString* text) {
+    const report::PlanEntry* e = kernels_ ? kernels_->Find(name) : nullptr;
+    if (!e) return KernelMark::kNone;
+    if (e->kind == report::PlanEntry::Kind::kMissing) {
+      *text = tr("kernel %1").arg(QString::fromStdString(e->what));
+      return KernelMark::kMissing;
+    }
+    if (e->kind == report::PlanEntry::Kind::kCustomCall) {
+      *text = tr("external call: %1").arg(QString::fromStdString(e->what));
+      return KernelMark::kExternal;
+    }
+    return KernelMark::kNone;
+  };
+  const layout::Graph* g = current_ && kernels_ ? &current_->graph : nullptr;
+  std::unordered_map<int64_t, const layout::GraphNode*> nodes;
+  if (g)
+    for (const layout::GraphNode& n : g->nodes) nodes.emplace(n.id, &n);
+  for (NodeItem* n : node_items_) {
+    if (n->ghost() || (!g && n->kernelMark() == KernelMark::kNone)) continue;
+    QString text;
+    auto it = nodes.find(n->id());
+    const layout::GraphNode* node = it == nodes.end() ? nullptr : it->second;
+    const KernelMark m = node && !node->is_group ? mark_of(node->name, &text) : KernelMark::kNone;
+    n->setKernelMark(m, text);
+    if (m == KernelMark::kMissing) missing_.push_back(n->id());
+    if (m == KernelMark::kExternal) external_.push_back(n->id());
+  }
+  for (ClusterItem* c : cluster_items_) {
+    QString text;
+    KernelMark m = KernelMark::kNone;
+    if (g)
+      for (const layout::GraphCluster& gc : g->clusters)
+        if (gc.id == c->id() && gc.is_fusion) {
+          // An expanded fusion's label starts with its name.
+          const std::string name = gc.label.substr(0, gc.label.find(' '));
+          m = mark_of(name, &text);
+        }
+    c->setKernelMark(m, text);
+    if (m == KernelMark::kMissing) missing_.push_back(c->id());
+    if (m == KernelMark::kExternal) external_.push_back(c->id());
+  }
+  legend_->setKernelMarks(kernels_ && kernels_->counts.missing > 0, kernels_ && kernels_->counts.custom_calls > 0);
   positionOverlays();
 }
 
@@ -413,6 +472,8 @@ std::vector<int64_t> GraphView::highlighted(const QString& kind) const {
   if (kind == QLatin1String("removed")) return removed_;
   if (kind == QLatin1String("folded")) return folded_;
   if (kind == QLatin1String("rewritten")) return rewritten_;
+  if (kind == QLatin1String("missing")) return missing_;
+  if (kind == QLatin1String("external")) return external_;
   return {};
 }
 

@@ -35,6 +35,7 @@ class GraphSearchBar;
 class NodeItem;
 class EdgeItem;
 class ClusterItem;
+struct KernelListing;
 
 class GraphView : public QWidget {
   Q_OBJECT
@@ -71,6 +72,13 @@ class GraphView : public QWidget {
   // The legend's names for the "added" and "rewritten" highlights (the
   // compare view uses them for other differences); hides the other two.
   void setChangeLegend(const QString& added, const QString& rewritten);
+  // The shown step's kernel plan (after Step → Generate kernels; null: none):
+  // instructions whose kernel is missing get a red dashed outline and a "!"
+  // badge, custom-calls into external targets a dash-dot outline and an
+  // "ext" badge, with the reason or target in the tooltip; the legend
+  // explains both. Nodes are matched by instruction name, so the caller
+  // passes only the listing of the step that is shown.
+  void setKernelListing(std::shared_ptr<const KernelListing> listing);
   void setExpandFusions(bool expand);
   void setNeighbourhood(int hops);  // 0 = off; around the selection
   // Node budget of one picture: larger computations are grouped (default
@@ -88,6 +96,7 @@ class GraphView : public QWidget {
   bool busy() const { return busy_; }
   std::shared_ptr<const layout::LaidOutGraph> laidOut() const { return current_; }
   // Ids of nodes drawn with each highlight in the current picture.
+  // Also "missing" and "external" (kernel marks).
   std::vector<int64_t> highlighted(const QString& kind) const;  // "added", "removed", "folded", "rewritten"
 
  signals:
@@ -115,6 +124,7 @@ class GraphView : public QWidget {
   void nodeDoubleClicked(int64_t id);
   bool find(const QString& regex, int direction);
   void positionOverlays();
+  void applyKernelMarks();
 
   GraphCanvas* canvas_ = nullptr;
   QGraphicsScene* scene_ = nullptr;
@@ -138,6 +148,9 @@ class GraphView : public QWidget {
   QString find_regex_;
   std::vector<NodeItem*> node_items_;
   std::vector<int64_t> added_, removed_, folded_, rewritten_;
+  std::shared_ptr<const KernelListing> kernels_;
+  std::vector<int64_t> missing_, external_;
+  std::vector<ClusterItem*> cluster_items_;
   QThreadPool* pool_ = nullptr;
   std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
   struct Move {

@@ -2,6 +2,9 @@
 #include "views/common/release_off_thread.h"
 
 #include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QThread>
@@ -10,6 +13,7 @@
 
 #include "core/session/line_diff.h"
 #include "views/common/ui_timer.h"
+#include "views/kernels/kernels_model.h"
 #include "views/text/line_text.h"
 #include "views/text/text_viewer.h"
 
@@ -37,7 +41,33 @@ TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(ir_, tr("LLVM IR"));
   tabs_->addTab(ptx_, tr("PTX"));
-  setKernel({}, {}, {}, tr("Step → Generate kernels (Ctrl+K) on a `gpu` step, then select a fusion."));
+  kernels_tab_ = new QWidget;
+  kernels_summary_ = new QLabel;
+  kernels_summary_->setWordWrap(true);
+  kernels_summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  kernels_model_ = new KernelsModel(this);
+  kernels_view_ = new QTableView;
+  kernels_view_->setModel(kernels_model_);
+  kernels_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  kernels_view_->setSelectionMode(QAbstractItemView::SingleSelection);
+  kernels_view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  kernels_view_->verticalHeader()->hide();
+  kernels_view_->verticalHeader()->setDefaultSectionSize(kernels_view_->fontMetrics().height() + 4);
+  kernels_view_->horizontalHeader()->setStretchLastSection(true);
+  kernels_view_->setWordWrap(false);
+  {
+    auto* l = new QVBoxLayout(kernels_tab_);
+    l->setContentsMargins(4, 4, 4, 0);
+    l->addWidget(kernels_summary_);
+    l->addWidget(kernels_view_, 1);
+  }
+  tabs_->addTab(kernels_tab_, tr("Kernels"));
+  connect(kernels_view_, &QTableView::clicked, this, [this](const QModelIndex& i) {
+    emit kernelInstructionActivated(i.data(KernelsModel::kInstructionRole).toString());
+  });
+  const QString hint = tr("Step → Generate kernels (Ctrl+K) on a `gpu` step, then select a fusion.");
+  setKernel({}, {}, {}, hint);
+  setKernelListing(nullptr, hint);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tabs_);
@@ -140,6 +170,27 @@ void TextPanel::setKernel(const QString& name, const QString& ir, const QString&
   ir_->setPlainText("; kernel " + name + "\n" + ir);
   ptx_->setPlainText("// kernel " + name + "\n" + ptx);
 }
+
+void TextPanel::setKernelListing(std::shared_ptr<const KernelListing> listing, const QString& note) {
+  if (!listing) {
+    kernels_summary_->setText(note);
+    kernels_model_->setListing(nullptr);
+    return;
+  }
+  QString summary = QString::fromStdString(listing->summary);
+  if (listing->code) summary += tr(" — for %1").arg(QString::fromStdString(listing->code->plan.target));
+  if (listing->counts.missing)
+    summary += tr(". Missing kernels are in the plan with their reason (red); the rest of the module is complete");
+  if (listing->counts.custom_calls)
+    summary += tr(". Custom-calls call external targets (a library or framework) that a runtime provides");
+  kernels_summary_->setText(summary + ".");
+  kernels_model_->setListing(std::move(listing));
+  kernels_view_->resizeColumnsToContents();
+}
+
+QString TextPanel::kernelsSummary() const { return kernels_summary_->text(); }
+
+void TextPanel::showKernelsTab() { tabs_->setCurrentWidget(kernels_tab_); }
 
 QString TextPanel::irText() const { return ir_->toPlainText(); }
 QString TextPanel::ptxText() const { return ptx_->toPlainText(); }

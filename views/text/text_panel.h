@@ -3,7 +3,9 @@
 // previous step (computed off the UI thread), and for StableHLO input the
 // source text. Each is a TextViewer: small texts in a QPlainTextEdit, large
 // ones (the 40k-line HLO of a large module) in the LargeTextView, prepared on
-// a worker so that the UI thread is never blocked by them.
+// a worker so that the UI thread is never blocked by them. After Step →
+// Generate kernels: the selected instruction's LLVM IR and PTX (or why it has
+// none) and a Kernels tab listing every launch of the plan.
 #pragma once
 
 #include <QWidget>
@@ -12,12 +14,16 @@
 
 #include "core/session/session.h"
 
+class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
+class QTableView;
 
 namespace hloscope::views {
 
 class TextViewer;
+class KernelsModel;
+struct KernelListing;
 
 class TextPanel : public QWidget {
   Q_OBJECT
@@ -33,6 +39,13 @@ class TextPanel : public QWidget {
   void setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note);
   QString irText() const;
   QString ptxText() const;
+  // The Kernels tab: every launch of the step's plan (generated kernels,
+  // missing ones with their reason, custom-call / collective / host-transfer
+  // thunks) and a summary line; null shows `note` instead.
+  void setKernelListing(std::shared_ptr<const KernelListing> listing, const QString& note);
+  KernelsModel* kernelsModel() const { return kernels_model_; }
+  QString kernelsSummary() const;
+  void showKernelsTab();
 
   QTabWidget* tabs() const { return tabs_; }
   TextViewer* hloViewer() const { return hlo_; }
@@ -46,6 +59,8 @@ class TextPanel : public QWidget {
 
  signals:
   void diffReady();
+  // A row of the Kernels tab was clicked: the instruction it implements.
+  void kernelInstructionActivated(QString name);
 
  private:
   void startDiff();
@@ -56,6 +71,10 @@ class TextPanel : public QWidget {
   TextViewer* source_;
   QPlainTextEdit* ir_;
   QPlainTextEdit* ptx_;
+  QWidget* kernels_tab_;
+  QLabel* kernels_summary_;
+  QTableView* kernels_view_;
+  KernelsModel* kernels_model_;
   std::shared_ptr<const PipelineRun> run_;
   int step_ = -1;
   int64_t id_ = -1;
