@@ -248,6 +248,99 @@ struct ElementalEmitter::Impl {
     return b.CreateLoad((*init)->getType(), acc);
   }
 
+  // A variadic reduce or reduce-window (N inputs, N inits, a tuple of N
+  // results), one output element: N accumulators from the inits, then the
+  // reducer over the reduced dimensions (reduce) or the window's in-bounds
+  // positions (reduce-window) in row-major order, the interpreter's order.
+  // XLA CPU writes max pooling's gradient as such a reduce-window (value and
+  // argmax indices together).
+  StatusOr<std::vector<Value*>> VariadicReduction(const Instruction* instr, const Index& index) {
+    // Not cached: a value made inside a guarded branch must not be reused
+    // outside it; each get-tuple-element of it redoes the reduction.
+    const Computation* fn = instr->to_apply();
+    const int n = instr->operand_count() / 2;
+    if (!fn || n < 1 || instr->operand_count() != 2 * n || !instr->shape().IsTuple() || instr->shape().tuple_size() != n)
+      return OpError(*instr, "a variadic reduction needs N inputs, N inits, to_apply and N results");
+    const Shape& in = instr->operand(0)->shape();
+    const int rank = in.rank();
+    const bool window = instr->opcode() == Opcode::kReduceWindow;
+    std::vector<WindowDim> dims;
+    std::vector<int64_t> sizes;  // positions to visit per dimension (window, or reduced dims)
+    if (window) {
+      dims.assign(static_cast<size_t>(rank), WindowDim{});
+      if (const Window* w = instr->attrs().window.get()) {
+        if (static_cast<int>(w->dims.size()) != rank) return OpError(*instr, "window rank differs from the operand rank");
+        dims = w->dims;
+      }
+      for (const WindowDim& d : dims) {
+        if (d.stride <= 0 || d.base_dilation <= 0 || d.window_dilation <= 0 || d.size < 0)
+          return OpError(*instr, "invalid window");
+        sizes.push_back(d.size);
+      }
+    } else {
+      for (int64_t d : instr->dimensions()) sizes.push_back(in.dim(static_cast<int>(d)));
+    }
+    int64_t count = 1;
+    for (int64_t z : sizes) count *= z;
+    auto saved = cache;
+    std::vector<Value*> accs;
+    std::vector<llvm::Type*> types;
+    for (int k = 0; k < n; ++k) {
+      StatusOr<Value*> init = Operand(instr, n + k, Index{});
+      if (!init.ok()) return init.status();
+      types.push_back((*init)->getType());
+      accs.push_back(EntryAlloca(b, types.back(), "variadic_acc"));
+      b.CreateStore(*init, accs.back());
+    }
+    Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
+      std::vector<Value*> pos = ::hloscope::codegen::Delinearize(b, q, sizes);
+      Index src(static_cast<size_t>(rank));
+      Value* ok = b.getTrue();
+      if (window) {
+        for (int e = 0; e < rank; ++e) {
+          const WindowDim& w = dims[static_cast<size_t>(e)];
+          Value* p = b.CreateAdd(b.CreateMul(index[e], b.getInt64(w.stride)),
+                                 b.CreateSub(b.CreateMul(pos[e], b.getInt64(w.window_dilation)), b.getInt64(w.pad_lo)));
+          if (w.base_dilation > 1) {
+            ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateSRem(p, b.getInt64(w.base_dilation)), b.getInt64(0)));
+            p = b.CreateSDiv(p, b.getInt64(w.base_dilation));
+          }
+          ok = b.CreateAnd(ok, b.CreateICmpSGE(p, b.getInt64(0)));
+          ok = b.CreateAnd(ok, b.CreateICmpSLT(p, b.getInt64(in.dim(e))));
+          src[static_cast<size_t>(e)] = p;
+        }
+      } else {
+        const std::vector<int64_t>& rd = instr->dimensions();
+        size_t kept = 0;
+        for (int d = 0; d < rank; ++d) {
+          auto it = std::find(rd.begin(), rd.end(), d);
+          src[static_cast<size_t>(d)] = it != rd.end() ? pos[static_cast<size_t>(it - rd.begin())] : index[kept++];
+        }
+      }
+      return IfThen(b, ok, [&]() -> Status {
+        auto inner = cache;
+        std::vector<Value*> args;
+        for (int k = 0; k < n; ++k) args.push_back(b.CreateLoad(types[static_cast<size_t>(k)], accs[static_cast<size_t>(k)]));
+        for (int k = 0; k < n; ++k) {
+          StatusOr<Value*> x = Operand(instr, k, src);
+          if (!x.ok()) return x.status();
+          args.push_back(*x);
+        }
+        StatusOr<std::vector<Value*>> r = self->EmitScalarComputation(*fn, args);
+        cache = std::move(inner);
+        if (!r.ok()) return r.status();
+        if (static_cast<int>(r->size()) != n) return OpError(*instr, "the reducer must return one value per input");
+        for (int k = 0; k < n; ++k) b.CreateStore((*r)[static_cast<size_t>(k)], accs[static_cast<size_t>(k)]);
+        return Status::Ok();
+      });
+    });
+    cache = std::move(saved);
+    RETURN_IF_ERROR(st);
+    std::vector<Value*> out;
+    for (int k = 0; k < n; ++k) out.push_back(b.CreateLoad(types[static_cast<size_t>(k)], accs[static_cast<size_t>(k)]));
+    return out;
+  }
+
   // A reduce of one array, one output element: init, then the reducer over
   // the reduced dimensions in row-major order (the interpreter's order).
   // For fusions no reduction emitter takes (a reduce under other ops, as in
@@ -304,7 +397,6 @@ struct ElementalEmitter::Impl {
     const Shape& ls = instr->operand(0)->shape();
     const Shape& rs = instr->operand(1)->shape();
     const PrimitiveType rt = instr->shape().element_type();
-    if (IsComplex(rt)) return OpError(*instr, "a complex dot is not computed elementally by the kernel emitters");
     std::vector<int64_t> sizes;
     for (int64_t d : dn->lhs_contracting) sizes.push_back(ls.dim(static_cast<int>(d)));
     int64_t count = 1;
@@ -322,14 +414,28 @@ struct ElementalEmitter::Impl {
     const std::vector<int64_t> rf = free_dims(rs, dn->rhs_batch, dn->rhs_contracting);
     if (dn->lhs_batch.size() + lf.size() + rf.size() != index.size())
       return OpError(*instr, "dot dimension numbers do not match the result rank");
-    const PrimitiveType ct = rt == PrimitiveType::kF64 ? rt : IsFloat(rt) ? PrimitiveType::kF32 : PrimitiveType::kS64;
-    if (!IsFloat(rt) && !IsInteger(rt)) return OpError(*instr, "a dot of this type is not computed elementally");
+    // Complex results accumulate in their own type (complex multiply and
+    // add, as the interpreter's std::complex).
+    const bool complex = IsComplex(rt);
+    const PrimitiveType ct = complex || rt == PrimitiveType::kF64 ? rt
+                             : IsFloat(rt)                        ? PrimitiveType::kF32
+                                                                  : PrimitiveType::kS64;
+    if (!complex && !IsFloat(rt) && !IsInteger(rt)) return OpError(*instr, "a dot of this type is not computed elementally");
     llvm::Type* acc_t = RegisterType(ct, b.getContext());
     auto saved = cache;
     Value* acc = EntryAlloca(b, acc_t, "dot_acc");
-    b.CreateStore(acc_t->isFloatingPointTy() ? static_cast<Value*>(llvm::ConstantFP::get(acc_t, 0.0))
-                                             : static_cast<Value*>(llvm::ConstantInt::get(acc_t, 0)),
-                  acc);
+    Value* zero;
+    if (complex) {
+      llvm::Type* part = rt == PrimitiveType::kC128 ? b.getDoubleTy() : b.getFloatTy();
+      llvm::Constant* z = llvm::ConstantFP::get(part, 0.0);
+      zero = llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(acc_t), {z, z});
+    } else {
+      zero = acc_t->isFloatingPointTy() ? static_cast<Value*>(llvm::ConstantFP::get(acc_t, 0.0))
+                                        : static_cast<Value*>(llvm::ConstantInt::get(acc_t, 0));
+    }
+    b.CreateStore(zero, acc);
+    const Instruction mul(Opcode::kMultiply, Shape::Scalar(ct), instr->name() + ".mul");
+    const Instruction add(Opcode::kAdd, Shape::Scalar(ct), instr->name() + ".add");
     Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
       std::vector<Value*> c = ::hloscope::codegen::Delinearize(b, q, sizes);
       Index li(static_cast<size_t>(ls.rank())), ri(static_cast<size_t>(rs.rank()));
@@ -353,12 +459,18 @@ struct ElementalEmitter::Impl {
       ASSIGN_OR_RETURN(Value * xc, ToComputeType(b, *x, ls.element_type(), rt, ct));
       ASSIGN_OR_RETURN(Value * yc, ToComputeType(b, *y, rs.element_type(), rt, ct));
       Value* sum = b.CreateLoad(acc_t, acc);
-      sum = acc_t->isFloatingPointTy() ? b.CreateFAdd(sum, b.CreateFMul(xc, yc)) : b.CreateAdd(sum, b.CreateMul(xc, yc));
+      if (complex) {
+        ASSIGN_OR_RETURN(Value * p, EmitElementwiseOp(b, mul, {xc, yc}, {ct, ct}));
+        ASSIGN_OR_RETURN(sum, EmitElementwiseOp(b, add, {sum, p}, {ct, ct}));
+      } else {
+        sum = acc_t->isFloatingPointTy() ? b.CreateFAdd(sum, b.CreateFMul(xc, yc)) : b.CreateAdd(sum, b.CreateMul(xc, yc));
+      }
       b.CreateStore(sum, acc);
       return Status::Ok();
     });
     cache = std::move(saved);
     RETURN_IF_ERROR(st);
+    if (ct == rt) return b.CreateLoad(acc_t, acc);
     return EmitConvert(b, b.CreateLoad(acc_t, acc), ct, rt);
   }
 
@@ -520,6 +632,13 @@ struct ElementalEmitter::Impl {
       }
       case Opcode::kGetTupleElement: {
         const Instruction* p = instr->operand(0);
+        if ((p->opcode() == Opcode::kReduce || p->opcode() == Opcode::kReduceWindow) && p->shape().IsTuple() &&
+            !IsKernelInstr(instr)) {
+          ASSIGN_OR_RETURN(std::vector<Value*> leaves, VariadicReduction(p, index));
+          if (instr->tuple_index() < 0 || instr->tuple_index() >= static_cast<int64_t>(leaves.size()))
+            return OpError(*instr, "tuple index out of range");
+          return leaves[static_cast<size_t>(instr->tuple_index())];
+        }
         if (p->opcode() != Opcode::kParameter || IsKernelInstr(instr) || !shape.IsArray())
           return OpError(*instr, "only a get-tuple-element of a fusion parameter has an elemental form");
         ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, static_cast<int>(p->parameter_number())));
@@ -664,6 +783,13 @@ ElementalEmitter::ElementalEmitter(llvm::IRBuilderBase& b, const KernelSpec& spe
 
 ElementalEmitter::~ElementalEmitter() { delete impl_; }
 
+StatusOr<std::vector<Value*>> ElementalEmitter::EmitLeaves(const Instruction* instr, const Index& index) {
+  if (instr->shape().IsTuple() && (instr->opcode() == Opcode::kReduce || instr->opcode() == Opcode::kReduceWindow))
+    return impl_->VariadicReduction(instr, index);
+  ASSIGN_OR_RETURN(Value * v, Emit(instr, index));
+  return std::vector<Value*>{v};
+}
+
 StatusOr<Value*> ElementalEmitter::Emit(const Instruction* instr, const Index& index) {
   if (instr->shape().IsArray() && static_cast<int>(index.size()) != instr->shape().rank())
     return OpError(*instr, "index rank " + std::to_string(index.size()) + " does not match the shape");
@@ -780,6 +906,14 @@ StatusOr<std::vector<Value*>> ElementalEmitter::EmitScalarComputation(const Comp
       case Opcode::kBroadcast:
         if (instr->shape().IsArray() && instr->shape().num_elements() == 1) {
           out = vals[instr->operand(0)];
+          const PrimitiveType from = instr->operand(0)->shape().element_type(), to = instr->shape().element_type();
+          if (instr->opcode() == Opcode::kBitcast && from != to && out.size() == 1) {
+            // A bitcast that reinterprets the element (XLA CPU's total-order
+            // comparators: f32 -> s32), as bitcast-convert.
+            Instruction as_convert(Opcode::kBitcastConvert, instr->shape(), instr->name());
+            ASSIGN_OR_RETURN(Value * v, EmitElementwiseOp(b_, as_convert, out, {from}));
+            out = {v};
+          }
           continue;
         }
         return OpError(*instr, "not a scalar op in " + c.name());

@@ -31,6 +31,9 @@ class ElementalEmitter {
   ~ElementalEmitter();
 
   StatusOr<llvm::Value*> Emit(const Instruction* instr, const std::vector<llvm::Value*>& index);
+  // Every array leaf of `instr` at `index`: one value, or for a variadic
+  // reduce / reduce-window (a tuple of N results) its N values.
+  StatusOr<std::vector<llvm::Value*>> EmitLeaves(const Instruction* instr, const std::vector<llvm::Value*>& index);
   // Address of element `index` of kernel argument `arg` (layout-aware); for
   // the packed sub-byte types (IsSubByte), the address of its byte.
   llvm::Value* ElementAddress(int arg, const std::vector<llvm::Value*>& index);
@@ -74,6 +77,7 @@ StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec&
 StatusOr<EmittedKernel> EmitSortKernel(llvm::Module& m, const KernelSpec& spec);
 StatusOr<EmittedKernel> EmitSelectAndScatterKernel(llvm::Module& m, const KernelSpec& spec);  // gathered per output element
 StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec);         // direct DFT per output element
+StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec);  // one thread per vector
 StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec);    // one thread per matrix
 StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec);        // selection rounds, one block per row
 StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spec);     // in place

@@ -51,6 +51,7 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     case Opcode::kTopK: return &EmitTopKKernel;
     case Opcode::kCholesky: return &EmitCholeskyKernel;
     case Opcode::kFft: return &EmitFftKernel;
+    case Opcode::kTriangularSolve: return &EmitTriangularSolveKernel;
     case Opcode::kSelectAndScatter: return &EmitSelectAndScatterKernel;
     case Opcode::kScatter: return &EmitScatterKernel;
     case Opcode::kDynamicUpdateSlice:
@@ -59,6 +60,7 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     case Opcode::kRngGetAndUpdateState: return &EmitRngGetAndUpdateStateKernel;
     default: break;
   }
+  if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
   if (IsLoopOp(hero.opcode()) || MathCustomCallOpcode(hero) != Opcode::kParameter) return &EmitLoopKernel;
   return NoEmitter(hero, "no kernel emitter implements this op");
@@ -84,7 +86,7 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   // emitter computes it elementally.
   if (roots.size() == 1 && roots[0]->opcode() == Opcode::kDynamicUpdateSlice) return ByOpcode(*roots[0], instr);
   // Ops with an emitter of their own, with elementwise producers fused in.
-  for (Opcode op : {Opcode::kTopK, Opcode::kSelectAndScatter, Opcode::kCholesky, Opcode::kFft})
+  for (Opcode op : {Opcode::kTopK, Opcode::kSelectAndScatter, Opcode::kCholesky, Opcode::kFft, Opcode::kTriangularSolve})
     if (roots.size() == 1 && roots[0]->opcode() == op) return ByOpcode(*roots[0], instr);
   if (roots.size() == 1 && IsPhysicalTranspose(*roots[0])) return &EmitTransposeKernel;
   return &EmitLoopKernel;

@@ -4,6 +4,7 @@
 // visited in the physical order of the (first) output, so that neighbouring
 // threads write neighbouring bytes.
 #include <algorithm>
+#include <map>
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -56,11 +57,27 @@ StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec) 
   } else {
     roots = {instr};
   }
+  // One output per array leaf of the roots: a variadic reduce or
+  // reduce-window root (a tuple of N results) gives N, computed together.
+  struct Out {
+    const Instruction* root;
+    int leaf;  // -1: the root's value itself
+  };
+  std::vector<Out> outs;
+  for (const Instruction* r : roots) {
+    const bool variadic =
+        r->shape().IsTuple() && (r->opcode() == Opcode::kReduce || r->opcode() == Opcode::kReduceWindow);
+    if (!variadic) {
+      outs.push_back({r, -1});
+      continue;
+    }
+    for (int k = 0; k < r->shape().tuple_size(); ++k) outs.push_back({r, k});
+  }
   std::vector<int> out_args;
   for (size_t i = 0; i < spec.args.size(); ++i)
     if (spec.args[i].is_output) out_args.push_back(static_cast<int>(i));
-  if (out_args.size() != roots.size())
-    return KernelError(spec, std::to_string(roots.size()) + " results but " + std::to_string(out_args.size()) +
+  if (out_args.size() != outs.size())
+    return KernelError(spec, std::to_string(outs.size()) + " results but " + std::to_string(out_args.size()) +
                                  " output arguments");
   for (const KernelArg& a : spec.args) {
     if (!a.shape.IsArray()) return KernelError(spec, "argument of shape " + a.shape.ToString() + " is not an array");
@@ -128,9 +145,18 @@ StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec) 
     // written over a parameter that a sibling output also reads at this
     // index (a donated parameter, core/memory/io_alias.h).
     std::vector<llvm::Value*> values;
+    std::map<const Instruction*, std::vector<llvm::Value*>> leaves;  // variadic roots, this element
     for (size_t k : group) {
-      ASSIGN_OR_RETURN(llvm::Value * v, el.Emit(roots[k], index));
-      values.push_back(v);
+      const Out& o = outs[k];
+      if (o.leaf < 0) {
+        ASSIGN_OR_RETURN(llvm::Value * v, el.Emit(o.root, index));
+        values.push_back(v);
+        continue;
+      }
+      if (!leaves.count(o.root)) {
+        ASSIGN_OR_RETURN(leaves[o.root], el.EmitLeaves(o.root, index));
+      }
+      values.push_back(leaves[o.root][static_cast<size_t>(o.leaf)]);
     }
     for (size_t j = 0; j < group.size(); ++j) el.Store(out_args[group[j]], index, values[j]);
     el.ClearCache();

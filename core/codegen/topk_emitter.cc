@@ -19,6 +19,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
 namespace {
@@ -84,7 +85,8 @@ class Order {
 StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec) {
   auto roots = KernelRoots(*spec.instr);
   const Instruction* topk = roots.size() == 1 ? roots[0] : nullptr;
-  if (!topk || topk->opcode() != Opcode::kTopK || !topk->shape().IsTuple() || topk->shape().tuple_size() != 2)
+  if (!topk || (topk->opcode() != Opcode::kTopK && !IsTopKCustomCall(*topk)) || !topk->shape().IsTuple() ||
+      topk->shape().tuple_size() != 2)
     return Status::Error(spec.instr->name() +
                          ": the topk emitter needs a topk (values, indices) at the kernel root");
   const Shape& in = topk->operand(0)->shape();

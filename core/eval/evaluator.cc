@@ -223,6 +223,7 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kCustomCall:
       if (IsIdentityCustomCall(instr)) return *ops[0];
       if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());
+      if (IsTopKCustomCall(instr)) return EvalTopK(instr, ops);  // largest: no "largest" attribute
       if (Opcode math = MathCustomCallOpcode(instr); math != Opcode::kParameter) {
         if (math == Opcode::kAtan2) return EvalAtan(instr, *ops[0]);  // atan(x), see custom_calls.h
         Instruction as_op(math, instr.shape(), instr.name());

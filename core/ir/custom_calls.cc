@@ -36,9 +36,24 @@ bool IsCreateBufferCustomCall(const Instruction& i) {
          i.attrs().custom_call_target == "CreateBuffer" && i.shape().IsBuffer();
 }
 
+bool IsTopKCustomCall(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall || i.attrs().custom_call_target != "TopK" || i.operand_count() != 1) return false;
+  const Shape& in = i.operand(0)->shape();
+  const Shape& out = i.shape();
+  if (!in.IsArray() || in.rank() < 1 || !out.IsTuple() || out.tuple_size() != 2) return false;
+  const Shape& values = out.tuple_shapes()[0];
+  const Shape& indices = out.tuple_shapes()[1];
+  if (!values.IsArray() || !indices.IsArray() || values.element_type() != in.element_type() ||
+      indices.element_type() != PrimitiveType::kS32 || values.rank() != in.rank() || !values.SameDims(indices))
+    return false;
+  for (int d = 0; d + 1 < in.rank(); ++d)
+    if (values.dim(d) != in.dim(d)) return false;
+  return values.dim(in.rank() - 1) <= in.dim(in.rank() - 1);
+}
+
 bool IsExternalCustomCall(const Instruction& i) {
   return i.opcode() == Opcode::kCustomCall && !IsIdentityCustomCall(i) && MathCustomCallOpcode(i) == Opcode::kParameter &&
-         !IsCreateBufferCustomCall(i);
+         !IsCreateBufferCustomCall(i) && !IsTopKCustomCall(i);
 }
 
 }  // namespace hloscope

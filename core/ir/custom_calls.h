@@ -31,6 +31,14 @@ Opcode MathCustomCallOpcode(const Instruction& i);
 // `CreateBuffer`: a fresh, uninitialized buffer b(array) with no operand.
 bool IsCreateBufferCustomCall(const Instruction& i);
 
+// XLA's `TopK` custom-call (what its TopkRewriter makes of a sort whose
+// comparator is greater-than followed by a slice of the first k): the k
+// largest elements of every row of the last dimension, sorted, ties in index
+// order, and their s32 indices — topk(x), k, largest=true. The called
+// comparator is kept for reference; the interpreter and the kernels compute
+// it as that topk.
+bool IsTopKCustomCall(const Instruction& i);
+
 // A custom-call whose target no kernel of ours implements (it is not an
 // identity, a client-library math function or CreateBuffer): a call into
 // whatever library or framework registered the target (Transformer Engine,

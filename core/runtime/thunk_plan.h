@@ -55,7 +55,9 @@ struct KernelThunk {
   std::string kernel;
   std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "transpose" |
                              // "dot" | "dynamic-update-slice" | "scatter" | "concatenate" |
-                             // "copy" | "sort" | "convolution" | ...
+                             // "copy" | "sort" | "convolution" | "topk" | "fft" | "cholesky" |
+                             // "select-and-scatter" | "rng-bit-generator" | "elemental" | ...
+                             // (docs/bundle-format.md)
   std::string instruction;   // the HLO instruction (usually a fusion) it implements
   LaunchDims dims;
   std::vector<Slice> args;

@@ -40,6 +40,16 @@ ENTRY e {
   r = bf16[4,2,33]{0,2,1} round-nearest-even(x)
   ROOT t = (bf16[4,2,5]{2,1,0}, s32[4,2,5]{2,1,0}) topk(r), k=5, largest=false
 })hlo"},
+        Case{"topk_custom_call_of_xla_cpu", "topk", R"hlo(
+HloModule m
+gt {
+  a = f32[] parameter(0)  b = f32[] parameter(1)  c = s32[] parameter(2)  d = s32[] parameter(3)
+  ROOT g = pred[] compare(a, b), direction=GT
+}
+ENTRY e {
+  x = f32[6,40]{1,0} parameter(0)
+  ROOT t = (f32[6,3]{1,0}, s32[6,3]{1,0}) custom-call(x), custom_call_target="TopK", called_computations={gt}, backend_config={is_stable = true, order = "TOTAL"}
+})hlo"},
         Case{"topk_s32_all", "topk", R"hlo(
 HloModule m
 ENTRY e {
@@ -192,6 +202,110 @@ ENTRY e {
   a = bf16[2,4,8]{2,1,0} parameter(0)
   b = bf16[2,8,3]{1,2,0} parameter(1)
   ROOT fu = f32[2,4,3]{2,1,0} fusion(a, b), kind=kCustom, calls=f
+})hlo"},
+        Case{"triangular_solve_left_lower", "triangular-solve", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[2,5,5]{2,1,0} parameter(0)
+  i0 = s32[5,5] iota(), iota_dimension=0
+  i1 = s32[5,5] iota(), iota_dimension=1
+  eq = pred[5,5] compare(i0, i1), direction=EQ
+  four = f32[] constant(4)
+  zero = f32[] constant(0)
+  fours = f32[5,5] broadcast(four), dimensions={}
+  zeros = f32[5,5] broadcast(zero), dimensions={}
+  d = f32[5,5] select(eq, fours, zeros)
+  db = f32[2,5,5] broadcast(d), dimensions={1,2}
+  a = f32[2,5,5]{2,1,0} add(x, db)
+  b = f32[2,5,3]{2,1,0} parameter(1)
+  ROOT t = f32[2,5,3]{2,1,0} triangular-solve(a, b), left_side=true, lower=true, transpose_a=NO_TRANSPOSE
+})hlo"},
+        Case{"triangular_solve_right_upper_transposed_unit", "triangular-solve", R"hlo(
+HloModule m
+ENTRY e {
+  a = f64[4,4]{0,1} parameter(0)
+  b = f64[3,4]{1,0} parameter(1)
+  ROOT t = f64[3,4]{1,0} triangular-solve(a, b), left_side=false, lower=false, unit_diagonal=true, transpose_a=TRANSPOSE
+})hlo"},
+        Case{"triangular_solve_left_upper_adjoint", "triangular-solve", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[6,6]{1,0} parameter(0)
+  i0 = s32[6,6] iota(), iota_dimension=0
+  i1 = s32[6,6] iota(), iota_dimension=1
+  eq = pred[6,6] compare(i0, i1), direction=EQ
+  four = f32[] constant(4)
+  zero = f32[] constant(0)
+  fours = f32[6,6] broadcast(four), dimensions={}
+  zeros = f32[6,6] broadcast(zero), dimensions={}
+  d = f32[6,6] select(eq, fours, zeros)
+  a = f32[6,6]{1,0} add(x, d)
+  b = f32[6,2]{1,0} parameter(1)
+  ROOT t = f32[6,2]{1,0} triangular-solve(a, b), left_side=true, lower=false, transpose_a=ADJOINT
+})hlo"},
+        Case{"complex_dot_elementally", "elemental", R"hlo(
+HloModule m
+ENTRY e {
+  a = c64[3,4,5]{2,1,0} parameter(0)
+  b = c64[3,5,2]{2,1,0} parameter(1)
+  ROOT d = c64[3,4,2]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+})hlo"},
+        Case{"sort_comparator_with_type_changing_bitcast", "sort", R"hlo(
+HloModule m
+cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ia = s32[] bitcast(a)
+  ib = s32[] bitcast(b)
+  ROOT lt = pred[] compare(ia, ib), direction=LT
+}
+ENTRY e {
+  x = f32[4,19]{1,0} parameter(0)
+  ROOT s = f32[4,19]{1,0} sort(x), dimensions={1}, to_apply=cmp
+})hlo"},
+        Case{"variadic_reduce_window_argmax_pooling", "loop", R"hlo(
+HloModule m
+argmax {
+  v0 = f32[] parameter(0)  i0 = s32[] parameter(1)  v1 = f32[] parameter(2)  i1 = s32[] parameter(3)
+  ge = pred[] compare(v0, v1), direction=GE
+  v = f32[] select(ge, v0, v1)
+  i = s32[] select(ge, i0, i1)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}
+wrapped {
+  x = f32[2,7,6]{2,1,0} parameter(0)
+  ix = s32[2,7,6]{2,1,0} iota(), iota_dimension=1
+  lo = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  ROOT rw = (f32[2,4,3]{2,1,0}, s32[2,4,3]{2,1,0}) reduce-window(x, ix, lo, zero), window={size=1x2x2 stride=1x2x2 pad=0_0x0_1x0_0}, to_apply=argmax
+}
+ENTRY e {
+  p = f32[2,7,6]{2,1,0} parameter(0)
+  ROOT f = (f32[2,4,3]{2,1,0}, s32[2,4,3]{2,1,0}) fusion(p), kind=kLoop, calls=wrapped
+})hlo"},
+        Case{"variadic_reduce_under_ops_elementally", "elemental", R"hlo(
+HloModule m
+argmin {
+  v0 = f32[] parameter(0)  i0 = s32[] parameter(1)  v1 = f32[] parameter(2)  i1 = s32[] parameter(3)
+  le = pred[] compare(v0, v1), direction=LE
+  v = f32[] select(le, v0, v1)
+  i = s32[] select(le, i0, i1)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}
+f {
+  x = f32[5,9]{1,0} parameter(0)
+  ix = s32[5,9]{1,0} iota(), iota_dimension=1
+  hi = f32[] constant(inf)
+  zero = s32[] constant(0)
+  r = (f32[5]{0}, s32[5]{0}) reduce(x, ix, hi, zero), dimensions={1}, to_apply=argmin
+  i = s32[5]{0} get-tuple-element(r), index=1
+  two = s32[] constant(2)
+  twos = s32[5]{0} broadcast(two), dimensions={}
+  ROOT m = s32[5]{0} multiply(i, twos)
+}
+ENTRY e {
+  p = f32[5,9]{1,0} parameter(0)
+  ROOT fu = s32[5]{0} fusion(p), kind=kCustom, calls=f
 })hlo"},
         Case{"fft_1d", "fft", R"hlo(
 HloModule m
