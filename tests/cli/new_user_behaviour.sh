@@ -129,6 +129,16 @@ grep -q '"missing": "no kernel emitter for ragged-dot %t' "$tmp/bundle/manifest.
 expect_rc 1 "run of a module with a missing kernel" "$cli" run "$tmp/ragged.hlo"
 expect_text "run names the missing kernel" "^$tmp/ragged.hlo:6:8: error: no kernel emitter for ragged-dot" "$tmp/err"
 
+# A custom-call into an external library is a custom-call thunk: codegen
+# succeeds and says so; run refuses, naming the target.
+printf 'HloModule m\nENTRY e {\n  p = f32[4,8] parameter(0)\n  c = f32[4,8] custom-call(p), custom_call_target="my_library_fn"\n  ROOT n = f32[4,8] negate(c)\n}\n' >"$tmp/extern.hlo"
+expect_rc 0 "codegen of a module with an external custom-call" "$cli" codegen "$tmp/extern.hlo" --out "$tmp/extern_bundle"
+expect_text "codegen names the external target" "note: 1 custom-call thunk calls external targets (my_library_fn)" "$tmp/err"
+grep -q '"type": "custom-call"' "$tmp/extern_bundle/manifest.json" ||
+  { echo "FAIL the manifest has no custom-call thunk"; fail=1; }
+expect_rc 1 "run of a module with an external custom-call" "$cli" run "$tmp/extern.hlo"
+expect_text "run names the external target" "my_library_fn" "$tmp/err"
+
 # 10. The same count under the same name: compare's fusions are opt --json's final fusions.
 expect_rc 0 "compare --json on a module with a loop" "$cli" compare "$src/samples/scan_rnn.hlo" "$src/samples/scan_rnn.hlo" --pipeline-a gpu --json
 cp "$tmp/out" "$tmp/compare.json"
