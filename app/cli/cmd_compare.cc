@@ -93,10 +93,12 @@ HLOSCOPE_CLI_COMMAND(compare, "compare", "compare two optimized modules (ours vs
                      "                            [--module M] [-o OUT] [--force]\n"
                      "A and B are HLO files or --xla_dump_to folders (their after_optimizations module; --module\n"
                      "picks one by id or name). --pipeline-a/-b run a pipeline first (e.g. --pipeline-a gpu on\n"
-                     "samples/X.hlo against samples/X.xla_cpu_optimized.hlo). Matches ops by name, structure,\n"
-                     "metadata op_name and neighbourhood, then prints kernels, fusions, HBM bytes and estimated\n"
-                     "time of both sides (cost model on --device, default h200) and the fusion groups one side\n"
-                     "made and the other split. --json: schema in docs/compare.md.",
+                     "samples/X.hlo against samples/X.xla_cpu_optimized.hlo or\n"
+                     "samples/xla_gpu/X/after_optimizations.txt). Matches ops by name, output, op_name and\n"
+                     "scheduling_name metadata (XLA GPU renames ops but keeps them), fused contents and structure,\n"
+                     "then prints kernels, fusions, HBM bytes and estimated time of both sides (cost model on\n"
+                     "--device, default h200) and the fusion groups one side made and the other split. --json:\n"
+                     "schema in docs/compare.md (matched_by, and how each match was made in match_how).",
                      RunCompare);
 
 }  // namespace hloscope::cli

@@ -8,346 +8,13 @@
 #include <unordered_map>
 
 #include "core/cost/cost_model.h"
-#include "core/ir/literal.h"
-#include "core/printer/printer.h"
+#include "core/report/compare_match.h"
 
 namespace hloscope::report {
 namespace {
 
-// One matchable op: an instruction of the entry or inside one of its fusions.
-struct Atom {
-  const Instruction* instr = nullptr;
-  const Instruction* kernel = nullptr;  // the entry instruction holding it (fusion or itself)
-  int match = -1;                       // index into the other side's atoms
-};
-
-bool Transparent(Opcode op) {
-  return op == Opcode::kBitcast || op == Opcode::kCopy || op == Opcode::kReshape ||
-         op == Opcode::kGetTupleElement || op == Opcode::kTuple || op == Opcode::kParameter ||
-         op == Opcode::kConstant;  // constants match by value (Side::ClassOf), they are no kernels
-}
-
-struct Side {
-  const Module* m = nullptr;
-  std::vector<Atom> atoms;
-  std::unordered_map<const Instruction*, int> atom_of;
-  std::unordered_map<const Instruction*, std::string> class_of;  // resolved value → class key
-
-  void Collect(const Computation& c, const Instruction* kernel) {
-    for (const Instruction* i : c.MakePostOrder()) {
-      if (i->opcode() == Opcode::kFusion && i->fused_computation()) {
-        Collect(*i->fused_computation(), kernel ? kernel : i);
-        continue;
-      }
-      if (Transparent(i->opcode())) continue;
-      atom_of[i] = static_cast<int>(atoms.size());
-      atoms.push_back({i, kernel ? kernel : i, -1});
-    }
-  }
-
-  // The instruction whose value `i` carries, looking through fused
-  // parameters, fusions (their root), tuples and transparent ops.
-  const Instruction* Resolve(const Instruction* i, int depth = 0) const {
-    std::vector<int64_t> index;  // pending tuple indices
-    for (; depth < 256; ++depth) {
-      Opcode op = i->opcode();
-      if (op == Opcode::kParameter) {
-        const Computation* c = i->parent();
-        if (c && c->fusion_instruction && i->parameter_number() < c->fusion_instruction->operand_count()) {
-          i = c->fusion_instruction->operand(static_cast<int>(i->parameter_number()));
-          continue;
-        }
-        return i;
-      }
-      if (op == Opcode::kFusion && i->fused_computation() && i->fused_computation()->root()) {
-        i = i->fused_computation()->root();
-        continue;
-      }
-      if (op == Opcode::kGetTupleElement && i->operand_count() == 1) {
-        index.push_back(i->tuple_index());
-        i = i->operand(0);
-        continue;
-      }
-      if (op == Opcode::kTuple && !index.empty()) {
-        int64_t k = index.back();
-        index.pop_back();
-        if (k < 0 || k >= i->operand_count()) return i;
-        i = i->operand(static_cast<int>(k));
-        continue;
-      }
-      if ((op == Opcode::kBitcast || op == Opcode::kCopy || op == Opcode::kReshape) && i->operand_count() == 1) {
-        i = i->operand(0);
-        continue;
-      }
-      return i;
-    }
-    return i;
-  }
-
-  std::string ClassOf(const Instruction* operand) const {
-    const Instruction* r = Resolve(operand);
-    if (r->opcode() == Opcode::kParameter) return "p" + std::to_string(r->parameter_number());
-    if (r->opcode() == Opcode::kConstant && r->literal())
-      return "c" + r->shape().ToString(false) + (r->shape().num_elements() <= 16 ? r->literal()->ToString() : r->name());
-    auto it = class_of.find(r);
-    return it == class_of.end() ? std::string() : it->second;
-  }
-};
-
-std::string ShapeKey(const Instruction* i) { return i->shape().ToString(false); }
-
-// The attributes that change what an op computes (dimensions, directions,
-// slices...), without computation names, metadata or backend configs.
-std::string AttrKey(const Instruction* i) {
-  PrintOptions po;
-  po.print_metadata = false;
-  po.print_backend_config = false;
-  std::string text = PrintAttributes(*i, po);
-  std::string key;
-  for (const char* name : {"dimensions=", "iota_dimension=", "direction=", "slice=", "padding=", "lhs_contracting_dims=",
-                           "rhs_contracting_dims=", "lhs_batch_dims=", "rhs_batch_dims=", "index=", "window=",
-                           "dim_labels=", "feature_group_count=", "dynamic_slice_sizes=", "comparison_type="}) {
-    size_t p = 0;
-    while ((p = text.find(name, p)) != std::string::npos) {
-      if (p > 0 && text[p - 1] != ' ' && text[p - 1] != ',') {  // part of a longer name
-        p += 1;
-        continue;
-      }
-      int depth = 0;
-      size_t e = p;
-      for (; e < text.size(); ++e) {
-        if (text[e] == '{') ++depth;
-        else if (text[e] == '}') --depth;
-        else if (text[e] == ',' && depth == 0) break;
-      }
-      key += "|" + text.substr(p, e - p);
-      break;
-    }
-  }
-  return key;
-}
-
-// Opcode + shape + operand classes ("" when an operand is not matched yet).
-std::string Signature(const Side& s, const Instruction* i) {
-  std::vector<std::string> ops;
-  for (const Instruction* o : i->operands()) {
-    std::string c = s.ClassOf(o);
-    if (c.empty()) return {};
-    ops.push_back(c);
-  }
-  if (IsCommutative(i->opcode())) std::sort(ops.begin(), ops.end());
-  std::string sig = std::string(OpcodeName(i->opcode())) + "|" + ShapeKey(i) + AttrKey(i);
-  if (i->opcode() == Opcode::kConstant && i->literal()) sig += "|" + i->literal()->ToString();
-  for (const auto& c : ops) sig += "|" + c;
-  return sig;
-}
-
-class Matcher {
- public:
-  Matcher(Side& a, Side& b, CompareResult& r) : a_(a), b_(b), r_(r) {}
-
-  void Run() {
-    ByName();
-    ByOutputs();
-    for (int round = 0; round < 200; ++round) {
-      int64_t n = ByStructure(true) + ByOpName();
-      if (n == 0) n = ByOperands();
-      if (n == 0) n = ByNeighbour();
-      if (n == 0) n = ByStructure(false);
-      if (n == 0) break;
-    }
-  }
-
- private:
-  void Pair(int ia, int ib, const char* how) {
-    Atom& x = a_.atoms[ia];
-    Atom& y = b_.atoms[ib];
-    x.match = ib;
-    y.match = ia;
-    std::string key = "m" + std::to_string(next_++);
-    a_.class_of[x.instr] = key;
-    b_.class_of[y.instr] = key;
-    r_.matched_by[how]++;
-  }
-
-  void ByName() {
-    std::unordered_map<std::string, int> b_names;
-    std::set<std::string> dup;
-    for (size_t k = 0; k < b_.atoms.size(); ++k)
-      if (!b_names.emplace(b_.atoms[k].instr->name(), static_cast<int>(k)).second) dup.insert(b_.atoms[k].instr->name());
-    for (size_t k = 0; k < a_.atoms.size(); ++k) {
-      const Instruction* i = a_.atoms[k].instr;
-      auto it = b_names.find(i->name());
-      if (it == b_names.end() || dup.count(i->name()) || b_.atoms[it->second].match >= 0) continue;
-      const Instruction* j = b_.atoms[it->second].instr;
-      if (i->opcode() == j->opcode() && i->shape().SameDims(j->shape()) &&
-          i->shape().element_type() == j->shape().element_type())
-        Pair(static_cast<int>(k), it->second, "name");
-    }
-  }
-
-  int AtomIndex(Side& s, const Instruction* i) {
-    auto it = s.atom_of.find(s.Resolve(i));
-    return it == s.atom_of.end() ? -1 : it->second;
-  }
-
-  // The entry outputs carry the same values on both sides (leaf by leaf),
-  // whatever rewrite produced them.
-  void ByOutputs() {
-    const Instruction* ra = a_.m->entry() ? a_.m->entry()->root() : nullptr;
-    const Instruction* rb = b_.m->entry() ? b_.m->entry()->root() : nullptr;
-    if (!ra || !rb) return;
-    std::vector<std::pair<const Instruction*, const Instruction*>> leaves;
-    if (ra->opcode() == Opcode::kTuple && rb->opcode() == Opcode::kTuple && ra->operand_count() == rb->operand_count())
-      for (int k = 0; k < ra->operand_count(); ++k) leaves.push_back({ra->operand(k), rb->operand(k)});
-    else
-      leaves.push_back({ra, rb});
-    for (const auto& [x, y] : leaves) {
-      int ia = AtomIndex(a_, x), ib = AtomIndex(b_, y);
-      if (ia < 0 || ib < 0 || a_.atoms[ia].match >= 0 || b_.atoms[ib].match >= 0) continue;
-      if (!a_.atoms[ia].instr->shape().SameDims(b_.atoms[ib].instr->shape())) continue;
-      Pair(ia, ib, "output");
-    }
-  }
-
-  // Operands of a matched pair, position by position, when they have the
-  // same opcode and dimensions (backwards from matches; for commutative
-  // binary ops the swapped order is tried too).
-  int64_t ByOperands() {
-    int64_t n = 0;
-    for (size_t k = 0; k < a_.atoms.size(); ++k) {
-      if (a_.atoms[k].match < 0) continue;
-      const Instruction* x = a_.atoms[k].instr;
-      const Instruction* y = b_.atoms[a_.atoms[k].match].instr;
-      if (x->operand_count() != y->operand_count()) continue;
-      auto try_pair = [&](const Instruction* ox, const Instruction* oy) {
-        int ia = AtomIndex(a_, ox), ib = AtomIndex(b_, oy);
-        if (ia < 0 || ib < 0 || a_.atoms[ia].match >= 0 || b_.atoms[ib].match >= 0) return false;
-        const Instruction* p = a_.atoms[ia].instr;
-        const Instruction* q = b_.atoms[ib].instr;
-        if (p->opcode() != q->opcode() || !p->shape().SameDims(q->shape())) return false;
-        Pair(ia, ib, "operand");
-        ++n;
-        return true;
-      };
-      bool swapped = IsCommutative(x->opcode()) && x->opcode() == y->opcode() && x->operand_count() == 2;
-      for (int o = 0; o < x->operand_count(); ++o)
-        if (!try_pair(x->operand(o), y->operand(o)) && swapped) try_pair(x->operand(o), y->operand(1 - o));
-    }
-    return n;
-  }
-
-  // Same signature on both sides. `unique_only`: only signatures that occur
-  // once on each side (duplicated ops — iotas, ops a fusion duplicated —
-  // are left to the neighbourhood first, then paired in order).
-  int64_t ByStructure(bool unique_only) {
-    int64_t n = 0;
-    std::unordered_map<std::string, std::vector<int>> a_sigs, b_sigs;
-    for (size_t k = 0; k < b_.atoms.size(); ++k) {
-      if (b_.atoms[k].match >= 0) continue;
-      std::string s = Signature(b_, b_.atoms[k].instr);
-      if (!s.empty()) b_sigs[s].push_back(static_cast<int>(k));
-    }
-    std::vector<std::string> a_sig(a_.atoms.size());
-    for (size_t k = 0; k < a_.atoms.size(); ++k) {
-      if (a_.atoms[k].match >= 0) continue;
-      a_sig[k] = Signature(a_, a_.atoms[k].instr);
-      if (!a_sig[k].empty()) a_sigs[a_sig[k]].push_back(static_cast<int>(k));
-    }
-    std::unordered_map<std::string, size_t> used;
-    for (size_t k = 0; k < a_.atoms.size(); ++k) {
-      if (a_.atoms[k].match >= 0) continue;
-      const std::string& s = a_sig[k];
-      if (s.empty()) continue;
-      auto it = b_sigs.find(s);
-      if (it == b_sigs.end()) continue;
-      if (unique_only && (it->second.size() != 1 || a_sigs[s].size() != 1)) continue;
-      size_t& u = used[s];
-      while (u < it->second.size() && b_.atoms[it->second[u]].match >= 0) ++u;
-      if (u >= it->second.size()) continue;
-      Pair(static_cast<int>(k), it->second[u++], "structure");
-      ++n;
-    }
-    return n;
-  }
-
-  int64_t ByOpName() {
-    int64_t n = 0;
-    auto key = [](const Instruction* i) {
-      std::string op = i->MetadataValue("op_name");
-      if (op.empty()) return std::string();
-      return op + "|" + std::string(OpcodeName(i->opcode())) + "|" + ShapeKey(i);
-    };
-    std::unordered_map<std::string, std::vector<int>> ka, kb;
-    for (size_t k = 0; k < a_.atoms.size(); ++k)
-      if (a_.atoms[k].match < 0)
-        if (std::string s = key(a_.atoms[k].instr); !s.empty()) ka[s].push_back(static_cast<int>(k));
-    for (size_t k = 0; k < b_.atoms.size(); ++k)
-      if (b_.atoms[k].match < 0)
-        if (std::string s = key(b_.atoms[k].instr); !s.empty()) kb[s].push_back(static_cast<int>(k));
-    for (const auto& [s, va] : ka) {
-      auto it = kb.find(s);
-      if (it == kb.end() || va.size() != 1 || it->second.size() != 1) continue;
-      Pair(va[0], it->second[0], "op_name");
-      ++n;
-    }
-    return n;
-  }
-
-  // An unmatched op whose matched operand's counterpart has exactly one
-  // unmatched user of the same opcode and shape (rewrites like
-  // divide → multiply change signatures but keep the neighbourhood).
-  int64_t ByNeighbour() {
-    int64_t n = 0;
-    // users by resolved operand, per side
-    auto users_of = [](Side& s) {
-      std::unordered_map<const Instruction*, std::vector<int>> u;
-      for (size_t k = 0; k < s.atoms.size(); ++k)
-        for (const Instruction* o : s.atoms[k].instr->operands()) u[s.Resolve(o)].push_back(static_cast<int>(k));
-      return u;
-    };
-    auto ua = users_of(a_), ub = users_of(b_);
-    for (size_t k = 0; k < a_.atoms.size(); ++k) {
-      if (a_.atoms[k].match < 0) continue;
-      const Instruction* ai = a_.atoms[k].instr;
-      const Instruction* bi = b_.atoms[a_.atoms[k].match].instr;
-      auto cand = [](Side& s, std::vector<int>& users, const Instruction* like) {
-        std::vector<int> out;
-        for (int u : users)
-          if (s.atoms[u].match < 0) out.push_back(u);
-        (void)like;
-        return out;
-      };
-      std::vector<int> ca = cand(a_, ua[ai], ai), cb = cand(b_, ub[bi], bi);
-      for (int x : ca) {
-        const Instruction* xi = a_.atoms[x].instr;
-        int found = -1, count = 0;
-        for (int y : cb) {
-          const Instruction* yi = b_.atoms[y].instr;
-          if (b_.atoms[y].match < 0 && yi->opcode() == xi->opcode() && yi->shape().SameDims(xi->shape())) {
-            found = y;
-            ++count;
-          }
-        }
-        int count_a = 0;
-        for (int x2 : ca)
-          if (a_.atoms[x2].match < 0 && a_.atoms[x2].instr->opcode() == xi->opcode() &&
-              a_.atoms[x2].instr->shape().SameDims(xi->shape()))
-            ++count_a;
-        if (count == 1 && count_a == 1 && a_.atoms[x].match < 0) {
-          Pair(x, found, "neighbour");
-          ++n;
-        }
-      }
-    }
-    return n;
-  }
-
-  Side& a_;
-  Side& b_;
-  CompareResult& r_;
-  int64_t next_ = 0;
-};
+using compare_detail::Atom;
+using compare_detail::Side;
 
 bool IsFusion(const Instruction* k) { return k->opcode() == Opcode::kFusion; }
 
@@ -407,9 +74,24 @@ CompareResult CompareModules(const Module& a, const Module& b, const DeviceSpec&
   sb.m = &b;
   if (a.entry()) sa.Collect(*a.entry(), nullptr);
   if (b.entry()) sb.Collect(*b.entry(), nullptr);
-  Matcher(sa, sb, r).Run();
-  for (const Atom& x : sa.atoms)
-    if (x.match >= 0) r.matches.push_back({x.instr->name(), sb.atoms[x.match].instr->name()});
+  compare_detail::MatchSides(sa, sb, &r.matched_by);
+  for (const Atom& x : sa.atoms) {
+    if (x.match < 0) {
+      r.unmatched_a.push_back(x.instr->name());
+      continue;
+    }
+    r.matches.push_back({x.instr->name(), sb.atoms[x.match].instr->name()});
+    r.match_how.push_back(x.how);
+  }
+  for (size_t k = 0; k < sb.atoms.size(); ++k) {
+    const Atom& y = sb.atoms[k];
+    if (y.match < 0) {
+      r.unmatched_b.push_back(y.instr->name());
+    } else if (sa.atoms[y.match].match != static_cast<int>(k)) {  // many to one (a duplicate, an expansion)
+      r.matches.push_back({sa.atoms[y.match].instr->name(), y.instr->name()});
+      r.match_how.push_back(y.how);
+    }
+  }
   Totals(a, sa, device, &r.a);
   Totals(b, sb, device, &r.b);
   r.fused_only_in_b = Differences(sb, sa, &r.same_groups);
@@ -496,6 +178,9 @@ std::string CompareToJson(const CompareResult& r) {
   j["fused_only_in_a"] = groups(r.fused_only_in_a);
   j["matches"] = J::array();
   for (const auto& [x, y] : r.matches) j["matches"].push_back({x, y});
+  j["match_how"] = r.match_how;
+  j["unmatched_a"] = r.unmatched_a;
+  j["unmatched_b"] = r.unmatched_b;
   return j.dump(2);
 }
 

@@ -1,10 +1,12 @@
 // Compare two optimized modules — typically ours (a sample through the `gpu`
 // pipeline) and XLA's after_optimizations module of the same program.
-// Instructions are matched across the two by name, by structure (opcode,
-// element type and dimensions, and already-matched operands, looking
-// through bitcast/copy/reshape; commutative operands in any order), by
-// metadata op_name, and finally by a unique same-opcode/same-shape
-// neighbour of a match. Then every fusion on one side is checked against
+// Ops (entry instructions and the instructions of its fusions) are matched
+// across the two, in order of trust, by exact name, by the entry outputs,
+// by op_name metadata (XLA keeps the source op through its renames), by
+// scheduling_name/deduplicated_name, by the contents of linked fusions and
+// by structure (signature, operands and users of matches); each match
+// records how it was made (core/report/compare_match.h, docs/compare.md).
+// Then every fusion on one side is checked against
 // the kernels its matched members landed in on the other side: groups one
 // side fused and the other split. Totals (kernels, HBM bytes, estimated
 // time) come from the cost model on one device for both. See docs/compare.md.
@@ -41,8 +43,14 @@ struct GroupDifference {
 
 struct CompareResult {
   CompareSide a, b;
-  std::map<std::string, int64_t> matched_by;  // name, structure, op_name, neighbour
-  std::vector<std::pair<std::string, std::string>> matches;  // (a name, b name)
+  // How many matches each way made: name, output, op_name, scheduling_name,
+  // fused_contents, structure, operand, neighbour.
+  std::map<std::string, int64_t> matched_by;
+  // (a name, b name): one to one in A's post order, then B's many-to-one
+  // matches (duplicate, expansion) in B's post order.
+  std::vector<std::pair<std::string, std::string>> matches;
+  std::vector<std::string> match_how;  // per entry of `matches`: the matched_by key that made it
+  std::vector<std::string> unmatched_a, unmatched_b;  // ops without a counterpart, in post order
   std::vector<GroupDifference> fused_only_in_b;  // B fused together, A did not
   std::vector<GroupDifference> fused_only_in_a;  // A fused together, B did not
   int64_t same_groups = 0;  // fusions whose matched members form one kernel on both sides

@@ -1,0 +1,630 @@
+#include "core/report/compare_match.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/ir/literal.h"
+#include "core/printer/printer.h"
+
+namespace hloscope::report::compare_detail {
+namespace {
+
+bool Transparent(Opcode op) {
+  return op == Opcode::kBitcast || op == Opcode::kCopy || op == Opcode::kReshape ||
+         op == Opcode::kGetTupleElement || op == Opcode::kTuple || op == Opcode::kParameter ||
+         op == Opcode::kConstant;  // constants match by value (Side::ClassOf), they are no kernels
+}
+
+std::string ShapeKey(const Instruction* i) { return i->shape().ToString(false); }
+
+// How well two ops' shapes agree: 2 the same element type and dimensions,
+// 1 the same element type and element count (XLA GPU flattens batch
+// dimensions and picks other physical shapes for dots), 0 not at all.
+// With `any_type`, another element type counts as 1 too (XLA GPU computes
+// some bf16 ops in f32 between converts).
+int ShapeFit(const Instruction* x, const Instruction* y, bool any_type = false) {
+  const Shape& s = x->shape();
+  const Shape& t = y->shape();
+  if (!s.IsArray() || !t.IsArray()) return ShapeKey(x) == ShapeKey(y) ? 2 : 0;
+  if (s.element_type() != t.element_type()) return any_type && s.num_elements() == t.num_elements() ? 1 : 0;
+  if (s.SameDims(t)) return 2;
+  return s.num_elements() == t.num_elements() ? 1 : 0;
+}
+
+// The attributes that change what an op computes (dimensions, directions,
+// slices...), without computation names, metadata or backend configs.
+std::string AttrKey(const Instruction* i) {
+  PrintOptions po;
+  po.print_metadata = false;
+  po.print_backend_config = false;
+  std::string text = PrintAttributes(*i, po);
+  std::string key;
+  for (const char* name : {"dimensions=", "iota_dimension=", "direction=", "slice=", "padding=", "lhs_contracting_dims=",
+                           "rhs_contracting_dims=", "lhs_batch_dims=", "rhs_batch_dims=", "index=", "window=",
+                           "dim_labels=", "feature_group_count=", "dynamic_slice_sizes=", "comparison_type="}) {
+    size_t p = 0;
+    while ((p = text.find(name, p)) != std::string::npos) {
+      if (p > 0 && text[p - 1] != ' ' && text[p - 1] != ',') {  // part of a longer name
+        p += 1;
+        continue;
+      }
+      int depth = 0;
+      size_t e = p;
+      for (; e < text.size(); ++e) {
+        if (text[e] == '{') ++depth;
+        else if (text[e] == '}') --depth;
+        else if (text[e] == ',' && depth == 0) break;
+      }
+      key += "|" + text.substr(p, e - p);
+      break;
+    }
+  }
+  return key;
+}
+
+// Opcode + shape + operand classes ("" when an operand is not matched yet).
+std::string Signature(const Side& s, const Instruction* i) {
+  std::vector<std::string> ops;
+  for (const Instruction* o : i->operands()) {
+    std::string c = s.ClassOf(o);
+    if (c.empty()) return {};
+    ops.push_back(c);
+  }
+  if (IsCommutative(i->opcode())) std::sort(ops.begin(), ops.end());
+  std::string sig = std::string(OpcodeName(i->opcode())) + "|" + ShapeKey(i) + AttrKey(i);
+  if (i->opcode() == Opcode::kConstant && i->literal()) sig += "|" + i->literal()->ToString();
+  for (const auto& c : ops) sig += "|" + c;
+  return sig;
+}
+
+// The classes of an op's operands that are known (matched, parameters, constants).
+std::multiset<std::string> KnownOperandClasses(const Side& s, const Instruction* i) {
+  std::multiset<std::string> out;
+  for (const Instruction* o : i->operands())
+    if (std::string c = s.ClassOf(o); !c.empty()) out.insert(std::move(c));
+  return out;
+}
+
+int CommonCount(const std::multiset<std::string>& x, const std::multiset<std::string>& y) {
+  int n = 0;
+  auto i = x.begin();
+  auto j = y.begin();
+  while (i != x.end() && j != y.end()) {
+    if (*i < *j) ++i;
+    else if (*j < *i) ++j;
+    else ++n, ++i, ++j;
+  }
+  return n;
+}
+
+}  // namespace
+
+void Side::Collect(const Computation& c, const Instruction* kernel) {
+  for (const Instruction* i : c.MakePostOrder()) {
+    if (i->opcode() == Opcode::kFusion && i->fused_computation()) {
+      Collect(*i->fused_computation(), kernel ? kernel : i);
+      continue;
+    }
+    if (Transparent(i->opcode())) continue;
+    atom_of[i] = static_cast<int>(atoms.size());
+    atoms.push_back({i, kernel ? kernel : i, -1, nullptr});
+  }
+}
+
+const Instruction* Side::Resolve(const Instruction* i) const {
+  std::vector<int64_t> index;  // pending tuple indices
+  for (int depth = 0; depth < 256; ++depth) {
+    Opcode op = i->opcode();
+    if (op == Opcode::kParameter) {
+      const Computation* c = i->parent();
+      if (c && c->fusion_instruction && i->parameter_number() < c->fusion_instruction->operand_count()) {
+        i = c->fusion_instruction->operand(static_cast<int>(i->parameter_number()));
+        continue;
+      }
+      return i;
+    }
+    if (op == Opcode::kFusion && i->fused_computation() && i->fused_computation()->root()) {
+      i = i->fused_computation()->root();
+      continue;
+    }
+    if (op == Opcode::kGetTupleElement && i->operand_count() == 1) {
+      index.push_back(i->tuple_index());
+      i = i->operand(0);
+      continue;
+    }
+    if (op == Opcode::kTuple && !index.empty()) {
+      int64_t k = index.back();
+      index.pop_back();
+      if (k < 0 || k >= i->operand_count()) return i;
+      i = i->operand(static_cast<int>(k));
+      continue;
+    }
+    if ((op == Opcode::kBitcast || op == Opcode::kCopy || op == Opcode::kReshape) && i->operand_count() == 1) {
+      i = i->operand(0);
+      continue;
+    }
+    return i;
+  }
+  return i;
+}
+
+std::string Side::ClassOf(const Instruction* operand) const {
+  const Instruction* r = Resolve(operand);
+  if (r->opcode() == Opcode::kParameter) return "p" + std::to_string(r->parameter_number());
+  if (r->opcode() == Opcode::kConstant && r->literal())
+    return "c" + r->shape().ToString(false) + (r->shape().num_elements() <= 16 ? r->literal()->ToString() : r->name());
+  auto it = class_of.find(r);
+  return it == class_of.end() ? std::string() : it->second;
+}
+
+int Side::AtomIndex(const Instruction* i) const {
+  auto it = atom_of.find(Resolve(i));
+  return it == atom_of.end() ? -1 : it->second;
+}
+
+namespace {
+
+// Keys an atom is known by for one way of matching (op_name, scheduling_name).
+using KeyFn = std::vector<std::string> (*)(const Instruction*);
+
+// Where an op came from: its op_name metadata, or its own name when it has
+// none (XLA names the ops of a module read from HLO text after the input's
+// instructions: op_name="mul.33").
+std::vector<std::string> SourceKey(const Instruction* i) {
+  std::string op = i->MetadataValue("op_name");
+  return {op.empty() ? i->name() : op};
+}
+std::vector<std::string> OwnName(const Instruction* i) { return {i->name()}; }
+std::vector<std::string> EarlierNames(const Instruction* i) {
+  std::vector<std::string> out;
+  for (const char* k : {"scheduling_name", "deduplicated_name"})
+    if (std::string v = i->MetadataValue(k); !v.empty() && v != i->name()) out.push_back(std::move(v));
+  return out;
+}
+
+class Matcher {
+ public:
+  Matcher(Side& a, Side& b, std::map<std::string, int64_t>* by) : a_(a), b_(b), by_(by) {
+    for (const Atom& x : a_.atoms) a_names_.insert(x.instr->name());
+    for (const Atom& y : b_.atoms) b_names_.insert(y.instr->name());
+  }
+
+  void Run() {
+    ByName();
+    ByOutputs();
+    // Each round tries the ways in order of trust and starts over as soon
+    // as one matched something: later ways see the earlier ones' matches.
+    // The numbers are docs/compare.md's ("How instructions are matched"):
+    // 3 op_name, 4 scheduling_name, 5 structure (exact shapes), 6 fused
+    // contents, 7 structure by element count and op_name ties, 8 copies.
+    for (int round = 0; round < 1000; ++round) {
+      int64_t n = ByOpName(false);
+      if (n == 0) n = BySchedulingName();
+      if (n == 0) n = ByStructure(true);
+      if (n == 0) n = ByOperands(false);
+      if (n == 0) n = ByNeighbour(false);
+      if (n == 0) n = ByStructure(false);
+      if (n == 0) n = ByFusedContents();
+      if (n == 0) n = ByOperands(true) + ByNeighbour(true);
+      if (n == 0) n = ByOpName(true);
+      if (n == 0) break;
+    }
+    any_type_ = true;
+    ByCopies();
+    any_type_ = false;
+  }
+
+ private:
+  void Pair(int ia, int ib, const char* how) {
+    Atom& x = a_.atoms[ia];
+    Atom& y = b_.atoms[ib];
+    x.match = ib;
+    y.match = ia;
+    x.how = y.how = how;
+    std::string key = "m" + std::to_string(next_++);
+    a_.class_of[x.instr] = key;
+    b_.class_of[y.instr] = key;
+    (*by_)[how]++;
+  }
+
+  bool Free(int ia, int ib) const { return a_.atoms[ia].match < 0 && b_.atoms[ib].match < 0; }
+
+  // An op whose op_name names an instruction of the other side came from
+  // that instruction: a same-named op there is a different one.
+  bool NamesOther(const Instruction* i, const std::set<std::string>& other_names) const {
+    std::string op = i->MetadataValue("op_name");
+    return !op.empty() && op != i->name() && other_names.count(op);
+  }
+
+  // 1. Exact names (unique on B), same opcode, element type and dimensions.
+  void ByName() {
+    std::unordered_map<std::string, int> b_index;
+    std::set<std::string> dup;
+    for (size_t k = 0; k < b_.atoms.size(); ++k)
+      if (!b_index.emplace(b_.atoms[k].instr->name(), static_cast<int>(k)).second) dup.insert(b_.atoms[k].instr->name());
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      const Instruction* i = a_.atoms[k].instr;
+      auto it = b_index.find(i->name());
+      if (it == b_index.end() || dup.count(i->name()) || b_.atoms[it->second].match >= 0) continue;
+      const Instruction* j = b_.atoms[it->second].instr;
+      if (NamesOther(i, b_names_) || NamesOther(j, a_names_)) continue;
+      if (i->opcode() == j->opcode() && ShapeFit(i, j) == 2) Pair(static_cast<int>(k), it->second, "name");
+    }
+  }
+
+  // 2. The entry outputs carry the same values on both sides (leaf by leaf),
+  // whatever rewrite produced them.
+  void ByOutputs() {
+    const Instruction* ra = a_.m->entry() ? a_.m->entry()->root() : nullptr;
+    const Instruction* rb = b_.m->entry() ? b_.m->entry()->root() : nullptr;
+    if (!ra || !rb) return;
+    std::vector<std::pair<const Instruction*, const Instruction*>> leaves;
+    if (ra->opcode() == Opcode::kTuple && rb->opcode() == Opcode::kTuple && ra->operand_count() == rb->operand_count())
+      for (int k = 0; k < ra->operand_count(); ++k) leaves.push_back({ra->operand(k), rb->operand(k)});
+    else
+      leaves.push_back({ra, rb});
+    for (const auto& [x, y] : leaves) {
+      int ia = a_.AtomIndex(x), ib = b_.AtomIndex(y);
+      if (ia < 0 || ib < 0 || !Free(ia, ib)) continue;
+      if (!a_.atoms[ia].instr->shape().SameDims(b_.atoms[ib].instr->shape())) continue;
+      Pair(ia, ib, "output");
+    }
+  }
+
+  // How well x (on A) and y (on B) agree as a candidate pair: -1 not at all
+  // (another opcode, another element type or count); else exact dimensions,
+  // the same attributes and each operand already matched to one of the
+  // other's operands add to it.
+  int Score(int ia, int ib) const {
+    const Instruction* x = a_.atoms[ia].instr;
+    const Instruction* y = b_.atoms[ib].instr;
+    if (x->opcode() != y->opcode()) return -1;
+    int fit = ShapeFit(x, y, any_type_);
+    if (fit == 0) return -1;
+    int s = fit == 2 ? 1 : 0;
+    if (fit == 2 && Attrs(x) == Attrs(y)) s += 1;
+    s += 2 * CommonCount(KnownOperandClasses(a_, x), KnownOperandClasses(b_, y));
+    return s;
+  }
+
+  // Pairs candidates (x from xs on A, y from ys on B, both unmatched,
+  // `valid`) that are each other's single best by Score; with `ties`, the
+  // first of equally good ones (in post order) instead.
+  template <typename Valid>
+  int64_t PairBest(const std::vector<int>& xs, const std::vector<int>& ys, Valid valid, bool ties, const char* how) {
+    int64_t n = 0;
+    // The best partner of `from` (first in order among equals), its score
+    // and how many share that score.
+    auto best_of = [&](int from, bool from_a, int* score, int* count) {
+      int best = -1;
+      *score = -1;
+      *count = 0;
+      for (int to : from_a ? ys : xs) {
+        int ia = from_a ? from : to, ib = from_a ? to : from;
+        if (!Free(ia, ib) || !valid(ia, ib)) continue;
+        int s = Score(ia, ib);
+        if (s < 0) continue;
+        if (s > *score) *score = s, best = to, *count = 1;
+        else if (s == *score) ++*count;
+      }
+      return best;
+    };
+    for (int x : xs) {
+      if (a_.atoms[x].match >= 0) continue;
+      int sy = 0, cy = 0, sx = 0, cx = 0;
+      int y = best_of(x, true, &sy, &cy);
+      if (y < 0 || (cy != 1 && !ties)) continue;
+      int back = best_of(y, false, &sx, &cx);
+      if (ties ? sx != sy : (back != x || cx != 1)) continue;
+      Pair(x, y, how);
+      ++n;
+    }
+    return n;
+  }
+
+  // Atoms grouped by a key on each side (key order: deterministic), paired
+  // by PairBest within each group.
+  template <typename Valid>
+  int64_t ByKeys(KeyFn ka, KeyFn kb, Valid valid, bool ties, const char* how) {
+    std::map<std::string, std::pair<std::vector<int>, std::vector<int>>> groups;
+    for (size_t k = 0; k < a_.atoms.size(); ++k)
+      if (a_.atoms[k].match < 0)
+        for (std::string& key : ka(a_.atoms[k].instr)) groups[key].first.push_back(static_cast<int>(k));
+    for (size_t k = 0; k < b_.atoms.size(); ++k)
+      if (b_.atoms[k].match < 0)
+        for (std::string& key : kb(b_.atoms[k].instr)) {
+          auto it = groups.find(key);
+          if (it != groups.end()) it->second.second.push_back(static_cast<int>(k));
+        }
+    int64_t n = 0;
+    for (const auto& [key, g] : groups)
+      if (!g.first.empty() && !g.second.empty()) n += PairBest(g.first, g.second, valid, ties, how);
+    return n;
+  }
+
+  // 3. op_name: the same source op (op_name metadata, or the name of the
+  // instruction it was made from), same opcode and element count.
+  int64_t ByOpName(bool ties) {
+    auto has_op_name = [](const Instruction* i) { return !i->MetadataValue("op_name").empty(); };
+    auto valid = [&](int ia, int ib) { return has_op_name(a_.atoms[ia].instr) || has_op_name(b_.atoms[ib].instr); };
+    any_type_ = true;
+    int64_t n = ByKeys(SourceKey, SourceKey, valid, ties, "op_name");
+    any_type_ = false;
+    return n;
+  }
+
+  // 4. scheduling_name / deduplicated_name naming an instruction of the
+  // other side. An op whose op_name names an instruction there is left to
+  // op_name.
+  int64_t BySchedulingName() {
+    auto valid = [&](int ia, int ib) {
+      return !NamesOther(a_.atoms[ia].instr, b_names_) && !NamesOther(b_.atoms[ib].instr, a_names_);
+    };
+    int64_t n = ByKeys(OwnName, EarlierNames, valid, false, "scheduling_name");
+    return n + ByKeys(EarlierNames, OwnName, valid, false, "scheduling_name");
+  }
+
+  // 6. Fused contents: the unmatched ops of a fusion against the unmatched
+  // ops of the kernels its matched ops' counterparts are in, by opcode,
+  // element count and matched operands.
+  int64_t ByFusedContents() {
+    std::unordered_map<const Instruction*, int> kernel_id_a, kernel_id_b;
+    auto kid = [](std::unordered_map<const Instruction*, int>& ids, const Instruction* k) {
+      return ids.emplace(k, static_cast<int>(ids.size())).first->second;
+    };
+    std::map<int, std::set<int>> b_to_a, a_to_b;  // kernels linked by a match
+    std::map<int, std::vector<int>> a_free, b_free;
+    std::vector<int> kernel_of_a(a_.atoms.size());
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      const Atom& x = a_.atoms[k];
+      int ka = kernel_of_a[k] = kid(kernel_id_a, x.kernel);
+      if (x.match < 0) {
+        a_free[ka].push_back(static_cast<int>(k));
+        continue;
+      }
+      int kb = kid(kernel_id_b, b_.atoms[x.match].kernel);
+      b_to_a[kb].insert(ka);
+      a_to_b[ka].insert(kb);
+    }
+    for (size_t k = 0; k < b_.atoms.size(); ++k)
+      if (b_.atoms[k].match < 0 && b_.atoms[k].kernel->opcode() == Opcode::kFusion)
+        b_free[kid(kernel_id_b, b_.atoms[k].kernel)].push_back(static_cast<int>(k));
+    // The single best candidate of `from` among `to` (-1 if none or a tie).
+    auto best = [&](int from, const std::vector<int>& to, bool from_a) {
+      int found = -1, score = -1, count = 0;
+      for (int t : to) {
+        int ia = from_a ? from : t, ib = from_a ? t : from;
+        if (!Free(ia, ib) || !SameOperands(a_.atoms[ia].instr, b_.atoms[ib].instr)) continue;
+        int s = Score(ia, ib);
+        if (s < 0) continue;
+        if (s > score) score = s, found = t, count = 1;
+        else if (s == score) ++count;
+      }
+      return count == 1 ? found : -1;
+    };
+    auto gather = [](const std::set<int>& kernels, const std::map<int, std::vector<int>>& free) {
+      std::vector<int> out;
+      for (int k : kernels)
+        if (auto f = free.find(k); f != free.end()) out.insert(out.end(), f->second.begin(), f->second.end());
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    // Each pair must be the other's single best among all the ops of the
+    // kernels linked to its own: a copy of the op in another linked kernel
+    // makes it a tie.
+    int64_t n = 0;
+    for (const auto& [kb, ys] : b_free) {
+      auto it = b_to_a.find(kb);
+      if (it == b_to_a.end()) continue;
+      std::vector<int> xs = gather(it->second, a_free);
+      for (int y : ys) {
+        int x = b_.atoms[y].match < 0 ? best(y, xs, false) : -1;
+        if (x < 0 || best(x, gather(a_to_b[kernel_of_a[x]], b_free), true) != y) continue;
+        Pair(x, y, "fused_contents");
+        ++n;
+      }
+    }
+    return n;
+  }
+
+  // 8. Many to one, for B's ops left over: XLA duplicates an op into more
+  // fusions than we do ("duplicate": same op_name, opcode and element count
+  // as an op of ours already matched, all our candidates copies of one
+  // instruction), and expands one op into several ("expansion": an op of
+  // another opcode feeding a matched op of the same op_name, e.g. the
+  // concatenate of iotas XLA builds for a gather's batch dimensions). Only
+  // B's atom points back.
+  void ByCopies() {
+    std::map<std::string, std::vector<int>> a_by_key;
+    for (size_t k = 0; k < a_.atoms.size(); ++k) a_by_key[SourceKey(a_.atoms[k].instr)[0]].push_back(static_cast<int>(k));
+    for (size_t kb = 0; kb < b_.atoms.size(); ++kb) {
+      Atom& y = b_.atoms[kb];
+      if (y.match >= 0) continue;
+      std::string op = y.instr->MetadataValue("op_name");
+      if (op.empty()) continue;
+      auto it = a_by_key.find(op);
+      int best = -1, score = -1;
+      std::set<std::string> names;
+      for (int x : it == a_by_key.end() ? std::vector<int>() : it->second) {
+        const Instruction* xi = a_.atoms[x].instr;
+        if (xi->opcode() != y.instr->opcode() || ShapeFit(xi, y.instr, true) == 0) continue;
+        names.insert(xi->name());
+        if (a_.atoms[x].match < 0) best = -2;  // a candidate one to one could not place: ambiguous
+        if (best == -2) break;
+        int s = Score(x, static_cast<int>(kb));
+        if (s > score) score = s, best = x;
+      }
+      if (best >= 0 && names.size() == 1) {
+        Point(static_cast<int>(kb), best, "duplicate");
+        continue;
+      }
+      if (!names.empty()) continue;
+      // An expansion: y feeds a matched B op of the same op_name.
+      for (int ku : AtomUsers(b_, y.instr)) {
+        const Instruction* u = b_.atoms[ku].instr;
+        if (b_.atoms[ku].match < 0 || u->opcode() == y.instr->opcode() || u->MetadataValue("op_name") != op) continue;
+        Point(static_cast<int>(kb), b_.atoms[ku].match, "expansion");
+        break;
+      }
+    }
+  }
+
+  // The atoms using `i`'s value, through bitcasts, copies and reshapes.
+  static std::vector<int> AtomUsers(const Side& s, const Instruction* i, int depth = 0) {
+    std::vector<int> out;
+    for (const Instruction* u : i->users()) {
+      Opcode op = u->opcode();
+      if ((op == Opcode::kBitcast || op == Opcode::kCopy || op == Opcode::kReshape) && depth < 8) {
+        for (int k : AtomUsers(s, u, depth + 1)) out.push_back(k);
+      } else if (auto it = s.atom_of.find(u); it != s.atom_of.end()) {
+        out.push_back(it->second);
+      }
+    }
+    return out;
+  }
+
+  // B's atom `ib` to A's `ia`, one way (A's keeps its own match).
+  void Point(int ib, int ia, const char* how) {
+    b_.atoms[ib].match = ia;
+    b_.atoms[ib].how = how;
+    (*by_)[how]++;
+  }
+
+  // Operands of a matched pair, position by position, when they have the
+  // same opcode and dimensions (`relaxed`: element count) — backwards from
+  // matches; for commutative binary ops the swapped order is tried too.
+  int64_t ByOperands(bool relaxed) {
+    int64_t n = 0;
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      if (a_.atoms[k].match < 0) continue;
+      const Instruction* x = a_.atoms[k].instr;
+      const Instruction* y = b_.atoms[a_.atoms[k].match].instr;
+      if (x->operand_count() != y->operand_count()) continue;
+      auto try_pair = [&](const Instruction* ox, const Instruction* oy) {
+        int ia = a_.AtomIndex(ox), ib = b_.AtomIndex(oy);
+        if (ia < 0 || ib < 0 || !Free(ia, ib)) return false;
+        const Instruction* p = a_.atoms[ia].instr;
+        const Instruction* q = b_.atoms[ib].instr;
+        if (p->opcode() != q->opcode() || ShapeFit(p, q) < (relaxed ? 1 : 2)) return false;
+        Pair(ia, ib, "operand");
+        ++n;
+        return true;
+      };
+      bool swapped = IsCommutative(x->opcode()) && x->opcode() == y->opcode() && x->operand_count() == 2;
+      for (int o = 0; o < x->operand_count(); ++o)
+        if (!try_pair(x->operand(o), y->operand(o)) && swapped) try_pair(x->operand(o), y->operand(1 - o));
+    }
+    return n;
+  }
+
+  // Same signature on both sides. `unique_only`: only signatures that occur
+  // once on each side (duplicated ops — iotas, ops a fusion duplicated —
+  // are left to the neighbourhood first, then paired in order).
+  int64_t ByStructure(bool unique_only) {
+    int64_t n = 0;
+    std::unordered_map<std::string, std::vector<int>> a_sigs, b_sigs;
+    for (size_t k = 0; k < b_.atoms.size(); ++k) {
+      if (b_.atoms[k].match >= 0) continue;
+      std::string s = Signature(b_, b_.atoms[k].instr);
+      if (!s.empty()) b_sigs[s].push_back(static_cast<int>(k));
+    }
+    std::vector<std::string> a_sig(a_.atoms.size());
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      if (a_.atoms[k].match >= 0) continue;
+      a_sig[k] = Signature(a_, a_.atoms[k].instr);
+      if (!a_sig[k].empty()) a_sigs[a_sig[k]].push_back(static_cast<int>(k));
+    }
+    std::unordered_map<std::string, size_t> used;
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      if (a_.atoms[k].match >= 0) continue;
+      const std::string& s = a_sig[k];
+      if (s.empty()) continue;
+      auto it = b_sigs.find(s);
+      if (it == b_sigs.end()) continue;
+      if (unique_only && (it->second.size() != 1 || a_sigs[s].size() != 1)) continue;
+      size_t& u = used[s];
+      while (u < it->second.size() && b_.atoms[it->second[u]].match >= 0) ++u;
+      if (u >= it->second.size()) continue;
+      Pair(static_cast<int>(k), it->second[u++], "structure");
+      ++n;
+    }
+    return n;
+  }
+
+  // An unmatched op whose matched operand's counterpart has exactly one
+  // unmatched user of the same opcode and dimensions (`relaxed`: element
+  // count) — rewrites like divide → multiply change signatures but keep the
+  // neighbourhood.
+  int64_t ByNeighbour(bool relaxed) {
+    int64_t n = 0;
+    auto users_of = [](Side& s) {
+      std::unordered_map<const Instruction*, std::vector<int>> u;
+      for (size_t k = 0; k < s.atoms.size(); ++k)
+        for (const Instruction* o : s.atoms[k].instr->operands()) u[s.Resolve(o)].push_back(static_cast<int>(k));
+      return u;
+    };
+    auto ua = users_of(a_), ub = users_of(b_);
+    auto like = [&](const Instruction* p, const Instruction* q) {
+      return p->opcode() == q->opcode() && ShapeFit(p, q) >= (relaxed ? 1 : 2);
+    };
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      if (a_.atoms[k].match < 0) continue;
+      const std::vector<int>& ca = ua[a_.atoms[k].instr];
+      const std::vector<int>& cb = ub[b_.atoms[a_.atoms[k].match].instr];
+      for (int x : ca) {
+        if (a_.atoms[x].match >= 0) continue;
+        const Instruction* xi = a_.atoms[x].instr;
+        int found = -1, count = 0, count_a = 0;
+        for (int y : cb)
+          if (b_.atoms[y].match < 0 && like(b_.atoms[y].instr, xi)) found = y, ++count;
+        for (int x2 : ca)
+          if (a_.atoms[x2].match < 0 && like(a_.atoms[x2].instr, xi)) ++count_a;
+        if (count == 1 && count_a == 1) {
+          Pair(x, found, "neighbour");
+          ++n;
+        }
+      }
+    }
+    return n;
+  }
+
+  // The same operands, as far as they are known: operand k of each has the
+  // same class (any order for commutative ops), an unmatched operand only
+  // against an unmatched one (it cannot be the counterpart of a matched
+  // op), and at least one operand known unless neither has any.
+  bool SameOperands(const Instruction* x, const Instruction* y) const {
+    if (x->operand_count() != y->operand_count()) return false;
+    std::vector<std::string> cx, cy;
+    bool known = x->operand_count() == 0;
+    for (int k = 0; k < x->operand_count(); ++k) {
+      cx.push_back(a_.ClassOf(x->operand(k)));
+      cy.push_back(b_.ClassOf(y->operand(k)));
+      known |= !cx.back().empty();
+    }
+    if (IsCommutative(x->opcode())) {
+      std::sort(cx.begin(), cx.end());
+      std::sort(cy.begin(), cy.end());
+    }
+    return known && cx == cy;
+  }
+
+  const std::string& Attrs(const Instruction* i) const {
+    auto it = attrs_.find(i);
+    if (it == attrs_.end()) it = attrs_.emplace(i, AttrKey(i)).first;
+    return it->second;
+  }
+
+  Side& a_;
+  Side& b_;
+  std::map<std::string, int64_t>* by_;
+  mutable std::unordered_map<const Instruction*, std::string> attrs_;
+  bool any_type_ = false;  // Score: element types may differ (op_name only)
+  std::set<std::string> a_names_, b_names_;
+  int64_t next_ = 0;
+};
+
+}  // namespace
+
+void MatchSides(Side& a, Side& b, std::map<std::string, int64_t>* matched_by) { Matcher(a, b, matched_by).Run(); }
+
+}  // namespace hloscope::report::compare_detail

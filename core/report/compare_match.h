@@ -1,0 +1,50 @@
+// Matching the ops of two modules for compare (core/report/compare.h):
+// which instruction of A computes what an instruction of B computes, and
+// how each match was made. The order of trust is in docs/compare.md ("How
+// instructions are matched"); the names of the ways are the keys of
+// CompareResult::matched_by.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir/module.h"
+
+namespace hloscope::report::compare_detail {
+
+// One matchable op: an instruction of the entry or inside one of its fusions.
+struct Atom {
+  const Instruction* instr = nullptr;
+  const Instruction* kernel = nullptr;  // the entry instruction holding it (fusion or itself)
+  int match = -1;                       // index into the other side's atoms
+  const char* how = nullptr;            // how the match was made ("name", "op_name", ...)
+};
+
+// One module's matchable ops and the classes of the values already matched.
+struct Side {
+  const Module* m = nullptr;
+  std::vector<Atom> atoms;
+  std::unordered_map<const Instruction*, int> atom_of;
+  std::unordered_map<const Instruction*, std::string> class_of;  // resolved value → class key
+
+  // Collects the ops of `c`, descending into fusions (their fused
+  // instructions are ops of the fusion's kernel).
+  void Collect(const Computation& c, const Instruction* kernel);
+  // The instruction whose value `i` carries, looking through fused
+  // parameters, fusions (their root), tuples and transparent ops.
+  const Instruction* Resolve(const Instruction* i) const;
+  // Entry parameters by number, small constants by value, matched ops by
+  // their match; "" for an op not matched yet.
+  std::string ClassOf(const Instruction* operand) const;
+  // The atom computing `i`'s value, or -1.
+  int AtomIndex(const Instruction* i) const;
+};
+
+// Matches a's atoms with b's (Atom::match, Atom::how) and counts the
+// matches by how they were made.
+void MatchSides(Side& a, Side& b, std::map<std::string, int64_t>* matched_by);
+
+}  // namespace hloscope::report::compare_detail

@@ -1,0 +1,253 @@
+// How compare matches ops across two modules (core/report/compare_match.h):
+// inline modules for each way of matching, a case where nothing may match,
+// and the committed XLA GPU and XLA CPU references of every sample.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/cost/device.h"
+#include "core/parser/parser.h"
+#include "core/passes/pass_registry.h"
+#include "core/report/compare.h"
+#include "tests/support/test_paths.h"
+
+namespace hloscope::report {
+namespace {
+namespace fs = std::filesystem;
+
+std::unique_ptr<Module> Parse(std::string_view text) {
+  auto m = ParseHloModule(text);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return m.ok() ? std::move(*m) : nullptr;
+}
+
+// b's counterpart of a's op `a_name` and how it was matched ("" if none).
+std::pair<std::string, std::string> MatchOf(const CompareResult& r, const std::string& a_name) {
+  for (size_t k = 0; k < r.matches.size(); ++k)
+    if (r.matches[k].first == a_name) return {r.matches[k].second, r.match_how[k]};
+  return {"", ""};
+}
+
+TEST(CompareMatch, NamesDifferButOpNameAgrees) {
+  // XLA GPU renames ops and flattens batch dimensions; op_name keeps the
+  // name of the input instruction each came from.
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[2,8,32] parameter(0)
+  y = f32[2,8,32] parameter(1)
+  mul.33 = f32[2,8,32] multiply(x, y)
+  ROOT add.36 = f32[2,8,32] add(mul.33, x)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p0 = f32[2,8,32] parameter(0)
+  p1 = f32[2,8,32] parameter(1)
+  b0 = f32[16,32] bitcast(p0)
+  b1 = f32[16,32] bitcast(p1)
+  mul.4 = f32[16,32] multiply(b0, b1), metadata={op_name="mul.33" scheduling_name="mul.4"}
+  add.5 = f32[16,32] add(mul.4, b0), metadata={op_name="add.36" scheduling_name="add.5"}
+  ROOT r = f32[2,8,32] bitcast(add.5)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "mul.33"), std::make_pair(std::string("mul.4"), std::string("op_name")));
+  EXPECT_EQ(MatchOf(r, "add.36"), std::make_pair(std::string("add.5"), std::string("op_name")));
+  EXPECT_EQ(r.matched_by["op_name"], 2);
+  EXPECT_EQ(r.b.matched, r.b.ops);
+  auto j = nlohmann::json::parse(CompareToJson(r));
+  EXPECT_EQ(j["matched_by"]["op_name"], 2);
+  ASSERT_EQ(j["match_how"].size(), j["matches"].size());
+  EXPECT_EQ(j["match_how"][0], "op_name");
+  EXPECT_TRUE(j["unmatched_b"].empty());
+}
+
+TEST(CompareMatch, OpNameBeatsACoincidentName) {
+  // B's add.1 came from A's add.7 (its op_name says so), not from A's add.1.
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p0 = f32[4] parameter(0)
+  p1 = f32[4] parameter(1)
+  add.1 = f32[4] add(p0, p1)
+  add.7 = f32[4] add(p1, p1)
+  n.1 = f32[4] negate(add.1)
+  n.7 = f32[4] negate(add.7)
+  ROOT t = (f32[4], f32[4]) tuple(n.1, n.7)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p0 = f32[4] parameter(0)
+  p1 = f32[4] parameter(1)
+  add.1 = f32[4] add(p1, p1), metadata={op_name="add.7"}
+  add.2 = f32[4] add(p0, p1), metadata={op_name="add.1"}
+  negate.1 = f32[4] negate(add.2)
+  negate.2 = f32[4] negate(add.1)
+  ROOT t = (f32[4], f32[4]) tuple(negate.1, negate.2)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "add.1"), std::make_pair(std::string("add.2"), std::string("op_name")));
+  EXPECT_EQ(MatchOf(r, "add.7"), std::make_pair(std::string("add.1"), std::string("op_name")));
+  EXPECT_EQ(r.matched_by.count("name"), 0u);
+}
+
+TEST(CompareMatch, SharedOpNameTiesBrokenByShape) {
+  // JAX gives every op of one source line the same op_name: element count,
+  // then exact dimensions, then operands tell them apart.
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  s = f32[] parameter(0)
+  x = f32[8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  y = f32[4,8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  z = f32[8,4] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  nx = f32[8] negate(x)
+  ny = f32[4,8] negate(y)
+  nz = f32[8,4] negate(z)
+  ROOT t = (f32[8], f32[4,8], f32[8,4]) tuple(nx, ny, nz)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  s = f32[] parameter(0)
+  broadcast.2 = f32[8,4] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  broadcast.1 = f32[4,8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  broadcast.0 = f32[8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  negate.0 = f32[8] negate(broadcast.0)
+  negate.1 = f32[4,8] negate(broadcast.1)
+  negate.2 = f32[8,4] negate(broadcast.2)
+  ROOT t = (f32[8], f32[4,8], f32[8,4]) tuple(negate.0, negate.1, negate.2)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "x"), std::make_pair(std::string("broadcast.0"), std::string("op_name")));
+  EXPECT_EQ(MatchOf(r, "y"), std::make_pair(std::string("broadcast.1"), std::string("op_name")));
+  EXPECT_EQ(MatchOf(r, "z"), std::make_pair(std::string("broadcast.2"), std::string("op_name")));
+  EXPECT_EQ(MatchOf(r, "ny"), std::make_pair(std::string("negate.1"), std::string("output")));
+  EXPECT_TRUE(r.unmatched_b.empty());
+}
+
+TEST(CompareMatch, FusedContentsMatchedInsideLinkedFusions) {
+  // B's fusion shares one known op with ours (its root, by op_name); its
+  // other fused ops carry no metadata and another shape, and are matched by
+  // opcode, element count and operands inside the linked fusions.
+  auto a = Parse(R"hlo(
+HloModule m
+fa {
+  p = f32[2,8] parameter(0)
+  e = f32[2,8] exponential(p)
+  n = f32[2,8] negate(p)
+  ROOT m = f32[2,8] multiply(e, n)
+}
+ENTRY e {
+  x = f32[2,8] parameter(0)
+  ROOT f = f32[2,8] fusion(x), kind=kLoop, calls=fa
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+fb {
+  q = f32[16] parameter(0)
+  exponential.3 = f32[16] exponential(q)
+  negate.9 = f32[16] negate(q)
+  ROOT multiply.1 = f32[16] multiply(negate.9, exponential.3), metadata={op_name="m"}
+}
+ENTRY e {
+  x = f32[2,8] parameter(0)
+  xb = f32[16] bitcast(x)
+  fusion.7 = f32[16] fusion(xb), kind=kLoop, calls=fb
+  ROOT r = f32[2,8] bitcast(fusion.7)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "m"), std::make_pair(std::string("multiply.1"), std::string("op_name")));
+  EXPECT_EQ(MatchOf(r, "e"), std::make_pair(std::string("exponential.3"), std::string("fused_contents")));
+  EXPECT_EQ(MatchOf(r, "n"), std::make_pair(std::string("negate.9"), std::string("fused_contents")));
+  EXPECT_EQ(r.same_groups, 1);
+}
+
+TEST(CompareMatch, UnrelatedModulesMatchNothing) {
+  // Other shapes, other ops; B's op_name and scheduling_name name A's
+  // instructions, but those compute something else.
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  add.1 = f32[4] add(p, p)
+  ROOT sub.2 = f32[4] subtract(add.1, p)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p = f32[6] parameter(0)
+  add.1 = f32[6] add(p, p), metadata={op_name="sub.2"}
+  ROOT log.3 = f32[6] log(add.1), metadata={scheduling_name="add.1"}
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(r.a.matched, 0);
+  EXPECT_EQ(r.b.matched, 0);
+  EXPECT_TRUE(r.matched_by.empty());
+  EXPECT_TRUE(r.matches.empty());
+  EXPECT_EQ(r.unmatched_a, (std::vector<std::string>{"add.1", "sub.2"}));
+  EXPECT_EQ(r.unmatched_b, (std::vector<std::string>{"add.1", "log.3"}));
+}
+
+std::unique_ptr<Module> LoadSample(const std::string& path, const std::string& pipeline) {
+  auto m = ParseHloFile(path);
+  EXPECT_TRUE(m.ok()) << path << ": " << m.status().message();
+  if (!m.ok()) return nullptr;
+  if (!pipeline.empty()) {
+    auto p = PassRegistry::Global().BuildPipeline(pipeline);
+    EXPECT_TRUE(p.ok());
+    EXPECT_TRUE((*p)->Run(**m).ok());
+  }
+  return std::move(*m);
+}
+
+std::vector<std::string> XlaGpuSamples() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(testing::SamplesDir() + "/xla_gpu"))
+    if (e.is_directory() && fs::exists(e.path() / "after_optimizations.txt")) out.push_back(e.path().filename());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
+  std::vector<std::string> samples = XlaGpuSamples();
+  ASSERT_GE(samples.size(), 10u);
+  for (const std::string& s : samples) {
+    SCOPED_TRACE(s);
+    auto ours = LoadSample(testing::SamplesDir() + "/" + s + ".hlo", "gpu");
+    auto xla = LoadSample(testing::SamplesDir() + "/xla_gpu/" + s + "/after_optimizations.txt", "");
+    ASSERT_TRUE(ours && xla);
+    CompareResult r = CompareModules(*ours, *xla, CurrentDevice());
+    EXPECT_GT(r.b.ops, 0);
+    EXPECT_GE(10 * r.b.matched, 9 * r.b.ops) << r.b.matched << "/" << r.b.ops << " of XLA's ops matched";
+    EXPECT_EQ(CompareToJson(r), CompareToJson(CompareModules(*ours, *xla, CurrentDevice()))) << "not deterministic";
+  }
+}
+
+TEST(CompareMatch, XlaCpuReferencesMatchAtLeastWhatTheyDidBefore) {
+  // XLA:CPU ops matched before op_name, scheduling_name and fused-contents
+  // matching came (issue 24); none may be lost.
+  const std::map<std::string, int64_t> before = {
+      {"attention", 24},     {"embedding_xent", 46}, {"layer_norm", 20},       {"mlp_gelu", 100},
+      {"mlp_gelu_bf16", 1},  {"resnet_block", 103},  {"scan_rnn", 2},          {"softmax", 6},
+      {"transformer_block", 88}, {"transformer_train_step", 1291}};
+  for (const auto& [s, floor] : before) {
+    SCOPED_TRACE(s);
+    auto ours = LoadSample(testing::SamplesDir() + "/" + s + ".hlo", "gpu");
+    auto xla = LoadSample(testing::SamplesDir() + "/" + s + ".xla_cpu_optimized.hlo", "");
+    ASSERT_TRUE(ours && xla);
+    CompareResult r = CompareModules(*ours, *xla, CurrentDevice());
+    EXPECT_GE(r.b.matched, floor) << CompareToText(r);
+  }
+}
+
+}  // namespace
+}  // namespace hloscope::report
