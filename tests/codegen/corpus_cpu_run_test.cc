@@ -97,7 +97,7 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
       continue;
     }
     if (!runtime::ValidatePlanForRun(compiled->codegen.plan).ok()) {
-      ++skipped["needs several devices or a host"];
+      ++skipped["needs several devices, a host or an external library"];
       continue;
     }
     std::vector<Literal> inputs = MakeRandomInputs(*compiled->module->entry(), 0);
