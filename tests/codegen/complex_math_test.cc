@@ -50,7 +50,7 @@ std::string RandomModule(const std::string& ct, double scale, const std::vector<
   std::ostringstream sc;
   sc.precision(17);
   sc << scale;
-  std::string shape = ct + "[37]";
+  std::string shape = ct + "[128]";
   return ModuleOver({"p0 = " + shape + " parameter(0)", "s = " + ct + "[] constant((" + sc.str() + ", 0))",
                      "sb = " + shape + " broadcast(s), dimensions={}", "z = " + shape + " multiply(p0, sb)"},
                     shape, ops);
@@ -63,7 +63,9 @@ TEST_P(ComplexMath, UnaryOnRandomValuesAgreeWithInterpreter) {
   ops.push_back(kAtan);
   for (double scale : {1.0, 0.001, 3.0, 20.0}) {
     SCOPED_TRACE("scale " + std::to_string(scale));
-    for (uint64_t seed : {1, 2, 3}) {
+    // Two draws at scale 1, one elsewhere, of 128 values each: each compile
+    // and ptxas run costs seconds.
+    for (uint64_t seed : scale == 1.0 ? std::vector<uint64_t>{1, 2} : std::vector<uint64_t>{1}) {
       auto r = CompileRunCompare(RandomModule(GetParam(), scale, ops), "", true, seed);
       EXPECT_EQ(r.error, "") << "seed " << seed;
     }
