@@ -113,10 +113,22 @@ StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec) {
                      EmitConvert(b, b.CreateExtractValue(v, 1), part_of(it), PrimitiveType::kF64));
     return std::make_pair(re, im);
   };
-  // acc += (xr + i·xi)·e^{i·angle}
-  auto accumulate = [&](Value* acc_re, Value* acc_im, Value* xr, Value* xi, Value* angle) {
-    Value* c = CallLibdevice(b, "__nv_cos", {angle}, f64);
-    Value* s = CallLibdevice(b, "__nv_sin", {angle}, f64);
+  const double two_pi = 2.0 * M_PI;
+  // acc += (xr + i·xi)·e^{i·sign·2π·turns}; at whole quarter turns the
+  // twiddle is exact (±1, ±i), so the imaginary parts of a real signal's DC
+  // and Nyquist terms are exactly +0, as FFT libraries give them.
+  auto accumulate = [&](Value* acc_re, Value* acc_im, Value* xr, Value* xi, Value* turns, double sign) {
+    Value* angle = b.CreateFMul(c64(sign * two_pi), turns);
+    Value* q = b.CreateFMul(turns, c64(4.0));
+    Value* qi = b.CreateFPToSI(q, b.getInt64Ty());
+    Value* quarter = b.CreateFCmpOEQ(b.CreateSIToFP(qi, f64), q);
+    Value* r = b.CreateAnd(qi, I64(b, 3));
+    Value* exact_c = b.CreateSelect(b.CreateICmpEQ(r, I64(b, 0)), c64(1.0),
+                                    b.CreateSelect(b.CreateICmpEQ(r, I64(b, 2)), c64(-1.0), c64(0.0)));
+    Value* exact_s = b.CreateSelect(b.CreateICmpEQ(r, I64(b, 1)), c64(sign),
+                                    b.CreateSelect(b.CreateICmpEQ(r, I64(b, 3)), c64(-sign), c64(0.0)));
+    Value* c = b.CreateSelect(quarter, exact_c, CallLibdevice(b, "__nv_cos", {angle}, f64));
+    Value* s = b.CreateSelect(quarter, exact_s, CallLibdevice(b, "__nv_sin", {angle}, f64));
     b.CreateStore(
         b.CreateFAdd(b.CreateLoad(f64, acc_re), b.CreateFSub(b.CreateFMul(xr, c), b.CreateFMul(xi, s))),
         acc_re);
@@ -135,7 +147,6 @@ StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec) {
     }
     return p;
   };
-  const double two_pi = 2.0 * M_PI;
   Value* acc_re = EntryAlloca(b, f64, "acc_re");
   Value* acc_im = EntryAlloca(b, f64, "acc_im");
   Value* w_re = EntryAlloca(b, f64, "w_re");
@@ -157,7 +168,7 @@ StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec) {
         Index idx = o;
         for (int d = 0; d < n; ++d) idx[static_cast<size_t>(r - n + d)] = t[static_cast<size_t>(d)];
         ASSIGN_OR_RETURN(auto x, load(idx));
-        accumulate(acc_re, acc_im, x.first, x.second, b.CreateFMul(c64(sign * two_pi), phase(k, t, 0, n)));
+        accumulate(acc_re, acc_im, x.first, x.second, phase(k, t, 0, n), sign);
         return Status::Ok();
       }));
       Value* re = b.CreateLoad(f64, acc_re);
@@ -192,7 +203,7 @@ StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec) {
           for (int d = 0; d + 1 < n; ++d) idx[static_cast<size_t>(r - n + d)] = kk[static_cast<size_t>(d)];
           idx[static_cast<size_t>(r - 1)] = src;
           ASSIGN_OR_RETURN(auto x, load(idx));
-          accumulate(w_re, w_im, x.first, x.second, b.CreateFMul(c64(two_pi), phase(kk, k, 0, n - 1)));
+          accumulate(w_re, w_im, x.first, x.second, phase(kk, k, 0, n - 1), 1.0);
           return Status::Ok();
         });
       }));
@@ -205,9 +216,8 @@ StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec) {
         real_only = b.CreateOr(real_only, b.CreateICmpEQ(kn, I64(b, full / 2)));
       wi = b.CreateSelect(real_only, c64(0), wi);
       Value* kt = b.CreateURem(b.CreateMul(kn, k.back()), I64(b, full));
-      Value* angle =
-          b.CreateFMul(c64(two_pi), b.CreateFDiv(b.CreateUIToFP(kt, f64), c64(static_cast<double>(full))));
-      accumulate(acc_re, acc_im, wr, wi, angle);
+      accumulate(acc_re, acc_im, wr, wi,
+                 b.CreateFDiv(b.CreateUIToFP(kt, f64), c64(static_cast<double>(full))), 1.0);
       return Status::Ok();
     }));
     Value* re = b.CreateFMul(b.CreateLoad(f64, acc_re), c64(inverse_scale));

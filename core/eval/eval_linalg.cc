@@ -147,6 +147,14 @@ void DftAlong(std::vector<C>& data, const std::vector<int64_t>& dims, int dim, b
   std::vector<C> twiddle(n), line(n), res(n);
   const double sign = inverse ? 1.0 : -1.0;
   for (int64_t k = 0; k < n; ++k) twiddle[k] = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n));
+  // Whole quarter turns exactly (±1, ±i): a real signal's DC and Nyquist
+  // terms then have imaginary parts of exactly +0, as FFT libraries give.
+  for (int64_t k = 0; k < n; ++k)
+    if ((4 * k) % n == 0) {
+      static const double kCos[4] = {1, 0, -1, 0}, kSin[4] = {0, 1, 0, -1};
+      const int64_t q = 4 * k / n;
+      twiddle[k] = C(kCos[q], sign * kSin[q]);
+    }
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t in = 0; in < inner; ++in) {
       int64_t base = o * n * inner + in;

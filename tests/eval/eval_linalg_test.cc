@@ -51,6 +51,23 @@ ENTRY e {
   EXPECT_NEAR(std::abs(r.GetComplex(2)), 0, 1e-6);
 }
 
+// Whole quarter turns are exact twiddles: the DC and Nyquist terms of a
+// real signal have imaginary parts of exactly +0 (numpy gives +0; a rounded
+// sin(π) made it -0 here, flipping angle() from π to -π).
+TEST(EvalLinalg, RfftDcAndNyquistImaginaryPartsArePlusZero) {
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  x = f32[8] parameter(0)
+  ROOT f = c64[5] fft(x), fft_type=RFFT, fft_length={8}
+})";
+  Literal r = MustRun(hlo, {Lit("f32[8]", {-0.5, 1.25, -3, 0.75, 2, -1.5, 0.25, -2})});
+  for (int k : {0, 4}) {
+    EXPECT_EQ(r.GetComplex(k).imag(), 0.0) << k;
+    EXPECT_FALSE(std::signbit(r.GetComplex(k).imag())) << k;
+  }
+  EXPECT_NEAR(r.GetComplex(4).real(), -0.5 - 1.25 - 3 - 0.75 + 2 + 1.5 + 0.25 + 2, 1e-6);
+}
+
 TEST(EvalLinalg, IrfftInvertsRfft) {
   const char* hlo = R"(HloModule t
 ENTRY e {
