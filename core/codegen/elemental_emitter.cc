@@ -183,73 +183,19 @@ struct ElementalEmitter::Impl {
     return static_cast<Value*>(phi);
   }
 
-  // reduce-window, one output element: init, then the reducer over the
-  // window's in-bounds positions in row-major window order (the
-  // interpreter's order; padding and holes of base dilation are skipped).
+  // reduce-window of one array, one output element (VariadicReduction with
+  // N = 1): init, then the reducer over the window's in-bounds positions in
+  // row-major window order (the interpreter's order; padding and holes of
+  // base dilation are skipped).
   StatusOr<Value*> ReduceWindow(const Instruction* instr, const Index& index) {
     if (instr->operand_count() != 2 || !instr->shape().IsArray())
-      return OpError(*instr, "a reduce-window of several inputs is not supported by the kernel emitters");
-    const Computation* fn = instr->to_apply();
-    if (!fn) return OpError(*instr, "reduce-window needs to_apply");
-    const Shape& in = instr->operand(0)->shape();
-    const int rank = in.rank();
-    std::vector<WindowDim> dims(static_cast<size_t>(rank));
-    if (const Window* w = instr->attrs().window.get()) {
-      if (static_cast<int>(w->dims.size()) != rank) return OpError(*instr, "window rank differs from the operand rank");
-      dims = w->dims;
-    }
-    for (const WindowDim& d : dims)
-      if (d.stride <= 0 || d.base_dilation <= 0 || d.window_dilation <= 0 || d.size < 0)
-        return OpError(*instr, "invalid window");
-    auto saved = cache;
-    StatusOr<Value*> init = Operand(instr, 1, Index{});
-    if (!init.ok()) return init;
-    Value* acc = EntryAlloca(b, (*init)->getType(), "window_acc");
-    b.CreateStore(*init, acc);
-    Index k(static_cast<size_t>(rank));
-    std::function<Status(int)> loop = [&](int d) -> Status {
-      if (d == rank) {
-        Value* ok = b.getTrue();
-        Index src(static_cast<size_t>(rank));
-        for (int e = 0; e < rank; ++e) {
-          const WindowDim& w = dims[static_cast<size_t>(e)];
-          Value* pos = b.CreateAdd(b.CreateMul(index[e], b.getInt64(w.stride)),
-                                   b.CreateSub(b.CreateMul(k[e], b.getInt64(w.window_dilation)), b.getInt64(w.pad_lo)));
-          if (w.base_dilation > 1) {
-            ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateSRem(pos, b.getInt64(w.base_dilation)), b.getInt64(0)));
-            pos = b.CreateSDiv(pos, b.getInt64(w.base_dilation));
-          }
-          ok = b.CreateAnd(ok, b.CreateICmpSGE(pos, b.getInt64(0)));
-          ok = b.CreateAnd(ok, b.CreateICmpSLT(pos, b.getInt64(in.dim(e))));
-          src[e] = pos;
-        }
-        return IfThen(b, ok, [&]() -> Status {
-          auto inner = cache;
-          StatusOr<Value*> x = Operand(instr, 0, src);
-          if (!x.ok()) return x.status();
-          Value* a = b.CreateLoad((*init)->getType(), acc);
-          StatusOr<std::vector<Value*>> r = self->EmitScalarComputation(*fn, {a, *x});
-          cache = std::move(inner);
-          if (!r.ok()) return r.status();
-          if (r->size() != 1) return OpError(*instr, "the reducer must return one value");
-          b.CreateStore((*r)[0], acc);
-          return Status::Ok();
-        });
-      }
-      return ForLoop(b, b.getInt64(0), b.getInt64(dims[static_cast<size_t>(d)].size), b.getInt64(1),
-                     [&](Value* iv) -> Status {
-                       k[d] = iv;
-                       return loop(d + 1);
-                     });
-    };
-    Status s = loop(0);
-    cache = std::move(saved);
-    RETURN_IF_ERROR(s);
-    return b.CreateLoad((*init)->getType(), acc);
+      return OpError(*instr, "a reduce-window of several inputs is computed through get-tuple-element");
+    ASSIGN_OR_RETURN(std::vector<Value*> v, VariadicReduction(instr, index));
+    return v[0];
   }
 
-  // A variadic reduce or reduce-window (N inputs, N inits, a tuple of N
-  // results), one output element: N accumulators from the inits, then the
+  // A reduce or reduce-window of N inputs (N inits; a tuple of N results,
+  // or one array for N = 1), one output element: N accumulators from the inits, then the
   // reducer over the reduced dimensions (reduce) or the window's in-bounds
   // positions (reduce-window) in row-major order, the interpreter's order.
   // XLA CPU writes max pooling's gradient as such a reduce-window (value and
@@ -259,8 +205,10 @@ struct ElementalEmitter::Impl {
     // outside it; each get-tuple-element of it redoes the reduction.
     const Computation* fn = instr->to_apply();
     const int n = instr->operand_count() / 2;
-    if (!fn || n < 1 || instr->operand_count() != 2 * n || !instr->shape().IsTuple() || instr->shape().tuple_size() != n)
-      return OpError(*instr, "a variadic reduction needs N inputs, N inits, to_apply and N results");
+    const bool tuple = instr->shape().IsTuple();
+    if (!fn || n < 1 || instr->operand_count() != 2 * n ||
+        (tuple ? instr->shape().tuple_size() != n : n != 1 || !instr->shape().IsArray()))
+      return OpError(*instr, "a reduction needs N inputs, N inits, to_apply and N results");
     const Shape& in = instr->operand(0)->shape();
     const int rank = in.rank();
     const bool window = instr->opcode() == Opcode::kReduceWindow;
@@ -341,47 +289,16 @@ struct ElementalEmitter::Impl {
     return out;
   }
 
-  // A reduce of one array, one output element: init, then the reducer over
-  // the reduced dimensions in row-major order (the interpreter's order).
-  // For fusions no reduction emitter takes (a reduce under other ops, as in
-  // XLA GPU's Triton fusions): every element redoes its whole reduction.
+  // A reduce of one array, one output element (VariadicReduction with
+  // N = 1): init, then the reducer over the reduced dimensions in row-major
+  // order (the interpreter's order). For fusions no reduction emitter takes
+  // (a reduce under other ops, as in XLA GPU's Triton fusions): every
+  // element redoes its whole reduction.
   StatusOr<Value*> ElementalReduce(const Instruction* instr, const Index& index) {
     if (instr->operand_count() != 2 || !instr->shape().IsArray())
-      return OpError(*instr, "a variadic reduce is not computed elementally by the kernel emitters");
-    const Computation* fn = instr->to_apply();
-    if (!fn) return OpError(*instr, "reduce needs to_apply");
-    const Shape& in = instr->operand(0)->shape();
-    const std::vector<int64_t>& rd = instr->dimensions();
-    std::vector<int64_t> sizes;
-    for (int64_t d : rd) sizes.push_back(in.dim(static_cast<int>(d)));
-    int64_t count = 1;
-    for (int64_t n : sizes) count *= n;
-    auto saved = cache;
-    StatusOr<Value*> init = Operand(instr, 1, Index{});
-    if (!init.ok()) return init;
-    Value* acc = EntryAlloca(b, (*init)->getType(), "reduce_acc");
-    b.CreateStore(*init, acc);
-    Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
-      std::vector<Value*> r = ::hloscope::codegen::Delinearize(b, q, sizes);
-      Index src(static_cast<size_t>(in.rank()));
-      size_t kept = 0;
-      for (int d = 0; d < in.rank(); ++d) {
-        auto it = std::find(rd.begin(), rd.end(), d);
-        src[static_cast<size_t>(d)] = it != rd.end() ? r[static_cast<size_t>(it - rd.begin())] : index[kept++];
-      }
-      auto inner = cache;
-      StatusOr<Value*> x = Operand(instr, 0, src);
-      if (!x.ok()) return x.status();
-      StatusOr<std::vector<Value*>> v = self->EmitScalarComputation(*fn, {b.CreateLoad((*init)->getType(), acc), *x});
-      cache = std::move(inner);
-      if (!v.ok()) return v.status();
-      if (v->size() != 1) return OpError(*instr, "the reducer must return one value");
-      b.CreateStore((*v)[0], acc);
-      return Status::Ok();
-    });
-    cache = std::move(saved);
-    RETURN_IF_ERROR(st);
-    return b.CreateLoad((*init)->getType(), acc);
+      return OpError(*instr, "a reduce of several inputs is computed through get-tuple-element");
+    ASSIGN_OR_RETURN(std::vector<Value*> v, VariadicReduction(instr, index));
+    return v[0];
   }
 
   // A dot, one output element: the products over the contracting dims in
