@@ -30,10 +30,7 @@ struct C64 {
 }  // namespace
 
 StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec) {
-  auto roots = KernelRoots(*spec.instr);
-  const Instruction* chol = roots.size() == 1 ? roots[0] : nullptr;
-  if (!chol || chol->opcode() != Opcode::kCholesky)
-    return Status::Error(spec.instr->name() + ": the cholesky emitter needs a cholesky at the kernel root");
+  ASSIGN_OR_RETURN(const Instruction* chol, SingleRootOfKind(spec, Opcode::kCholesky));
   const Shape& in = chol->operand(0)->shape();
   const PrimitiveType t = in.element_type();
   const int r = in.rank();

@@ -42,10 +42,7 @@ std::vector<int64_t> ParseList(const std::string& text) {
 }  // namespace
 
 StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec) {
-  auto roots = KernelRoots(*spec.instr);
-  const Instruction* fft = roots.size() == 1 ? roots[0] : nullptr;
-  if (!fft || fft->opcode() != Opcode::kFft)
-    return Status::Error(spec.instr->name() + ": the fft emitter needs an fft at the kernel root");
+  ASSIGN_OR_RETURN(const Instruction* fft, SingleRootOfKind(spec, Opcode::kFft));
   auto fail = [&](const std::string& why) {
     return Status::Error("codegen: fft %" + fft->name() + ": " + why);
   };

@@ -32,6 +32,14 @@ Status ForLoop(llvm::IRBuilderBase& b, llvm::Value* start, llvm::Value* end, llv
   return Status::Ok();
 }
 
+StatusOr<const Instruction*> SingleRootOfKind(const KernelSpec& spec, Opcode op) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  if (roots.size() != 1 || roots[0]->opcode() != op)
+    return Status::Error(spec.instr->name() + ": the " + std::string(OpcodeName(op)) + " emitter needs a " +
+                         std::string(OpcodeName(op)) + " at the kernel root");
+  return roots[0];
+}
+
 Status GridStrideLoop(llvm::IRBuilderBase& b, int64_t n, const BodyFn& body) {
   llvm::Value* ntid = b.CreateZExt(BlockDim(b, Dim::kX), b.getInt64Ty());
   llvm::Value* start = b.CreateAdd(b.CreateMul(BlockId64(b), ntid), ThreadId64(b));

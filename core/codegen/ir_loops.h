@@ -62,6 +62,10 @@ std::vector<const Instruction*> KernelRoots(const Instruction& instr);
 // `hero` is the (unfused) kernel instruction, else generated elementally.
 StatusOr<llvm::Value*> EmitOperand(ElementalEmitter& ee, const Instruction* hero, int k,
                                    const std::vector<llvm::Value*>& index);
+// The kernel's single root when it is an `op` (the hero of the emitters for
+// topk, cholesky, fft, select-and-scatter, triangular-solve: unfused, or at
+// the root of a fusion of its producers); else an error naming both.
+StatusOr<const Instruction*> SingleRootOfKind(const KernelSpec& spec, Opcode op);
 // Index of the first output argument of the kernel.
 int FirstOutputArg(const KernelSpec& spec);
 // The argument holding operand `operand` (first leaf), or -1.

@@ -43,11 +43,7 @@ Value* FloorDiv(llvm::IRBuilderBase& b, Value* n, int64_t d) {
 }  // namespace
 
 StatusOr<EmittedKernel> EmitSelectAndScatterKernel(llvm::Module& m, const KernelSpec& spec) {
-  auto roots = KernelRoots(*spec.instr);
-  const Instruction* sas = roots.size() == 1 ? roots[0] : nullptr;
-  if (!sas || sas->opcode() != Opcode::kSelectAndScatter)
-    return Status::Error(spec.instr->name() +
-                         ": the select-and-scatter emitter needs a select-and-scatter at the kernel root");
+  ASSIGN_OR_RETURN(const Instruction* sas, SingleRootOfKind(spec, Opcode::kSelectAndScatter));
   const Computation* select = sas->called("select");
   const Computation* scatter = sas->called("scatter");
   const Window* window = sas->attrs().window.get();

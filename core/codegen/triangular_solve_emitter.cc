@@ -28,14 +28,11 @@ std::string Attr(const Instruction& i, const char* name) {
 }  // namespace
 
 StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec) {
-  auto roots = KernelRoots(*spec.instr);
-  const Instruction* ts = roots.size() == 1 ? roots[0] : nullptr;
-  if (!ts || ts->opcode() != Opcode::kTriangularSolve || ts->operand_count() != 2)
-    return Status::Error(spec.instr->name() +
-                         ": the triangular-solve emitter needs a triangular-solve at the kernel root");
+  ASSIGN_OR_RETURN(const Instruction* ts, SingleRootOfKind(spec, Opcode::kTriangularSolve));
   auto fail = [&](const std::string& why) {
     return Status::Error("codegen: triangular-solve %" + ts->name() + ": " + why);
   };
+  if (ts->operand_count() != 2) return fail("needs a and b");
   const Shape& as = ts->operand(0)->shape();
   const Shape& bs = ts->operand(1)->shape();
   const PrimitiveType t = bs.element_type();
