@@ -5,6 +5,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/fusion/fusion_builder.h"
+#include "core/fusion/triton_fusibility.h"
 
 namespace hloscope {
 namespace {
@@ -173,6 +174,9 @@ Refusal ProducerFusible(const Instruction& p) {
     case Opcode::kTuple: case Opcode::kGetTupleElement:
       return "the producer " + Op(p) + " only rearranges buffers; there is nothing to compute";
     case Opcode::kFusion:
+      if (IsTritonGemmFusion(p))
+        return "the producer is a Triton GEMM fusion (a dot with its prologue and epilogue); its result is written "
+               "by the GEMM kernel, which takes no more consumers";
       if (ContainsReduce(p)) return "the producer fusion ends in a reduction";
       if (p.fusion_kind() != FusionKind::kLoop) return "only loop fusions are merged into consumers";
       if (p.shape().IsTuple()) return "the producer fusion has several outputs";
@@ -195,6 +199,9 @@ Refusal ConsumerFusible(const Instruction& c) {
       if (c.shape().IsTuple() && c.operand_count() > 2) return "";  // variadic reduce: input fusion too
       return "";
     case Opcode::kFusion:
+      if (IsTritonGemmFusion(c))
+        return "the consumer is a Triton GEMM fusion; its prologue was chosen when it was formed "
+               "(triton-gemm-rewriter), and priority fusion adds no producers to it";
       return c.fusion_kind() == FusionKind::kLoop || c.fusion_kind() == FusionKind::kInput
                  ? ""
                  : "the consumer fusion is of kind " + std::string(FusionKindName(c.fusion_kind()));
@@ -253,6 +260,9 @@ int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& cons
 }
 
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate, bool epilogue) {
+  // Today's XLA GPU: a Triton normalization fusion takes producers and
+  // consumers as long as the whole stays tileable by rows.
+  if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer, duplicate);
   if (epilogue && IsReductionProducer(producer) && !producer.HasSideEffect()) {
     if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
     if (Refusal r = EpilogueFusible(producer, consumer); !r.empty()) return r;

@@ -180,13 +180,58 @@ struct Seen {
 // the iteration space (no string kept per pair).
 struct SiblingSeen {
   uint64_t stamp_a = 0, stamp_b = 0;
-  bool shapes_differ = false;
+  const char* pre = nullptr;  // a refusal that depends on the pair alone
   Cost before;
   int64_t blocker = -1;
 };
 
 constexpr int64_t kTooManyOutputs = -2;
 constexpr const char* kShapesDiffer = "the siblings iterate over different shapes or reduce different dimensions";
+constexpr const char* kDisjointSlices =
+    "each sibling reads only its own slice of the shared input and the slices do not overlap, so one kernel would "
+    "read no byte less (XLA: parameter slices are non-overlapping)";
+
+// The slices through which kernel `k` reads `x`: every read of `x` must be a
+// slice (inside a fusion: every user of the parameter standing for `x`);
+// nullopt when `k` reads `x` any other way.
+std::optional<std::vector<const Instruction*>> SlicesOf(const Instruction& x, const Instruction& k) {
+  std::vector<const Instruction*> out;
+  if (k.opcode() == Opcode::kSlice) return std::vector<const Instruction*>{&k};
+  if (k.opcode() != Opcode::kFusion || !k.fused_computation()) return std::nullopt;
+  const Computation* fc = k.fused_computation();
+  for (int i = 0; i < k.operand_count(); ++i) {
+    if (k.operand(i) != &x) continue;
+    const Instruction* p = fc->parameter(i);
+    if (!p) return std::nullopt;
+    for (const Instruction* u : p->users()) {
+      if (u->opcode() != Opcode::kSlice) return std::nullopt;
+      out.push_back(u);
+    }
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+bool SlicesOverlap(const Instruction& a, const Instruction& b) {
+  const auto& sa = a.attrs().slice;
+  const auto& sb = b.attrs().slice;
+  if (sa.size() != sb.size()) return true;
+  for (size_t d = 0; d < sa.size(); ++d) {
+    if (sa[d].stride != 1 || sb[d].stride != 1) return true;  // strided reads interleave: assume overlap
+    if (sa[d].limit <= sb[d].start || sb[d].limit <= sa[d].start) return false;
+  }
+  return true;
+}
+
+// XLA's ParameterSlicesAreNonOverlapping for siblings sharing `x`.
+bool ReadDisjointSlices(const Instruction& x, const Instruction& a, const Instruction& b) {
+  auto la = SlicesOf(x, a), lb = SlicesOf(x, b);
+  if (!la || !lb) return false;
+  for (const Instruction* i : *la)
+    for (const Instruction* j : *lb)
+      if (SlicesOverlap(*i, *j)) return false;
+  return true;
+}
 
 class MultiOutputFusion : public FusionPassBase {
  public:
@@ -422,10 +467,13 @@ class MultiOutputFusion : public FusionPassBase {
           if (fresh || s.stamp_a != stamps.Of(a) || s.stamp_b != stamps.Of(b)) {
             Cost before = CostOf(*a, stamps);
             before += CostOf(*b, stamps);
-            s = SiblingSeen{stamps.Of(a), stamps.Of(b), !SameIterationSpace(*a, *b), before, -1};
-            if (s.shapes_differ) refuse(kShapesDiffer);
+            const char* pre = !SameIterationSpace(*a, *b) ? kShapesDiffer
+                              : ReadDisjointSlices(*x, *a, *b) ? kDisjointSlices
+                                                               : nullptr;
+            s = SiblingSeen{stamps.Of(a), stamps.Of(b), pre, before, -1};
+            if (s.pre) refuse(s.pre);
           }
-          if (s.shapes_differ) continue;
+          if (s.pre) continue;
           const char* r = nullptr;
           int64_t code = -1;
           if (!reach.Independent(a, b)) {

@@ -14,6 +14,7 @@
 #include "core/fusion/fusibility.h"
 #include "core/fusion/fusion_builder.h"
 #include "core/fusion/fusion_pass_base.h"
+#include "core/fusion/triton_fusibility.h"
 
 namespace hloscope {
 namespace {
@@ -146,6 +147,9 @@ class PriorityFusion : public FusionPassBase {
       // A reduction taking its consumer as an epilogue: the result is still
       // a reduction kernel (the reduce stays the hero).
       bool epilogue = IsReductionProducer(*p);
+      // A Triton normalization fusion stays one: what it joins becomes part
+      // of a Triton kernel.
+      const bool triton_producer = IsTritonFusion(*p);
       size_t record = Decide(
           *p, cusers,
           users.size() > 1 || stays ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
@@ -171,7 +175,8 @@ class PriorityFusion : public FusionPassBase {
                                                                                          : FusionKind::kLoop);
         }
         FuseProducerInto(f, p);
-        if (epilogue) f->set_fusion_kind(FusionKind::kInput);
+        if (triton_producer && !IsTritonFusion(*f)) MarkAsTritonFusion(*f, kTritonKind);
+        else if (epilogue && !IsTritonFusion(*f)) f->set_fusion_kind(FusionKind::kInput);
         results += (results.empty() ? "" : ", ") + f->name();
         neighbours.push_back(f);
       }
@@ -226,7 +231,8 @@ class PriorityFusion : public FusionPassBase {
         if (!seen.insert(u).second) continue;
         ++distinct_users;
         if (u->opcode() != Opcode::kFusion || u->parent() != comp) continue;
-        if (u->fusion_kind() != FusionKind::kLoop && u->fusion_kind() != FusionKind::kInput) continue;
+        if (u->fusion_kind() != FusionKind::kLoop && u->fusion_kind() != FusionKind::kInput && !IsTritonFusion(*u))
+          continue;
         fusions.push_back(u);
       }
       const bool dup = fusions.size() > 1 || fusions.size() < distinct_users;

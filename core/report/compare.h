@@ -53,7 +53,9 @@ struct CompareResult {
   std::vector<std::string> unmatched_a, unmatched_b;  // ops without a counterpart, in post order
   std::vector<GroupDifference> fused_only_in_b;  // B fused together, A did not
   std::vector<GroupDifference> fused_only_in_a;  // A fused together, B did not
-  int64_t same_groups = 0;  // fusions whose matched members form one kernel on both sides
+  // Fusions of B reproduced with the same members by A: their matched ops are
+  // exactly the matched ops of one kernel of A (single-op fusions included).
+  int64_t same_groups = 0;
 };
 
 CompareResult CompareModules(const Module& a, const Module& b, const DeviceSpec& device);
