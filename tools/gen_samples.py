@@ -6,7 +6,9 @@ For every sample STEM this writes, into samples/ (next to tools/):
   STEM.hlo                    unoptimized HLO text (what JAX hands to XLA)
   STEM.stablehlo.mlir         StableHLO MLIR text with debug locations
   STEM.xla_cpu_optimized.hlo  XLA's optimized module from the CPU backend
-  STEM.data.json              inputs and JAX's outputs ("hloscope-data-v1")
+  STEM.data.json              inputs and JAX's outputs ("hloscope-data-v1");
+                              not for the real-size STEM_large samples, which
+                              are lowered and compiled but never run
 
 plus samples/README.md describing all of them.
 
@@ -15,6 +17,9 @@ Usage:
   python3 tools/gen_samples.py --force         # regenerate everything
   python3 tools/gen_samples.py --check         # regenerate in memory, diff
   python3 tools/gen_samples.py --only softmax  # a subset (repeatable)
+  python3 tools/gen_samples.py --only mlp_gelu_large --force --readme
+      # a subset, and README.md rewritten with the other samples' facts
+      # read back from their committed files
 
 Requirements: tools/requirements-samples.txt (jax/jaxlib pinned).  The
 hloscope tests never run this script: all of its outputs are committed.
@@ -42,7 +47,11 @@ def build_parser():
     ap.add_argument("--check", action="store_true",
                     help="write nothing; report files that would change")
     ap.add_argument("--only", action="append", metavar="STEM",
-                    help="generate only this sample (repeatable; no README)")
+                    help="generate only this sample (repeatable; no README "
+                         "unless --readme)")
+    ap.add_argument("--readme", action="store_true",
+                    help="with --only: also rewrite README.md, reading the "
+                         "other samples' facts back from their files")
     ap.add_argument("--out", type=Path, default=None,
                     help="output directory (default: samples/ next to tools/)")
     ap.add_argument("--platform", default="cpu",
@@ -140,11 +149,19 @@ def normal(rng, shape, scale=1.0):
 # parameters are the leaves of args in jax.tree_util flattening order.
 # --------------------------------------------------------------------------
 
-def make_mlp_gelu(rng):
+def make_mlp_gelu(rng, large=False):
     def mlp_gelu(params, x):
         h = jax.nn.gelu(x @ params["w1"] + params["b1"], approximate=False)
         return h @ params["w2"] + params["b2"]
 
+    if large:  # GPT-2-small MLP: tokens 8x1024, 768 -> 3072 -> 768
+        d, f = 768, 3072
+        params = {"w1": normal(rng, (d, f), 1 / np.sqrt(d)), "b1": normal(rng, f, 0.1),
+                  "w2": normal(rng, (f, d), 1 / np.sqrt(f)), "b2": normal(rng, d, 0.1)}
+        x = normal(rng, (8, 1024, d))
+        return (mlp_gelu, (params, x),
+                "mlp_gelu at GPT-2-small size: x [8,1024,768] (8x1024 tokens), "
+                "768 -> 3072 -> 768, exact (erf-based) GELU.")
     params = {"w1": normal(rng, (16, 64), 0.25), "b1": normal(rng, 64, 0.1),
               "w2": normal(rng, (64, 16), 0.125), "b2": normal(rng, 16, 0.1)}
     x = normal(rng, (8, 16))
@@ -180,10 +197,18 @@ def make_softmax(rng):
             "max-reduce, subtract, exp, sum-reduce, divide.")
 
 
-def make_layer_norm(rng):
+def make_layer_norm(rng, large=False):
     def layer_norm_fn(x, gamma, beta):
         return layer_norm(x, gamma, beta)
 
+    if large:
+        d = 768
+        x = normal(rng, (8, 1024, d), 1.5) + np.float32(0.5)
+        gamma = (1.0 + 0.1 * rng.standard_normal(d)).astype(np.float32)
+        beta = normal(rng, d, 0.1)
+        return (layer_norm_fn, (x, gamma, beta),
+                "layer_norm at GPT-2-small size: x [8,1024,768], normalized "
+                "over the last axis (768), eps = 1e-5.")
     x = normal(rng, (8, 32), 1.5) + np.float32(0.5)
     gamma = (1.0 + 0.1 * rng.standard_normal(32)).astype(np.float32)
     beta = normal(rng, 32, 0.1)
@@ -192,8 +217,8 @@ def make_layer_norm(rng):
             "shift, eps = 1e-5 (mean, variance, rsqrt).")
 
 
-def make_attention(rng):
-    d, n_head = 32, 4
+def make_attention(rng, large=False):
+    d, n_head = (768, 12) if large else (32, 4)
 
     def attention(params, x):
         return causal_self_attention(x, params["w_qkv"], params["b_qkv"],
@@ -202,6 +227,12 @@ def make_attention(rng):
     blk = init_block(rng, d)
     params = {"w_qkv": blk["attn_w_qkv"], "b_qkv": blk["attn_b_qkv"],
               "w_o": blk["attn_w_o"], "b_o": blk["attn_b_o"]}
+    if large:
+        x = normal(rng, (8, 1024, d))
+        return (attention, (params, x),
+                "attention at GPT-2-small size: causal multi-head self-attention, "
+                "batch 8, seq 1024, d_model 768, 12 heads of 64 (scores "
+                "[8,12,1024,1024]).")
     x = normal(rng, (2, 8, d))
     return (attention, (params, x),
             "Causal multi-head self-attention (batch 2, seq 8, d_model 32, "
@@ -210,14 +241,22 @@ def make_attention(rng):
             "V, output projection.")
 
 
-def make_transformer_block(rng):
-    d, n_head = 32, 4
+def make_transformer_block(rng, large=False):
+    d, n_head = (768, 12) if large else (32, 4)
 
     def transformer_block_fn(params, x):
         return transformer_block(params, x, n_head)
 
     params = init_block(rng, d)
+    if large:
+        x = normal(rng, (8, 1024, d))
+        return (transformer_block_fn, (params, x),
+                "transformer_block at GPT-2-small size: batch 8, seq 1024, d_model 768, 12 heads of "
+                "64, MLP 3072 (tanh-approximate GELU).")
     x = normal(rng, (2, 8, d))
+    # The description is recorded in transformer_block.data.json as it was
+    # written when this was the GUI's default; README.md drops that prefix
+    # (see readme()).
     return (transformer_block_fn, (params, x),
             "THE DEFAULT SAMPLE. One GPT-2-style (pre-LayerNorm) transformer "
             "block forward: x + attn(ln1(x)), then x + mlp(ln2(x)); causal "
@@ -281,7 +320,7 @@ def make_transformer_train_step(rng):
             "step + 1.")
 
 
-def make_resnet_block(rng):
+def make_resnet_block(rng, large=False):
     eps, momentum = 1e-5, 0.9
     dn = ("NHWC", "HWIO", "NHWC")
 
@@ -313,7 +352,8 @@ def make_resnet_block(rng):
         y = jax.nn.relu(h + sc)
         return y, {"bn1": s1, "bn2": s2, "bn_shortcut": s3}
 
-    c_in, c_out = 4, 8
+    # Large: the first downsampling block of ResNet-18/34's second stage.
+    c_in, c_out = (64, 128) if large else (4, 8)
 
     def bn_params():
         return {"gamma": (1.0 + 0.1 * rng.standard_normal(c_out)).astype(np.float32),
@@ -329,6 +369,13 @@ def make_resnet_block(rng):
         "shortcut_w": normal(rng, (1, 1, c_in, c_out), 1 / np.sqrt(c_in)),
         "bn_shortcut": bn_params(),
     }
+    if large:
+        x = normal(rng, (8, 56, 56, c_in))
+        return (resnet_block, (params, x),
+                "resnet_block at ImageNet ResNet size: input NHWC [8,56,56,64] "
+                "-> output [8,28,28,128]; the same 3x3 stride-2 and 3x3 "
+                "convolutions, 1x1 stride-2 projection shortcut and "
+                "training-mode batch norms.")
     x = normal(rng, (2, 8, 8, c_in))
     return (resnet_block, (params, x),
             "ResNet basic block with downsampling, NHWC activations and HWIO "
@@ -397,11 +444,33 @@ SAMPLES = [
     ("resnet_block", make_resnet_block),
     ("embedding_xent", make_embedding_xent),
     ("scan_rnn", make_scan_rnn),
+    # Real sizes (GPT-2 small, ImageNet ResNet): the same functions with
+    # bigger shapes, for fusion decisions that depend on shapes.  They are
+    # lowered and compiled but never run: no STEM.data.json (numeric checks
+    # use the small samples).
+    ("transformer_block_large", lambda rng: make_transformer_block(rng, large=True)),
+    ("attention_large", lambda rng: make_attention(rng, large=True)),
+    ("mlp_gelu_large", lambda rng: make_mlp_gelu(rng, large=True)),
+    ("layer_norm_large", lambda rng: make_layer_norm(rng, large=True)),
+    ("resnet_block_large", lambda rng: make_resnet_block(rng, large=True)),
 ]
 # Seed per sample: stable under reordering / --only.
 SEEDS = {stem: 1000 + i for i, (stem, _) in enumerate(SAMPLES)}
 
+
+def is_large(stem):
+    """Real-size sample: no recorded values (no STEM.data.json)."""
+    return stem.endswith("_large")
+
+
+# The sample the GUI opens by default (app/gui/main_window.cc).
+DEFAULT_SAMPLE = "transformer_block_large"
+
 SUFFIXES = [".hlo", ".stablehlo.mlir", ".xla_cpu_optimized.hlo", ".data.json"]
+
+
+def suffixes(stem):
+    return [s for s in SUFFIXES if not (is_large(stem) and s == ".data.json")]
 
 
 # --------------------------------------------------------------------------
@@ -419,9 +488,13 @@ HLO_DTYPES = {
 }
 
 
+def hlo_shape_of(dtype, shape):
+    return "%s[%s]" % (HLO_DTYPES[np.dtype(dtype)], ",".join(str(d) for d in shape))
+
+
 def hlo_shape(a):
     a = np.asarray(a)
-    return "%s[%s]" % (HLO_DTYPES[a.dtype], ",".join(str(d) for d in a.shape))
+    return hlo_shape_of(a.dtype, a.shape)
 
 
 def strip_layout(shape):
@@ -589,6 +662,9 @@ def stablehlo_text_of(lowered):
 def generate(stem, maker):
     rng = np.random.RandomState(SEEDS[stem])
     fn, args, description = maker(rng)
+    large = is_large(stem)
+    if large:  # module jit_NAME_large, apart from the small sample's jit_NAME
+        fn.__name__ += "_large"
     # Arguments go in as numpy arrays so the data file and the run see
     # exactly the same bits.
     arg_names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
@@ -600,15 +676,21 @@ def generate(stem, maker):
     mlir = stablehlo_text_of(lowered)
     compiled = lowered.compile()
     opt = compiled.as_text()
-    out = compiled(*args)
-    out_leaves = [np.asarray(o) for o in jax.tree_util.tree_leaves(out)]
+    if large:  # never run: only the output structure and shapes
+        out = jax.eval_shape(fn, *args)
+        out_leaves = None
+        want_out = [hlo_shape_of(o.dtype, o.shape)
+                    for o in jax.tree_util.tree_leaves(out)]
+    else:
+        out = compiled(*args)
+        out_leaves = [np.asarray(o) for o in jax.tree_util.tree_leaves(out)]
+        want_out = [hlo_shape(a) for a in out_leaves]
     out_names = leaf_names(out, "out")
 
     # ---- consistency checks against the HLO module itself
     layout_params, layout_results = entry_layout(hlo)
     params = entry_parameters(hlo)
     want_in = [hlo_shape(a) for a in in_leaves]
-    want_out = [hlo_shape(a) for a in out_leaves]
     if params != want_in or layout_params != want_in:
         raise SystemExit("%s: ENTRY parameters %s != inputs %s"
                          % (stem, params, want_in))
@@ -629,11 +711,13 @@ def generate(stem, maker):
         stem + ".hlo": hlo,
         stem + ".stablehlo.mlir": mlir,
         stem + ".xla_cpu_optimized.hlo": opt,
-        stem + ".data.json": data_json(description, in_leaves, in_names,
-                                       out_leaves, out_names),
     }
+    if not large:
+        files[stem + ".data.json"] = data_json(description, in_leaves, in_names,
+                                               out_leaves, out_names)
     info = {
-        "stem": stem, "description": description,
+        "stem": stem, "description": description, "large": large,
+        "jax": jax.__version__,
         "inputs": list(zip(in_names, want_in)),
         "outputs": list(zip(out_names, want_out)),
         "instructions": instruction_count(hlo),
@@ -655,9 +739,12 @@ README_HEAD = """\
 Real programs written in JAX and lowered/compiled by XLA, plus reference
 inputs and outputs. **Generated** by `python3 tools/gen_samples.py` with
 jax/jaxlib @JAX_VERSION@ on the CPU (`JAX_PLATFORMS=cpu`, `jax_enable_x64`
-off); versions pinned in `tools/requirements-samples.txt`. Do not edit these
-files by hand; rerun the script with `--force` instead (`--check` regenerates
-in memory and reports any file that would change).
+off); versions pinned in `tools/requirements-samples.txt` (the summary's `jax`
+column says which version made each sample). Do not edit these files by hand;
+rerun the script with `--force` instead (`--check` regenerates in memory and
+reports any file that would change; `--only STEM --force --readme` regenerates
+one sample and rewrites this file, reading the other samples' facts back from
+their files).
 
 **The tests never need Python or JAX: every output below is committed.**
 
@@ -668,7 +755,7 @@ in memory and reports any file that would change).
 | `STEM.hlo` | unoptimized HLO module text, exactly what JAX hands to XLA | `jax.jit(f).lower(*args).compiler_ir('hlo').as_hlo_text()` |
 | `STEM.stablehlo.mlir` | StableHLO MLIR text with debug locations (`loc(...)`, paths relative to the repository) | `jax.jit(f).lower(*args).as_text(debug_info=True)` |
 | `STEM.xla_cpu_optimized.hlo` | XLA's own optimized module from the CPU backend (fusions, layouts, schedule, copies) | `jax.jit(f).lower(*args).compile().as_text()` |
-| `STEM.data.json` | the inputs and JAX's outputs for them | running the compiled executable on the CPU |
+| `STEM.data.json` | the inputs and JAX's outputs for them (not for the real-size `*_large` samples) | running the compiled executable on the CPU |
 
 Text-format notes for parsers (as produced by this jax version):
 
@@ -729,7 +816,7 @@ XLA_FLAGS=--xla_dump_to=/tmp/dump \\
 ```
 
 and pick `/tmp/dump/*after_optimizations.txt` (one per jitted function; the
-file names contain `jit_STEM`). The `--out` directory receives the same four
+file names contain `jit_STEM`). The `--out` directory receives the same
 files per sample, with the `.xla_cpu_optimized.hlo` name but GPU content, so
 keep it out of `samples/`. Without `--platform cuda` the same `XLA_FLAGS`
 setting dumps the CPU compilations instead (`*before_optimizations.txt`,
@@ -751,26 +838,55 @@ JAX compiles on the way (`jit_convert_element_type`, `jit_broadcast_in_dim`,
 `hloscope-cli export-timeline --xla-buffer-assignment FILE -o xla.svg` draws
 XLA's buffer timeline.
 
+## Real-size samples (`*_large`)
+
+Fusion decisions depend on shapes, and the samples above are tiny.
+`transformer_block_large`, `attention_large`, `mlp_gelu_large`,
+`layer_norm_large` and `resnet_block_large` are the same JAX functions at real
+sizes: GPT-2 small (batch 8, sequence 1024, width 768, 12 heads of 64, MLP
+3072) and, for the ResNet block, NHWC `[8,56,56,64]` into the first
+downsampling block of ResNet-18/34's second stage (`[8,28,28,128]` out). Their
+modules have as many instructions as the small ones, but the arrays are large
+(the attention scores alone are `f32[8,12,1024,1024]`, 384 MiB), so they have
+**no recorded values**: no `STEM.data.json`; JAX lowers and compiles them but
+never runs them, and the tests never run them through the reference
+interpreter (numeric checks stay on the small samples). Their HLO module names
+end in `_large` (`jit_transformer_block_fn_large`). `transformer_block_large`
+is the GUI's default sample. XLA's own GPU compilation of each (H100 SXM) is in
+`xla_gpu/STEM/` (see `xla_gpu/README.md`).
+
 ## Summary
 
-| stem | params | outputs | HLO instructions | optimized (CPU) | bytes (4 files) |
-|---|---:|---:|---:|---:|---:|
+| stem | params | outputs | HLO instructions | optimized (CPU) | recorded values | jax | bytes (all files) |
+|---|---:|---:|---:|---:|---|---|---:|
 @SUMMARY_ROWS@
 
 """
 
 
+OLD_DEFAULT_PREFIX = "THE DEFAULT SAMPLE. "
+
+
 def readme(infos):
     rows = []
     for i in infos:
-        rows.append("| `%s` | %d | %d | %d | %d | %d |" % (
+        rows.append("| `%s` | %d | %d | %d | %d | %s | %s | %d |" % (
             i["stem"], len(i["inputs"]), len(i["outputs"]), i["instructions"],
-            i["opt_instructions"], sum(i["bytes"].values())))
-    text = (README_HEAD.replace("@JAX_VERSION@", jax.__version__)
+            i["opt_instructions"],
+            "**no** (real size)" if i["large"] else "yes",
+            i["jax"], sum(i["bytes"].values())))
+    versions = sorted({i["jax"] for i in infos})
+    text = (README_HEAD.replace("@JAX_VERSION@", " / ".join(versions))
             .replace("@SUMMARY_ROWS@", "\n".join(rows)))
     for i in infos:
-        default = " (default sample)" if i["stem"] == "transformer_block" else ""
-        text += "## `%s`%s\n\n%s\n\n" % (i["stem"], default, i["description"])
+        default = " (default sample)" if i["stem"] == DEFAULT_SAMPLE else ""
+        description = i["description"]
+        if description.startswith(OLD_DEFAULT_PREFIX):  # see make_transformer_block
+            description = description[len(OLD_DEFAULT_PREFIX):]
+        text += "## `%s`%s\n\n%s\n\n" % (i["stem"], default, description)
+        if i["large"]:
+            text += ("* **No recorded values** (real size): no `%s.data.json`; "
+                     "made with jax %s\n" % (i["stem"], i["jax"]))
         text += ("* HLO instructions: %d in %d computation(s) (optimized CPU "
                  "module: %d)%s\n" % (i["instructions"], i["computations"],
                                       i["opt_instructions"],
@@ -784,6 +900,50 @@ def readme(infos):
         text += "* Files: %s\n\n" % ", ".join(
             "`%s` (%d B)" % (f, b) for f, b in i["bytes"].items())
     return text
+
+
+def readme_versions(path):
+    """{stem: jax version} from the summary table of an existing README.md."""
+    if not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"\| `(\w+)` \|(?:[^|]*\|){5} ([^ |]+) \| \d+ \|$", line)
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def info_from_files(stem, maker, out_dir, versions):
+    """README facts of a sample this run did not regenerate, read back from
+    its files: nothing is lowered or run (the maker's arrays give the input
+    names, jax.eval_shape the output names)."""
+    rng = np.random.RandomState(SEEDS[stem])
+    fn, args, description = maker(rng)
+    arg_names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+    in_names = [n for name, a in zip(arg_names, args) for n in leaf_names(a, name)]
+    out_names = leaf_names(jax.eval_shape(fn, *args), "out")
+    hlo = (out_dir / (stem + ".hlo")).read_text()
+    opt = (out_dir / (stem + ".xla_cpu_optimized.hlo")).read_text()
+    params, results = entry_layout(hlo)
+    if len(params) != len(in_names) or len(results) != len(out_names):
+        raise SystemExit("%s: %s does not match the sample's signature; "
+                         "regenerate it" % (stem, stem + ".hlo"))
+    data = out_dir / (stem + ".data.json")
+    version = (json.loads(data.read_text()).get("jax_version", "?")
+               if data.exists() else versions.get(stem, "?"))
+    return {
+        "stem": stem, "description": description, "large": is_large(stem),
+        "jax": version,
+        "inputs": list(zip(in_names, params)),
+        "outputs": list(zip(out_names, results)),
+        "instructions": instruction_count(hlo),
+        "opt_instructions": instruction_count(opt),
+        "computations": sum(1 for _ in computations(hlo)),
+        "has_while": bool(re.search(r" while\(", hlo)),
+        "bytes": {stem + s: (out_dir / (stem + s)).stat().st_size
+                  for s in suffixes(stem)},
+    }
 
 
 # --------------------------------------------------------------------------
@@ -801,9 +961,12 @@ def main():
         if bad:
             ap.error("unknown sample(s) %s; known: %s" % (bad, ", ".join(known)))
         chosen = [(s, m) for s, m in SAMPLES if s in args.only]
+    if args.readme and not args.only:
+        ap.error("--readme goes with --only (a full run always writes README.md)")
+    write_readme = not args.only or args.readme
 
-    targets = [args.out / (s + suf) for s, _ in chosen for suf in SUFFIXES]
-    if not args.only:
+    targets = [args.out / (s + suf) for s, _ in chosen for suf in suffixes(s)]
+    if write_readme:
         targets.append(args.out / "README.md")
     existing = [t for t in targets if t.exists()]
     if existing and not (args.force or args.check):
@@ -816,8 +979,12 @@ def main():
         files, info = generate(stem, maker)
         all_files.update(files)
         infos.append(info)
-    if not args.only:
-        all_files["README.md"] = readme(infos)
+    if write_readme:
+        made = {i["stem"]: i for i in infos}
+        versions = readme_versions(args.out / "README.md")
+        all_files["README.md"] = readme([
+            made[s] if s in made else info_from_files(s, m, args.out, versions)
+            for s, m in SAMPLES])
 
     changed = []
     if args.check:
@@ -835,14 +1002,15 @@ def main():
     print("%-24s %6s %7s %10s %10s %8s %8s %8s %8s %8s" % hdr)
     total = 0
     for i in infos:
-        b = [i["bytes"][i["stem"] + s] for s in SUFFIXES]
+        b = [i["bytes"].get(i["stem"] + s, 0) for s in SUFFIXES]
         total += sum(b)
         print("%-24s %6d %7d %10d %10d %8d %8d %8d %8d %8d" % (
             i["stem"], len(i["inputs"]), len(i["outputs"]), i["instructions"],
             i["opt_instructions"], *b, sum(b)))
     print("jax %s, jaxlib %s; %d sample files, %d bytes%s"
-          % (jax.__version__, jaxlib.__version__, 4 * len(infos), total,
-             "" if args.only else " (+ README.md)"))
+          % (jax.__version__, jaxlib.__version__,
+             sum(len(i["bytes"]) for i in infos), total,
+             " (+ README.md)" if write_readme else ""))
     if args.check:
         if changed:
             print("would change: " + ", ".join(changed))

@@ -88,6 +88,7 @@ DEVICES = ("h100_sxm", "h200")
 DUMP_FLAGS = ["--xla_dump_hlo_as_text", "--xla_dump_emitter_re=ptx",
               "--xla_dump_hlo_pass_re=.*"]
 _REEXEC_MARK = "HLOSCOPE_XLA_GPU_REFERENCE_REEXEC"
+PTX_LIMIT_KB = 200
 
 
 def die(msg, code=2):
@@ -417,6 +418,10 @@ def collect(dump_dir, out_dir, ptx_limit_kb):
         ptx_info["written"] = True
     else:
         ptx_info["written"] = False
+        ptx_info["reason"] = (
+            "no PTX in the dump" if not ptx else
+            "not kept: all PTX together is %d bytes, not under --ptx-limit-kb %d"
+            % (ptx_bytes, ptx_limit_kb))
 
     passes = [f.name for f in mine if _is_hlo_text_dump(f)]
     if passes:
@@ -464,9 +469,10 @@ def build_parser():
                     help="replace a non-empty --out directory")
     ap.add_argument("--no-raw-dump", action="store_true",
                     help="delete DIR/xla_dump/ after collecting stable files")
-    ap.add_argument("--ptx-limit-kb", type=int, default=200, metavar="KB",
+    ap.add_argument("--ptx-limit-kb", type=int, default=PTX_LIMIT_KB,
+                    metavar="KB",
                     help="write kernels.ptx only if all PTX is under this "
-                         "(default 200)")
+                         "(default %d; 0: never)" % PTX_LIMIT_KB)
     return ap
 
 
@@ -527,7 +533,9 @@ def main():
                              "--device", args.device, "--out", "DIR"] +
                             (["--partitions", str(args.partitions)]
                              if args.partitions > 1 else []) +
-                            (["--no-raw-dump"] if args.no_raw_dump else [])),
+                            (["--no-raw-dump"] if args.no_raw_dump else []) +
+                            (["--ptx-limit-kb", str(args.ptx_limit_kb)]
+                             if args.ptx_limit_kb != PTX_LIMIT_KB else [])),
     }
     (out / "REFERENCE.json").write_text(json.dumps(ref, indent=2) + "\n")
     if args.no_raw_dump:

@@ -1,7 +1,8 @@
 // The `simplify` pipeline on every sample: the verifier holds after every
 // step and the interpreter gives the same outputs (3 random input sets)
 // before and after every pass that changed something; no splat constant
-// is left. After `gpu`, fused kernels take no constant operands.
+// is left. After `gpu`, fused kernels take no constant operands. The
+// real-size samples (STEM_large) get the verifier but not the interpreter.
 #include <filesystem>
 
 #include "core/passes/rewrite_helpers.h"
@@ -24,6 +25,7 @@ TEST(SimplifySamples, VerifiedAndDifferentiallyCheckedAtEveryStep) {
   ASSERT_FALSE(files.empty());
   for (const std::string& path : files) {
     SCOPED_TRACE(path);
+    const bool real_size = IsRealSizeSample(path);
     auto m = ParseHloFile(path);
     ASSERT_TRUE(m.ok()) << m.status().message();
     auto pipeline = PassRegistry::Global().BuildPipeline("simplify");
@@ -35,15 +37,15 @@ TEST(SimplifySamples, VerifiedAndDifferentiallyCheckedAtEveryStep) {
     StepRecorder recorder;
     (*pipeline)->AddInstrumentation(&recorder);
     (*pipeline)->AddInstrumentation(&verifier);
-    (*pipeline)->AddInstrumentation(&checker);
+    if (!real_size) (*pipeline)->AddInstrumentation(&checker);
     auto changed = (*pipeline)->Run(**m);
     ASSERT_TRUE(changed.ok()) << changed.status().message();
-    EXPECT_TRUE(checker.evaluable()) << checker.not_evaluable_reason();
+    if (!real_size) EXPECT_TRUE(checker.evaluable()) << checker.not_evaluable_reason();
     // JAX's unoptimized modules always simplify; XLA's optimized ones have
     // their work inside fusions, which these passes leave alone.
     if (path.find("xla_cpu_optimized") == std::string::npos) {
       EXPECT_TRUE(*changed);
-      EXPECT_GT(checker.comparisons(), 0);
+      if (!real_size) EXPECT_GT(checker.comparisons(), 0);
       EXPECT_LT((*m)->instruction_count(), recorder.initial()->instruction_count());
     }
     // Broadcasts of constants stay broadcasts (issue 20): no array constant

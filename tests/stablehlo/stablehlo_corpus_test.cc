@@ -74,6 +74,9 @@ TEST(StablehloSamples, ImportedSamplesMatchRecordedOutputs) {
     }
     Status vs = VerifyModule(**m);
     ASSERT_TRUE(vs.ok()) << vs.message();
+    // Real-size samples (STEM_large): no recorded values; imported and
+    // verified only, never evaluated.
+    if (hloscope::testing::IsRealSizeSample(stem)) continue;
     auto data = ReadDataFile(hloscope::testing::SamplesDir() + "/" + stem + ".data.json");
     ASSERT_TRUE(data.ok()) << data.status().message();
     auto r = EvaluateModule(**m, data->inputs);

@@ -15,6 +15,16 @@ inline std::string SharedDir() {
   return std::filesystem::exists(d + "/corpus/INDEX.tsv") ? d : "";
 }
 
+// Real-size samples (samples/STEM_large.*: GPT-2 small, ImageNet ResNet
+// sizes; see samples/README.md) have no recorded values (no STEM.data.json)
+// and must never go through the reference interpreter: their arrays are
+// hundreds of MiB. `path` is a file name or path (any extension) or a stem.
+inline bool IsRealSizeSample(const std::string& path) {
+  std::string stem = std::filesystem::path(path).filename().string();
+  stem = stem.substr(0, stem.find('.'));
+  return stem.size() > 6 && stem.ends_with("_large");
+}
+
 // Every .hlo file of samples/, then of ../shared/corpus when present.
 inline std::vector<std::string> SampleAndCorpusHloFiles() {
   std::vector<std::string> files;
