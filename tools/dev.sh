@@ -9,7 +9,7 @@ ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
 BUILD=${BUILD_DIR:-$ROOT/build}
 SAN_BUILD=${SAN_BUILD_DIR:-$ROOT/build-asan}
-DEFAULT_SAMPLE=$ROOT/samples/transformer_block.hlo
+DEFAULT_SAMPLE=$ROOT/samples/transformer_block_large.hlo  # as the GUI's DefaultSamplePath()
 
 step() { printf '\n== %s\n' "$*"; }
 

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   QCommandLineParser cli;
   cli.setApplicationDescription("hloscope: step through XLA's graph compiler passes on an HLO module.");
   cli.addHelpOption();
-  cli.addPositionalArgument("FILE", "HLO text or StableHLO (.mlir); default: samples/transformer_block.hlo");
+  cli.addPositionalArgument("FILE", "HLO text or StableHLO (.mlir); default: samples/transformer_block_large.hlo");
   QCommandLineOption pipeline("pipeline", "Pipeline to run (simplify, gpu, gpu-classic).", "P", "gpu");
   QCommandLineOption step("step", "Screenshot: the step to show: its number in the steps table (0 = the input, "
                           "1, 2, 3... the pass runs, as hloscope-cli's --step), 'initial' or 'last'.",

@@ -46,7 +46,7 @@
 namespace hloscope::gui {
 
 QString DefaultSamplePath() {
-  const QString name = QStringLiteral("transformer_block.hlo");
+  const QString name = QStringLiteral("transformer_block_large.hlo");
   QStringList dirs;
   const QString app = QCoreApplication::applicationDirPath();
   dirs << app + "/../../samples" << app + "/../samples";
