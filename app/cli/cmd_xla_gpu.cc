@@ -7,34 +7,16 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli_args.h"
+#include "core/session/xla_gpu_reference.h"
 
 extern char** environ;
 
 namespace hloscope::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-// tools/xla_gpu_reference.py: $HLOSCOPE_TOOLS_DIR, next to the executable's
-// source tree (build/bin/.. /..), or the source tree it was built from.
-std::string FindTool() {
-  std::vector<fs::path> candidates;
-  if (const char* d = std::getenv("HLOSCOPE_TOOLS_DIR")) candidates.push_back(fs::path(d) / "xla_gpu_reference.py");
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(exe.parent_path().parent_path().parent_path() / "tools" / "xla_gpu_reference.py");
-#ifdef HLOSCOPE_SOURCE_DIR
-  candidates.push_back(fs::path(HLOSCOPE_SOURCE_DIR) / "tools" / "xla_gpu_reference.py");
-#endif
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return p.string();
-  return "";
-}
 
 int RunXlaGpu(const std::vector<std::string>& argv) {
   Args args;
@@ -45,36 +27,35 @@ int RunXlaGpu(const std::vector<std::string>& argv) {
     return 2;
   }
   const std::string device = args.GetOr("--device", "h100_sxm");
-  if (device != "h100_sxm" && device != "h200") {
+  if (!IsXlaGpuDevice(device)) {
     std::fprintf(stderr, "hloscope-cli xla-gpu: error: --device is h100_sxm or h200, not '%s'\n", device.c_str());
     return 2;
   }
-  const std::string tool = FindTool();
+#ifdef HLOSCOPE_SOURCE_DIR
+  const std::string tool = FindXlaGpuTool(HLOSCOPE_SOURCE_DIR);
+#else
+  const std::string tool = FindXlaGpuTool("");
+#endif
   if (tool.empty()) {
-    std::fprintf(stderr,
-                 "hloscope-cli xla-gpu: error: tools/xla_gpu_reference.py not found (set HLOSCOPE_TOOLS_DIR to the "
-                 "project's tools/ folder)\n");
+    std::fprintf(stderr, "hloscope-cli xla-gpu: error: %s\n", XlaGpuToolNotFoundMessage().c_str());
     return 1;
   }
-  // The tool re-executes itself under its own venv (Python >= 3.12 with
-  // JAX 0.12); any python3 starts it.
-  std::vector<std::string> cmd = {"python3", tool};
-  if (args.Has("--setup")) {
-    cmd.push_back("--setup");
-  } else {
-    cmd.push_back(args.positional()[0]);
-    cmd.insert(cmd.end(), {"--device", device, "--out", args.GetOr("--out", "")});
-    if (auto p = args.Get("--partitions")) cmd.insert(cmd.end(), {"--partitions", *p});
-    if (args.Has("--force")) cmd.push_back("--force");
+  XlaGpuRequest request;
+  request.setup = args.Has("--setup");
+  if (!request.setup) {
+    request.input = args.positional()[0];
+    request.device = device;
+    request.out = args.GetOr("--out", "");
+    if (auto p = args.Get("--partitions")) request.partitions = *p;
+    request.force = args.Has("--force");
   }
+  std::vector<std::string> cmd = XlaGpuCommand(tool, request);
   std::vector<char*> c_argv;
   for (std::string& s : cmd) c_argv.push_back(s.data());
   c_argv.push_back(nullptr);
   pid_t pid = 0;
-  if (posix_spawnp(&pid, "python3", nullptr, nullptr, c_argv.data(), environ) != 0) {
-    std::fprintf(stderr,
-                 "hloscope-cli xla-gpu: error: cannot start python3 (XLA GPU references need Python; then run "
-                 "`hloscope-cli xla-gpu --setup` once for JAX 0.12)\n");
+  if (posix_spawnp(&pid, kXlaGpuPython, nullptr, nullptr, c_argv.data(), environ) != 0) {
+    std::fprintf(stderr, "hloscope-cli xla-gpu: error: %s\n", XlaGpuNoPythonMessage().c_str());
     return 1;
   }
   int status = 0;
@@ -84,10 +65,7 @@ int RunXlaGpu(const std::vector<std::string>& argv) {
   }
   const int rc = WEXITSTATUS(status);
   if (rc != 0) {
-    std::fprintf(stderr,
-                 "hloscope-cli xla-gpu: error: %s exited with %d (without JAX 0.12 in its venv, run "
-                 "`hloscope-cli xla-gpu --setup` once: it needs a Python >= 3.12)\n",
-                 tool.c_str(), rc);
+    std::fprintf(stderr, "hloscope-cli xla-gpu: error: %s\n", XlaGpuToolFailedMessage(tool, rc).c_str());
     return 1;
   }
   if (!args.Has("--setup")) {

@@ -228,6 +228,7 @@ void MainWindow::buildActions() {
   exp->addAction(tr("Graph as &DOT…"), this, [this] { exportDialog("graph-dot"); });
   exp->addAction(tr("Timeline as P&NG…"), this, [this] { exportDialog("timeline-png"); });
   file->addAction(tr("&Compare with…"), this, &MainWindow::compareDialog);
+  file->addAction(tr("Compile with XLA &GPU…"), this, &MainWindow::compileWithXlaGpuDialog);
   file->addSeparator();
   file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <atomic>
 #include <memory>
@@ -37,6 +38,7 @@ struct KernelListing;
 namespace hloscope::gui {
 
 class Relay;
+class XlaGpuJob;
 struct CompareBundle;
 
 struct MainWindowOptions {
@@ -78,9 +80,25 @@ class MainWindow : public QMainWindow {
   // Writes "graph-dot" too. The right-click menu of a panel ("graph",
   // "timeline"): exports and, on the graph, the selection's name.
   QMenu* contextMenuFor(const QString& panel);
-  // Compares the shown step with the module in `path` (off the UI thread)
-  // and shows both side by side in the compare window.
-  void compareWith(const QString& path);
+  // Compares step `step` of the run (-1: the shown step) with the module in
+  // `path` (off the UI thread) and shows both side by side in the compare
+  // window; `label` names B there ("" = the file's name).
+  void compareWith(const QString& path, int step = -1, const QString& label = {});
+  // File → Compile with XLA GPU… without its dialog (main_window_xla_gpu.cc):
+  // runs tools/xla_gpu_reference.py on the open file as `hloscope-cli
+  // xla-gpu FILE --device DEVICE --out OUT` does, in a QProcess; its output
+  // goes to the log and the status bar (and a progress dialog with Cancel
+  // when dialogs are on). Then OUT/xla_dump opens in a second window
+  // (xlaGpuWindow(), steppable like any XLA dump) and the last step of our
+  // run is compared with XLA GPU's after_optimizations. `out` "" = a new
+  // folder under the temp dir; an existing non-empty `out` is replaced only
+  // with `force` and only when it holds an earlier XLA GPU output. False,
+  // with the error shown, when it is refused before starting; every later
+  // outcome is reported by xlaGpuFinished.
+  bool compileWithXlaGpu(const QString& device, const QString& out, bool force = false);
+  void cancelXlaGpu();
+  bool compilingWithXlaGpu() const;
+  MainWindow* xlaGpuWindow() const { return xla_gpu_window_; }
   bool comparing() const { return comparing_; }
   views::CompareView* compareView() const { return compare_view_; }
   bool kernelsReadyForStep() const { return kernels_ && kernels_step_ == step_ && run_ == kernels_run_; }
@@ -115,6 +133,9 @@ class MainWindow : public QMainWindow {
   void loadFailed(QString message);
   void runFinished(bool ok);
   void compareShown(bool ok);
+  // The XLA GPU compile ended: ok with the output folder, or the error
+  // ("cancelled" when cancelled).
+  void xlaGpuFinished(bool ok, QString message);
   void stepShown(int k);     // module handed to the graph, details, text
   void buffersShown(int k);  // its buffer assignment handed to the timeline
 
@@ -148,6 +169,10 @@ class MainWindow : public QMainWindow {
   void installContextMenus();
   void compareDialog();
   void openXlaDumpDialog();
+  void compileWithXlaGpuDialog();
+  QString xlaGpuNotPossible() const;  // why the open document cannot be compiled; "" when it can
+  void onXlaGpuDone(int exit_code, bool crashed, bool failed_to_start);
+  void showXlaGpuResult(const QString& out, const QString& device);
   void onCompareReady(std::shared_ptr<const CompareBundle> bundle, const QString& error);
 
   MainWindowOptions options_;
@@ -188,6 +213,8 @@ class MainWindow : public QMainWindow {
   bool comparing_ = false;
   QWidget* compare_window_ = nullptr;
   views::CompareView* compare_view_ = nullptr;
+  XlaGpuJob* xla_gpu_job_ = nullptr;  // the running XLA GPU compile (a child QObject)
+  QPointer<MainWindow> xla_gpu_window_;
   int step_ = -1, shown_step_ = -1;
   const Step* prepared_ = nullptr;  // the step object shown or being prepared
   qint64 selected_ = -1;

@@ -21,18 +21,19 @@ void MainWindow::compareDialog() {
   if (!f.isEmpty()) compareWith(f);
 }
 
-void MainWindow::compareWith(const QString& path) {
-  if (!run_ || step_ < 0) {
+void MainWindow::compareWith(const QString& path, int step, const QString& label) {
+  const int k = step < 0 ? step_ : step;
+  if (!run_ || k < 0 || k >= run_->size()) {
     showError(tr("Nothing to compare"), tr("Open a module and show a step first."));
+    emit compareShown(false);
     return;
   }
   const quint64 gen = ++compare_gen_;
   comparing_ = true;
-  const int k = step_;
   auto run = run_;
   const std::string label_a = QFileInfo(path_).fileName().toStdString() + " step " + std::to_string(k) + " (" +
                               run->step(k).pass + ")";
-  const std::string label_b = QFileInfo(path).fileName().toStdString();
+  const std::string label_b = (label.isEmpty() ? QFileInfo(path).fileName() : label).toStdString();
   const std::string p = path.toStdString();
   log_->info(tr("comparing step %1 with %2").arg(k).arg(path));
   statusBar()->showMessage(tr("comparing with %1…").arg(QFileInfo(path).fileName()));
