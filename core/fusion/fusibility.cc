@@ -130,6 +130,65 @@ bool ReductionRaceFree(const Instruction& reduce) {
 
 }  // namespace
 
+bool ReductionPrefersElemental(const Instruction& reduce) {
+  if (reduce.opcode() != Opcode::kReduce || reduce.shape().IsTuple() || reduce.operand_count() != 2) return false;
+  const Shape& in = reduce.operand(0)->shape();
+  if (!in.IsArray() || in.rank() == 0) return false;
+  std::vector<int64_t> m2m;
+  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank()) {
+    m2m = in.layout().minor_to_major;
+  } else {
+    for (int d = in.rank() - 1; d >= 0; --d) m2m.push_back(d);
+  }
+  const std::vector<int64_t>& red = reduce.dimensions();
+  auto reduced = [&](int64_t d) { return std::find(red.begin(), red.end(), d) != red.end(); };
+  // Minor to major: kept dims below the first reduced one make it a column
+  // reduction of `minor` columns; the reduced extent is the product of the
+  // reduced dims.
+  int64_t minor = 1, reduced_elements = 1;
+  bool seen_reduced = false;
+  for (int64_t d : m2m) {
+    if (in.dim(static_cast<int>(d)) == 1) continue;
+    if (reduced(d)) {
+      reduced_elements *= in.dim(static_cast<int>(d));
+      seen_reduced = true;
+    } else if (!seen_reduced) {
+      minor *= in.dim(static_cast<int>(d));
+    }
+  }
+  if (reduced_elements <= 1) return true;  // nothing reduced: a copy
+  constexpr int64_t kWarp = 32;
+  if (minor == 1) return !(reduced_elements >= kWarp || kWarp % reduced_elements == 0);
+  const int64_t major = reduced_elements;
+  return major < kWarp || (major < 2 * kWarp && minor < kWarp) || (major < 4 * kWarp && minor < 8) ||
+         (major < 8 * kWarp && minor < 3);
+}
+
+bool IsElementalReduceProducer(const Instruction& p) {
+  if (p.opcode() == Opcode::kReduce) return ReductionPrefersElemental(p);
+  if (p.opcode() != Opcode::kFusion || p.fusion_kind() != FusionKind::kLoop || p.shape().IsTuple() ||
+      !p.fused_computation())
+    return false;
+  bool any = false;
+  for (const auto& m : p.fused_computation()->instructions()) {
+    if (m->opcode() != Opcode::kReduce) continue;
+    if (!ReductionPrefersElemental(*m)) return false;
+    any = true;
+  }
+  return any;
+}
+
+namespace {
+// A reduce the reduction emitter would take (a real reduction hero).
+bool ContainsRealReduce(const Instruction& i) {
+  if (i.opcode() == Opcode::kReduce) return !ReductionPrefersElemental(i);
+  if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return false;
+  for (const auto& m : i.fused_computation()->instructions())
+    if (m->opcode() == Opcode::kReduce && !ReductionPrefersElemental(*m)) return true;
+  return false;
+}
+}  // namespace
+
 Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer) {
   const Instruction* reduce = producer.opcode() == Opcode::kReduce
                                   ? &producer
@@ -259,7 +318,8 @@ int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& cons
   return static_cast<int>(ops.size()) + static_cast<int>(consumer.shape().leaf_count());
 }
 
-Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate, bool epilogue) {
+Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate, bool epilogue,
+                    bool elemental_reductions) {
   // Today's XLA GPU: a Triton normalization fusion takes producers and
   // consumers as long as the whole stays tileable by rows.
   if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer, duplicate);
@@ -273,9 +333,17 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
       return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
     return "";
   }
-  if (Refusal r = ProducerFusible(producer); !r.empty()) return r;
+  // A reduction too small for the reduction emitter is recomputed in its
+  // consumers like any loop producer (today's XLA GPU).
+  const bool elemental = elemental_reductions && IsElementalReduceProducer(producer);
+  if (!elemental)
+    if (Refusal r = ProducerFusible(producer); !r.empty()) return r;
   if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
-  if (ContainsReduce(producer) && ContainsReduce(consumer))
+  if (elemental && ContainsReduce(consumer))
+    return "the consumer reduces too: each value it reduces would recompute the producer's whole reduction "
+           "(nested reductions)";
+  if (elemental_reductions ? ContainsRealReduce(producer) && ContainsRealReduce(consumer)
+                           : ContainsReduce(producer) && ContainsReduce(consumer))
     return "both contain a reduction; XLA keeps two reductions in separate kernels";
   if (ContainsReduce(consumer) && ProducesTransposedLayout(producer))
     return "the producer's copy changes the physical layout; the reduction would read its input in transposed "
@@ -301,10 +369,13 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
         return "the consumer updates this operand in place (dynamic-update-slice)";
   }
   double reuse = ReuseFactor(producer, consumer);
-  if (IsExpensive(producer) && reuse > 1.0)
+  if (elemental) {
+    // Its cost (recomputing the short reduction per element read) is left
+    // to the cost model, as in XLA's priority fusion.
+  } else if (IsExpensive(producer) && reuse > 1.0)
     return "the producer " + Op(producer) + " is expensive and the consumer reads each of its elements about " +
            std::to_string(static_cast<int64_t>(reuse)) + " times; fusing would recompute it that often";
-  if (duplicate && IsExpensive(producer)) {
+  if (duplicate && IsExpensive(producer) && !elemental) {
     int64_t users = producer.user_count();
     return "the producer " + Op(producer) + " is expensive and has " + std::to_string(users) +
            " consumers; fusing would compute it " + std::to_string(users) + " times";

@@ -24,8 +24,23 @@ Refusal ConsumerFusible(const Instruction& c);
 // `duplicate` = the producer will stay for other users. With `epilogue`, a
 // reduction producer may take its consumer as a reduction epilogue
 // (EpilogueFusible) instead of being refused.
+//
+// With `elemental_reductions` (today's XLA GPU, the `gpu` pipeline), a
+// reduction too small for the reduction emitter (ReductionPrefersElemental)
+// is an ordinary loop-fusible producer: consumers recompute it per element
+// (XLA: IsLoopFusibleAsProducer takes non-variadic reduces that are not
+// IsReductionFromOrToContiguousDimensions).
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
-                    bool epilogue = false);
+                    bool epilogue = false, bool elemental_reductions = false);
+
+// XLA's !IsUnnestedReductionFasterThanElemental: a row reduction of rows
+// shorter than a warp (32) that do not divide it, or a small column
+// reduction (reduced extent < 32, or < 64 with < 32 columns, < 128 with < 8,
+// < 256 with < 3), is emitted elementally by the loop emitter.
+bool ReductionPrefersElemental(const Instruction& reduce);
+// A non-variadic reduce that prefers the elemental emitter, or a loop
+// fusion whose reduces all do: a loop-fusible producer in `gpu`.
+bool IsElementalReduceProducer(const Instruction& p);
 
 // True if the instruction (or fusion) contains a reduce / has one at its root.
 bool ContainsReduce(const Instruction& i);

@@ -79,7 +79,7 @@ class PriorityFusion : public FusionPassBase {
         e.refusal = "a consumer is in another computation";
         return e;
       }
-      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/true);
+      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/!IsElementalReduceProducer(p), /*elemental_reductions=*/true);
       if (!r.empty()) {
         e.refusal = r + " (consumer " + u->name() + ")";
         return e;
@@ -146,7 +146,7 @@ class PriorityFusion : public FusionPassBase {
       bool stays = users.size() < p->users().size();  // for its bitcast users
       // A reduction taking its consumer as an epilogue: the result is still
       // a reduction kernel (the reduce stays the hero).
-      bool epilogue = IsReductionProducer(*p);
+      bool epilogue = IsReductionProducer(*p) && !IsElementalReduceProducer(*p);
       // A Triton normalization fusion stays one: what it joins becomes part
       // of a Triton kernel.
       const bool triton_producer = IsTritonFusion(*p);
@@ -171,8 +171,9 @@ class PriorityFusion : public FusionPassBase {
         Instruction* f = u;
         if (u->opcode() != Opcode::kFusion) {
           forget(u->id());
-          f = WrapInFusion(u, u->opcode() == Opcode::kReduce || u->opcode() == Opcode::kScatter ? FusionKind::kInput
-                                                                                         : FusionKind::kLoop);
+          const bool input = (u->opcode() == Opcode::kReduce && !ReductionPrefersElemental(*u)) ||
+                             u->opcode() == Opcode::kScatter;
+          f = WrapInFusion(u, input ? FusionKind::kInput : FusionKind::kLoop);
         }
         FuseProducerInto(f, p);
         if (triton_producer && !IsTritonFusion(*f)) MarkAsTritonFusion(*f, kTritonKind);
@@ -238,7 +239,7 @@ class PriorityFusion : public FusionPassBase {
       const bool dup = fusions.size() > 1 || fusions.size() < distinct_users;
       std::vector<Instruction*> fusible;
       for (Instruction* f : fusions)
-        if (PairFusible(*c, *f, dup).empty()) fusible.push_back(f);
+        if (PairFusible(*c, *f, dup, false, /*elemental_reductions=*/true).empty()) fusible.push_back(f);
       if (fusible.empty()) continue;
       std::vector<const Instruction*> consumers(fusible.begin(), fusible.end());
       const Cost before = CostUnfused(*c, consumers, device_);

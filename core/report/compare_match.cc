@@ -1,7 +1,9 @@
 #include "core/report/compare_match.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <unordered_map>
 
 #include "core/ir/literal.h"
 #include "core/printer/printer.h"
@@ -466,6 +468,37 @@ class Matcher {
         Point(static_cast<int>(kb), b_.atoms[ku].match, "expansion");
         break;
       }
+    }
+    ByStructuralCopies();
+  }
+
+  // Many to one without op_name: a B op computing exactly what a matched B op
+  // computes (same signature: opcode, shape, attributes and operand classes)
+  // is a copy XLA made — a broadcast or a layer norm's arithmetic duplicated
+  // into a GEMM prologue — and points to the same op of ours. The copy takes
+  // the original's class, so copies of copies follow (a few rounds).
+  void ByStructuralCopies() {
+    for (int round = 0; round < 4; ++round) {
+      std::unordered_map<std::string, int> matched_sig;
+      for (size_t k = 0; k < b_.atoms.size(); ++k) {
+        if (b_.atoms[k].match < 0) continue;
+        std::string sig = Signature(b_, b_.atoms[k].instr);
+        if (!sig.empty()) matched_sig.emplace(std::move(sig), static_cast<int>(k));
+      }
+      int found = 0;
+      for (size_t kb = 0; kb < b_.atoms.size(); ++kb) {
+        Atom& y = b_.atoms[kb];
+        if (y.match >= 0) continue;
+        std::string sig = Signature(b_, y.instr);
+        if (sig.empty()) continue;
+        auto it = matched_sig.find(sig);
+        if (it == matched_sig.end()) continue;
+        const Atom& orig = b_.atoms[static_cast<size_t>(it->second)];
+        if (auto c = b_.class_of.find(orig.instr); c != b_.class_of.end()) b_.class_of[y.instr] = c->second;
+        Point(static_cast<int>(kb), orig.match, "duplicate");
+        ++found;
+      }
+      if (!found) break;
     }
   }
 

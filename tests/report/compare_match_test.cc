@@ -246,10 +246,14 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
 
 TEST(CompareMatch, XlaCpuReferencesMatchAtLeastWhatTheyDidBefore) {
   // XLA:CPU ops matched before op_name, scheduling_name and fused-contents
-  // matching came (issue 24); none may be lost.
+  // matching came (issue 24); none may be lost. Two floors moved when `gpu`
+  // started making XLA GPU's fusions (2026-12-02): our layer norm is one
+  // Triton kernel computing x - mean once, where XLA:CPU computes it in two
+  // fusions (layer_norm 20 -> 18, its two copies unmatched); resnet_block's
+  // small batch-norm sums are recomputed in their consumers (103 -> 102).
   const std::map<std::string, int64_t> before = {
-      {"attention", 24},     {"embedding_xent", 46}, {"layer_norm", 20},       {"mlp_gelu", 100},
-      {"mlp_gelu_bf16", 1},  {"resnet_block", 103},  {"scan_rnn", 2},          {"softmax", 6},
+      {"attention", 24},     {"embedding_xent", 46}, {"layer_norm", 18},       {"mlp_gelu", 100},
+      {"mlp_gelu_bf16", 1},  {"resnet_block", 102},  {"scan_rnn", 2},          {"softmax", 6},
       {"transformer_block", 88}, {"transformer_train_step", 1291}};
   for (const auto& [s, floor] : before) {
     SCOPED_TRACE(s);
