@@ -97,11 +97,6 @@ bool IsReductionProducer(const Instruction& p) {
   return ReductionHero(p.fused_computation()->root()) != nullptr;
 }
 
-namespace {
-
-// XLA (ReductionIsRaceFree): a reduction is emitted without atomics when a
-// row reduction's rows have at most 1024 threads × 16 elements and a column
-// reduction's columns at most 32 × 128 elements.
 bool ReductionRaceFree(const Instruction& reduce) {
   const Shape& in = reduce.operand(0)->shape();
   if (!in.IsArray()) return true;
@@ -127,8 +122,6 @@ bool ReductionRaceFree(const Instruction& reduce) {
   }
   return inner_kept == 1 ? reduced_elements <= 1024 * 16 : reduced_elements <= 32 * 128;
 }
-
-}  // namespace
 
 bool ReductionPrefersElemental(const Instruction& reduce) {
   if (reduce.opcode() != Opcode::kReduce || reduce.shape().IsTuple() || reduce.operand_count() != 2) return false;

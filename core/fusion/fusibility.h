@@ -33,6 +33,11 @@ Refusal ConsumerFusible(const Instruction& c);
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
                     bool epilogue = false, bool elemental_reductions = false);
 
+// XLA (ReductionIsRaceFree): a reduction is emitted without atomics when a
+// row reduction's rows have at most 1024 threads × 16 elements and a column
+// reduction's columns at most 32 × 128 elements.
+bool ReductionRaceFree(const Instruction& reduce);
+
 // XLA's !IsUnnestedReductionFasterThanElemental: a row reduction of rows
 // shorter than a warp (32) that do not divide it, or a small column
 // reduction (reduced extent < 32, or < 64 with < 32 columns, < 128 with < 8,

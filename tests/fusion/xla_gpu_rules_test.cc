@@ -3,7 +3,9 @@
 // recomputed in their consumers (gpu_fusible.cc's IsLoopFusibleAsProducer /
 // IsUnnestedReductionFasterThanElemental), and siblings reading disjoint
 // slices are not merged (multi_output_fusion.cc's
-// ParameterSlicesAreNonOverlapping). Changed and no-change cases.
+// ParameterSlicesAreNonOverlapping), and reductions too long to run without
+// atomics are split in two (TreeReductionRewriter). Changed and no-change
+// cases.
 #include "core/fusion/fusibility.h"
 #include "tests/fusion/fusion_test_util.h"
 
@@ -97,6 +99,58 @@ ENTRY main {
   ROOT t = (f32[16,32], f32[16,32]) tuple(na, nb)
 })");
   EXPECT_EQ(o.Group("na"), o.Group("nb")) << o.Text();
+}
+
+// A column sum over 4,200 rows (more than 32 × 128) becomes two race-free
+// reductions: 60 blocks of 70, then the 60 partial sums (no padding, 60 is
+// the largest divisor of 4,200 up to its square root).
+TEST(XlaGpuRules, LongColumnReductionIsSplitInTwo) {
+  FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[4200,2] parameter(0)
+  c0 = f32[] constant(0)
+  ROOT s = f32[2] reduce(x, c0), dimensions={0}, to_apply=scalar_add
+})");
+  EXPECT_TRUE(r.changed);
+  int reduces = 0;
+  bool partial = false;
+  for (const auto& i : r.module->entry()->instructions()) {
+    reduces += i->opcode() == Opcode::kReduce;
+    partial |= i->opcode() == Opcode::kReduce && i->shape().dims() == std::vector<int64_t>{60, 2};
+    EXPECT_NE(i->opcode(), Opcode::kPad) << r.Text();
+  }
+  EXPECT_EQ(reduces, 2) << r.Text();
+  EXPECT_TRUE(partial) << r.Text();
+}
+
+// A row of a prime length (16,411 > 1024 × 16) has no divisor near its square
+// root: it is padded with the initial value to 129 blocks of 128.
+TEST(XlaGpuRules, LongPrimeRowIsPaddedThenSplit) {
+  FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[2,16411] parameter(0)
+  c0 = f32[] constant(0)
+  ROOT s = f32[2] reduce(x, c0), dimensions={1}, to_apply=scalar_add
+})");
+  EXPECT_TRUE(r.changed);
+  bool padded = false;
+  for (const auto& i : r.module->entry()->instructions())
+    padded |= i->opcode() == Opcode::kPad && i->shape().dims() == std::vector<int64_t>{2, 129 * 128};
+  EXPECT_TRUE(padded) << r.Text();
+}
+
+// No change: a row of 1,000 and a column of 4,096 run without atomics.
+TEST(XlaGpuRules, RaceFreeReductionsStay) {
+  FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[8,1000] parameter(0)
+  y = f32[4096,4] parameter(1)
+  c0 = f32[] constant(0)
+  a = f32[8] reduce(x, c0), dimensions={1}, to_apply=scalar_add
+  b = f32[4] reduce(y, c0), dimensions={0}, to_apply=scalar_add
+  ROOT t = (f32[8], f32[4]) tuple(a, b)
+})");
+  EXPECT_FALSE(r.changed) << r.Text();
 }
 
 }  // namespace
