@@ -72,6 +72,10 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   if (instr.opcode() != Opcode::kFusion) return ByOpcode(instr, instr);
   const Computation* c = instr.fused_computation();
   if (!c || !c->root()) return NoEmitter(instr, "fusion without a fused computation");
+  // A scatter at the root decides the kernel even when its updates are
+  // computed by a small reduction fused in (`gpu` recomputes reductions too
+  // short for the reduction emitter in their consumers, as XLA GPU does).
+  if (c->root()->opcode() == Opcode::kScatter) return ByOpcode(*c->root(), instr);
   // The hero: the op that decides the kernel's shape.
   for (Opcode op : {Opcode::kReduce, Opcode::kDot, Opcode::kConvolution, Opcode::kSort, Opcode::kScatter})
     if (Contains(*c, op)) {
