@@ -121,8 +121,18 @@ class GemmFusion : public FusionPassBase {
     }
     std::unordered_set<Instruction*> in{dot};
     std::vector<std::string> notes;
+    // XLA merges several batch dimensions into one (DotDimensionMerger) late,
+    // after its reshape mover: bitcasts then sit between the dot and its
+    // operands and users, splitting the merged dimension, and neither the
+    // prologue nor the epilogue crosses them (XLA's attention GEMMs over
+    // [batch, heads] are pure matmuls).
+    const bool merged_batch = dot->attrs().dot && dot->attrs().dot->lhs_batch.size() > 1;
+    if (merged_batch)
+      notes.push_back("the dot's " + std::to_string(dot->attrs().dot->lhs_batch.size()) +
+                      " batch dimensions are merged into one by bitcasts that neither the prologue nor the "
+                      "epilogue crosses");
     // Prologue, per operand, breadth first from the operand.
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 2 && !merged_batch; ++k) {
       Instruction* start = dot->operand(k);
       std::unordered_set<Instruction*> inputs{start};
       std::deque<Instruction*> queue{start};
@@ -147,7 +157,7 @@ class GemmFusion : public FusionPassBase {
     }
     // Epilogue: a single-user chain from the dot.
     Instruction* out = dot;
-    while (true) {
+    while (!merged_batch) {
       if (out->users().size() != 1) {
         if (out->users().size() > 1)
           notes.push_back("the epilogue ends at " + out->name() + ", which has " +

@@ -118,6 +118,37 @@ ENTRY main {
   EXPECT_NE(r.DecisionFor("dhi", FusionVerdict::kNotFused), nullptr);
 }
 
+// XLA merges several batch dimensions into one with bitcasts the GEMM fusion
+// does not cross: attention scores over [batch, heads] are a pure matmul and
+// the scale stays outside; with one batch dimension the scale is an epilogue.
+TEST(GemmFusion, MergedBatchDimensionsMakeAPureMatmul) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  q = f32[2,3,8,16] parameter(0)
+  k = f32[2,3,8,16] parameter(1)
+  dot = f32[2,3,8,8] dot(q, k), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={3}
+  s = f32[] constant(0.25)
+  sb = f32[2,3,8,8] broadcast(s), dimensions={}
+  ROOT scaled = f32[2,3,8,8] multiply(dot, sb)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(BackendKindOf(r, "dot"), "__triton_gemm");
+  EXPECT_EQ(r.Group("scaled"), "") << r.Text();
+
+  FusionRun one = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  q = f32[6,8,16] parameter(0)
+  k = f32[6,8,16] parameter(1)
+  dot = f32[6,8,8] dot(q, k), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}
+  s = f32[] constant(0.25)
+  sb = f32[6,8,8] broadcast(s), dimensions={}
+  ROOT scaled = f32[6,8,8] multiply(dot, sb)
+})");
+  EXPECT_EQ(one.Group("scaled"), one.Group("dot")) << one.Text();
+}
+
 constexpr const char* kMax = R"(
 scalar_max {
   a = f32[] parameter(0)
