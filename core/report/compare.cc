@@ -60,7 +60,9 @@ int64_t SameMemberFusions(const Side& fused, const Side& other) {
   for (size_t k = 0; k < other.atoms.size(); ++k)
     if (other.atoms[k].match >= 0) other_of_kernel[other.atoms[k].kernel].push_back(static_cast<int>(k));
   int64_t same = 0;
-  for (const auto& [kernel, members] : of_kernel) {
+  for (const auto& entry : of_kernel) {
+    const Instruction* kernel = entry.first;  // (clang 14 cannot capture a structured binding)
+    const std::vector<int>& members = entry.second;
     if (!IsFusion(kernel)) continue;
     const Instruction* there = other.atoms[fused.atoms[members[0]].match].kernel;
     bool one = std::all_of(members.begin(), members.end(),
