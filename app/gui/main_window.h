@@ -221,7 +221,7 @@ class MainWindow : public QMainWindow {
   bool selecting_ = false;
 };
 
-// The default sample (transformer_block.hlo) next to the executable
+// The default sample (transformer_block_large.hlo, the real-size block) next to the executable
 // (<bin>/../../samples), in the source tree, or in an installed share dir;
 // "" when none exists.
 QString DefaultSamplePath();
