@@ -97,6 +97,15 @@ bool IsReductionProducer(const Instruction& p) {
   return ReductionHero(p.fused_computation()->root()) != nullptr;
 }
 
+bool HasDefaultLayout(const Shape& s) {
+  if (!s.IsArray() || !s.has_layout()) return true;
+  const auto& m2m = s.layout().minor_to_major;
+  if (static_cast<int>(m2m.size()) != s.rank()) return true;
+  for (int k = 0; k < s.rank(); ++k)
+    if (m2m[static_cast<size_t>(k)] != s.rank() - 1 - k) return false;
+  return true;
+}
+
 bool ReductionRaceFree(const Instruction& reduce) {
   const Shape& in = reduce.operand(0)->shape();
   if (!in.IsArray()) return true;

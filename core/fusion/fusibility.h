@@ -33,6 +33,9 @@ Refusal ConsumerFusible(const Instruction& c);
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
                     bool epilogue = false, bool elemental_reductions = false);
 
+// True for an array with no layout or the default (descending) one.
+bool HasDefaultLayout(const Shape& s);
+
 // XLA (ReductionIsRaceFree): a reduction is emitted without atomics when a
 // row reduction's rows have at most 1024 threads × 16 elements and a column
 // reduction's columns at most 32 × 128 elements.

@@ -36,15 +36,6 @@
 namespace hloscope {
 namespace {
 
-bool DefaultLayout(const Shape& s) {
-  if (!s.IsArray() || !s.has_layout()) return true;
-  const auto& m2m = s.layout().minor_to_major;
-  if (static_cast<int>(m2m.size()) != s.rank()) return true;
-  for (int k = 0; k < s.rank(); ++k)
-    if (m2m[static_cast<size_t>(k)] != s.rank() - 1 - k) return false;
-  return true;
-}
-
 bool IsSplat(const Instruction& i) {
   if (i.opcode() == Opcode::kConstant) return i.shape().IsArray() && i.shape().num_elements() <= 1;
   return i.opcode() == Opcode::kBroadcast && i.operand_count() == 1 && i.operand(0)->opcode() == Opcode::kConstant &&
@@ -52,7 +43,7 @@ bool IsSplat(const Instruction& i) {
 }
 
 bool SupportedValue(const Instruction& i) {
-  return i.shape().IsArray() && IsTritonSupportedType(i.shape().element_type()) && DefaultLayout(i.shape()) &&
+  return i.shape().IsArray() && IsTritonSupportedType(i.shape().element_type()) && HasDefaultLayout(i.shape()) &&
          !i.HasSideEffect();
 }
 
@@ -150,7 +141,7 @@ class SoftmaxRewriter : public FusionPassBase {
     if (in.rank() < 1 || r.dimensions().size() != 1 || r.dimensions()[0] != in.rank() - 1)
       return "the reduce is not a row reduction (of the last dimension only); Triton's normalization fusion "
              "tiles rows";
-    if (!DefaultLayout(in)) return "the reduce's input has a non-default layout";
+    if (!HasDefaultLayout(in)) return "the reduce's input has a non-default layout";
     if (!IsTritonSupportedType(in.element_type()))
       return "Triton's emitter does not take " + std::string(PrimitiveTypeName(in.element_type())) + " values";
     if (r.operand(1)->opcode() != Opcode::kConstant) return "the reduce's initial value is not a constant";

@@ -22,15 +22,6 @@
 namespace hloscope {
 namespace {
 
-bool DefaultLayout(const Shape& s) {
-  if (!s.IsArray() || !s.has_layout()) return true;
-  const auto& m2m = s.layout().minor_to_major;
-  if (static_cast<int>(m2m.size()) != s.rank()) return true;
-  for (int k = 0; k < s.rank(); ++k)
-    if (m2m[static_cast<size_t>(k)] != s.rank() - 1 - k) return false;
-  return true;
-}
-
 class TreeReductionRewriter : public FusionPassBase {
  public:
   std::string_view name() const override { return "tree-reduction-rewriter"; }
@@ -57,7 +48,7 @@ class TreeReductionRewriter : public FusionPassBase {
     Instruction* in = r->operand(0);
     Instruction* init = r->operand(1);
     const Shape& s = in->shape();
-    if (!s.IsArray() || s.rank() == 0 || !DefaultLayout(s) || ReductionRaceFree(*r)) return false;
+    if (!s.IsArray() || s.rank() == 0 || !HasDefaultLayout(s) || ReductionRaceFree(*r)) return false;
     std::vector<int64_t> red = r->dimensions();
     std::sort(red.begin(), red.end());
     const int rank = s.rank();

@@ -12,16 +12,6 @@ namespace {
 
 std::string Op(const Instruction& i) { return std::string(OpcodeName(i.opcode())); }
 
-// A layout that is the default (descending) one, or none at all.
-bool DefaultLayout(const Shape& s) {
-  if (!s.IsArray() || !s.has_layout()) return true;
-  const auto& m2m = s.layout().minor_to_major;
-  if (static_cast<int>(m2m.size()) != s.rank()) return true;
-  for (int k = 0; k < s.rank(); ++k)
-    if (m2m[static_cast<size_t>(k)] != s.rank() - 1 - k) return false;
-  return true;
-}
-
 std::vector<int64_t> NonContracting(const Shape& s, const std::vector<int64_t>& batch,
                                     const std::vector<int64_t>& contracting) {
   std::vector<int64_t> out;
@@ -191,7 +181,7 @@ Refusal TritonPairFusible(const Instruction& producer, const Instruction& consum
       return "the fusion would hold a variadic reduce (" + m->name() + "); Triton's normalization fusion takes "
              "single-input row reductions";
     const Shape& in = m->operand(0)->shape();
-    if (in.rank() < 1 || m->dimensions().size() != 1 || m->dimensions()[0] != in.rank() - 1 || !DefaultLayout(in))
+    if (in.rank() < 1 || m->dimensions().size() != 1 || m->dimensions()[0] != in.rank() - 1 || !HasDefaultLayout(in))
       return "the fusion would hold " + m->name() + ", which is not a reduction of the last (minor) dimension; "
              "Triton's fusion tiles rows";
     if (!rows) rows = &in;
