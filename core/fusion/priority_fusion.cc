@@ -74,12 +74,14 @@ class PriorityFusion : public FusionPassBase {
     }
     bool dup = users.size() < p.users().size() || users.size() > 1;
     e.before = CostUnfused(p, users, device_);
+    // Once per producer, not per consumer: it walks a fusion's members.
+    const bool real_reduction_epilogue = !IsElementalReduceProducer(p);
     for (const Instruction* u : users) {
       if (u->parent() != comp) {
         e.refusal = "a consumer is in another computation";
         return e;
       }
-      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/!IsElementalReduceProducer(p), /*elemental_reductions=*/true);
+      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/real_reduction_epilogue, /*elemental_reductions=*/true);
       if (!r.empty()) {
         e.refusal = r + " (consumer " + u->name() + ")";
         return e;
