@@ -6,6 +6,7 @@ PKGS=(build-essential cmake ninja-build pkg-config
       qt6-base-dev qt6-svg-dev libqt6svg6 libgl1-mesa-dev
       libgraphviz-dev graphviz
       llvm-19-dev libzstd-dev
+      libarchive-dev
       libgoogle-perftools-dev
       nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
       clang-14 libclang-rt-14-dev

@@ -9,6 +9,7 @@
 #include "core/parser/parser.h"
 #include "core/report/report.h"
 #include "core/report/xla_dump.h"
+#include "core/report/xla_fusion_log.h"
 #include "core/verify/verifier.h"
 
 namespace hloscope::cli {
@@ -55,6 +56,16 @@ int RunReport(const std::vector<std::string>& argv) {
     if (compare_file.empty() && picked->after()) compare_file = picked->after()->path;
     if (xla_ba_file.empty()) xla_ba_file = picked->buffer_assignment;
   }
+  // XLA's own fusion decisions, when the dump has its priority fusion log.
+  std::optional<report::XlaPriorityFusion> xla_fusion;
+  if (args.Has("--xla-dump")) {
+    auto pf = report::LoadXlaPriorityFusion(args.GetOr("--xla-dump", ""), args.GetOr("--xla-module", ""));
+    if (pf.ok()) {
+      xla_fusion = std::move(*pf);
+    } else if (!args.Has("--quiet")) {
+      std::fprintf(stderr, "report: no decisions-against-XLA section: %s\n", pf.status().message().c_str());
+    }
+  }
   std::unique_ptr<Module> other;
   if (!compare_file.empty()) {
     auto o = LoadModuleFile(compare_file);
@@ -87,9 +98,12 @@ int RunReport(const std::vector<std::string>& argv) {
     opts.xla_buffers = &*xla_ba;
     opts.xla_buffers_label = xla_ba_file;
   }
+  if (xla_fusion) opts.xla_fusion = &*xla_fusion;
   opts.pipeline = args.GetOr("--pipeline", "gpu");
   AnnouncePipeline("report", opts.pipeline);
-  opts.device = args.GetOr("--device", "h200");
+  // Against XLA's decisions, our cost model prices the device XLA's priced.
+  std::string log_device = xla_fusion ? report::DevicePresetOfLog(xla_fusion->log) : "";
+  opts.device = args.GetOr("--device", log_device.empty() ? "h200" : log_device);
   opts.source = file;
   if (!args.Has("--quiet")) opts.progress = [](const std::string& line) { std::fprintf(stderr, "report: %s\n", line.c_str()); };
   auto r = report::BuildReport(**m, opts);
@@ -123,7 +137,10 @@ HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, opti
                      "--compare-with adds a section comparing our optimized module with OTHER (typically XLA's\n"
                      "after_optimizations dump; as `compare`); --xla-buffer-assignment draws XLA's own buffer\n"
                      "timeline next to ours; --xla-dump takes both from an --xla_dump_to folder (the module\n"
-                     "picked by --xla-module, else the largest). --run runs the kernels (random inputs, seed 1) on\n"
+                     "picked by --xla-module, else the largest; a folder of tools/xla_gpu_reference.py such as\n"
+                     "samples/xla_gpu/STEM works too) and, when it has XLA's priority_fusion_dump, adds our fusion\n"
+                     "decisions beside XLA's with the cost scatter (as `decisions-diff`; --device then defaults\n"
+                     "to the log's device). --run runs the kernels (random inputs, seed 1) on\n"
                      "the CPU executor or the local GPU, checks them against the interpreter and fills the kernel\n"
                      "table's measured µs (a failed run, e.g. no GPU, is noted in the report).",
                      RunReport);

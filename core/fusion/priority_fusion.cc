@@ -209,7 +209,10 @@ class PriorityFusion : public FusionPassBase {
       std::vector<const Instruction*> users;
       users.reserve(i->users().size());
       for (const Instruction* u : i->users()) users.push_back(u);
-      Decide(*i, users, FusionVerdict::kNotFused, last.refusal, last.before, last.before);
+      // A refusal on cost keeps what fusing would have cost (the numbers
+      // decisions-diff sets beside XLA's us_fused); others have no fused cost.
+      const bool costed = last.after.time_us > 0;
+      Decide(*i, users, FusionVerdict::kNotFused, last.refusal, last.before, costed ? last.after : last.before);
     }
     if (changed) comp->SortTopologically();
     return changed;

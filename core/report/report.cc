@@ -22,6 +22,8 @@
 #include "core/memory/buffer_assignment.h"
 #include "core/passes/pass_registry.h"
 #include "core/passes/step_recorder.h"
+#include "core/report/decisions_diff.h"
+#include "core/session/session.h"
 #include "core/passes/verifier_instrumentation.h"
 #include "core/printer/printer.h"
 #include "core/report/compare.h"
@@ -249,6 +251,27 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
     cj.erase("format");
     cj.erase("matches");  // the pairs are many; `hloscope-cli compare --json` lists them
     d["compare"] = std::move(cj);
+  }
+  if (opts.xla_fusion) {
+    Progress(opts, "setting our fusion decisions beside XLA's (" + opts.xla_fusion->log.origin + ")");
+    auto input = std::make_shared<Step>();
+    input->index = 0;
+    input->pass = "input";
+    input->module = recorder.initial();
+    input->cost = recorder.initial_cost();
+    std::vector<std::shared_ptr<const Step>> steps = {input};
+    steps.insert(steps.end(), recorder.steps().begin(), recorder.steps().end());
+    PipelineRun run(opts.pipeline, device.id, std::move(steps));
+    auto dd = DiffDecisions(run, *opts.xla_fusion);
+    if (!dd.ok()) {
+      d["decisions_vs_xla"] = {{"note", dd.status().message()}};
+    } else {
+      dd->ours_label = (opts.source.empty() ? m.name() : opts.source) + " (pipeline " + opts.pipeline + ")";
+      J dj = J::parse(DecisionsDiffToJson(*dd));
+      dj.erase("format");
+      d["decisions_vs_xla"] = std::move(dj);
+      pics.cost_scatter = CostScatterSvg(dd->cost);
+    }
   }
   J files = {"report.html", "report.json", "optimized.hlo"};
   std::vector<ReportFile> extra;

@@ -14,6 +14,7 @@
 
 #include "core/ir/module.h"
 #include "core/memory/buffer_assignment.h"
+#include "core/report/xla_fusion_log.h"
 #include "core/support/status.h"
 
 namespace hloscope::report {
@@ -34,6 +35,10 @@ struct ReportOptions {
   // by ReadXlaBufferAssignment) — drawn next to ours.
   const BufferAssignment* xla_buffers = nullptr;
   std::string xla_buffers_label;
+  // Optional: XLA GPU's own priority fusion log with its module
+  // (LoadXlaPriorityFusion) — a "decisions against XLA" section: our
+  // decisions beside XLA's, producer by producer, and the cost scatter.
+  const XlaPriorityFusion* xla_fusion = nullptr;
   // "cpu" or "cuda": run the generated kernels (random inputs, seed 1) and
   // fill the kernels' measured µs; outputs are checked against the
   // interpreter. "" = no run. A failed run is noted in the report.
@@ -58,6 +63,7 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts);
 // The HTML page of a report's data with its pictures (report_html.cc).
 struct ReportPictures {
   std::string graph_before, graph_after, timeline, xla_timeline;  // inline <svg> or ""
+  std::string cost_scatter;  // ours against XLA's cost estimates (decisions_vs_xla), or ""
   std::string graph_before_note, graph_after_note, timeline_note;  // why a picture is missing / grouped
 };
 std::string RenderReportHtml(const nlohmann::ordered_json& data, const ReportPictures& pictures);

@@ -21,6 +21,7 @@ details{margin:4px 0} summary{cursor:pointer;color:#455a64;font-size:12px}
 .verdict-fused,.verdict-merged,.verdict-fused-with-duplication{color:#2e7d32} .verdict-not-fused{color:#9e9e9e}
 nav a{margin-right:12px;font-size:13px}
 tr.missing td{background:#ffebee} .missing{color:#c62828;font-weight:bold} .external{color:#ad1457}
+tr.warn td{background:#fff8e1}
 )css";
 
 std::string E(const std::string& s) { return XmlEscape(s); }
@@ -134,6 +135,51 @@ std::string CompareSection(const J& c) {
   return h + "</section>\n";
 }
 
+// Our priority fusion decisions beside XLA GPU's own (decisions-diff):
+// totals, the cost scatter, and the producers, disagreements first.
+std::string DecisionsVsXlaSection(const J& x, const std::string& scatter) {
+  std::string h = "<section id=\"decisions-vs-xla\">\n<h2>Fusion decisions against XLA GPU's</h2>\n";
+  if (x.contains("note")) return h + "<p class=\"muted\">" + E(Str(x["note"])) + "</p>\n</section>\n";
+  const J& t = x["totals"];
+  h += "<p>XLA's log: <code>" + E(Str(x["xla"]["log"])) + "</code> (" + Num(x["xla_steps"]) + " steps, " +
+       Num(x["xla_fusions"]) + " fusions). Producers either priority fusion considered: " + Num(t["producers"]) +
+       " — agree " + Num(t["agree"]) + ", disagree " + Num(t["disagree"]) + ", only ours " + Num(t["only_ours"]) +
+       ", only XLA's " + Num(t["only_xla"]) + ".</p>\n";
+  const J& c = x["cost"];
+  if (c["pairs"].get<int64_t>() > 0) {
+    h += "<p>Cost model, ours / XLA's on the " + Num(c["pairs"]) + " producers both costed: unfused median " +
+         Num(c["median_ratio_unfused"]) + " (mean " + Num(c["mean_ratio_unfused"]) + "); fused (" +
+         Num(c["fused_pairs"]) + ") median " + Num(c["median_ratio_fused"]) + " (mean " + Num(c["mean_ratio_fused"]) +
+         "). The dashed line is agreement.</p>\n";
+  }
+  if (!scatter.empty()) h += "<div class=\"picture\">" + scatter + "</div>\n";
+  h += "<table>\n<tr><th>producer</th><th>ours</th><th>XLA's</th><th>µs unfused → fused (ours)</th>"
+       "<th>µs unfused → fused (XLA)</th></tr>\n";
+  auto verdict = [](const J& s) -> std::string {
+    if (s.is_null()) return "<span class=\"muted\">not considered</span>";
+    return "<b>" + E(Str(s["verdict"])) + "</b>: " + E(Str(s["reason"]));
+  };
+  auto us = [](const J& s) -> std::string {
+    if (s.is_null() || s["us_unfused"].is_null()) return "";
+    return Num(s["us_unfused"]) + " → " + (s["us_fused"].is_null() ? std::string("–") : Num(s["us_fused"]));
+  };
+  size_t shown = 0;
+  for (const J& p : x["producers"]) {
+    if (++shown > 300) break;
+    const bool both = !p["ours"].is_null() && !p["xla"].is_null();
+    std::string cls = both && !p["agree"].get<bool>() ? " class=\"warn\"" : "";
+    std::string name = "<code>" + E(Str(p["producer"])) + "</code>";
+    if (both && Str(p["xla"]["producer"]) != Str(p["ours"]["producer"]))
+      name += "<br><span class=\"muted\">XLA: " + E(Str(p["xla"]["producer"])) + "</span>";
+    h += "<tr" + cls + "><td>" + name + "</td><td>" + verdict(p["ours"]) + "</td><td>" + verdict(p["xla"]) +
+         "</td><td class=\"n\">" + us(p["ours"]) + "</td><td class=\"n\">" + us(p["xla"]) + "</td></tr>\n";
+  }
+  h += "</table>\n";
+  if (x["producers"].size() > 300)
+    h += "<p class=\"muted\">" + std::to_string(x["producers"].size() - 300) + " more in report.json.</p>\n";
+  return h + "</section>\n";
+}
+
 }  // namespace
 
 std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
@@ -146,6 +192,7 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
        "timeline</a>" +
        std::string(d.contains("xla_memory") ? "<a href=\"#xla-timeline\">XLA's buffer timeline</a>" : "") +
        (d.contains("compare") ? "<a href=\"#compare\">compare</a>" : "") +
+       (d.contains("decisions_vs_xla") ? "<a href=\"#decisions-vs-xla\">decisions vs XLA</a>" : "") +
        "<a href=\"#kernels\">kernels</a><a href=\"#files\">files</a></nav>\n";
   // Summary.
   const J& in = d["initial"];
@@ -238,6 +285,7 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
     h += Picture("xla-timeline", "XLA's buffer timeline (its buffer-assignment dump)", pics.xla_timeline, note);
   }
   if (d.contains("compare")) h += CompareSection(d["compare"]);
+  if (d.contains("decisions_vs_xla")) h += DecisionsVsXlaSection(d["decisions_vs_xla"], pics.cost_scatter);
   // Kernels.
   const J& k = d["kernels"];
   h += "<section id=\"kernels\">\n<h2>Kernels</h2>\n";

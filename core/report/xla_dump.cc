@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 namespace hloscope::report {
 namespace fs = std::filesystem;
 
@@ -81,9 +83,51 @@ const XlaDumpStep* XlaDumpModule::before() const {
   return nullptr;
 }
 
+namespace {
+
+// A folder tools/xla_gpu_reference.py wrote (samples/xla_gpu/STEM): stable
+// names beside REFERENCE.json, XLA's own names inside it. One module whose
+// only step is after_optimizations (the per-pass files are in passes.tar.xz).
+StatusOr<std::vector<XlaDumpModule>> ListReferenceFolder(const fs::path& dir) {
+  std::error_code ec;
+  XlaDumpModule m;
+  m.id = "module_0001";
+  m.name = dir.filename().string();
+  std::ifstream f(dir / "REFERENCE.json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Error((dir / "REFERENCE.json").string() + ": error: not valid JSON");
+  if (j.contains("xla_module_prefix") && j["xla_module_prefix"].is_string()) m.id = j["xla_module_prefix"];
+  if (j.contains("files") && j["files"].contains("after_optimizations.txt") &&
+      j["files"]["after_optimizations.txt"].is_string()) {
+    // module_0001.jit_NAME.sm_9.0a_gpu_after_optimizations.txt
+    std::string xla = j["files"]["after_optimizations.txt"];
+    size_t a = xla.find('.'), b = a == std::string::npos ? a : xla.find('.', a + 1);
+    if (b != std::string::npos) m.name = xla.substr(a + 1, b - a - 1);
+  }
+  if (!fs::is_regular_file(dir / "after_optimizations.txt", ec))
+    return Status::Error(dir.string() + ": error: a reference folder without after_optimizations.txt");
+  XlaDumpStep after;
+  after.path = (dir / "after_optimizations.txt").string();
+  after.kind = XlaDumpStep::Kind::kAfter;
+  after.label = "after_optimizations";
+  m.steps.push_back(std::move(after));
+  if (fs::is_regular_file(dir / "buffer_assignment.txt", ec)) m.buffer_assignment = (dir / "buffer_assignment.txt").string();
+  if (fs::is_regular_file(dir / "priority_fusion_dump.txt", ec))
+    m.fusion_log = (dir / "priority_fusion_dump.txt").string();
+  return std::vector<XlaDumpModule>{std::move(m)};
+}
+
+}  // namespace
+
 StatusOr<std::vector<XlaDumpModule>> ListXlaDump(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::Error(dir + ": error: not a directory");
+  if (fs::is_regular_file(fs::path(dir) / "REFERENCE.json", ec)) {
+    if (fs::is_directory(fs::path(dir) / "xla_dump", ec)) return ListXlaDump((fs::path(dir) / "xla_dump").string());
+    return ListReferenceFolder(fs::path(dir));
+  }
   std::map<std::string, XlaDumpModule> modules;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string file = entry.path().filename().string();
@@ -98,6 +142,10 @@ StatusOr<std::vector<XlaDumpModule>> ListXlaDump(const std::string& dir) {
     if (EndsWith(rest, "-memory-usage-report")) continue;
     if (EndsWith(rest, "buffer-assignment")) {
       m.buffer_assignment = path;
+      continue;
+    }
+    if (EndsWith(rest, "priority_fusion_dump")) {
+      m.fusion_log = path;
       continue;
     }
     XlaDumpStep step;

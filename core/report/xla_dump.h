@@ -25,12 +25,16 @@ struct XlaDumpModule {
   std::string name;  // "jit_softmax"
   std::vector<XlaDumpStep> steps;  // before, passes in order, after
   std::string buffer_assignment;   // path of *buffer-assignment.txt ("" if none)
+  std::string fusion_log;          // path of *priority_fusion_dump.txt ("" if none; core/report/xla_fusion_log.h)
   const XlaDumpStep* after() const;
   const XlaDumpStep* before() const;
 };
 
 // Lists the modules of a dump folder (sorted by id). Error if the folder
-// cannot be read or holds no module_*.txt file.
+// cannot be read or holds no module_*.txt file. A folder written by
+// tools/xla_gpu_reference.py (REFERENCE.json) is read as its raw xla_dump/
+// when kept, else as one module whose only step is after_optimizations.txt
+// (with its buffer_assignment.txt and priority_fusion_dump.txt).
 StatusOr<std::vector<XlaDumpModule>> ListXlaDump(const std::string& dir);
 // Picks a module by id ("module_0005", "5") or name ("jit_softmax"), or,
 // with an empty selector, the one with the most instructions text (largest

@@ -1,5 +1,6 @@
-// libFuzzer entry: parse arbitrary bytes as HLO, verify, print and re-parse.
-// Must never crash, hang or allocate without bound.
+// libFuzzer entry: parse arbitrary bytes as HLO, verify, print and re-parse;
+// and as protobuf text (XLA's decision logs and target configs,
+// core/support/proto_text.h). Must never crash, hang or allocate without bound.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -7,10 +8,12 @@
 
 #include "core/parser/parser.h"
 #include "core/printer/printer.h"
+#include "core/support/proto_text.h"
 #include "core/verify/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  (void)hloscope::ParseProtoText(text, "<fuzz>");
   auto m = hloscope::ParseHloModule(text, "<fuzz>");
   if (!m.ok()) return 0;
   if (!hloscope::VerifyModule(**m).ok()) return 0;

@@ -1,0 +1,216 @@
+// XLA GPU's priority fusion log (core/report/xla_fusion_log.h) and the
+// decision diff against ours (core/report/decisions_diff.h): inline logs for
+// each step kind and each error, then every committed XLA GPU reference,
+// whose step counts are checked against a plain line count of the file (not
+// against the parser being tested) and whose names must all be instructions
+// of the module XLA's priority fusion ran on.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/cost/device.h"
+#include "core/report/decisions_diff.h"
+#include "core/support/proto_text.h"
+#include "core/report/xla_fusion_log.h"
+#include "core/session/session.h"
+#include "tests/support/test_paths.h"
+
+namespace hloscope::report {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char* kLog = R"pb(fusion_steps {
+  update_priority {
+    producer_name: "iota.8.0"
+    consumer_names: "ge.0.0"
+    consumer_names: "ge.1.0"
+    us_fused: 1.004
+    us_unfused: 2.008
+  }
+}
+fusion_steps {
+  producer_ineligible {
+    producer_name: "gemm_fusion_dot"
+    reason: "not fusing because there are only bitcast users"
+  }
+}
+fusion_steps {
+  fusion {
+    fusion_name: "fusion.18"
+    producer_name: "iota.8.0"
+    consumer_name: "ge.0.0"
+  }
+}
+fusion_steps {
+  producer_ineligible {
+    producer_name: "fusion.18"
+    reason: "No users to fuse"
+  }
+}
+fusion_steps {
+  some_future_step { producer_name: "x" weight: 3 }
+}
+# a comment
+gpu_device_info {
+  core_count: 132
+  memory_bandwidth: 3352320000000
+  cuda_compute_capability { major: 9 }
+}
+)pb";
+
+TEST(XlaFusionLog, ReadsEveryStepKind) {
+  auto log = ParseXlaFusionLog(kLog, "log.txt");
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->steps.size(), 5u);
+  EXPECT_EQ(log->steps[0].kind, XlaFusionStep::Kind::kUpdatePriority);
+  EXPECT_EQ(log->steps[0].consumers, (std::vector<std::string>{"ge.0.0", "ge.1.0"}));
+  EXPECT_DOUBLE_EQ(log->steps[0].us_unfused, 2.008);
+  EXPECT_EQ(log->steps[1].reason, "not fusing because there are only bitcast users");
+  EXPECT_EQ(log->steps[2].kind, XlaFusionStep::Kind::kFusion);
+  EXPECT_EQ(log->steps[2].fusion_name, "fusion.18");
+  EXPECT_EQ(log->steps[2].line, 16);
+  EXPECT_EQ(log->steps[4].kind, XlaFusionStep::Kind::kUnknown);
+  EXPECT_EQ(log->steps[4].kind_name, "some_future_step");
+  EXPECT_EQ(log->steps[4].producer, "x");
+  EXPECT_NE(log->steps[4].raw.find("weight: 3"), std::string::npos);
+  EXPECT_EQ(log->device.at("core_count"), "132");
+  EXPECT_EQ(log->count(XlaFusionStep::Kind::kProducerIneligible), 2);
+
+  auto producers = SummarizeXlaFusionLog(*log);
+  ASSERT_EQ(producers.size(), 4u);
+  EXPECT_EQ(producers[0].producer, "iota.8.0");
+  EXPECT_TRUE(producers[0].fused);
+  EXPECT_EQ(producers[0].fused_into, (std::vector<std::string>{"ge.0.0"}));
+  EXPECT_TRUE(producers[0].has_priority);
+  EXPECT_FALSE(producers[1].fused);
+  EXPECT_EQ(producers[1].Explanation(), "not fusing because there are only bitcast users");
+  EXPECT_EQ(producers[2].producer, "fusion.18");
+}
+
+TEST(XlaFusionLog, MalformedAndTruncatedLogsAreLocated) {
+  struct Case {
+    std::string text, where, what;
+  };
+  const std::vector<Case> cases = {
+      {"fusion_steps {\n  fusion {\n    producer_name: \"a\"\n", "log:2:10", "unterminated message 'fusion'"},
+      {"fusion_steps {\n  update_priority { producer_name: \"a\" us_fused: fast }\n}\n", "log:2:40",
+       "expects a number"},
+      {"fusion_steps {\n  producer_ineligible { reason: \"r\" }\n}\n", "log:2:3", "without a producer_name"},
+      {"fusion_steps {\n  fusion { producer_name: \"a\" }\n}\n", "log:2:3", "without a consumer_name"},
+      {"fusion_steps {\n  fusion { producer_name: \"a\n", "log:2:27", "unterminated string"},
+      {"fusion_steps {\n  = }\n", "log:2:3", "expected a field name"},
+      {"fusion_steps {\n  fusion producer_name: \"a\" }\n", "log:2:10", "expected ':' or '{'"},
+  };
+  for (const Case& c : cases) {
+    auto log = ParseXlaFusionLog(c.text, "log");
+    ASSERT_FALSE(log.ok()) << c.text;
+    EXPECT_EQ(log.status().message().rfind(c.where + ": error: ", 0), 0u) << log.status().message();
+    EXPECT_NE(log.status().message().find(c.what), std::string::npos) << log.status().message();
+  }
+}
+
+TEST(ProtoText, NestingIsBounded) {
+  std::string deep;
+  for (int i = 0; i < 5000; ++i) deep += "a {";
+  auto r = ParseProtoText(deep, "deep");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("nested deeper"), std::string::npos);
+}
+
+// Steps counted without the parser: lines that open a top-level step.
+int64_t CountStepLines(const std::string& path) {
+  std::ifstream f(path);
+  std::string line;
+  int64_t n = 0;
+  while (std::getline(f, line))
+    if (line == "fusion_steps {") ++n;
+  return n;
+}
+
+std::vector<std::string> ReferenceStems() {
+  std::vector<std::string> stems;
+  for (const auto& e : fs::directory_iterator(testing::SamplesDir() + "/xla_gpu"))
+    if (e.is_directory()) stems.push_back(e.path().filename().string());
+  std::sort(stems.begin(), stems.end());
+  return stems;
+}
+
+TEST(XlaFusionLog, EveryCommittedReferenceReadsAndResolves) {
+  auto stems = ReferenceStems();
+  ASSERT_GE(stems.size(), 15u);
+  for (const std::string& stem : stems) {
+    const std::string dir = testing::SamplesDir() + "/xla_gpu/" + stem;
+    auto pf = LoadXlaPriorityFusion(dir);
+    ASSERT_TRUE(pf.ok()) << stem << ": " << pf.status().message();
+    EXPECT_EQ(static_cast<int64_t>(pf->log.steps.size()), CountStepLines(dir + "/priority_fusion_dump.txt")) << stem;
+    EXPECT_TRUE(pf->unresolved.empty()) << stem << ": " << pf->unresolved.size() << " unresolved, first "
+                                        << (pf->unresolved.empty() ? "" : pf->unresolved.front());
+    EXPECT_GT(pf->names, 0) << stem;
+    ASSERT_TRUE(pf->before && pf->before->entry()) << stem;
+    // The module after it is the one named for priority fusion, unless it changed nothing.
+    if (pf->log.count(XlaFusionStep::Kind::kFusion) > 0)
+      EXPECT_NE(pf->after_label.find("after_priority-fusion"), std::string::npos) << pf->after_label;
+    // Every fusion step's result is the consumer or a new fusion, and every
+    // producer resolves to an instruction of the module priority fusion ran on.
+    std::set<std::string> before;
+    for (const auto& c : pf->before->computations())
+      for (const auto& i : c->instructions()) before.insert(i->name());
+    for (const auto& d : pf->producers) EXPECT_TRUE(before.count(d.origin)) << stem << ": " << d.producer;
+  }
+}
+
+TEST(XlaFusionLog, AFolderWithoutALogSaysSo) {
+  fs::path dir = fs::temp_directory_path() / "hloscope_no_fusion_log";
+  fs::create_directories(dir);
+  std::ofstream(dir / "module_0001.m.before_optimizations.txt") << "HloModule m\nENTRY e { ROOT p = f32[] parameter(0) }\n";
+  auto pf = LoadXlaPriorityFusion(dir.string());
+  ASSERT_FALSE(pf.ok());
+  EXPECT_NE(pf.status().message().find("no priority_fusion_dump.txt"), std::string::npos) << pf.status().message();
+  fs::remove_all(dir);
+}
+
+StatusOr<DecisionsDiff> DiffSample(const std::string& stem) {
+  auto spec = LoadDevice("h100_sxm");
+  if (!spec.ok()) return spec.status();
+  SetCurrentDevice(*spec);
+  ASSIGN_OR_RETURN(auto session, Session::Load(testing::SamplesDir() + "/" + stem + ".hlo"));
+  RunOptions opts;
+  opts.pipeline = "gpu";
+  opts.device = "h100_sxm";
+  ASSIGN_OR_RETURN(auto run, session->RunPipeline(opts));
+  ASSIGN_OR_RETURN(auto xla, LoadXlaPriorityFusion(testing::SamplesDir() + "/xla_gpu/" + stem));
+  return DiffDecisions(*run, xla);
+}
+
+TEST(DecisionsDiff, TotalsAddUpAndDisagreementsComeFirst) {
+  for (const char* stem : {"softmax", "layer_norm", "transformer_block", "attention"}) {
+    auto d = DiffSample(stem);
+    ASSERT_TRUE(d.ok()) << stem << ": " << d.status().message();
+    const auto& t = d->totals;
+    EXPECT_EQ(t.producers, t.agree + t.disagree + t.only_ours + t.only_xla) << stem;
+    EXPECT_EQ(t.producers, static_cast<int64_t>(d->producers.size())) << stem;
+    EXPECT_GT(t.agree + t.disagree, 0) << stem << ": no producer matched across the two sides";
+    EXPECT_EQ(d->xla_steps, CountStepLines(testing::SamplesDir() + "/xla_gpu/" + stem + "/priority_fusion_dump.txt"));
+    bool seen_other = false;
+    for (const auto& p : d->producers) {
+      bool disagree = p.ours.present && p.xla.present && !p.agree;
+      if (!disagree) seen_other = true;
+      EXPECT_FALSE(disagree && seen_other) << stem << ": disagreement " << p.producer << " after other rows";
+    }
+    auto j = nlohmann::json::parse(DecisionsDiffToJson(*d));
+    EXPECT_EQ(j["totals"]["producers"], t.producers);
+    EXPECT_EQ(j["xla_steps"], d->xla_steps);
+    ASSERT_FALSE(j["producers"].empty());
+    for (const auto& p : j["producers"]) {
+      ASSERT_TRUE(p.contains("ours") && p.contains("xla") && p.contains("agree"));
+      if (!p["xla"].is_null()) EXPECT_TRUE(p["xla"].contains("us_unfused"));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hloscope::report
