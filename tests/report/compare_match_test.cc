@@ -251,9 +251,13 @@ TEST(CompareMatch, XlaCpuReferencesMatchAtLeastWhatTheyDidBefore) {
   // Triton kernel computing x - mean once, where XLA:CPU computes it in two
   // fusions (layer_norm 20 -> 18, its two copies unmatched); resnet_block's
   // small batch-norm sums are recomputed in their consumers (103 -> 102).
+  // resnet_block 102 -> 100 when the Hopper presets' launch overhead went
+  // from 2 to 1 us (XLA GPU's, docs/cost-model.md): priority fusion takes its
+  // batch-norm producers in another order and two of XLA:CPU's ops lose
+  // their counterpart (against XLA GPU nothing changed: 101/108).
   const std::map<std::string, int64_t> before = {
       {"attention", 24},     {"embedding_xent", 46}, {"layer_norm", 18},       {"mlp_gelu", 100},
-      {"mlp_gelu_bf16", 1},  {"resnet_block", 102},  {"scan_rnn", 2},          {"softmax", 6},
+      {"mlp_gelu_bf16", 1},  {"resnet_block", 100},  {"scan_rnn", 2},          {"softmax", 6},
       {"transformer_block", 88}, {"transformer_train_step", 1291}};
   for (const auto& [s, floor] : before) {
     SCOPED_TRACE(s);
