@@ -1,6 +1,7 @@
 // list-passes, opt, check: running passes and pipelines on a module.
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -11,6 +12,8 @@
 #include <sstream>
 
 #include "app/cli/cli_args.h"
+#include "core/report/decisions_diff.h"
+#include "core/report/xla_fusion_log.h"
 #include "core/parser/parser.h"
 #include "core/passes/differential_checker.h"
 #include "core/passes/dump_writer.h"
@@ -261,7 +264,8 @@ std::string ReasonShape(const std::string& reason) {
 int RunExplain(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--passes", "--instruction", "--device"}, {"--json", "--all"}, &err) ||
+  if (!args.Parse(argv, {"--pipeline", "--passes", "--instruction", "--device", "--xla-dump", "--module"},
+                  {"--json", "--all"}, &err) ||
       args.positional().size() != 1 || !args.Has("--instruction")) {
     std::fprintf(stderr, "hloscope-cli explain: error: %s\n",
                  err.empty() ? "expected FILE and --instruction NAME" : err.c_str());
@@ -280,6 +284,19 @@ int RunExplain(const std::vector<std::string>& argv) {
   if (!exists) {
     std::fprintf(stderr, "%s: error: no instruction named '%s'\n", args.positional()[0].c_str(), name.c_str());
     return 1;
+  }
+  // XLA GPU's own records about it, from its priority fusion log; matched
+  // on the module as given (before our pipeline changes it).
+  std::optional<report::XlaStory> xla_story;
+  std::optional<report::XlaPriorityFusion> xla;
+  if (args.Has("--xla-dump")) {
+    auto pf = report::LoadXlaPriorityFusion(args.GetOr("--xla-dump", ""), args.GetOr("--module", ""));
+    if (!pf.ok()) {
+      std::fprintf(stderr, "%s\n", pf.status().message().c_str());
+      return 1;
+    }
+    xla = std::move(*pf);
+    xla_story = report::XlaStoryOf(*m, name, *xla);
   }
   StepRecorder recorder;
   pipeline->AddInstrumentation(&recorder);
@@ -414,10 +431,33 @@ int RunExplain(const std::vector<std::string>& argv) {
     j["ended"] = ended;
     j["ended_in"] = nlohmann::ordered_json::array();
     for (const std::string& e : ended_in) j["ended_in"].push_back(e.substr(0, e.find(' ')));
+    if (xla_story) {
+      nlohmann::ordered_json x = {{"log", xla->log.origin}, {"counterparts", xla_story->counterparts},
+                                  {"match", xla_story->how}, {"steps", nlohmann::ordered_json::array()}};
+      for (int k : xla_story->steps)
+        x["steps"].push_back({{"index", k}, {"line", xla->log.steps[k].line},
+                              {"kind", xla->log.steps[k].kind_name},
+                              {"text", report::XlaStepLine(xla->log.steps[k])}});
+      j["xla"] = std::move(x);
+    }
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
   std::printf("%s%s: %s\n", text.empty() ? "no fusion decision named it\n" : text.c_str(), name.c_str(), ended.c_str());
+  if (xla_story) {
+    if (xla_story->counterparts.empty()) {
+      std::printf("XLA GPU (%s): no counterpart of %s in XLA's module before priority fusion\n",
+                  xla->log.origin.c_str(), name.c_str());
+    } else {
+      std::string who;
+      for (const auto& c : xla_story->counterparts) who += (who.empty() ? "" : ", inside ") + c;
+      std::printf("XLA GPU (%s): %s is XLA's %s (matched by %s); %zu record(s) of XLA's priority fusion:\n",
+                  xla->log.origin.c_str(), name.c_str(), who.c_str(), xla_story->how.c_str(),
+                  xla_story->steps.size());
+      for (int k : xla_story->steps)
+        std::printf("  line %d %s\n", xla->log.steps[k].line, report::XlaStepLine(xla->log.steps[k]).c_str());
+    }
+  }
   return 0;
 }
 
@@ -575,12 +615,16 @@ HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipe
                      RunCheck);
 HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
                      "usage: hloscope-cli explain FILE --instruction NAME [--pipeline NAME | --passes a,b,c]\n"
-                     "                            [--device ID] [--json] [--all]\n"
+                     "                            [--device ID] [--json] [--all] [--xla-dump DIR [--module M]]\n"
                      "Runs the pipeline (default gpu) and prints every fusion decision that\n"
                      "named the instruction (or the fusions it became part of), with its reason and\n"
                      "cost numbers, then every fusion it ended in (a duplicated producer is in several)\n"
                      "and the later merges of those fusions. Three or more refusals in a row for the\n"
-                     "same reason fold into one line with a count; --all lists each.",
+                     "same reason fold into one line with a count; --all lists each.\n"
+                     "--xla-dump DIR (an --xla_dump_to folder or samples/xla_gpu/STEM) adds XLA GPU's own\n"
+                     "records from its priority fusion log: the instruction XLA's module had for it and\n"
+                     "every step naming it or the fusions it went into, in XLA's words (--module picks a\n"
+                     "module of a dump with several).",
                      RunExplain);
 
 }  // namespace hloscope::cli

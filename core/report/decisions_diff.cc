@@ -325,10 +325,12 @@ StatusOr<DecisionsDiff> DiffDecisions(const PipelineRun& ours, const XlaPriority
     if (p.ours.has_cost && p.xla.has_cost && p.ours.us_unfused > 0 && p.xla.us_unfused > 0) {
       ++out.cost.pairs;
       ru.push_back(p.ours.us_unfused / p.xla.us_unfused);
+      if (ru.back() >= 0.5 && ru.back() <= 2.0) ++out.cost.within_2x_unfused;
       out.cost.unfused.push_back({p.ours.us_unfused, p.xla.us_unfused});
       if (p.ours.us_fused > 0 && p.xla.us_fused > 0) {
         ++out.cost.fused_pairs;
         rf.push_back(p.ours.us_fused / p.xla.us_fused);
+        if (rf.back() >= 0.5 && rf.back() <= 2.0) ++out.cost.within_2x_fused;
         out.cost.fused.push_back({p.ours.us_fused, p.xla.us_fused});
       }
     }
@@ -338,6 +340,51 @@ StatusOr<DecisionsDiff> DiffDecisions(const PipelineRun& ours, const XlaPriority
   out.cost.median_ratio_fused = Median(rf);
   out.cost.mean_ratio_fused = Mean(rf);
   return out;
+}
+
+XlaStory XlaStoryOf(const Module& ours, const std::string& name, const XlaPriorityFusion& xla) {
+  XlaStory story;
+  Side sa, sb;
+  CollectAll(ours, &sa);
+  CollectAll(*xla.before, &sb);
+  std::map<std::string, int64_t> matched_by;
+  compare_detail::MatchSides(sa, sb, &matched_by);
+  auto names = ByName(ours);
+  auto it = names.find(name);
+  if (it == names.end()) return story;
+  int a = sa.AtomIndex(it->second);
+  if (a < 0 || sa.atoms[a].match < 0) return story;
+  const compare_detail::Atom& b = sb.atoms[sa.atoms[a].match];
+  story.how = sa.atoms[a].how ? sa.atoms[a].how : "";
+  story.counterparts.push_back(b.instr->name());
+  if (b.kernel && b.kernel != b.instr) story.counterparts.push_back(b.kernel->name());
+  std::unordered_set<std::string> known(story.counterparts.begin(), story.counterparts.end());
+  for (size_t i = 0; i < xla.log.steps.size(); ++i) {
+    const XlaFusionStep& st = xla.log.steps[i];
+    const bool producer = known.count(st.producer) > 0, consumer = known.count(st.consumer) > 0;
+    if (!producer && !consumer) continue;
+    story.steps.push_back(static_cast<int>(i));
+    if (st.kind == XlaFusionStep::Kind::kFusion) known.insert(st.fusion_name);
+  }
+  return story;
+}
+
+std::string XlaStepLine(const XlaFusionStep& s) {
+  char buf[96];
+  switch (s.kind) {
+    case XlaFusionStep::Kind::kFusion:
+      return "fusion: " + s.producer + " into " + s.consumer +
+             (s.fusion_name == s.consumer ? std::string() : " → " + s.fusion_name);
+    case XlaFusionStep::Kind::kUpdatePriority: {
+      std::string c;
+      for (const auto& n : s.consumers) c += (c.empty() ? "" : ", ") + n;
+      std::snprintf(buf, sizeof buf, ": %.3f us unfused, %.3f us fused", s.us_unfused, s.us_fused);
+      return "update_priority: " + s.producer + " → {" + c + "}" + buf;
+    }
+    case XlaFusionStep::Kind::kProducerIneligible: return "producer_ineligible: " + s.producer + ": " + s.reason;
+    case XlaFusionStep::Kind::kUnknown: return s.kind_name + " (kept as written): " + s.raw;
+  }
+  return "";
 }
 
 namespace {
@@ -370,12 +417,13 @@ std::string DecisionsDiffToText(const DecisionsDiff& d, int max_rows) {
            " names of XLA's log are not in its module before priority fusion (first: " + d.xla_unresolved.front() +
            ")\n";
   if (d.cost.pairs) {
-    char buf[200];
+    char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "cost model, ours / XLA's on %lld producers: unfused median %.2f mean %.2f; fused (%lld) median "
-                  "%.2f mean %.2f\n",
+                  "cost model, ours / XLA's on %lld producers: unfused median %.2f mean %.2f (%lld within 2x); "
+                  "fused (%lld) median %.2f mean %.2f (%lld within 2x)\n",
                   static_cast<long long>(d.cost.pairs), d.cost.median_ratio_unfused, d.cost.mean_ratio_unfused,
-                  static_cast<long long>(d.cost.fused_pairs), d.cost.median_ratio_fused, d.cost.mean_ratio_fused);
+                  static_cast<long long>(d.cost.within_2x_unfused), static_cast<long long>(d.cost.fused_pairs),
+                  d.cost.median_ratio_fused, d.cost.mean_ratio_fused, static_cast<long long>(d.cost.within_2x_fused));
     out += buf;
   }
   out += "\n";
@@ -418,7 +466,9 @@ std::string DecisionsDiffToJson(const DecisionsDiff& d) {
   j["cost"] = {{"pairs", d.cost.pairs},
                {"median_ratio_unfused", d.cost.median_ratio_unfused},
                {"mean_ratio_unfused", d.cost.mean_ratio_unfused},
+               {"within_2x_unfused", d.cost.within_2x_unfused},
                {"fused_pairs", d.cost.fused_pairs},
+               {"within_2x_fused", d.cost.within_2x_fused},
                {"median_ratio_fused", d.cost.median_ratio_fused},
                {"mean_ratio_fused", d.cost.mean_ratio_fused}};
   J rows = J::array();

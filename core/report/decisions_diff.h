@@ -51,6 +51,8 @@ struct CostComparison {
   double median_ratio_unfused = 0, mean_ratio_unfused = 0;  // ours / XLA's
   double median_ratio_fused = 0, mean_ratio_fused = 0;
   int64_t fused_pairs = 0;                      // of them, with a fused estimate on both sides
+  // Producers whose estimates are within a factor of 2 of XLA's (0.5 ≤ ours / XLA's ≤ 2).
+  int64_t within_2x_unfused = 0, within_2x_fused = 0;
   // (ours, XLA's) per producer, unfused and fused, for the scatter plot.
   std::vector<std::pair<double, double>> unfused, fused;
 };
@@ -72,6 +74,20 @@ struct DecisionsDiff {
 
 // `ours` must hold a priority_fusion step (the `gpu` pipeline).
 StatusOr<DecisionsDiff> DiffDecisions(const PipelineRun& ours, const XlaPriorityFusion& xla);
+
+// XLA's records about one of our instructions (explain --xla-dump): the
+// instruction of XLA's module before priority fusion matched with `name` of
+// `ours` (the module as the user gave it, or any module of ours), the fusion
+// holding it when an earlier pass had fused it, and every step of XLA's log
+// that names them or the fusions they went into.
+struct XlaStory {
+  std::vector<std::string> counterparts;  // XLA's names; empty when nothing matched
+  std::string how;                        // how the match was made
+  std::vector<int> steps;                 // indices into xla.log.steps, in the log's order
+};
+XlaStory XlaStoryOf(const Module& ours, const std::string& name, const XlaPriorityFusion& xla);
+// One step of XLA's log as a line ("fusion: exp.2.0 into add.3.0 → fusion.7").
+std::string XlaStepLine(const XlaFusionStep& s);
 
 std::string DecisionsDiffToText(const DecisionsDiff& d, int max_rows = 60);
 std::string DecisionsDiffToJson(const DecisionsDiff& d);

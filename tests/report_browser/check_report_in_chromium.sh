@@ -15,6 +15,15 @@ sections="summary steps graph-before graph-after decisions timeline kernels file
 min_svgs=3
 case " ${extra_args[*]} " in *" --compare-with "*|*" --xla-dump "*) sections="$sections compare" ;; esac
 case " ${extra_args[*]} " in *" --xla-dump "*|*" --xla-buffer-assignment "*) sections="$sections xla-timeline"; min_svgs=4 ;; esac
+# An --xla-dump folder with XLA's priority fusion log: the decisions-vs-XLA
+# section with its cost scatter, its rows, and disagreements first.
+decisions_vs_xla=0
+for ((k = 0; k + 1 < ${#extra_args[@]}; k++)); do
+  if [ "${extra_args[k]}" = "--xla-dump" ] && { [ -f "${extra_args[k+1]}/priority_fusion_dump.txt" ] ||
+      ls "${extra_args[k+1]}"/*priority_fusion_dump.txt >/dev/null 2>&1; }; then
+    decisions_vs_xla=1; sections="$sections decisions-vs-xla"; min_svgs=$((min_svgs + 1))
+  fi
+done
 browser=""
 for b in chromium chromium-browser google-chrome; do
   if command -v "$b" >/dev/null 2>&1; then browser=$(command -v "$b"); break; fi
@@ -52,6 +61,29 @@ done
 svgs=$(grep -o '<svg' "$dom" | wc -l)
 [ "$svgs" -ge "$min_svgs" ] || fail "expected $min_svgs inline SVG pictures (graphs before/after, timelines), found $svgs"
 grep -q '<table' "$dom" || fail "no tables in the rendered page"
+if [ "$decisions_vs_xla" = 1 ]; then
+  # The section as the browser parsed it: its table's rows, disagreement rows
+  # (class warn) all before the first agreement, and XLA's own words.
+  python3 - "$dom" <<'PY' || fail "the decisions-vs-XLA section is not as expected"
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<section id="decisions-vs-xla">(.*?)</section>', dom, re.S)
+if not m:
+    sys.exit("no section")
+sec = m.group(1)
+if "<svg" not in sec:
+    sys.exit("no cost scatter in the section")
+rows = re.findall(r"<tr( class=\"warn\")?>\s*<td>", sec)
+if len(rows) < 5:
+    sys.exit("only %d producer rows" % len(rows))
+flags = [bool(r) for r in rows]
+if True in flags and flags.index(False) < len(flags) - flags[::-1].index(True) - 1:
+    sys.exit("a disagreement row comes after an agreement")
+if "only bitcast users" not in sec:
+    sys.exit("XLA's own reasons are missing")
+print("decisions-vs-xla: %d rows, %d disagreements first" % (len(rows), sum(flags)))
+PY
+fi
 # Offline: nothing fetched from a network, every local link exists.
 if grep -oE '(src|href)="(https?:)?//[^"]*"' "$dom" | grep -v 'xmlns' ; then
   fail "the report references the network"
