@@ -1,11 +1,14 @@
 #include "core/report/xla_dump.h"
 
+#include "core/parser/parser.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -374,11 +377,38 @@ StatusOr<BufferAssignment> ParseXlaBufferAssignment(std::string_view text, const
       b.end = max_position;
     }
   // A value XLA's live range leaves out (e.g. a constant it never lists) spans the program.
-  int64_t positions = max_position + 1;
+  SummarizeXlaAssignment(max_position + 1, &ba);
+  return ba;
+}
+
+void SummarizeXlaAssignment(int64_t positions, BufferAssignment* out) {
+  BufferAssignment& ba = *out;
+  const int64_t max_position = positions - 1;
+  ba.peak_bytes = ba.parameter_bytes = ba.constant_bytes = ba.output_bytes = ba.total_bytes = 0;
   ba.live_bytes.assign(static_cast<size_t>(positions), 0);
   for (const auto& b : ba.buffers) {
     if (b.kind != BufferKind::kTemp) continue;
     for (int64_t p = std::max<int64_t>(b.start, 0); p <= std::min(b.end, max_position); ++p) ba.live_bytes[p] += b.bytes;
+  }
+  // A hand-over: a value born where another dies, in bytes XLA gave both
+  // (an in-place op writing over its operand). Both are live at that
+  // position but the shared bytes are held once.
+  for (const auto& a : ba.allocations) {
+    if (a.kind != BufferKind::kTemp) continue;
+    std::unordered_multimap<int64_t, const AssignedBuffer*> by_start;
+    for (int id : a.buffers) by_start.emplace(ba.buffers[id].start, &ba.buffers[id]);
+    for (int id : a.buffers) {
+      const AssignedBuffer& dying = ba.buffers[id];
+      if (dying.end < 0 || dying.end > max_position) continue;
+      auto [lo, hi] = by_start.equal_range(dying.end);
+      for (auto it = lo; it != hi; ++it) {
+        const AssignedBuffer& born = *it->second;
+        if (&born == &dying || (born.end == born.start && dying.start == dying.end)) continue;
+        const int64_t overlap = std::min(dying.offset + dying.bytes, born.offset + born.bytes) -
+                                std::max(dying.offset, born.offset);
+        if (overlap > 0) ba.live_bytes[static_cast<size_t>(dying.end)] -= overlap;
+      }
+    }
   }
   for (const auto& a : ba.allocations) {
     switch (a.kind) {
@@ -392,7 +422,6 @@ StatusOr<BufferAssignment> ParseXlaBufferAssignment(std::string_view text, const
   auto mx = std::max_element(ba.live_bytes.begin(), ba.live_bytes.end());
   ba.lower_bound_bytes = mx == ba.live_bytes.end() ? 0 : *mx;
   ba.peak_position = mx == ba.live_bytes.end() ? 0 : mx - ba.live_bytes.begin();
-  return ba;
 }
 
 StatusOr<BufferAssignment> ReadXlaBufferAssignment(const std::string& path) {
@@ -401,7 +430,20 @@ StatusOr<BufferAssignment> ReadXlaBufferAssignment(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   auto ba = ParseXlaBufferAssignment(ss.str(), path);
-  if (ba.ok()) ba->module = fs::path(path).filename().string();
+  if (!ba.ok()) return ba;
+  ba->module = fs::path(path).filename().string();
+  // No live ranges in the file (XLA GPU writes none): derive them from the
+  // scheduled module beside it, when there is one.
+  if (ba->sequence.empty()) {
+    std::string module_path = XlaModuleOfBufferAssignment(path);
+    if (!module_path.empty()) {
+      auto m = ParseHloFile(module_path);
+      if (m.ok()) {
+        Status s = DeriveXlaLiveRanges(**m, &*ba);
+        if (!s.ok()) return Status::Error(path + ": " + s.message());
+      }
+    }
+  }
   return ba;
 }
 

@@ -13,7 +13,9 @@
 #include <sstream>
 
 #include "core/cost/device.h"
+#include "core/parser/parser.h"
 #include "core/report/decisions_diff.h"
+#include "core/report/xla_dump.h"
 #include "core/support/proto_text.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/session/session.h"
@@ -209,6 +211,49 @@ TEST(DecisionsDiff, TotalsAddUpAndDisagreementsComeFirst) {
       ASSERT_TRUE(p.contains("ours") && p.contains("xla") && p.contains("agree"));
       if (!p["xla"].is_null()) EXPECT_TRUE(p["xla"].contains("us_unfused"));
     }
+  }
+}
+
+}  // namespace
+}  // namespace hloscope::report
+
+namespace hloscope::report {
+namespace {
+
+// XLA GPU's buffer assignment has no live ranges; they are derived from the
+// scheduled after_optimizations beside it. Checked against what XLA itself
+// decided: two values XLA put at overlapping bytes of one allocation must
+// not be live at the same time (touching at one position is an in-place
+// hand-over), and the lower bound never exceeds XLA's temp heap.
+TEST(XlaBufferTimeline, LiveRangesFromTheScheduleAgreeWithXlasPacking) {
+  for (const auto& e : fs::directory_iterator(testing::SamplesDir() + "/xla_gpu")) {
+    if (!e.is_directory()) continue;
+    const std::string stem = e.path().filename().string();
+    SCOPED_TRACE(stem);
+    auto ba = ReadXlaBufferAssignment((e.path() / "buffer_assignment.txt").string());
+    ASSERT_TRUE(ba.ok()) << ba.status().message();
+    auto m = ParseHloFile((e.path() / "after_optimizations.txt").string());
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    EXPECT_EQ(ba->sequence.size(), (*m)->entry()->instructions().size());
+    EXPECT_EQ(ba->live_bytes.size(), ba->sequence.size());
+    EXPECT_LE(ba->lower_bound_bytes, ba->peak_bytes);
+    bool temps = false;
+    for (const auto& b : ba->buffers) temps |= b.kind == BufferKind::kTemp;
+    if (temps) EXPECT_GT(ba->lower_bound_bytes, 0);
+    int64_t spanning = 0, clashes = 0;
+    for (const auto& b : ba->buffers)
+      if (b.kind == BufferKind::kTemp && b.start == 0 && b.end + 1 == static_cast<int64_t>(ba->sequence.size())) ++spanning;
+    for (const auto& a : ba->allocations)
+      for (size_t x = 0; x < a.buffers.size(); ++x)
+        for (size_t y = x + 1; y < a.buffers.size(); ++y) {
+          const AssignedBuffer& p = ba->buffers[a.buffers[x]];
+          const AssignedBuffer& q = ba->buffers[a.buffers[y]];
+          const bool bytes = p.offset < q.offset + q.bytes && q.offset < p.offset + p.bytes;
+          const bool time = p.start < q.end && q.start < p.end;
+          if (bytes && time) ++clashes;
+        }
+    EXPECT_EQ(clashes, 0) << "values XLA packed into the same bytes are live at once";
+    EXPECT_EQ(spanning, 0) << "temporaries spanning the whole program: live ranges not derived";
   }
 }
 
