@@ -33,6 +33,8 @@ Output in DIR:
   thunk_sequence.txt
   buffer_assignment.txt
   priority_fusion_dump.txt
+  live_range.txt             XLA's HloLiveRange of after_optimizations (the
+                             buffer assignment's live ranges)
   kernels.ptx                all PTX files concatenated (only if their total
                              is under --ptx-limit-kb)
   passes.tar.xz              every per-pass HLO text dump under XLA's names
@@ -398,6 +400,9 @@ def collect(dump_dir, out_dir, ptx_limit_kb):
     pick("priority_fusion_dump.txt",
          lambda n: n.endswith("priority_fusion_dump.txt"),
          "priority fusion dump")
+    # XLA GPU's buffer assignment has no live ranges; they are in this file.
+    pick("live_range.txt", lambda n: n.endswith("-live-range.txt"),
+         "live range")
 
     # XLA compiles kernels in parallel, so which kernel lands in which
     # numbered .ptx file varies between runs; order by kernel name instead.

@@ -429,7 +429,17 @@ StatusOr<BufferAssignment> ReadXlaBufferAssignment(const std::string& path) {
   if (!f) return Status::Error(path + ": error: cannot read the file");
   std::stringstream ss;
   ss << f.rdbuf();
-  auto ba = ParseXlaBufferAssignment(ss.str(), path);
+  std::string text = ss.str();
+  // XLA GPU writes the live ranges to a file of their own: read it with the
+  // assignment when it is there.
+  const std::string ranges = XlaLiveRangeOfBufferAssignment(path);
+  if (!ranges.empty()) {
+    std::ifstream r(ranges, std::ios::binary);
+    std::stringstream rs;
+    rs << r.rdbuf();
+    text += "\n" + rs.str();
+  }
+  auto ba = ParseXlaBufferAssignment(text, path);
   if (!ba.ok()) return ba;
   ba->module = fs::path(path).filename().string();
   // No live ranges in the file (XLA GPU writes none): derive them from the

@@ -48,22 +48,27 @@ StatusOr<XlaDumpModule> PickXlaDumpModule(const std::vector<XlaDumpModule>& modu
 // section when present (else the whole program). `origin` names the file in
 // errors ("FILE:LINE: error: ...").
 StatusOr<BufferAssignment> ParseXlaBufferAssignment(std::string_view text, const std::string& origin);
-// Reads the file; when it has no live ranges (XLA GPU's has none) and the
-// scheduled module it belongs to is beside it (XlaModuleOfBufferAssignment),
-// the live ranges are derived from that module (DeriveXlaLiveRanges).
+// Reads the file with XLA's live ranges: from the file itself (XLA CPU), from
+// the live-range file beside it (XLA GPU: X-live-range.txt, or live_range.txt
+// in a reference folder), or, when neither has them, derived from the
+// scheduled module beside it (XlaModuleOfBufferAssignment, DeriveXlaLiveRanges).
 StatusOr<BufferAssignment> ReadXlaBufferAssignment(const std::string& path);
 // The module a buffer assignment file belongs to: X-buffer-assignment.txt →
 // X.txt in a dump folder, buffer_assignment.txt → after_optimizations.txt in
 // a reference folder; "" when it is not there.
 std::string XlaModuleOfBufferAssignment(const std::string& path);
+// XLA's HloLiveRange file for a buffer assignment file: X-buffer-assignment.txt
+// → X-live-range.txt, buffer_assignment.txt → live_range.txt; "" when absent.
+std::string XlaLiveRangeOfBufferAssignment(const std::string& path);
 // Live ranges of XLA's values from the scheduled module they belong to (its
 // after_optimizations, printed in execution order): a value lives from the
 // position of its defining instruction (0 for parameters and constants) to
 // its last use, looking through the ops that alias it (bitcast, tuple,
-// get-tuple-element of its element); values reaching the entry's root live
-// to the end; values of nested computations live at their caller's position.
-// Sets the sequence to the entry's instructions and recomputes live bytes,
-// lower bound and totals.
+// get-tuple-element of its element); values reaching the entry's root, the
+// entry's parameters and constants live to position n, "after the program"
+// (n = the entry's instruction count), as in XLA's HloLiveRange; values of
+// nested computations live at their caller's position. Sets the sequence to
+// the entry's instructions and recomputes live bytes, lower bound and totals.
 Status DeriveXlaLiveRanges(const Module& scheduled, BufferAssignment* ba);
 // Totals, live bytes per position, lower bound and its position, from the
 // buffers' ranges and the allocations (temps only are live bytes).

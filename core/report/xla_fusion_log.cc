@@ -126,8 +126,10 @@ std::string XlaProducerDecision::Explanation() const {
     for (const auto& c : fused_into) into += (into.empty() ? "" : ", ") + c;
     return "XLA fused it into " + into;
   }
-  if (!reason.empty()) return reason;
+  if (refused_last || (!has_priority && !reason.empty())) return reason;
   if (has_priority && us_fused >= us_unfused) return "fusing would not save time by XLA's cost model";
+  if (has_priority && !reason.empty())
+    return "XLA gave it a priority but never fused it (it had refused it before: " + reason + ")";
   if (has_priority) return "XLA gave it a priority but never fused it";
   return "not fused";
 }
@@ -159,9 +161,12 @@ std::vector<XlaProducerDecision> SummarizeXlaFusionLog(const XlaFusionLog& log) 
         d.consumers = s.consumers;
         d.us_fused = s.us_fused;
         d.us_unfused = s.us_unfused;
-        d.reason.clear();  // a priority after a refusal: the refusal no longer holds
+        d.refused_last = false;  // a priority after a refusal: the refusal no longer holds
         break;
-      case XlaFusionStep::Kind::kProducerIneligible: d.reason = s.reason; break;
+      case XlaFusionStep::Kind::kProducerIneligible:
+        d.reason = s.reason;
+        d.refused_last = true;
+        break;
       case XlaFusionStep::Kind::kUnknown: break;
     }
   }

@@ -59,6 +59,7 @@ struct XlaProducerDecision {
   std::vector<std::string> fused_into;   // consumers of those steps
   std::vector<std::string> fusion_names; // and their results
   std::string reason;                    // the last producer_ineligible reason ("" if none)
+  bool refused_last = false;             // that refusal is its last record (no priority after it)
   bool has_priority = false;             // an update_priority step named it
   std::vector<std::string> consumers;    // of its last update_priority
   double us_fused = 0, us_unfused = 0;   // of its last update_priority

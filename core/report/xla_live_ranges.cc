@@ -11,18 +11,32 @@
 namespace hloscope::report {
 namespace fs = std::filesystem;
 
-std::string XlaModuleOfBufferAssignment(const std::string& path) {
+namespace {
+
+// The file beside a buffer assignment: `stable` in a reference folder
+// (buffer_assignment.txt), X + `xla_suffix` for X-buffer-assignment.txt.
+std::string Beside(const std::string& path, const char* stable, const char* xla_suffix) {
   std::error_code ec;
   fs::path p(path);
   const std::string file = p.filename().string();
   const std::string suffix = "-buffer-assignment.txt";
   fs::path candidate;
   if (file == "buffer_assignment.txt") {
-    candidate = p.parent_path() / "after_optimizations.txt";
+    candidate = p.parent_path() / stable;
   } else if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    candidate = p.parent_path() / (file.substr(0, file.size() - suffix.size()) + ".txt");
+    candidate = p.parent_path() / (file.substr(0, file.size() - suffix.size()) + xla_suffix);
   }
   return !candidate.empty() && fs::is_regular_file(candidate, ec) ? candidate.string() : "";
+}
+
+}  // namespace
+
+std::string XlaModuleOfBufferAssignment(const std::string& path) {
+  return Beside(path, "after_optimizations.txt", ".txt");
+}
+
+std::string XlaLiveRangeOfBufferAssignment(const std::string& path) {
+  return Beside(path, "live_range.txt", "-live-range.txt");
 }
 
 namespace {
@@ -63,12 +77,12 @@ Status DeriveXlaLiveRanges(const Module& scheduled, BufferAssignment* ba) {
     for (const auto& i : c->instructions()) by_name.emplace(i->name(), i.get());
 
   // The last position a value of `i` at tuple `index` is used at, through
-  // the ops that alias it; n - 1 when it reaches the entry's root.
+  // the ops that alias it; n when it reaches the entry's root.
   std::function<int64_t(const Instruction*, const std::vector<int64_t>&, size_t, int)> last_use =
       [&](const Instruction* i, const std::vector<int64_t>& index, size_t k, int depth) -> int64_t {
     int64_t end = pos.count(i) ? pos[i] : 0;
-    if (i == entry->root()) return n - 1;
-    if (depth > 64) return n - 1;
+    if (i == entry->root()) return n;
+    if (depth > 64) return n;
     for (const Instruction* u : i->users()) {
       auto up = pos.find(u);
       if (up == pos.end()) continue;
@@ -89,7 +103,7 @@ Status DeriveXlaLiveRanges(const Module& scheduled, BufferAssignment* ba) {
     auto it = by_name.find(b.instruction);
     if (it == by_name.end()) {  // not in the module: the whole program, as before
       b.start = 0;
-      b.end = n - 1;
+      b.end = n;
       continue;
     }
     const Instruction* def = it->second;
@@ -100,14 +114,18 @@ Status DeriveXlaLiveRanges(const Module& scheduled, BufferAssignment* ba) {
       continue;
     }
     if (def->opcode() == Opcode::kParameter || def->opcode() == Opcode::kConstant) {
+      // The entry's parameters and constants belong to the caller: live
+      // from the start to past the end, as in XLA's HloLiveRange.
       b.start = 0;
-      b.end = def->opcode() == Opcode::kConstant ? n - 1 : last_use(def, b.index, 0, 0);
+      b.end = n;
       continue;
     }
     b.start = pos[def];
     b.end = std::max(b.start, last_use(def, b.index, 0, 0));
   }
-  SummarizeXlaAssignment(n, ba);
+  // Positions 0..n: n is "after the program", where live-out values end
+  // (XLA's HloLiveRange convention).
+  SummarizeXlaAssignment(n + 1, ba);
   return Status::Ok();
 }
 
