@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   cli.addPositionalArgument("FILE", "HLO text or StableHLO (.mlir); default: samples/transformer_block_large.hlo");
   QCommandLineOption pipeline("pipeline", "Pipeline to run (simplify, gpu, gpu-classic).", "P", "gpu");
   QCommandLineOption step("step", "Screenshot: the step to show: its number in the steps table (0 = the input, "
-                          "1, 2, 3... the pass runs, as hloscope-cli's --step), 'initial' or 'last'.",
+                          "1, 2, 3... the pass runs, as hloscope-cli's --step), 'initial', 'last', or pass:TEXT "
+                          "(the first step whose pass name contains TEXT, e.g. pass:priority-fusion).",
                           "N", "last");
   QCommandLineOption select("select", "Screenshot: select this instruction.", "NAME");
   QCommandLineOption panel("panel",
@@ -35,13 +36,17 @@ int main(int argc, char** argv) {
                           "FACTOR", "1");
   QCommandLineOption compare("compare", "Screenshot: compare the step with module B and save the compare window.",
                              "B");
+  QCommandLineOption vs_xla("vs-xla",
+                            "Screenshot: open this XLA dump or reference folder of FILE beside and show the "
+                            "decisions panel's \"vs XLA\" rows (our decisions against XLA's).",
+                            "DIR");
   QCommandLineOption force("force", "Screenshot: overwrite an existing OUT.png.");
   QCommandLineOption timing("timing",
                             "Print to stderr when the first frame, the file, the first interactive graph and the "
                             "pipeline arrive, and how long the UI thread was ever blocked.");
   QCommandLineOption exit_ready("exit-when-ready",
                                 "With --timing: quit once the pipeline has run and its last step's graph is drawn.");
-  cli.addOptions({pipeline, step, select, panel, kernels, compare, shot, size, zoom, force, timing, exit_ready});
+  cli.addOptions({pipeline, step, select, panel, kernels, compare, vs_xla, shot, size, zoom, force, timing, exit_ready});
   cli.process(app);
 
   QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
@@ -60,6 +65,7 @@ int main(int argc, char** argv) {
     o.zoom = cli.value(zoom).toDouble();
     o.panel = cli.value(panel);
     o.compare = cli.value(compare);
+    o.vs_xla = cli.value(vs_xla);
     o.output = cli.value(shot);
     o.force = cli.isSet(force);
     o.kernels = cli.isSet(kernels);

@@ -94,6 +94,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(relay_, &Relay::loadFailed, this, [this](quint64 gen, QString path, QString message) {
     if (gen != load_gen_) return;
     loading_ = false;
+    clearXlaDecisions(false);
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
     emit loadFailed(message);
   });
@@ -116,6 +117,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     if (session_ && !live_steps_.empty())
       run_ = std::make_shared<PipelineRun>(pipeline_->pipeline().toStdString(), pipeline_->device().toStdString(),
                                            live_steps_);
+    updateVsXla();
     emit runFinished(false);
   });
   connect(relay_, &Relay::stepPrepared, this, [this](quint64 gen, int k, auto module, auto buffers, QString error) {
@@ -166,6 +168,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(watcher_, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
   connect(relay_, &Relay::compareReady, this, [this](quint64 gen, auto result, QString error) {
     if (gen == compare_gen_) onCompareReady(std::move(result), error);
+  });
+  connect(relay_, &Relay::xlaDecisionsReady, this, [this](quint64 gen, auto xla, QString error) {
+    if (gen == load_gen_ && xla_loading_) onXlaDecisionsReady(std::move(xla), error);
+  });
+  connect(relay_, &Relay::vsXlaReady, this, [this](quint64 gen, auto diff, QString error) {
+    if (gen == vs_gen_) onVsXlaReady(std::move(diff), error);
   });
   installContextMenus();
 
@@ -229,6 +237,7 @@ void MainWindow::buildActions() {
   exp->addAction(tr("Timeline as P&NG…"), this, [this] { exportDialog("timeline-png"); });
   file->addAction(tr("&Compare with…"), this, &MainWindow::compareDialog);
   file->addAction(tr("Compile with XLA &GPU…"), this, &MainWindow::compileWithXlaGpuDialog);
+  file->addAction(tr("Compare decisions with XLA dump…"), this, &MainWindow::openXlaBesideDialog);
   file->addSeparator();
   file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -392,6 +401,7 @@ void MainWindow::openFile(const QString& path) {
     return;
   }
   dump_dir_.clear();
+  clearXlaDecisions(false);
   if (cancel_) *cancel_ = true;
   const quint64 gen = ++load_gen_;
   ++run_gen_;
@@ -452,6 +462,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
   shown_step_ = -1;
   pipeline_->setSteps(run_->steps());
   decisions_->setSteps(run_->steps(), 0);
+  updateVsXla();
   emit fileLoaded(path_);
   if (dump) {
     log_->info(tr("XLA dump: %1 steps (before_optimizations, pass files, after_optimizations)").arg(run_->size()));
@@ -479,6 +490,9 @@ void MainWindow::runPipeline(const QString& pipeline, const QStringList& passes,
   running_ = true;
   pipeline_->setRunning(true);
   live_steps_.clear();
+  // Our pipeline on an XLA dump's module replaces XLA's run: its decisions go with it.
+  if (xla_ || xla_loading_) clearXlaDecisions(false);
+  updateVsXla();
   pipeline_->setSteps({});
   step_ = -1;
   prepared_ = nullptr;
@@ -538,6 +552,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const PipelineRun> run) {
   pipeline_->setSteps(run_->steps());
   decisions_->setSteps(run_->steps(), keep);
   pipeline_->setCurrentStep(std::min(keep, run_->size() - 1));
+  updateVsXla();
   emit runFinished(true);
 }
 
@@ -615,6 +630,7 @@ void MainWindow::onStepPrepared(int k, std::shared_ptr<const Module> module,
   details_->setStep(run_, k);
   if (buffers) timeline_->setAssignment(buffers, step->module);
   shown_step_ = k;
+  showXlaMarks();
   showKernelListing();
   if (selected_ >= 0) selectInstruction(selected_, false);
   emit stepShown(k);
@@ -794,6 +810,8 @@ QString MainWindow::busyReason() const {
   if (buffering_) return "assigning buffers";
   if (warming_) return "parsing the step for the finished run";
   if (generating_) return "generating kernels";
+  if (xla_loading_) return "reading XLA's priority fusion log";
+  if (vs_diffing_) return "comparing our decisions with XLA's";
   if (step_ >= 0 && shown_step_ != step_) return "showing the step";
   if (graph_->busy()) return "laying out the graph";
   if (text_->diffPending()) return "diffing";

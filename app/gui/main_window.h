@@ -33,6 +33,8 @@ class TextPanel;
 class TimelineWidget;
 class CompareView;
 struct KernelListing;
+struct XlaDecisions;
+struct DecisionsVsXla;
 }  // namespace hloscope::views
 
 namespace hloscope::gui {
@@ -57,8 +59,22 @@ class MainWindow : public QMainWindow {
   // Loads a file off the UI thread; then (auto_run) runs the chosen pipeline.
   void openFile(const QString& path);
   // An --xla_dump_to folder: its module `module` (id or name; "" = the
-  // largest) with every dump file as a step (main_window_xla_dump.cc).
+  // largest) with every dump file as a step (main_window_xla_dump.cc); or
+  // a committed XLA GPU reference folder (REFERENCE.json, passes.tar.xz:
+  // its per-pass files). Then, off the UI thread, XLA's own priority fusion
+  // decisions (its priority_fusion_dump) for the priority fusion step:
+  // the decisions panel lists them, the graph marks XLA's refusals, the
+  // details quote XLA's log (main_window_xla_decisions.cc); a dump without
+  // the log gets a one-line note in the decisions panel.
   void openXlaDump(const QString& dir, const QString& module);
+  // Opens an XLA dump or reference folder of the open module in a second
+  // window (xlaGpuWindow()) and compares our decisions with XLA's there:
+  // the decisions panel's "vs XLA" rows. File → Compile with XLA GPU… pairs
+  // the windows the same way.
+  void openXlaBeside(const QString& dir, const QString& module = {});
+  const std::shared_ptr<const views::XlaDecisions>& xlaDecisions() const { return xla_; }
+  QString xlaDecisionsError() const { return xla_error_; }
+  bool xlaDecisionsLoading() const { return xla_loading_; }
   void runPipeline(const QString& pipeline, const QStringList& passes, const QString& device);
   void cancelRun();
   void setPipelineChoice(const QString& pipeline);
@@ -90,7 +106,8 @@ class MainWindow : public QMainWindow {
   // goes to the log and the status bar (and a progress dialog with Cancel
   // when dialogs are on). Then OUT/xla_dump opens in a second window
   // (xlaGpuWindow(), steppable like any XLA dump) and the last step of our
-  // run is compared with XLA GPU's after_optimizations. `out` "" = a new
+  // run is compared with XLA GPU's after_optimizations, our decisions with
+  // XLA's in the decisions panel (openXlaBeside). `out` "" = a new
   // folder under the temp dir; an existing non-empty `out` is replaced only
   // with `force` and only when it holds an earlier XLA GPU output. False,
   // with the error shown, when it is refused before starting; every later
@@ -137,6 +154,8 @@ class MainWindow : public QMainWindow {
   // ("cancelled" when cancelled).
   void xlaGpuFinished(bool ok, QString message);
   void stepShown(int k);     // module handed to the graph, details, text
+  // XLA's decisions of this window's XLA dump run arrived, failed or were dropped.
+  void xlaDecisionsChanged();
   void buffersShown(int k);  // its buffer assignment handed to the timeline
 
  protected:
@@ -174,6 +193,14 @@ class MainWindow : public QMainWindow {
   void onXlaGpuDone(int exit_code, bool crashed, bool failed_to_start);
   void showXlaGpuResult(const QString& out, const QString& device);
   void onCompareReady(std::shared_ptr<const CompareBundle> bundle, const QString& error);
+  MainWindow* ensureXlaWindow();
+  void onXlaDecisionsReady(std::shared_ptr<const views::XlaDecisions> xla, const QString& error);
+  void clearXlaDecisions(bool loading);
+  void showXlaMarks();  // XLA's refusals on the graph at the priority fusion step
+  void openXlaBesideDialog();
+  void pairWithXla(MainWindow* xla);
+  void updateVsXla();
+  void onVsXlaReady(std::shared_ptr<const views::DecisionsVsXla> diff, const QString& error);
 
   MainWindowOptions options_;
   Relay* relay_;
@@ -215,6 +242,13 @@ class MainWindow : public QMainWindow {
   views::CompareView* compare_view_ = nullptr;
   XlaGpuJob* xla_gpu_job_ = nullptr;  // the running XLA GPU compile (a child QObject)
   QPointer<MainWindow> xla_gpu_window_;
+  std::shared_ptr<const views::XlaDecisions> xla_;  // of this window's XLA dump run
+  QString xla_error_;
+  bool xla_loading_ = false;
+  QPointer<MainWindow> xla_peer_;  // the window whose XLA decisions ours are compared with
+  QString xla_peer_path_;          // the file ours was when paired
+  quint64 vs_gen_ = 0;
+  bool vs_diffing_ = false;
   int step_ = -1, shown_step_ = -1;
   const Step* prepared_ = nullptr;  // the step object shown or being prepared
   qint64 selected_ = -1;

@@ -4,8 +4,10 @@
 // arguments are core/session/xla_gpu_reference's) — in a QProcess, so the UI
 // thread never waits for it. Its output lines go to the log, the status bar
 // and a progress dialog with Cancel. Then XLA's --xla_dump_to folder opens in
-// a second window, steppable like any XLA dump, and the last step of our run
-// is compared with XLA GPU's after_optimizations in the compare window.
+// a second window, steppable like any XLA dump, with XLA's own priority
+// fusion decisions; the last step of our run is compared with XLA GPU's
+// after_optimizations in the compare window, and our decisions with XLA's
+// in the decisions panel ("vs XLA").
 // Without Python or the tool's JAX venv the tool fails; the message says what
 // to run once.
 #include <signal.h>
@@ -391,21 +393,15 @@ void MainWindow::showXlaGpuResult(const QString& out, const QString& device) {
   const QString dump = QString::fromStdString(o.dump_dir),
                 after = QString::fromStdString(o.after_optimizations);
   const QString input = QFileInfo(path_).fileName();
-  // XLA's own pipeline, steppable, in a window of its own: this one keeps ours.
-  if (!xla_gpu_window_) {
-    MainWindowOptions opts = options_;
-    opts.persist_settings = false;  // the settings are the first window's
-    opts.auto_run = false;
-    xla_gpu_window_ = new MainWindow(opts, this);
-    xla_gpu_window_->setObjectName("xla_gpu_window");
-    xla_gpu_window_->resize(size());
-  }
-  MainWindow* w = xla_gpu_window_;
+  // XLA's own pipeline, steppable, in a window of its own: this one keeps
+  // ours, and its decisions panel compares ours with XLA's ("vs XLA").
+  MainWindow* w = ensureXlaWindow();
   disconnect(w, &MainWindow::fileLoaded, this, nullptr);
   connect(w, &MainWindow::fileLoaded, this,
           [w, device, input] { w->setWindowTitle(tr("XLA GPU (%1): %2 — hloscope").arg(device, input)); });
   w->openXlaDump(dump, QString::fromStdString(o.module));
   w->show();
+  pairWithXla(w);
   // Ours (the last step of the run) against XLA GPU's optimized module; a
   // run still going is compared when it ends.
   const QString label = tr("XLA GPU %1 after_optimizations").arg(device);

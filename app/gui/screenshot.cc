@@ -8,6 +8,7 @@
 
 #include "app/gui/main_window.h"
 #include "views/compare/compare_view.h"
+#include "views/decisions/decisions_panel.h"
 #include "views/graph/graph_view.h"
 
 namespace hloscope::gui {
@@ -23,12 +24,16 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   if (o.size.width() < 200 || o.size.height() < 150 || o.size.width() > 8000 || o.size.height() > 8000)
     return QStringLiteral("--size: expected WxH between 200x150 and 8000x8000");
   bool ok = false;
-  if (o.step != "last" && o.step != "initial" && (o.step.toInt(&ok) < 0 || !ok))
-    return QStringLiteral("--step: expected a step number (0 = the input), 'initial' or 'last'");
+  const bool pass = o.step.startsWith("pass:") && o.step.size() > 5;
+  if (o.step != "last" && o.step != "initial" && !pass && (o.step.toInt(&ok) < 0 || !ok))
+    return QStringLiteral("--step: expected a step number (0 = the input), 'initial', 'last' or pass:TEXT");
   static const QStringList panels = {"graph", "timeline", "decisions", "text", "kernels", "details", "pipeline", "log"};
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
   if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
     return QStringLiteral("--compare: %1: no such file").arg(o.compare);
+  if (!o.vs_xla.isEmpty() && !QFileInfo(o.vs_xla).isDir())
+    return QStringLiteral("--vs-xla: %1: no such folder").arg(o.vs_xla);
+  if (!o.vs_xla.isEmpty() && !o.compare.isEmpty()) return QStringLiteral("--vs-xla and --compare: pick one");
   if (!(o.zoom >= 0.05 && o.zoom <= 20)) return QStringLiteral("--zoom: expected a factor between 0.05 and 20");
   return {};
 }
@@ -70,7 +75,14 @@ void ScreenshotDriver::poll() {
   if (phase_ == Phase::kLoading || phase_ == Phase::kRunning) {
     const int n = window_->run()->size();
     // Step numbers as the steps table and hloscope-cli number them: 0 is the input, 1..n-1 the pass runs.
-    const int k = o_.step == "last" ? n - 1 : o_.step == "initial" ? 0 : o_.step.toInt();
+    int k = o_.step == "last" ? n - 1 : o_.step == "initial" ? 0 : o_.step.toInt();
+    if (o_.step.startsWith("pass:")) {  // the first step whose pass name contains the text
+      const QString text = o_.step.mid(5);
+      k = -1;
+      for (int i = 0; i < n && k < 0; ++i)
+        if (QString::fromStdString(window_->run()->step(i).pass).contains(text, Qt::CaseInsensitive)) k = i;
+      if (k < 0) return fail(QStringLiteral("--step %1: no step's pass name contains '%2'").arg(o_.step, text));
+    }
     if (k >= n)
       return fail(QStringLiteral("--step %1: expected initial, last or a step number 0..%2 (0 is the input; "
                                  "the run made %3 pass runs, steps 1..%2)")
@@ -91,7 +103,29 @@ void ScreenshotDriver::poll() {
       phase_ = Phase::kComparing;
       return;
     }
+    if (!o_.vs_xla.isEmpty()) {
+      window_->openXlaBeside(o_.vs_xla);
+      phase_ = Phase::kPairing;
+      return;
+    }
     phase_ = Phase::kSettling;
+    return;
+  }
+  if (phase_ == Phase::kPairing) {
+    MainWindow* x = window_->xlaGpuWindow();
+    if (window_->decisionsPanel()->vsXlaAvailable()) {
+      window_->decisionsPanel()->setVsXlaShown(true);
+      window_->showPanel("decisions");
+      phase_ = Phase::kSettling;
+      return;
+    }
+    if (x && !x->busy() && x->run() && !x->xlaDecisions())
+      return fail(QStringLiteral("--vs-xla: no XLA decisions in %1: %2").arg(o_.vs_xla, x->xlaDecisionsError()));
+    if (x && !x->busy() && !x->loading() && !x->run())
+      return fail(QStringLiteral("--vs-xla: %1: %2").arg(o_.vs_xla, x->lastError()));
+    if (window_->decisionsPanel()->noteText().startsWith("vs XLA failed") ||
+        window_->decisionsPanel()->noteText().contains("no priority_fusion step"))
+      return fail(QStringLiteral("--vs-xla: ") + window_->decisionsPanel()->noteText());
     return;
   }
   if (phase_ == Phase::kComparing) {

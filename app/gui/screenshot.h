@@ -1,10 +1,14 @@
 // Screenshot mode: `hloscope FILE [--pipeline P] [--step N|initial|last]
 // [--select NAME] [--panel graph|timeline|decisions|text|kernels|...]
-// [--kernels] [--compare B] --screenshot OUT.png [--size WxH] [--force]`
-// loads FILE, runs the pipeline, shows the step (with --kernels: generates
-// its kernels, Ctrl+K), waits until every panel (graph layout included) is
-// idle, saves the window as PNG and quits. With --compare it compares the
-// step with module B and saves the compare window instead.
+// [--kernels] [--compare B] [--vs-xla DIR] --screenshot OUT.png [--size WxH]
+// [--force]` loads FILE, runs the pipeline, shows the step (a number, or
+// with `--step pass:TEXT` the first whose pass name contains TEXT; with
+// --kernels: generates its kernels, Ctrl+K), waits until every panel (graph
+// layout included) is idle, saves the window as PNG and quits. With
+// --compare it compares the step with module B and saves the compare window
+// instead; with --vs-xla it opens the XLA dump or reference folder DIR
+// beside (File → Compare decisions with XLA dump…) and shows the decisions
+// panel's "vs XLA" rows.
 #pragma once
 
 #include <QObject>
@@ -18,10 +22,12 @@ class MainWindow;
 struct ScreenshotOptions {
   QString file;
   QString pipeline = "gpu";
-  QString step = "last";  // a step number (0 = the input, 1.. = pass runs, as the CLI's), "initial" or "last"
+  QString step = "last";  // a step number (0 = the input, 1.. = pass runs, as the CLI's), "initial", "last"
+                          // or "pass:TEXT" (the first step whose pass name contains TEXT)
   QString select;         // instruction name
   QString panel = "graph";
   QString compare;  // module B: screenshot the compare window
+  QString vs_xla;   // an XLA dump or reference folder: the decisions panel's "vs XLA" rows
   QString output;
   QSize size{1600, 1000};
   double zoom = 1;  // graph zoom factor applied once the window settled
@@ -52,7 +58,7 @@ class ScreenshotDriver : public QObject {
 
   MainWindow* window_;
   ScreenshotOptions o_;
-  enum class Phase { kLoading, kRunning, kStepping, kComparing, kSettling, kDone } phase_ = Phase::kLoading;
+  enum class Phase { kLoading, kRunning, kStepping, kComparing, kPairing, kSettling, kDone } phase_ = Phase::kLoading;
   int waited_ms_ = 0;
   int idle_polls_ = 0;
   bool compared_ = false;

@@ -13,6 +13,8 @@ void RegisterMetaTypes() {
   qRegisterMetaType<std::shared_ptr<const codegen::CodegenResult>>();
   qRegisterMetaType<std::shared_ptr<const views::KernelListing>>();
   qRegisterMetaType<std::shared_ptr<const CompareBundle>>();
+  qRegisterMetaType<std::shared_ptr<const views::XlaDecisions>>();
+  qRegisterMetaType<std::shared_ptr<const views::DecisionsVsXla>>();
 }
 
 }  // namespace hloscope::gui

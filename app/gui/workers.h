@@ -13,6 +13,7 @@
 #include "core/memory/buffer_assignment.h"
 #include "core/session/session.h"
 #include "views/compare/compare_view.h"
+#include "views/decisions/xla_decisions.h"
 #include "views/kernels/kernels_model.h"
 
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Step>)
@@ -22,6 +23,8 @@ Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::Module>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::BufferAssignment>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::codegen::CodegenResult>)
 Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::views::KernelListing>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::views::XlaDecisions>)
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::views::DecisionsVsXla>)
 
 namespace hloscope::gui {
 
@@ -58,6 +61,10 @@ class Relay : public QObject {
   // The code and its plan listing (built on the worker); null with `error`.
   void kernelsReady(quint64 generation, int step, std::shared_ptr<const hloscope::views::KernelListing> kernels,
                     QString error, double ms);
+  // XLA's own decisions for an XLA dump run (null with `error`: none).
+  void xlaDecisionsReady(quint64 generation, std::shared_ptr<const hloscope::views::XlaDecisions> xla, QString error);
+  // Our decisions against XLA's (null with `error`).
+  void vsXlaReady(quint64 generation, std::shared_ptr<const hloscope::views::DecisionsVsXla> diff, QString error);
 };
 
 }  // namespace hloscope::gui

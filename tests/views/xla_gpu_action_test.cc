@@ -27,6 +27,8 @@
 #include "tests/support/test_paths.h"
 #include "tests/views/view_test_util.h"
 #include "views/compare/compare_view.h"
+#include "views/decisions/decisions_panel.h"
+#include "views/decisions/xla_decisions.h"
 #include "views/graph/graph_view.h"
 #include "views/log/log_panel.h"
 
@@ -131,6 +133,15 @@ TEST(XlaGpuActionTest, OpensTheDumpAsASecondRunAndCompares) {
   EXPECT_EQ(x->run()->step(1).pass, "after_optimizations");
   EXPECT_EQ(x->currentFile(), out + "/xla_dump");
   EXPECT_TRUE(x->windowTitle().contains("XLA GPU (h200)")) << x->windowTitle().toStdString();
+  // The fake dump has no priority_fusion_dump: a note in both windows, no error.
+  EXPECT_FALSE(x->xlaDecisions());
+  EXPECT_TRUE(x->decisionsPanel()->noteText().startsWith("No XLA decisions: "))
+      << x->decisionsPanel()->noteText().toStdString();
+  EXPECT_TRUE(x->lastError().isEmpty()) << x->lastError().toStdString();
+  ASSERT_TRUE(WaitUntil([&] { return !w.busy(); }));
+  EXPECT_FALSE(w.decisionsPanel()->vsXlaAvailable());
+  EXPECT_TRUE(w.decisionsPanel()->noteText().startsWith("vs XLA: not available"))
+      << w.decisionsPanel()->noteText().toStdString();
   x->selectStep(0);
   ASSERT_TRUE(WaitUntil([&] { return !x->busy() && x->shownStep() == 0; }));
   EXPECT_EQ(w.currentFile(), Sample("transformer_block.hlo"));
@@ -213,6 +224,14 @@ TEST(XlaGpuActionTest, RealToolWhereItIsSetUp) {
   EXPECT_EQ(x->run()->name(), "xla-dump");
   EXPECT_GT(x->run()->size(), 2);  // before, XLA's per-pass files, after
   EXPECT_EQ(x->run()->steps().back()->pass, "after_optimizations");
+  // XLA's own decisions (its priority_fusion_dump) at its priority fusion
+  // step, and ours against them in the first window.
+  ASSERT_TRUE(x->xlaDecisions()) << x->xlaDecisionsError().toStdString();
+  EXPECT_NE(x->run()->step(x->xlaDecisions()->step).pass.find("after_priority-fusion"), std::string::npos);
+  EXPECT_FALSE(x->xlaDecisions()->decisions.empty());
+  ASSERT_TRUE(WaitUntil([&] { return w.decisionsPanel()->vsXlaAvailable(); }))
+      << w.decisionsPanel()->noteText().toStdString();
+  EXPECT_GT(w.decisionsPanel()->diffModel()->rowCount(), 0);
   ASSERT_TRUE(WaitUntil([&] { return compared.count() > 0; })) << w.lastError().toStdString();
   EXPECT_TRUE(compared.first().at(0).toBool()) << w.lastError().toStdString();
   ASSERT_NE(w.compareView(), nullptr);

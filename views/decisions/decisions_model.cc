@@ -7,23 +7,28 @@ namespace hloscope::views {
 
 DecisionsModel::DecisionsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void DecisionsModel::setSteps(std::vector<std::shared_ptr<const Step>> steps, int step) {
+void DecisionsModel::setSteps(std::vector<std::shared_ptr<const Step>> steps, int step,
+                              std::shared_ptr<const XlaDecisions> xla) {
   beginResetModel();
   steps_ = std::move(steps);
+  xla_ = std::move(xla);
   rows_.clear();
   for (int k = 0; k < static_cast<int>(steps_.size()); ++k) {
     if (step >= 0 && k != step) continue;
-    for (const FusionDecision& d : steps_[k]->decisions) rows_.push_back({k, &d});
+    for (const FusionDecision& d : steps_[k]->decisions) rows_.push_back({k, &d, true, false});
+    if (xla_ && xla_->step == k)
+      for (size_t i = 0; i < xla_->decisions.size(); ++i)
+        rows_.push_back({k, &xla_->decisions[i], i < xla_->costed.size() && xla_->costed[i], true});
   }
   endResetModel();
 }
 
 const FusionDecision* DecisionsModel::decision(int row) const {
-  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].second : nullptr;
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].decision : nullptr;
 }
 
 int DecisionsModel::stepOf(int row) const {
-  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].first : -1;
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].step : -1;
 }
 
 int DecisionsModel::rowCount(const QModelIndex& parent) const {
@@ -34,7 +39,9 @@ int DecisionsModel::columnCount(const QModelIndex& parent) const { return parent
 
 QVariant DecisionsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= kColumnCount) return {};
-  const FusionDecision& d = *rows_[index.row()].second;
+  const Row& row = rows_[index.row()];
+  const FusionDecision& d = *row.decision;
+  auto us = [&row](double v) { return row.costed ? QString::number(v, 'f', 3) : QStringLiteral("–"); };
   switch (role) {
     case kProducerIdRole: return QVariant::fromValue<qint64>(d.producer_id);
     case kConsumerIdsRole: {
@@ -52,14 +59,14 @@ QVariant DecisionsModel::data(const QModelIndex& index, int role) const {
       if (!d.result.empty()) return QString("→ %1").arg(QString::fromStdString(d.result));
       return {};
     case Qt::TextAlignmentRole:
-      if (index.column() == kStep || index.column() == kDeltaBytes || index.column() == kDeltaUs)
+      if (index.column() == kStep || index.column() >= kDeltaBytes)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
       return {};
     case Qt::DisplayRole: break;
     default: return {};
   }
   switch (index.column()) {
-    case kStep: return rows_[index.row()].first;
+    case kStep: return row.step;
     case kPass: return QString::fromStdString(d.pass);
     case kProducer: return QString::fromStdString(d.producer);
     case kConsumers: {
@@ -69,16 +76,24 @@ QVariant DecisionsModel::data(const QModelIndex& index, int role) const {
     }
     case kVerdict: return QString::fromLatin1(FusionVerdictName(d.verdict));
     case kReason: return QString::fromStdString(d.reason);
-    case kDeltaBytes: return static_cast<qlonglong>(d.bytes_after - d.bytes_before);
-    case kDeltaUs: return QString::number(d.us_after - d.us_before, 'f', 3);
+    case kDeltaBytes:
+      if (row.xla) return QStringLiteral("–");
+      return static_cast<qlonglong>(d.bytes_after - d.bytes_before);
+    case kDeltaUs: return us(d.us_after - d.us_before);
+    case kUsBefore: return us(d.us_before);
+    case kUsAfter: return us(d.us_after);
   }
   return {};
 }
 
 QVariant DecisionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && (section == kUsBefore || section == kUsAfter))
+    return tr("The cost model's estimate without and with the fusion (XLA's rows: us_unfused and us_fused of "
+              "its last update_priority for the producer)");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
     return QAbstractTableModel::headerData(section, orientation, role);
-  static const char* names[] = {"step", "pass", "producer", "consumers", "verdict", "reason", "Δbytes", "Δµs"};
+  static const char* names[] = {"step",   "pass", "producer",   "consumers", "verdict",
+                                "reason", "Δbytes", "Δµs", "µs unfused", "µs fused"};
   return section >= 0 && section < kColumnCount ? QString::fromUtf8(names[section]) : QVariant();
 }
 

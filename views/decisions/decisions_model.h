@@ -1,6 +1,7 @@
 // Fusion decisions as a table (pass, producer, consumers, verdict, reason,
-// Δbytes, Δµs) for one step or for every step of a run, and a proxy that
-// filters by verdict and by text.
+// Δbytes, Δµs, µs unfused, µs fused) for one step or for every step of a
+// run — on an XLA dump run with XLA's own decisions at its priority fusion
+// step (xla_decisions.h) — and a proxy that filters by verdict and by text.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "core/passes/step_recorder.h"
+#include "views/decisions/xla_decisions.h"
 
 namespace hloscope::views {
 
@@ -16,15 +18,20 @@ class DecisionsModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kStep, kPass, kProducer, kConsumers, kVerdict, kReason, kDeltaBytes, kDeltaUs, kColumnCount };
+  enum Column {
+    kStep, kPass, kProducer, kConsumers, kVerdict, kReason, kDeltaBytes, kDeltaUs, kUsBefore, kUsAfter,
+    kColumnCount
+  };
   static constexpr int kProducerIdRole = Qt::UserRole + 1;
   static constexpr int kConsumerIdsRole = Qt::UserRole + 2;  // QVariantList of qint64
   static constexpr int kVerdictRole = Qt::UserRole + 3;      // FusionVerdictName
 
   explicit DecisionsModel(QObject* parent = nullptr);
 
-  // The decisions of `steps[step]`, or of every step when `step` < 0.
-  void setSteps(std::vector<std::shared_ptr<const Step>> steps, int step);
+  // The decisions of `steps[step]`, or of every step when `step` < 0; with
+  // XLA's (after the step's own) at `xla->step`.
+  void setSteps(std::vector<std::shared_ptr<const Step>> steps, int step,
+                std::shared_ptr<const XlaDecisions> xla = nullptr);
   const FusionDecision* decision(int row) const;
   int stepOf(int row) const;
 
@@ -34,8 +41,15 @@ class DecisionsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
+  struct Row {
+    int step;
+    const FusionDecision* decision;
+    bool costed;  // false: an XLA decision without XLA's cost numbers
+    bool xla;     // XLA's decision (no byte counts)
+  };
   std::vector<std::shared_ptr<const Step>> steps_;
-  std::vector<std::pair<int, const FusionDecision*>> rows_;
+  std::shared_ptr<const XlaDecisions> xla_;
+  std::vector<Row> rows_;
 };
 
 class DecisionsFilter : public QSortFilterProxyModel {

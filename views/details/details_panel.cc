@@ -7,6 +7,8 @@
 
 #include "core/cost/cost_model.h"
 #include "core/ir/attributes.h"
+#include "core/report/decisions_diff.h"
+#include "views/decisions/xla_decisions.h"
 #include "views/kernels/kernels_model.h"
 #include "views/pipeline/steps_model.h"
 
@@ -25,7 +27,49 @@ QString Row(const QString& key, const QString& value) {
 
 }  // namespace
 
-QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, const KernelListing* kernels) {
+namespace {
+
+// The steps of XLA's priority fusion log naming the instruction, as XLA
+// wrote them, after XLA's last word on it as a producer.
+QString XlaLogHtml(const std::string& name, const XlaDecisions& xla) {
+  constexpr size_t kMaxSteps = 60;
+  const std::vector<int> steps = report::XlaStepsNaming(*xla.pf, name);
+  QString h = QObject::tr("<h4 style='margin:6px 2px 2px 2px'>XLA's priority fusion log naming it (%1)</h4>")
+                  .arg(steps.size());
+  for (size_t i = 0; i < xla.pf->producers.size() && i < xla.decisions.size(); ++i) {
+    if (xla.pf->producers[i].producer != name) continue;
+    const FusionDecision& d = xla.decisions[i];
+    const bool fused = d.verdict != FusionVerdict::kNotFused;
+    h += QString("<p style='margin:3px'>XLA: <span style='color:%1'><b>%2</b></span> — %3%4</p>")
+             .arg(fused ? "#2e7d32" : "#c62828")
+             .arg(Esc(FusionVerdictName(d.verdict)))
+             .arg(Esc(d.reason))
+             .arg(xla.costed[i] ? QString(" <span style='color:#777'>(us_unfused %1, us_fused %2)</span>")
+                                      .arg(d.us_before, 0, 'g', 6)
+                                      .arg(d.us_after, 0, 'g', 6)
+                                : QString());
+  }
+  if (steps.empty()) {
+    h += QObject::tr("<p style='color:#777'>none: XLA's log does not name %1 (it names the instructions of the "
+                     "module priority fusion ran on, step %2)</p>")
+             .arg(Esc(name))
+             .arg(xla.step > 0 ? xla.step - 1 : xla.step);
+    return h;
+  }
+  h += "<pre style='white-space:pre-wrap;margin:3px'>";
+  for (size_t i = 0; i < steps.size() && i < kMaxSteps; ++i) {
+    const report::XlaFusionStep& s = xla.pf->log.steps[static_cast<size_t>(steps[i])];
+    h += QString("<span style='color:#777'>line %1</span>  %2\n").arg(s.line).arg(Esc(report::XlaStepLine(s)));
+  }
+  if (steps.size() > kMaxSteps) h += QObject::tr("… and %1 more\n").arg(steps.size() - kMaxSteps);
+  h += "</pre>";
+  return h;
+}
+
+}  // namespace
+
+QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, const KernelListing* kernels,
+                               const XlaDecisions* xla) {
   if (step < 0 || step >= run.size()) return {};
   const Step& s = run.step(step);
   const ModuleSnapshot& snap = *s.module;
@@ -129,6 +173,7 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, con
              .arg(d->us_before, 0, 'f', 3)
              .arg(d->us_after, 0, 'f', 3);
   }
+  if (xla && xla->pf) h += XlaLogHtml(rec->name, *xla);
   return h;
 }
 
@@ -160,6 +205,12 @@ void DetailsPanel::setKernelListing(std::shared_ptr<const KernelListing> listing
   render();
 }
 
+void DetailsPanel::setXlaDecisions(std::shared_ptr<const XlaDecisions> xla) {
+  if (xla == xla_) return;
+  ReplaceOffThread(xla_, std::move(xla));
+  render();
+}
+
 void DetailsPanel::setInstruction(int64_t id) {
   id_ = id;
   render();
@@ -173,7 +224,7 @@ void DetailsPanel::render() {
     browser_->setHtml(tr("<p><i>Open a module and select an instruction.</i></p>"));
     return;
   }
-  browser_->setHtml(InstructionDetailsHtml(*run_, step_, id_, kernels_.get()));
+  browser_->setHtml(InstructionDetailsHtml(*run_, step_, id_, kernels_.get(), xla_.get()));
 }
 
 }  // namespace hloscope::views

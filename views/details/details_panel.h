@@ -2,7 +2,9 @@
 // current step — its printed line, shape and layout, bytes, operands and
 // users as links (clicking selects them), metadata (op_name, op_type,
 // source file:line), backend_config, cost-model numbers and every fusion
-// decision of the run that named it, with verdict and reason.
+// decision of the run that named it, with verdict and reason; on an XLA
+// dump run, the steps of XLA's priority fusion log that name it, in XLA's
+// words.
 #pragma once
 
 #include <QWidget>
@@ -16,6 +18,7 @@ class QTextBrowser;
 namespace hloscope::views {
 
 struct KernelListing;
+struct XlaDecisions;
 
 class DetailsPanel : public QWidget {
   Q_OBJECT
@@ -32,6 +35,8 @@ class DetailsPanel : public QWidget {
   // none): a "kernel" row says what the instruction launches — its kernel,
   // that it is missing and why, or the external target it calls.
   void setKernelListing(std::shared_ptr<const KernelListing> listing);
+  // XLA's priority fusion log for the run (an XLA dump run; null: none).
+  void setXlaDecisions(std::shared_ptr<const XlaDecisions> xla);
   // The rendered text (tests).
   QString plainText() const;
   QString html() const;
@@ -47,10 +52,13 @@ class DetailsPanel : public QWidget {
   int step_ = -1;
   int64_t id_ = -1;
   std::shared_ptr<const KernelListing> kernels_;
+  std::shared_ptr<const XlaDecisions> xla_;
 };
 
 // The HTML shown for one instruction (exposed for tests and reports);
-// `kernels`: the step's kernel plan, or null.
-QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, const KernelListing* kernels = nullptr);
+// `kernels`: the step's kernel plan, or null; `xla`: XLA's priority fusion
+// log for the run, or null.
+QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, const KernelListing* kernels = nullptr,
+                               const XlaDecisions* xla = nullptr);
 
 }  // namespace hloscope::views

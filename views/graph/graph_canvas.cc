@@ -172,10 +172,17 @@ void GraphLegend::setKernelMarks(bool missing, bool external) {
   update();
 }
 
+void GraphLegend::setRefusalMarks(bool refused) {
+  if (refused == refused_) return;
+  refused_ = refused;
+  resize(sizeHint());
+  update();
+}
+
 QSize GraphLegend::sizeHint() const {
   int rows = static_cast<int>(std::size(kLegendCategories));
   for (const QString& l : labels_) rows += l.isEmpty() ? 0 : 1;
-  rows += int(missing_) + int(external_);
+  rows += int(missing_) + int(external_) + int(refused_);
   return {150, rows * kRow + 12};
 }
 
@@ -218,6 +225,14 @@ void GraphLegend::paintEvent(QPaintEvent*) {
     p.setPen(Qt::black);
     p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft,
                m == KernelMark::kMissing ? tr("kernel missing (!)") : tr("external call (ext)"));
+    y += kRow;
+  }
+  if (refused_) {
+    p.setPen(QPen(RefusalMarkColor(), 1.8));
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(8, y + 2, 18, 10), 2, 2);
+    p.setPen(Qt::black);
+    p.drawText(QRect(32, y, 116, kRow), Qt::AlignVCenter | Qt::AlignLeft, tr("XLA did not fuse (XLA)"));
     y += kRow;
   }
 }

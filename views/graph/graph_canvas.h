@@ -70,13 +70,15 @@ class GraphLegend : public QWidget {
   // Shows the kernel-plan rows: "kernel missing" (red dashed, "!") and
   // "external call" (dash-dot, "ext"), each while the graph has such marks.
   void setKernelMarks(bool missing, bool external);
+  // Shows the "XLA refused" row (orange, "XLA") while the graph has such marks.
+  void setRefusalMarks(bool refused);
 
  protected:
   void paintEvent(QPaintEvent* e) override;
 
  private:
   QStringList labels_;
-  bool missing_ = false, external_ = false;
+  bool missing_ = false, external_ = false, refused_ = false;
 };
 
 }  // namespace hloscope::views

@@ -66,6 +66,28 @@ void PaintKernelMark(QPainter* p, const QRectF& r, KernelMark m) {
   p->restore();
 }
 
+QColor RefusalMarkColor() { return QColor(0xef, 0x6c, 0x00); }
+
+void PaintRefusalMark(QPainter* p, const QRectF& r) {
+  const QColor c = RefusalMarkColor();
+  p->save();
+  p->setRenderHint(QPainter::Antialiasing);
+  p->setBrush(Qt::NoBrush);
+  p->setPen(QPen(c, 2.0));
+  p->drawRoundedRect(r.adjusted(-2, -2, 2, 2), 6, 6);
+  QFont f(QStringLiteral("sans-serif"));
+  f.setPixelSize(9);
+  f.setBold(true);
+  QRectF badge(r.right() - 16, r.top() - 10, 26, 12);
+  p->setPen(Qt::NoPen);
+  p->setBrush(c);
+  p->drawRoundedRect(badge, 6, 6);
+  p->setPen(Qt::white);
+  p->setFont(f);
+  p->drawText(badge, Qt::AlignCenter, QStringLiteral("XLA"));
+  p->restore();
+}
+
 // ---------------------------------------------------------------- NodeItem
 
 NodeItem::NodeItem(GraphView* view, const layout::GraphNode& node, const layout::NodeBox& box, bool ghost)
@@ -92,14 +114,31 @@ NodeItem::NodeItem(GraphView* view, const layout::GraphNode& node, const layout:
 }
 
 QRectF NodeItem::boundingRect() const {
-  return mark_ == KernelMark::kNone ? rect_.adjusted(-3, -3, 3, 3) : rect_.adjusted(-10, -11, 6, 6);
+  if (mark_ == KernelMark::kNone && !refused_) return rect_.adjusted(-3, -3, 3, 3);
+  return rect_.adjusted(-10, -11, refused_ ? 11 : 6, 6);
 }
 
 void NodeItem::setKernelMark(KernelMark m, const QString& text) {
   if (m != mark_) prepareGeometryChange();
   mark_ = m;
-  setToolTip(m == KernelMark::kNone || text.isEmpty() ? tip_ : tip_ + QStringLiteral("\n") + text);
+  mark_text_ = m == KernelMark::kNone ? QString() : text;
+  updateToolTip();
   update();
+}
+
+void NodeItem::setRefusalMark(bool on, const QString& reason) {
+  if (on != refused_) prepareGeometryChange();
+  refused_ = on;
+  refusal_text_ = on ? QStringLiteral("XLA did not fuse it: ") + reason : QString();
+  updateToolTip();
+  update();
+}
+
+void NodeItem::updateToolTip() {
+  QString tip = tip_;
+  for (const QString* t : {&mark_text_, &refusal_text_})
+    if (!t->isEmpty()) tip += QStringLiteral("\n") + *t;
+  setToolTip(tip);
 }
 
 void NodeItem::setChange(ChangeKind k) {
@@ -148,6 +187,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
     p->drawLine(QPointF(badge.center().x(), badge.top() + 2), QPointF(badge.center().x(), badge.bottom() - 2));
   }
   if (!ghost_) PaintKernelMark(p, rect_, mark_);
+  if (!ghost_ && refused_) PaintRefusalMark(p, rect_);
 }
 
 void NodeItem::hoverEnterEvent(QGraphicsSceneHoverEvent*) {

@@ -27,6 +27,12 @@ QColor KernelMarkColor(KernelMark m);
 // Draws the mark's outline around `r` (and its badge at the top-left).
 void PaintKernelMark(QPainter* p, const QRectF& r, KernelMark m);
 
+// XLA's refusal of a producer (its priority fusion log, on an XLA dump
+// run's priority fusion step): a solid orange outline and an "XLA" badge at
+// the top-right.
+QColor RefusalMarkColor();
+void PaintRefusalMark(QPainter* p, const QRectF& r);
+
 class NodeItem : public QGraphicsItem {
  public:
   NodeItem(GraphView* view, const layout::GraphNode& node, const layout::NodeBox& box, bool ghost);
@@ -43,6 +49,9 @@ class NodeItem : public QGraphicsItem {
   // `text` (the reason, the target) is added to the tooltip.
   void setKernelMark(KernelMark m, const QString& text);
   KernelMark kernelMark() const { return mark_; }
+  // XLA refused to fuse it as a producer; `reason` (XLA's) in the tooltip.
+  void setRefusalMark(bool on, const QString& reason);
+  bool refusalMark() const { return refused_; }
 
  protected:
   void hoverEnterEvent(QGraphicsSceneHoverEvent* e) override;
@@ -61,7 +70,10 @@ class NodeItem : public QGraphicsItem {
   bool hovered_ = false, selected_ = false;
   ChangeKind change_ = ChangeKind::kNone;
   KernelMark mark_ = KernelMark::kNone;
-  QString tip_;  // the tooltip without the mark's text
+  bool refused_ = false;
+  QString tip_;  // the tooltip without the marks' texts
+  QString mark_text_, refusal_text_;
+  void updateToolTip();
 };
 
 class EdgeItem : public QGraphicsPathItem {

@@ -220,6 +220,7 @@ void GraphView::buildScene(std::shared_ptr<const layout::LaidOutGraph> g, const 
     }
   }
   applyKernelMarks();
+  applyRefusalMarks();
   QRectF bounds = scene_->itemsBoundingRect().adjusted(-40, -40, 40, 40);
   scene_->setSceneRect(bounds);
   applySelection(false);
@@ -333,6 +334,31 @@ void GraphView::applyKernelMarks() {
     if (m == KernelMark::kExternal) external_.push_back(c->id());
   }
   legend_->setKernelMarks(kernels_ && kernels_->counts.missing > 0, kernels_ && kernels_->counts.custom_calls > 0);
+  positionOverlays();
+}
+
+void GraphView::setRefusalMarks(QHash<QString, QString> reasons) {
+  if (reasons.isEmpty() && refusals_.isEmpty()) return;
+  refusals_ = std::move(reasons);
+  applyRefusalMarks();
+}
+
+void GraphView::applyRefusalMarks() {
+  refused_.clear();
+  std::unordered_map<int64_t, const layout::GraphNode*> nodes;
+  if (current_ && !refusals_.isEmpty())
+    for (const layout::GraphNode& n : current_->graph.nodes) nodes.emplace(n.id, &n);
+  for (NodeItem* n : node_items_) {
+    if (n->ghost() || (nodes.empty() && !n->refusalMark())) continue;
+    auto it = nodes.find(n->id());
+    const layout::GraphNode* node = it == nodes.end() ? nullptr : it->second;
+    auto r = node && !node->is_group ? refusals_.constFind(QString::fromStdString(node->name))
+                                     : refusals_.constEnd();
+    const bool on = r != refusals_.constEnd();
+    n->setRefusalMark(on, on ? *r : QString());
+    if (on) refused_.push_back(n->id());
+  }
+  legend_->setRefusalMarks(!refused_.empty());
   positionOverlays();
 }
 
@@ -474,6 +500,7 @@ std::vector<int64_t> GraphView::highlighted(const QString& kind) const {
   if (kind == QLatin1String("rewritten")) return rewritten_;
   if (kind == QLatin1String("missing")) return missing_;
   if (kind == QLatin1String("external")) return external_;
+  if (kind == QLatin1String("refused")) return refused_;
   return {};
 }
 

@@ -6,6 +6,7 @@
 // for large graphs, search, zoom (Ctrl+wheel, +/-), pan (drag) and fit (F).
 #pragma once
 
+#include <QHash>
 #include <QImage>
 #include <QPointF>
 #include <QPointer>
@@ -79,6 +80,11 @@ class GraphView : public QWidget {
   // explains both. Nodes are matched by instruction name, so the caller
   // passes only the listing of the step that is shown.
   void setKernelListing(std::shared_ptr<const KernelListing> listing);
+  // Producers XLA's priority fusion refused, by instruction name, with XLA's
+  // reason (an XLA dump run's priority fusion step; empty: none): an orange
+  // outline and an "XLA" badge, the reason in the tooltip; the legend
+  // explains it. Like the kernel marks, for the step that is shown.
+  void setRefusalMarks(QHash<QString, QString> reasons);
   void setExpandFusions(bool expand);
   void setNeighbourhood(int hops);  // 0 = off; around the selection
   // Node budget of one picture: larger computations are grouped (default
@@ -96,7 +102,7 @@ class GraphView : public QWidget {
   bool busy() const { return busy_; }
   std::shared_ptr<const layout::LaidOutGraph> laidOut() const { return current_; }
   // Ids of nodes drawn with each highlight in the current picture.
-  // Also "missing" and "external" (kernel marks).
+  // Also "missing" and "external" (kernel marks) and "refused" (XLA's refusals).
   std::vector<int64_t> highlighted(const QString& kind) const;  // "added", "removed", "folded", "rewritten"
 
  signals:
@@ -125,6 +131,7 @@ class GraphView : public QWidget {
   bool find(const QString& regex, int direction);
   void positionOverlays();
   void applyKernelMarks();
+  void applyRefusalMarks();
 
   GraphCanvas* canvas_ = nullptr;
   QGraphicsScene* scene_ = nullptr;
@@ -150,6 +157,8 @@ class GraphView : public QWidget {
   std::vector<int64_t> added_, removed_, folded_, rewritten_;
   std::shared_ptr<const KernelListing> kernels_;
   std::vector<int64_t> missing_, external_;
+  QHash<QString, QString> refusals_;
+  std::vector<int64_t> refused_;
   std::vector<ClusterItem*> cluster_items_;
   QThreadPool* pool_ = nullptr;
   std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
