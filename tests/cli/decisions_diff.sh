@@ -54,6 +54,13 @@ cp "$ref/REFERENCE.json" "$ref/passes.tar.xz" "$ref/after_optimizations.txt" "$t
 head -n 101 "$ref/priority_fusion_dump.txt" > "$tmp/broken/priority_fusion_dump.txt"
 expect_rc 1 "truncated log" "$cli" decisions-diff "$src/samples/transformer_block.hlo" --xla-dump "$tmp/broken"
 expect_text "truncated log located" "priority_fusion_dump.txt:[0-9]*:[0-9]*: error: unterminated" "$tmp/err"
+# explain --xla-dump: XLA's own records of the instruction, in XLA's words.
+expect_rc 0 "explain --xla-dump" "$cli" explain "$src/samples/transformer_block.hlo" --instruction exp.1 --xla-dump "$ref"
+expect_text "explain names XLA's counterpart" "exp.1 is XLA's exp.1.0" "$tmp/out"
+expect_text "explain lists XLA's steps" "fusion: .* into triton_softmax" "$tmp/out"
+expect_rc 0 "explain --xla-dump --json" "$cli" explain "$src/samples/transformer_block.hlo" --instruction exp.1 \
+  --xla-dump "$ref" --json
+expect_text "explain json has xla" '"counterparts"' "$tmp/out"
 # The report gets the section.
 expect_rc 0 "report --xla-dump" "$cli" report "$src/samples/softmax.hlo" --out "$tmp/rep" \
   --xla-dump "$src/samples/xla_gpu/softmax" --quiet
