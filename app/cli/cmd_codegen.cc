@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "app/cli/cli_args.h"
 #include "core/codegen/codegen.h"
@@ -29,7 +30,7 @@ int RunCodegen(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--sm", "--device", "--out", "--inputs", "--seed", "--jobs"},
-                  {"--validate", "--force", "--no-expected", "--write-inputs"}, &err) ||
+                  {"--validate", "--force", "--no-expected", "--write-inputs", "--sass", "--no-sass", "--json"}, &err) ||
       args.positional().size() != 1)
     return Fail(err.empty() ? "expected one input file" : err, 2);
   auto out_dir = args.Get("--out");
@@ -65,6 +66,13 @@ int RunCodegen(const std::vector<std::string>& argv) {
     opts.device = *spec;
   }
   if (opts.validate && codegen::PtxasPath().empty()) return Fail("--validate needs ptxas (set HLOSCOPE_PTXAS or PATH)");
+  // SASS and resources: on when ptxas and nvdisasm are found (said once
+  // when not), --sass insists, --no-sass skips them.
+  const std::string missing_tools = codegen::MissingSassTools();
+  if (args.Has("--sass") && !missing_tools.empty()) return Fail("--sass: " + missing_tools, 2);
+  opts.sass = !args.Has("--no-sass") && missing_tools.empty();
+  if (!args.Has("--no-sass") && !missing_tools.empty())
+    std::fprintf(stderr, "hloscope-cli codegen: note: no SASS or kernel resources: %s\n", missing_tools.c_str());
   const std::string& file = args.positional()[0];
   AnnouncePipeline("codegen", args.GetOr("--pipeline", "gpu"));
   auto compiled = codegen::CompileFile(file, args.GetOr("--pipeline", "gpu"), opts);
@@ -83,7 +91,11 @@ int RunCodegen(const std::vector<std::string>& argv) {
                  "(seed 0), marked in manifest.json (synthesized_constants)\n", file.c_str(), c.c_str());
   runtime::Bundle bundle;
   bundle.plan = compiled->codegen.plan;
-  for (const codegen::KernelCode& k : compiled->codegen.kernels) bundle.kernels.push_back({k.name, k.ir, k.ptx});
+  for (const codegen::KernelCode& k : compiled->codegen.kernels) bundle.kernels.push_back({k.name, k.ir, k.ptx, k.sass});
+  std::vector<std::string> sass_errors;
+  for (const codegen::KernelCode& k : compiled->codegen.kernels)
+    if (!k.sass_error.empty()) sass_errors.push_back(k.name + ": " + k.sass_error);
+  for (const std::string& e : sass_errors) std::fprintf(stderr, "%s: warning: no SASS for %s\n", file.c_str(), e.c_str());
   const std::vector<std::string> missing = codegen::MissingKernelMessages(*compiled, file);
   if (auto in = args.Get("--inputs")) {
     auto data = ReadDataFile(*in);
@@ -115,9 +127,31 @@ int RunCodegen(const std::vector<std::string>& argv) {
   const size_t launches = cg.kernels.size() - missing.size();
   std::string shared;
   if (cg.distinct != launches) shared = " (" + std::to_string(cg.distinct) + " distinct, shared by identical fusions)";
-  std::printf("%s: %zu kernels%s for %s%s in %.1f ms on %d thread%s → %s\n", file.c_str(), launches, shared.c_str(),
-              cg.plan.target.c_str(), opts.validate ? " (ptxas-validated)" : "", cg.wall_ms, cg.threads,
-              cg.threads == 1 ? "" : "s", out_dir->c_str());
+  if (args.Has("--json")) {
+    // Per distinct kernel: its SASS statistics and resources (the manifest
+    // has them per launch, with the occupancy on every device preset).
+    nlohmann::ordered_json j = {{"file", file}, {"target", cg.plan.target}, {"out", *out_dir},
+                                {"sass", opts.sass}, {"kernels", nlohmann::ordered_json::array()}};
+    for (size_t k = 0; k < cg.kernels.size(); ++k) {
+      const codegen::KernelCode& c = cg.kernels[k];
+      if (c.same_as >= 0 || !c.missing.empty()) continue;
+      nlohmann::ordered_json e = {{"kernel", c.kernel}, {"kind", c.kind}, {"instruction", c.instruction},
+                                  {"ptx_bytes", c.ptx.size()}, {"ms", c.ms}};
+      for (const runtime::KernelThunk* t : runtime::AllKernels(cg.plan))
+        if (runtime::KernelFunction(*t) == c.kernel && !t->resources_json.empty()) {
+          e["sass"] = t->sass;
+          e["resources"] = nlohmann::ordered_json::parse(t->resources_json);
+          break;
+        }
+      if (!c.sass_error.empty()) e["sass_error"] = c.sass_error;
+      j["kernels"].push_back(std::move(e));
+    }
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("%s: %zu kernels%s for %s%s%s in %.1f ms on %d thread%s → %s\n", file.c_str(), launches,
+                shared.c_str(), cg.plan.target.c_str(), opts.validate ? " (ptxas-validated)" : "",
+                opts.sass ? " with SASS" : "", cg.wall_ms, cg.threads, cg.threads == 1 ? "" : "s", out_dir->c_str());
+  }
   if (auto calls = runtime::AllCustomCalls(cg.plan); !calls.empty()) {
     std::map<std::string, int> targets;
     for (const runtime::CustomCallThunk* x : calls) ++targets[x->target];
@@ -145,7 +179,7 @@ int RunCodegen(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and export a runnable bundle",
                      "usage: hloscope-cli codegen FILE --out DIR [--pipeline gpu] [--sm 90] [--device h200]\n"
                      "                            [--validate] [--inputs DATA.json | --seed N [--write-inputs]]\n"
-                     "                            [--no-expected] [--force] [--jobs N]\n"
+                     "                            [--no-expected] [--force] [--jobs N] [--sass | --no-sass] [--json]\n"
                      "Runs the pipeline (default gpu; none: the module as written, e.g. XLA's own\n"
                      "fusions), assigns buffers and emits one kernel per fusion and per remaining\n"
                      "instruction; launches of identical fused computations share one kernel (the manifest's\n"
@@ -157,6 +191,12 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "default 0) recorded as their seed and the module (inputs.random.json + module.hlo, a few\n"
                      "KB; readers regenerate them), or as values with --write-inputs. --validate runs ptxas\n"
                      "-arch=sm_XX on every PTX. An existing DIR is refused unless --force.\n"
+                     "SASS: when ptxas and nvdisasm are found (tools/install_deps.sh fetches nvdisasm into .tools/),\n"
+                     "every PTX is assembled (ptxas -v) and disassembled: DIR gets <kernel>.sass and each kernel\n"
+                     "thunk in manifest.json \"sass\" and \"resources\" (registers, spills, shared memory, barriers,\n"
+                     "constant bank, SASS instruction classes, occupancy per device preset; docs/bundle-format.md).\n"
+                     "--sass fails when a tool is missing, --no-sass skips it. --json prints per kernel its\n"
+                     "resources and SASS statistics instead of the summary line.\n"
                      "Collectives and partition/replica ids become collective thunks, not kernels; a custom-call\n"
                      "no kernel implements (a library's or a framework's target) becomes a custom-call thunk,\n"
                      "named on stderr, which run refuses. A kernel no\n"

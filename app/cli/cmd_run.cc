@@ -111,7 +111,7 @@ int RunRun(const std::vector<std::string>& argv) {
   } else {
     std::vector<runtime::BundleKernel> ks;
     for (const codegen::KernelCode& k : code.kernels)
-      if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx});
+      if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx, ""});
     runtime::CudaRunOptions o;
     o.repeat = static_cast<int>(repeat);
     result = runtime::RunOnCuda(code.plan, ks, inputs, o);

@@ -13,6 +13,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/codegen/kernel_key.h"
 #include "core/codegen/kernel_plan.h"
 #include "core/codegen/nvptx_backend.h"
@@ -45,6 +47,11 @@ struct Outcome {
   KernelCode code;
   EmittedKernel emitted;
 };
+
+std::string PtxEntryName(const std::string& ptx, const std::string& fallback);
+
+// Kernels assembled and disassembled together at most (CompileToSassBatch).
+constexpr size_t kSassBatch = 48;
 
 Outcome CompileKernel(const KernelSpec& spec, const NvptxTarget& target, const CodegenOptions& options) {
   Outcome out;
@@ -111,6 +118,47 @@ Outcome CompileKernel(const KernelSpec& spec, const NvptxTarget& target, const C
   return out;
 }
 
+// The entry function a kernel's PTX defines (`.visible .entry NAME(`), or
+// `fallback`.
+std::string PtxEntryName(const std::string& ptx, const std::string& fallback) {
+  const std::string key = ".entry ";
+  size_t at = ptx.find(key);
+  if (at == std::string::npos) return fallback;
+  at += key.size();
+  size_t end = ptx.find_first_of("( \n", at);
+  return end == std::string::npos ? fallback : ptx.substr(at, end - at);
+}
+
+// The manifest's "resources" of a launch: ptxas's numbers, the SASS classes
+// and the occupancy of this launch's block on every device preset.
+std::string ResourcesJson(const KernelCode& code, const runtime::KernelThunk& t) {
+  nlohmann::ordered_json j;
+  const KernelResources& r = code.resources;
+  j["registers"] = r.registers;
+  j["spill_stores"] = r.spill_stores;
+  j["spill_loads"] = r.spill_loads;
+  j["stack_bytes"] = r.stack_bytes;
+  j["shared_bytes"] = r.shared_bytes + t.dims.shared_bytes;
+  j["static_shared_bytes"] = r.shared_bytes;
+  j["dynamic_shared_bytes"] = t.dims.shared_bytes;
+  j["barriers"] = r.barriers;
+  j["constant_bytes"] = r.constant_bytes;
+  const SassStats& s = code.sass_stats;
+  j["sass_instructions"] = {{"total", s.total}, {"memory", s.memory}, {"fma_alu", s.fma_alu},
+                            {"tensor", s.tensor}, {"control", s.control}, {"other", s.other}};
+  const int64_t threads = int64_t{t.dims.block[0]} * t.dims.block[1] * t.dims.block[2];
+  nlohmann::ordered_json occ = nlohmann::ordered_json::object();
+  for (const std::string& id : DevicePresetIds()) {
+    auto d = LoadDevice(id);
+    if (!d.ok()) continue;
+    Occupancy o = ComputeOccupancy(r, threads, t.dims.shared_bytes, *d);
+    occ[id] = {{"active_warps_per_sm", o.active_warps_per_sm}, {"max_warps_per_sm", o.max_warps_per_sm},
+               {"blocks_per_sm", o.blocks_per_sm}, {"limited_by", o.limited_by}};
+  }
+  j["occupancy"] = std::move(occ);
+  return j.dump();
+}
+
 }  // namespace
 
 StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAssignment& buffers,
@@ -173,6 +221,46 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
   for (std::thread& t : pool) t.join();
   if (options.progress && !work.empty()) options.progress(work.size(), work.size());
 
+  // SASS for the distinct kernels, a few batches at a time: nvdisasm costs
+  // about half a second per call whatever the cubin, so kernels are
+  // assembled and disassembled together (CompileToSassBatch).
+  if (options.sass && options.emit_ptx) {
+    std::vector<size_t> with_ptx;
+    for (size_t w : work)
+      if (outs[w].done && outs[w].missing.empty() && outs[w].error.ok() && !outs[w].code.ptx.empty())
+        with_ptx.push_back(w);
+    const size_t batches = std::max<size_t>(
+        1, std::max<size_t>(static_cast<size_t>(threads), (with_ptx.size() + kSassBatch - 1) / kSassBatch));
+    std::atomic<size_t> next_batch{0};
+    auto sass_worker = [&] {
+      for (size_t b; (b = next_batch.fetch_add(1)) < batches;) {
+        std::vector<SassJob> jobs;
+        std::vector<size_t> which;
+        for (size_t i = b; i < with_ptx.size(); i += batches) {
+          KernelCode& c = outs[with_ptx[i]].code;
+          jobs.push_back({PtxEntryName(c.ptx, kp.specs[with_ptx[i]].name), &c.ptx});
+          which.push_back(with_ptx[i]);
+        }
+        if (jobs.empty()) continue;
+        std::vector<StatusOr<SassCode>> got = CompileToSassBatch(jobs, *target);
+        for (size_t j = 0; j < which.size(); ++j) {
+          KernelCode& c = outs[which[j]].code;
+          if (got[j].ok()) {
+            c.sass = std::move(got[j]->sass);
+            c.resources = got[j]->resources;
+            c.sass_stats = got[j]->stats;
+          } else {
+            c.sass_error = got[j].status().message();
+          }
+        }
+      }
+    };
+    std::vector<std::thread> sass_pool;
+    for (int t = 1; t < threads; ++t) sass_pool.emplace_back(sass_worker);
+    sass_worker();
+    for (std::thread& t : sass_pool) t.join();
+  }
+
   CodegenResult result;
   result.threads = threads;
   for (size_t k = 0; k < n; ++k) {
@@ -207,6 +295,13 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
       code.kind = o.emitted.kind;
     }
     result.kernels.push_back(std::move(code));
+    // Every launch names its kernel's SASS and its own occupancy (the block
+    // differs between launches of one kernel only in principle).
+    const KernelCode& with_code = result.CodeOf(result.kernels.size() - 1);
+    if (!with_code.sass.empty()) {
+      thunks[k]->sass = with_code.kernel + ".sass";
+      thunks[k]->resources_json = ResourcesJson(with_code, *thunks[k]);
+    }
   }
   result.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_start).count();
   result.plan = std::move(kp.plan);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/codegen/sass.h"
 #include "core/cost/device.h"
 #include "core/ir/module.h"
 #include "core/memory/buffer_assignment.h"
@@ -30,6 +31,11 @@ struct CodegenOptions {
   std::optional<DeviceSpec> device;   // launch-dimension choices; default CurrentDevice()
   bool emit_ptx = true;               // false: IR only (no libdevice, O3 or PTX)
   bool validate = false;              // run ptxas on every PTX (error if ptxas is missing)
+  // Assemble every PTX (ptxas -v) and disassemble the cubin (nvdisasm):
+  // KernelCode::sass and resources, and the manifest's "sass"/"resources"
+  // (core/codegen/sass.h). A kernel whose SASS cannot be made keeps its PTX
+  // and says why (KernelCode::sass_error).
+  bool sass = false;
   // CompileText/CompileFile fill constants elided in the text ({...}) from
   // this seed (FillElidedConstants) instead of refusing the module.
   uint64_t elided_seed = 0;
@@ -49,6 +55,12 @@ struct KernelCode {
   std::string ir;            // the emitted module, before libdevice and O3 (the CPU path retargets this)
   std::string optimized_ir;  // after libdevice + O3
   std::string ptx;
+  // With CodegenOptions::sass: nvdisasm's text, ptxas's resources and the
+  // instruction classes (empty/zero where shared, as ir and ptx).
+  std::string sass;
+  KernelResources resources;
+  SassStats sass_stats;
+  std::string sass_error;    // why there is no SASS ("" when made or not asked)
   double ms = 0;             // wall time to emit and compile this kernel (0 where shared)
   std::string missing;       // non-empty: no code (= KernelThunk::missing), and why
 };

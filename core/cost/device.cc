@@ -53,6 +53,8 @@ StatusOr<DeviceSpec> ParseDeviceJson(const std::string& text, const std::string&
   num("smem_per_block_bytes", &d.smem_per_block_bytes);
   num("registers_per_sm", &d.registers_per_sm);
   num("max_threads_per_block", &d.max_threads_per_block);
+  num("max_threads_per_sm", &d.max_threads_per_sm);
+  num("max_blocks_per_sm", &d.max_blocks_per_sm);
   num("warp_size", &d.warp_size);
   num("launch_overhead_us", &d.launch_overhead_us);
   num("sm_version", &d.sm_version);

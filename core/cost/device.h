@@ -19,6 +19,9 @@ struct DeviceSpec {
   double fp32_tflops = 0, tf32_tflops = 0, bf16_tflops = 0, f16_tflops = 0, fp8_tflops = 0;
   int64_t l2_bytes = 0, smem_per_sm_bytes = 0, smem_per_block_bytes = 0;
   int registers_per_sm = 0, max_threads_per_block = 0, warp_size = 32;
+  // Occupancy limits (CUDA programming guide, compute capabilities table):
+  // 2048 threads and 32 blocks per SM on sm_80/sm_90, 1536 and 24 on sm_89.
+  int max_threads_per_sm = 2048, max_blocks_per_sm = 32;
   double launch_overhead_us = 0;
   int sm_version = 0;
   std::vector<std::string> sources;

@@ -84,7 +84,7 @@ void MeasureKernels(const Module& m, const codegen::CodegenResult& cg, const Rep
   } else if (opts.run == "cuda") {
     std::vector<runtime::BundleKernel> ks;
     for (const codegen::KernelCode& k : cg.kernels)
-      if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx});
+      if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx, ""});
     result = runtime::RunOnCuda(cg.plan, ks, inputs);
   }
   if (!result.ok()) {
@@ -348,7 +348,7 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
       bundle.plan = cg->plan;
       for (const auto& k : cg->kernels)
         if (k.same_as < 0 && k.missing.empty())
-          bundle.kernels.push_back({k.kernel, k.optimized_ir.empty() ? k.ir : k.optimized_ir, k.ptx});
+          bundle.kernels.push_back({k.kernel, k.optimized_ir.empty() ? k.ir : k.optimized_ir, k.ptx, k.sass});
       if (m.entry()) {
         // Seed 1 and the module, not the values: a real-size report stays
         // small (readers regenerate them).

@@ -68,6 +68,7 @@ Status WriteBundle(const std::string& dir_name, const Bundle& b, bool force) {
   for (const BundleKernel& k : b.kernels) {
     if (!k.ll.empty()) RETURN_IF_ERROR(WriteFileAtomic(dir / (k.name + ".ll"), k.ll));
     if (!k.ptx.empty()) RETURN_IF_ERROR(WriteFileAtomic(dir / (k.name + ".ptx"), k.ptx));
+    if (!k.sass.empty()) RETURN_IF_ERROR(WriteFileAtomic(dir / (k.name + ".sass"), k.sass));
     have.insert(k.name);
   }
   for (const KernelThunk* k : AllKernels(b.plan))

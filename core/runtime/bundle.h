@@ -26,6 +26,7 @@ struct BundleKernel {
   std::string name;  // = KernelFunction(thunk): one per kernel, however many launches share it
   std::string ll;    // file contents (may be empty when not loaded)
   std::string ptx;
+  std::string sass;  // nvdisasm's text, <kernel>.sass ("" when not made)
 };
 
 struct Bundle {

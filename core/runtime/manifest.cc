@@ -44,6 +44,11 @@ json ThunkJson(const Thunk& t) {
     j["bytes"] = k->bytes;
     j["flops"] = k->flops;
     j["estimated_us"] = k->estimated_us;
+    if (!k->sass.empty()) j["sass"] = k->sass;
+    if (!k->resources_json.empty()) {
+      json r = json::parse(k->resources_json, nullptr, /*allow_exceptions=*/false);
+      if (!r.is_discarded()) j["resources"] = std::move(r);
+    }
     if (!k->missing.empty()) {
       j.erase("kernel");
       j.erase("ll");
@@ -270,6 +275,8 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
     k.flops = Int(j, path, "flops", 0, false);
     k.estimated_us = Num(j, path, "estimated_us");
     k.missing = Str(j, path, "missing", false);
+    k.sass = Str(j, path, "sass", false);
+    if (j.contains("resources") && j["resources"].is_object()) k.resources_json = j["resources"].dump();
     t.v = std::move(k);
   } else if (type == "copy") {
     CopyThunk c;

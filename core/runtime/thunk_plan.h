@@ -69,6 +69,11 @@ struct KernelThunk {
   int64_t bytes = 0;
   int64_t flops = 0;
   double estimated_us = 0;
+  // From ptxas and nvdisasm when codegen ran them (core/codegen/sass.h):
+  // "<kernel>.sass" and the manifest's "resources" object as JSON text
+  // (docs/bundle-format.md); empty when not made.
+  std::string sass;
+  std::string resources_json;
 };
 
 struct CopyThunk {  // device-to-device copy

@@ -23,7 +23,7 @@ TEST(BundleInputs, RandomInputsAreRecordedAsSeedAndRegeneratedOnRead) {
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
   runtime::Bundle b;
   b.plan = compiled->codegen.plan;
-  for (const auto& k : compiled->codegen.kernels) b.kernels.push_back({k.name, k.ir, k.ptx});
+  for (const auto& k : compiled->codegen.kernels) b.kernels.push_back({k.name, k.ir, k.ptx, ""});
   b.inputs = MakeRandomInputs(*compiled->module->entry(), 7);
   b.input_seed = 7;
   b.module_text = PrintModule(*compiled->module);

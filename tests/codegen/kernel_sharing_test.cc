@@ -152,7 +152,7 @@ TEST(KernelSharing, BundleHoldsOneFilePerKernel) {
   runtime::Bundle b;
   b.plan = r->codegen.plan;
   for (const KernelCode& k : r->codegen.kernels)
-    if (k.same_as < 0) b.kernels.push_back({k.kernel, k.ir, k.ptx});
+    if (k.same_as < 0) b.kernels.push_back({k.kernel, k.ir, k.ptx, ""});
   b.inputs = MakeRandomInputs(*r->module->entry(), 0);
   fs::path dir = fs::temp_directory_path() / ("hloscope_sharing_" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -34,7 +34,7 @@ TEST_P(GpuSamples, KernelsOnTheGpuMatchTheInterpreter) {
   ASSERT_TRUE(want.ok()) << want.status().message();
   std::vector<runtime::BundleKernel> ks;
   for (const codegen::KernelCode& k : compiled->codegen.kernels)
-    if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx});
+    if (k.same_as < 0) ks.push_back({k.kernel, "", k.ptx, ""});
   runtime::CudaRunOptions opts;
   opts.copy_probe_bytes = 0;
   auto got = runtime::RunOnCuda(compiled->codegen.plan, ks, data->inputs, opts);

@@ -1,0 +1,352 @@
+#include "core/codegen/sass.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/codegen/nvptx_backend.h"
+
+namespace hloscope::codegen {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsExecutable(const std::string& p) {
+  struct stat st;
+  return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+std::string OnPath(const char* tool) {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::stringstream ss(path);
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && IsExecutable(dir + "/" + tool)) return dir + "/" + tool;
+  return "";
+}
+
+// Runs `cmd` (a shell command line), returning its exit status and output.
+int Run(const std::string& cmd, std::string* out) {
+  out->clear();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[1 << 15];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
+  return pclose(p);
+}
+
+std::string Quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+int64_t FirstNumberBefore(const std::string& line, const std::string& unit) {
+  std::smatch m;
+  if (std::regex_search(line, m, std::regex("([0-9]+) " + unit))) return std::stoll(m[1]);
+  return 0;
+}
+
+}  // namespace
+
+std::string NvdisasmPath() {
+  if (const char* e = std::getenv("HLOSCOPE_NVDISASM"); e && *e) return IsExecutable(e) ? e : "";
+  if (std::string p = OnPath("nvdisasm"); !p.empty()) return p;
+  if (std::string ptxas = PtxasPath(); !ptxas.empty()) {
+    std::string beside = (fs::path(ptxas).parent_path() / "nvdisasm").string();
+    if (IsExecutable(beside)) return beside;
+  }
+#ifdef HLOSCOPE_TOOLS_DIR
+  // tools/install_deps.sh unpacks PyPI's nvidia-cuda-nvdisasm wheel here.
+  for (const char* sub : {"nvdisasm/nvidia/cu13/bin/nvdisasm", "nvdisasm/nvidia/cuda_nvdisasm/bin/nvdisasm",
+                          "nvdisasm/bin/nvdisasm"}) {
+    std::string p = std::string(HLOSCOPE_TOOLS_DIR) + "/" + sub;
+    if (IsExecutable(p)) return p;
+  }
+#endif
+  return "";
+}
+
+std::string MissingSassTools() {
+  std::string missing;
+  if (PtxasPath().empty())
+    missing = "ptxas not found (the CUDA toolkit's; set HLOSCOPE_PTXAS or put it on PATH)";
+  if (NvdisasmPath().empty())
+    missing += std::string(missing.empty() ? "" : "; ") +
+               "nvdisasm not found (tools/install_deps.sh fetches PyPI's nvidia-cuda-nvdisasm wheel into .tools/; "
+               "or set HLOSCOPE_NVDISASM, or put it on PATH)";
+  return missing;
+}
+
+StatusOr<KernelResources> ParsePtxasInfo(const std::string& log, const std::string& entry) {
+  // ptxas info    : Compiling entry function 'k' for 'sm_90'
+  // ptxas info    : Function properties for k
+  //     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+  // ptxas info    : Used 4 registers, used 0 barriers, 1024 bytes smem, 384 bytes cmem[0]
+  std::istringstream in(log);
+  std::string line;
+  bool in_entry = false, found = false;
+  KernelResources r;
+  while (std::getline(in, line)) {
+    if (line.find("Compiling entry function '") != std::string::npos) {
+      in_entry = line.find("'" + entry + "'") != std::string::npos;
+      found |= in_entry;
+      continue;
+    }
+    if (!in_entry) continue;
+    if (line.find("stack frame") != std::string::npos) {
+      r.stack_bytes = FirstNumberBefore(line, "bytes stack frame");
+      r.spill_stores = FirstNumberBefore(line, "bytes spill stores");
+      r.spill_loads = FirstNumberBefore(line, "bytes spill loads");
+    } else if (line.find("Used ") != std::string::npos && line.find("registers") != std::string::npos) {
+      r.registers = static_cast<int>(FirstNumberBefore(line, "registers"));
+      r.barriers = static_cast<int>(FirstNumberBefore(line, "barriers"));
+      r.shared_bytes = FirstNumberBefore(line, "bytes smem");
+      r.constant_bytes = FirstNumberBefore(line, "bytes cmem\\[0\\]");
+    }
+  }
+  if (!found) return Status::Error("codegen: ptxas -v did not report entry function '" + entry + "'");
+  return r;
+}
+
+Occupancy ComputeOccupancy(const KernelResources& r, int64_t block_threads, int64_t dynamic_shared,
+                           const DeviceSpec& d) {
+  Occupancy o;
+  const int warp = d.warp_size > 0 ? d.warp_size : 32;
+  o.max_warps_per_sm = d.max_threads_per_sm / warp;
+  if (block_threads <= 0) return o;
+  const int64_t warps_per_block = (block_threads + warp - 1) / warp;
+  struct Limit {
+    int64_t blocks;
+    const char* what;
+  };
+  std::vector<Limit> limits;
+  limits.push_back({o.max_warps_per_sm / warps_per_block, "warps"});
+  limits.push_back({d.max_blocks_per_sm, "blocks"});
+  if (r.registers > 0 && d.registers_per_sm > 0) {
+    // Registers are allocated per warp, in units of 256.
+    const int64_t per_warp = (static_cast<int64_t>(r.registers) * warp + 255) / 256 * 256;
+    const int64_t warps = d.registers_per_sm / per_warp;
+    limits.push_back({warps / warps_per_block, "registers"});
+  }
+  const int64_t shared = r.shared_bytes + dynamic_shared;
+  if (shared > 0 && d.smem_per_sm_bytes > 0) {
+    const int64_t per_block = shared + (d.sm_version >= 80 ? 1024 : 0);  // 1 KiB reserved per block
+    limits.push_back({d.smem_per_sm_bytes / per_block, "shared memory"});
+  }
+  const Limit* least = &limits.front();
+  for (const Limit& l : limits)
+    if (l.blocks < least->blocks) least = &l;
+  o.blocks_per_sm = static_cast<int>(std::max<int64_t>(least->blocks, 0));
+  o.active_warps_per_sm = static_cast<int>(o.blocks_per_sm * warps_per_block);
+  o.limited_by = least->what;
+  return o;
+}
+
+SassStats ClassifySass(const std::string& sass) {
+  // "        /*0010*/                   @!P0 LDG.E R2, desc[UR4][R2.64] ;"
+  static const std::regex instr(R"(^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*))");
+  auto starts = [](const std::string& op, std::initializer_list<const char*> prefixes) {
+    for (const char* p : prefixes)
+      if (op.rfind(p, 0) == 0) return true;
+    return false;
+  };
+  SassStats s;
+  std::istringstream in(sass);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (!std::regex_search(line, m, instr)) continue;
+    const std::string op = m[1];
+    ++s.total;
+    if (starts(op, {"HMMA", "IMMA", "DMMA", "HGMMA", "IGMMA", "QGMMA", "BMMA", "UTMA", "WARPGROUP"}))
+      ++s.tensor;
+    else if (starts(op, {"LD", "ST", "ATOM", "RED", "CCTL", "MEMBAR", "ULDC", "LDC", "SHFL", "SUST", "SULD", "TEX",
+                         "TLD", "FENCE"}))
+      ++s.memory;
+    else if (starts(op, {"BRA", "BRX", "JMP", "EXIT", "RET", "CALL", "BAR", "BSSY", "BSYNC", "WARPSYNC", "YIELD",
+                         "BPT", "KILL", "NANOSLEEP", "ERRBAR", "DEPBAR", "VOTE", "MATCH", "ELECT"}))
+      ++s.control;
+    else if (starts(op, {"MOV", "UMOV", "S2R", "S2UR", "CS2R", "NOP", "PRMT", "SEL", "USEL", "R2UR", "P2R", "R2P",
+                         "PLOP3", "UPLOP3", "ISETP", "FSETP", "DSETP", "HSETP", "UISETP"}))
+      ++s.other;
+    else
+      ++s.fma_alu;  // FFMA, FADD, FMUL, IMAD, IADD3, LOP3, SHF, MUFU, F2F, I2F, ...
+  }
+  return s;
+}
+
+StatusOr<SassCode> CompileToSass(const std::string& ptx, const std::string& entry, const NvptxTarget& target) {
+  const std::string ptxas = PtxasPath(), nvdisasm = NvdisasmPath();
+  if (ptxas.empty() || nvdisasm.empty()) return Status::Error("codegen: " + MissingSassTools());
+  char tmpl[] = "/tmp/hloscope_sass_XXXXXX";
+  if (!mkdtemp(tmpl)) return Status::Error("codegen: cannot create a temporary folder for ptxas");
+  const fs::path dir = tmpl;
+  const std::string in = (dir / "k.ptx").string(), cubin = (dir / "k.cubin").string();
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << ptx;
+  }
+  SassCode out;
+  out.sm = std::string(target.sm);
+  std::string log;
+  int rc = Run(Quote(ptxas) + " -v -arch=" + out.sm + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1", &log);
+  std::string sass;
+  int rc2 = rc == 0 ? Run(Quote(nvdisasm) + " -c " + Quote(cubin) + " 2>&1", &sass) : -1;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (rc != 0) return Status::Error("codegen: ptxas -arch=" + out.sm + " rejected the PTX: " + log);
+  if (rc2 != 0) return Status::Error("codegen: nvdisasm failed on the cubin: " + sass);
+  out.ptxas_log = std::move(log);
+  ASSIGN_OR_RETURN(out.resources, ParsePtxasInfo(out.ptxas_log, entry));
+  out.sass = std::move(sass);
+  out.stats = ClassifySass(out.sass);
+  return out;
+}
+
+namespace {
+
+bool IsHeaderLine(const std::string& l) {
+  return l.rfind(".version", 0) == 0 || l.rfind(".target", 0) == 0 || l.rfind(".address_size", 0) == 0;
+}
+
+// Splits a PTX module into its header and the rest; false when it declares
+// anything at module scope besides its entry (functions, globals, shared
+// arrays), which could clash in a merged module.
+bool SplitPtx(const std::string& ptx, std::string* header, std::string* body) {
+  std::istringstream in(ptx);
+  std::string line;
+  int depth = 0;
+  while (std::getline(in, line)) {
+    if (depth == 0 && IsHeaderLine(line)) {
+      *header += line + "\n";
+      continue;
+    }
+    if (depth == 0 && !line.empty() && line[0] == '.' && line.rfind(".visible .entry", 0) != 0 &&
+        line.rfind(".entry", 0) != 0 && line.rfind(".maxntid", 0) != 0 && line.rfind(".reqntid", 0) != 0 &&
+        line.rfind(".minnctapersm", 0) != 0 && line.rfind(".maxnreg", 0) != 0)
+      return false;
+    for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    *body += line + "\n";
+  }
+  return true;
+}
+
+// The code sections of nvdisasm's text by function name.
+std::map<std::string, std::string> SectionsByFunction(const std::string& sass) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(sass);
+  std::string line, current;
+  static const std::regex header(R"(^\s*\.section\s+\.text\.([^,\s]+),)");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, header)) {
+      current = m[1];
+    } else if (line.rfind("//----", 0) == 0 || (line.find(".section") != std::string::npos && !current.empty())) {
+      current.clear();
+      continue;
+    }
+    if (!current.empty()) out[current] += line + "\n";
+  }
+  return out;
+}
+
+// .L_x_N labels numbered from 0 in the order they appear in `text`.
+std::string RenumberLabels(const std::string& text) {
+  static const std::regex label(R"(\.L_x_([0-9]+))");
+  std::map<std::string, int> ids;
+  std::string out;
+  auto begin = std::sregex_iterator(text.begin(), text.end(), label);
+  size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    out.append(text, last, static_cast<size_t>(m.position()) - last);
+    auto [e, fresh] = ids.emplace(m[1], static_cast<int>(ids.size()));
+    out += ".L_x_" + std::to_string(e->second);
+    last = static_cast<size_t>(m.position() + m.length());
+  }
+  out.append(text, last, std::string::npos);
+  return out;
+}
+
+}  // namespace
+
+std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& jobs, const NvptxTarget& target) {
+  std::vector<StatusOr<SassCode>> out(jobs.size(), Status::Error("codegen: not compiled"));
+  const std::string ptxas = PtxasPath(), nvdisasm = NvdisasmPath();
+  if (ptxas.empty() || nvdisasm.empty()) {
+    for (auto& o : out) o = Status::Error("codegen: " + MissingSassTools());
+    return out;
+  }
+  std::string header, merged;
+  std::vector<size_t> batch, alone;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    std::string h, body;
+    if (jobs[i].ptx && SplitPtx(*jobs[i].ptx, &h, &body) && (header.empty() || h == header)) {
+      header = h;
+      merged += body;
+      batch.push_back(i);
+    } else {
+      alone.push_back(i);
+    }
+  }
+  bool batched = false;
+  if (batch.size() > 1) {
+    char tmpl[] = "/tmp/hloscope_sass_XXXXXX";
+    if (mkdtemp(tmpl)) {
+      const fs::path dir = tmpl;
+      const std::string in = (dir / "all.ptx").string(), cubin = (dir / "all.cubin").string();
+      {
+        std::ofstream f(in, std::ios::binary);
+        f << header << merged;
+      }
+      std::string log, sass;
+      if (Run(Quote(ptxas) + " -v -arch=" + std::string(target.sm) + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1",
+              &log) == 0 &&
+          Run(Quote(nvdisasm) + " -c " + Quote(cubin) + " 2>&1", &sass) == 0) {
+        std::map<std::string, std::string> sections = SectionsByFunction(sass);
+        std::string prologue = sass.substr(0, sass.find("//----"));  // .target, .elftype
+        for (size_t i : batch) {
+          auto res = ParsePtxasInfo(log, jobs[i].entry);
+          auto sec = sections.find(jobs[i].entry);
+          if (!res.ok() || sec == sections.end()) {
+            out[i] = Status::Error("codegen: kernel " + jobs[i].entry + " missing from the batch's cubin");
+            continue;
+          }
+          SassCode c;
+          c.sm = std::string(target.sm);
+          c.resources = *res;
+          std::string text = prologue + sec->second;
+          // The runtime helpers it calls, as in a cubin of its own.
+          for (const auto& [name, body] : sections)
+            if (name.rfind("__cuda", 0) == 0 && sec->second.find("(" + name + ")") != std::string::npos)
+              text += body;
+          c.sass = RenumberLabels(text);
+          c.stats = ClassifySass(c.sass);
+          c.ptxas_log = log;
+          out[i] = std::move(c);
+        }
+        batched = true;
+      }
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  }
+  if (!batched) alone.insert(alone.end(), batch.begin(), batch.end());
+  for (size_t i : alone)
+    out[i] = jobs[i].ptx ? CompileToSass(*jobs[i].ptx, jobs[i].entry, target)
+                         : StatusOr<SassCode>(Status::Error("codegen: no PTX"));
+  return out;
+}
+
+}  // namespace hloscope::codegen
