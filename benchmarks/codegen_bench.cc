@@ -8,6 +8,7 @@
 // 2-core machine), with its distinct and total kernel counts. Skipped
 // without ../shared.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include <benchmark/benchmark.h>
@@ -96,6 +97,45 @@ void BM_CompileLlama8B(benchmark::State& state) {
 }
 BENCHMARK(BM_CompileLlama8B)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
+// What SASS adds (issue 27: target ≤ 20 ms per kernel, median): the same
+// module's kernels with and without CodegenOptions::sass, on the default
+// threads; counters sass_ms_per_kernel (added wall time / distinct kernels,
+// median over the iterations) and distinct_kernels. Skipped without ptxas
+// and nvdisasm.
+void BM_SassOverhead(benchmark::State& state, const std::string& path) {
+  if (!codegen::MissingSassTools().empty()) {
+    state.SkipWithError(codegen::MissingSassTools().c_str());
+    return;
+  }
+  Prepared p = Prepare(path);
+  if (!p.module) {
+    state.SkipWithError("cannot prepare the module");
+    return;
+  }
+  std::vector<double> added;
+  size_t distinct = 0;
+  for (auto _ : state) {
+    double ms[2] = {0, 0};
+    for (int with = 0; with < 2; ++with) {
+      codegen::CodegenOptions opts;
+      opts.sass = with == 1;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = codegen::GenerateKernels(*p.module, *p.buffers, opts);
+      ms[with] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (!r.ok()) {
+        state.SkipWithError(r.status().message().c_str());
+        return;
+      }
+      distinct = r->distinct;
+      benchmark::DoNotOptimize(r->kernels.data());
+    }
+    added.push_back(distinct ? (ms[1] - ms[0]) / static_cast<double>(distinct) : 0);
+  }
+  std::sort(added.begin(), added.end());
+  state.counters["distinct_kernels"] = static_cast<double>(distinct);
+  state.counters["sass_ms_per_kernel"] = added.empty() ? 0 : added[added.size() / 2];
+}
+
 int Register() {
   std::string dir = std::string(HLOSCOPE_SOURCE_DIR) + "/samples";
   std::vector<std::string> files;
@@ -108,6 +148,12 @@ int Register() {
     benchmark::RegisterBenchmark(("BM_Codegen/" + f.substr(0, f.size() - 4)).c_str(), BM_Codegen, dir + "/" + f)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(2);
+  for (const char* f : {"transformer_block", "transformer_train_step", "resnet_block_large"})
+    benchmark::RegisterBenchmark((std::string("BM_SassOverhead/") + f).c_str(), BM_SassOverhead,
+                                 dir + "/" + f + ".hlo")
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(3);
   return 0;
 }
 

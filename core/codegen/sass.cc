@@ -248,11 +248,12 @@ std::map<std::string, std::string> SectionsByFunction(const std::string& sass) {
   std::istringstream in(sass);
   std::string line, current;
   static const std::regex header(R"(^\s*\.section\s+\.text\.([^,\s]+),)");
+  static const std::regex section_start(R"(^\s*\.section\s)");  // not .sectioninfo/.sectionflags
   std::smatch m;
   while (std::getline(in, line)) {
     if (std::regex_search(line, m, header)) {
       current = m[1];
-    } else if (line.rfind("//----", 0) == 0 || (line.find(".section") != std::string::npos && !current.empty())) {
+    } else if (line.rfind("//----", 0) == 0 || std::regex_search(line, section_start)) {
       current.clear();
       continue;
     }
