@@ -220,10 +220,11 @@ bool IsHeaderLine(const std::string& l) {
   return l.rfind(".version", 0) == 0 || l.rfind(".target", 0) == 0 || l.rfind(".address_size", 0) == 0;
 }
 
-// Splits a PTX module into its header and the rest; false when it declares
-// anything at module scope besides its entry (functions, globals, shared
-// arrays), which could clash in a merged module.
-bool SplitPtx(const std::string& ptx, std::string* header, std::string* body) {
+// Splits a PTX module into its header, its module-scope data declarations
+// (`.global`/`.const` tables such as libdevice's __cudart_i2opi_f, one line
+// each) and the rest; false when it declares anything else at module scope
+// (functions, multi-line declarations), which could clash in a merged module.
+bool SplitPtx(const std::string& ptx, std::string* header, std::vector<std::string>* globals, std::string* body) {
   std::istringstream in(ptx);
   std::string line;
   int depth = 0;
@@ -234,12 +235,24 @@ bool SplitPtx(const std::string& ptx, std::string* header, std::string* body) {
     }
     if (depth == 0 && !line.empty() && line[0] == '.' && line.rfind(".visible .entry", 0) != 0 &&
         line.rfind(".entry", 0) != 0 && line.rfind(".maxntid", 0) != 0 && line.rfind(".reqntid", 0) != 0 &&
-        line.rfind(".minnctapersm", 0) != 0 && line.rfind(".maxnreg", 0) != 0)
-      return false;
+        line.rfind(".minnctapersm", 0) != 0 && line.rfind(".maxnreg", 0) != 0) {
+      const bool data = (line.rfind(".global ", 0) == 0 || line.rfind(".const ", 0) == 0) && line.back() == ';' &&
+                        line.find('{') == line.rfind('{');
+      if (!data) return false;
+      globals->push_back(line);
+      continue;
+    }
     for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
     *body += line + "\n";
   }
   return true;
+}
+
+// The symbol a module-scope data declaration defines ("" if not found).
+std::string DeclaredSymbol(const std::string& line) {
+  static const std::regex name(R"(([A-Za-z_$%][A-Za-z0-9_$]*)\s*(\[[0-9]*\])?\s*(=|;))");
+  std::smatch m;
+  return std::regex_search(line, m, name) ? std::string(m[1]) : "";
 }
 
 // The code sections of nvdisasm's text by function name.
@@ -289,17 +302,29 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
     for (auto& o : out) o = Status::Error("codegen: " + MissingSassTools());
     return out;
   }
-  std::string header, merged;
+  std::string header, merged, data;
+  std::map<std::string, std::string> declared;  // symbol → its declaration in the merged module
   std::vector<size_t> batch, alone;
   for (size_t i = 0; i < jobs.size(); ++i) {
     std::string h, body;
-    if (jobs[i].ptx && SplitPtx(*jobs[i].ptx, &h, &body) && (header.empty() || h == header)) {
-      header = h;
-      merged += body;
-      batch.push_back(i);
-    } else {
-      alone.push_back(i);
+    std::vector<std::string> globals;
+    bool ok = jobs[i].ptx && SplitPtx(*jobs[i].ptx, &h, &globals, &body) && (header.empty() || h == header);
+    // The same table declared alike by several kernels is declared once;
+    // one symbol declared differently keeps the kernel out of the batch.
+    for (const std::string& g : globals) {
+      const std::string sym = DeclaredSymbol(g);
+      auto it = declared.find(sym);
+      ok = ok && !sym.empty() && (it == declared.end() || it->second == g);
     }
+    if (!ok) {
+      alone.push_back(i);
+      continue;
+    }
+    for (const std::string& g : globals)
+      if (declared.emplace(DeclaredSymbol(g), g).second) data += g + "\n";
+    header = h;
+    merged += body;
+    batch.push_back(i);
   }
   bool batched = false;
   if (batch.size() > 1) {
@@ -309,7 +334,7 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
       const std::string in = (dir / "all.ptx").string(), cubin = (dir / "all.cubin").string();
       {
         std::ofstream f(in, std::ios::binary);
-        f << header << merged;
+        f << header << data << merged;
       }
       std::string log, sass;
       if (Run(Quote(ptxas) + " -v -arch=" + std::string(target.sm) + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1",
