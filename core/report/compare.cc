@@ -98,10 +98,8 @@ void Totals(const Module& m, const Side& s, const DeviceSpec& d, CompareSide* ou
 CompareResult CompareModules(const Module& a, const Module& b, const DeviceSpec& device) {
   CompareResult r;
   Side sa, sb;
-  sa.m = &a;
-  sb.m = &b;
-  if (a.entry()) sa.Collect(*a.entry(), nullptr);
-  if (b.entry()) sb.Collect(*b.entry(), nullptr);
+  sa.CollectModule(a);  // the entry and the control-flow bodies: where kernels launch
+  sb.CollectModule(b);
   compare_detail::MatchSides(sa, sb, &r.matched_by);
   for (const Atom& x : sa.atoms) {
     if (x.match < 0) {

@@ -1,9 +1,11 @@
 #include "core/report/compare_match.h"
 
+
 #include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/ir/literal.h"
 #include "core/printer/printer.h"
@@ -111,6 +113,19 @@ void Side::Collect(const Computation& c, const Instruction* kernel) {
     atom_of[i] = static_cast<int>(atoms.size());
     atoms.push_back({i, kernel ? kernel : i, -1, nullptr});
   }
+}
+
+void Side::CollectModule(const Module& module) {
+  m = &module;
+  if (!module.entry()) return;
+  Collect(*module.entry(), nullptr);
+  std::unordered_set<const Computation*> bodies;
+  for (const auto& c : module.computations())
+    for (const auto& i : c->instructions())
+      if (i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional || i->opcode() == Opcode::kCall)
+        for (const Computation* b : i->called_computations()) bodies.insert(b);
+  for (const auto& c : module.computations())
+    if (c.get() != module.entry() && !c->fusion_instruction && bodies.count(c.get())) Collect(*c, nullptr);
 }
 
 const Instruction* Side::Resolve(const Instruction* i) const {

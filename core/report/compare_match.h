@@ -33,6 +33,10 @@ struct Side {
   // Collects the ops of `c`, descending into fusions (their fused
   // instructions are ops of the fusion's kernel).
   void Collect(const Computation& c, const Instruction* kernel);
+  // Sets m and collects the entry, then the computations control flow calls
+  // (while bodies and conditions, conditional branches, calls): the
+  // computations that launch kernels.
+  void CollectModule(const Module& module);
   // The instruction whose value `i` carries, looking through fused
   // parameters, fusions (their root), tuples and transparent ops.
   const Instruction* Resolve(const Instruction* i) const;

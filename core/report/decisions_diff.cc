@@ -24,20 +24,6 @@ std::unordered_map<std::string, const Instruction*> ByName(const Module& m) {
   return out;
 }
 
-// Entry and control-flow bodies: where priority fusion runs, and what the
-// two sides' atoms are collected from.
-void CollectAll(const Module& m, Side* s) {
-  s->m = &m;
-  if (m.entry()) s->Collect(*m.entry(), nullptr);
-  std::unordered_set<const Computation*> bodies;
-  for (const auto& c : m.computations())
-    for (const auto& i : c->instructions())
-      if (i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional || i->opcode() == Opcode::kCall)
-        for (const Computation* b : i->called_computations()) bodies.insert(b);
-  for (const auto& c : m.computations())
-    if (c.get() != m.entry() && !c->fusion_instruction && bodies.count(c.get())) s->Collect(*c, nullptr);
-}
-
 // Our decisions of one step grouped by the instruction of the module before
 // the step that each producer stands for (a fusion the step made stands for
 // the consumer it was made from).
@@ -211,8 +197,8 @@ StatusOr<DecisionsDiff> DiffDecisions(const PipelineRun& ours, const XlaPriority
   for (size_t i = 0; i < xg.size(); ++i) xla_index.emplace(xg[i].origin, i);
 
   Side sa, sb;
-  CollectAll(*before, &sa);
-  CollectAll(*xla.before, &sb);
+  sa.CollectModule(*before);
+  sb.CollectModule(*xla.before);
   std::map<std::string, int64_t> matched_by;
   compare_detail::MatchSides(sa, sb, &matched_by);
 
@@ -345,8 +331,8 @@ StatusOr<DecisionsDiff> DiffDecisions(const PipelineRun& ours, const XlaPriority
 XlaStory XlaStoryOf(const Module& ours, const std::string& name, const XlaPriorityFusion& xla) {
   XlaStory story;
   Side sa, sb;
-  CollectAll(ours, &sa);
-  CollectAll(*xla.before, &sb);
+  sa.CollectModule(ours);
+  sb.CollectModule(*xla.before);
   std::map<std::string, int64_t> matched_by;
   compare_detail::MatchSides(sa, sb, &matched_by);
   auto names = ByName(ours);

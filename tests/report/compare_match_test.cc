@@ -228,7 +228,11 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
   // convolutions cuDNN calls between layout transposes. Until then these
   // hold the counts matched when the samples came (issue 24); none may be
   // lost.
-  const std::map<std::string, int64_t> known_gaps = {{"layer_norm_large", 14}, {"resnet_block_large", 99}};
+  // scan_rnn: since compare looks into while bodies (2026-12-02), its 14
+  // ops are the loop's work, not the entry's 2; XLA's body has two
+  // wrapped_dots and asynchronous dynamic-slice fusions, 10 of 14 matched.
+  const std::map<std::string, int64_t> known_gaps = {
+      {"layer_norm_large", 14}, {"resnet_block_large", 99}, {"scan_rnn", 10}};
   for (const std::string& s : samples) {
     SCOPED_TRACE(s);
     auto ours = LoadSample(testing::SamplesDir() + "/" + s + ".hlo", "gpu");
