@@ -31,17 +31,8 @@ TEST_P(SamplesPtx, EveryKernelPassesPtxas) {
   }
 }
 
-std::vector<std::string> Samples() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(hloscope::testing::SamplesDir())) {
-    std::string n = e.path().filename().string();
-    if (n.ends_with(".hlo") && n.find(".xla_cpu_optimized") == std::string::npos) out.push_back(n.substr(0, n.size() - 4));
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
-INSTANTIATE_TEST_SUITE_P(All, SamplesPtx, ::testing::ValuesIn(Samples()),
+INSTANTIATE_TEST_SUITE_P(All, SamplesPtx, ::testing::ValuesIn(hloscope::testing::SampleStems()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace

@@ -126,15 +126,6 @@ std::vector<std::string> Instructions(const std::string& sass) {
   return out;
 }
 
-std::vector<std::string> Samples() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(hloscope::testing::SamplesDir())) {
-    std::string n = e.path().filename().string();
-    if (n.ends_with(".hlo") && n.find(".xla_cpu_optimized") == std::string::npos) out.push_back(n.substr(0, n.size() - 4));
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 class SamplesSass : public ::testing::TestWithParam<std::string> {};
 
@@ -185,7 +176,7 @@ TEST_P(SamplesSass, EveryKernelGetsSassAndResourcesForSm80AndSm90) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SamplesSass, ::testing::ValuesIn(Samples()),
+INSTANTIATE_TEST_SUITE_P(All, SamplesSass, ::testing::ValuesIn(hloscope::testing::SampleStems()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // The batch (one merged module, one nvdisasm call) gives each kernel the

@@ -1,6 +1,7 @@
 // Paths for tests: the source tree, the shared corpus (may be absent).
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,6 +24,17 @@ inline bool IsRealSizeSample(const std::string& path) {
   std::string stem = std::filesystem::path(path).filename().string();
   stem = stem.substr(0, stem.find('.'));
   return stem.size() > 6 && stem.ends_with("_large");
+}
+
+// The stems of samples/*.hlo (XLA CPU's *.xla_cpu_optimized.hlo left out), sorted.
+inline std::vector<std::string> SampleStems() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(SamplesDir())) {
+    std::string n = e.path().filename().string();
+    if (n.ends_with(".hlo") && n.find(".xla_cpu_optimized") == std::string::npos) out.push_back(n.substr(0, n.size() - 4));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 // Every .hlo file of samples/, then of ../shared/corpus when present.
