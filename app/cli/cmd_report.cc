@@ -20,7 +20,7 @@ int RunReport(const std::vector<std::string>& argv) {
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--device", "--out", "--compare-with", "--xla-buffer-assignment", "--xla-dump",
                          "--xla-module", "--run"},
-                  {"--force", "--quiet"}, &err) ||
+                  {"--force", "--quiet", "--no-sass"}, &err) ||
       args.positional().size() != 1 || !args.Has("--out")) {
     std::fprintf(stderr, "hloscope-cli report: error: %s\n", err.empty() ? "expected FILE and --out DIR" : err.c_str());
     return 2;
@@ -86,6 +86,7 @@ int RunReport(const std::vector<std::string>& argv) {
   }
   report::ReportOptions opts;
   opts.run = args.GetOr("--run", "");
+  opts.sass = !args.Has("--no-sass");
   if (!opts.run.empty() && opts.run != "cpu" && opts.run != "cuda") {
     std::fprintf(stderr, "hloscope-cli report: error: --run takes cpu or cuda, not '%s'\n", opts.run.c_str());
     return 2;
@@ -125,7 +126,7 @@ int RunReport(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, optimized HLO) of a pipeline run",
                      "usage: hloscope-cli report FILE --out DIR [--pipeline gpu] [--device h200] [--force] [--quiet]\n"
                      "                           [--compare-with OTHER.hlo] [--xla-buffer-assignment F.txt]\n"
-                     "                           [--xla-dump DIR [--xla-module ID|NAME]] [--run cpu|cuda]\n"
+                     "                           [--xla-dump DIR [--xla-module ID|NAME]] [--run cpu|cuda] [--no-sass]\n"
                      "Runs the pipeline (default gpu) with the verifier and writes DIR/report.html (one file:\n"
                      "inline CSS and SVG, opens offline: summary, steps with no-op steps folded, graphs before\n"
                      "and after, fusion decisions, buffer timeline, kernels), DIR/report.json (schema\n"
@@ -133,7 +134,9 @@ HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, opti
                      "is only replaced with --force. Progress lines go to stderr.\n"
                      "The kernels section is never all or nothing: it counts and lists the kernels generated,\n"
                      "those missing (no emitter implements the op; with the reason) and the thunks that are not\n"
-                     "kernels of ours (custom-calls into external targets, collectives, host transfers).\n"
+                     "kernels of ours (custom-calls into external targets, collectives, host transfers). Where\n"
+                     "ptxas and nvdisasm are found, each kernel's SASS is written (kernels/NAME.sass) and the table\n"
+                     "lists its registers, spills and occupancy on the device (--no-sass: skip that).\n"
                      "--compare-with adds a section comparing our optimized module with OTHER (typically XLA's\n"
                      "after_optimizations dump; as `compare`); --xla-buffer-assignment draws XLA's own buffer\n"
                      "timeline next to ours; --xla-dump takes both from an --xla_dump_to folder (the module\n"

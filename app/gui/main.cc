@@ -26,8 +26,8 @@ int main(int argc, char** argv) {
                           "N", "last");
   QCommandLineOption select("select", "Screenshot: select this instruction.", "NAME");
   QCommandLineOption panel("panel",
-                           "Screenshot: the panel to raise (graph, timeline, decisions, text, kernels, details, "
-                           "pipeline, log; kernels: the text panel's Kernels tab).",
+                           "Screenshot: the panel to raise (graph, timeline, decisions, text, kernels, llvm-ir, ptx, "
+                           "sass, details, pipeline, log; kernels, llvm-ir, ptx, sass: the text panel's tabs).",
                            "PANEL", "graph");
   QCommandLineOption kernels("kernels", "Screenshot: generate the step's kernels (Ctrl+K) before the picture.");
   QCommandLineOption shot("screenshot", "Render the window to OUT.png and exit.", "OUT.png");

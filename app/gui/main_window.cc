@@ -41,6 +41,7 @@
 #include "views/log/log_panel.h"
 #include "views/pipeline/pipeline_panel.h"
 #include "views/text/text_panel.h"
+#include "views/text/text_viewer.h"
 #include "views/timeline/timeline_widget.h"
 
 namespace hloscope::gui {
@@ -690,7 +691,11 @@ void MainWindow::generateKernels() {
       emit relay->kernelsReady(gen, k, nullptr, QString::fromStdString(ba.status().message()), 0);
       return;
     }
-    auto r = codegen::GenerateKernels(**module, **ba);
+    // SASS and resources too where ptxas and nvdisasm are found (the SASS
+    // tab says which tool is missing otherwise).
+    codegen::CodegenOptions co;
+    co.sass = codegen::MissingSassTools().empty();
+    auto r = codegen::GenerateKernels(**module, **ba, co);
     if (!r.ok()) {
       emit relay->kernelsReady(gen, k, nullptr, QString::fromStdString(r.status().message()), 0);
       return;
@@ -718,6 +723,30 @@ void MainWindow::showKernelListing() {
   text_->setKernel({}, {}, {}, note);
   text_->setKernelListing(nullptr, note);
 }
+
+namespace {
+
+// The SASS tab's text for a kernel: nvdisasm's listing under a header with
+// ptxas's resources, or a comment saying why there is none.
+QString SassTabText(const codegen::KernelCode& kc, const std::string& target) {
+  if (kc.sass.empty()) {
+    std::string why = !kc.sass_error.empty() ? kc.sass_error : codegen::MissingSassTools();
+    if (why.empty()) why = "SASS was not made for this kernel";
+    return QString::fromStdString("// no SASS: " + why + "\n");
+  }
+  const codegen::KernelResources& r = kc.resources;
+  const codegen::SassStats& st = kc.sass_stats;
+  std::string head = "// " + target + ": " + std::to_string(r.registers) + " registers, spills " +
+                     std::to_string(r.spill_stores) + " B stored / " + std::to_string(r.spill_loads) +
+                     " B loaded, " + std::to_string(r.shared_bytes) + " B static shared, " +
+                     std::to_string(r.barriers) + " barriers (ptxas -v)\n// " + std::to_string(st.total) +
+                     " instructions: " + std::to_string(st.memory) + " memory, " + std::to_string(st.fma_alu) +
+                     " FMA/ALU, " + std::to_string(st.tensor) + " tensor, " + std::to_string(st.control) +
+                     " control, " + std::to_string(st.other) + " other\n";
+  return QString::fromStdString(head + kc.sass);
+}
+
+}  // namespace
 
 void MainWindow::updateKernelTabs() {
   if (!kernelsReadyForStep()) return;
@@ -750,7 +779,7 @@ void MainWindow::updateKernelTabs() {
                                                   ? kc.name
                                                   : cg.kernels[k].name + " (kernel " + kc.name + ")"),
                        QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
-                       QString::fromStdString(kc.ptx), {});
+                       QString::fromStdString(kc.ptx), {}, SassTabText(kc, cg.plan.target));
       return;
     }
     case report::PlanEntry::Kind::kMissing:
@@ -786,6 +815,12 @@ bool MainWindow::selectInstructionByName(const QString& name, bool center) {
 bool MainWindow::showPanel(const QString& name) {
   if (name == "kernels") {
     text_->showKernelsTab();
+    return showPanel("text");
+  }
+  if (name == "sass" || name == "ptx" || name == "llvm-ir") {
+    text_->tabs()->setCurrentWidget(name == "sass"  ? static_cast<QWidget*>(text_->sassViewer())
+                                    : name == "ptx" ? static_cast<QWidget*>(text_->ptxViewer())
+                                                    : static_cast<QWidget*>(text_->irViewer()));
     return showPanel("text");
   }
   if (name == "graph") {

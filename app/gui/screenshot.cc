@@ -27,7 +27,7 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   const bool pass = o.step.startsWith("pass:") && o.step.size() > 5;
   if (o.step != "last" && o.step != "initial" && !pass && (o.step.toInt(&ok) < 0 || !ok))
     return QStringLiteral("--step: expected a step number (0 = the input), 'initial', 'last' or pass:TEXT");
-  static const QStringList panels = {"graph", "timeline", "decisions", "text", "kernels", "details", "pipeline", "log"};
+  static const QStringList panels = {"graph", "timeline", "decisions", "text", "kernels", "llvm-ir", "ptx", "sass", "details", "pipeline", "log"};
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
   if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
     return QStringLiteral("--compare: %1: no such file").arg(o.compare);

@@ -158,4 +158,53 @@ std::string MissingText(const PlanEntry& e) {
   return "missing — " + why;
 }
 
+KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const PlanEntry& e, const DeviceSpec& device) {
+  KernelResourceText out;
+  if (e.kind != PlanEntry::Kind::kKernel || e.kernel < 0 || static_cast<size_t>(e.kernel) >= cg.kernels.size())
+    return out;
+  const codegen::KernelCode& code = cg.CodeOf(static_cast<size_t>(e.kernel));
+  if (code.sass.empty()) {
+    out.sass_error = code.sass_error;
+    return out;
+  }
+  const std::vector<const runtime::KernelThunk*> thunks = runtime::AllKernels(cg.plan);
+  if (static_cast<size_t>(e.kernel) >= thunks.size()) return out;
+  const runtime::KernelThunk& t = *thunks[static_cast<size_t>(e.kernel)];
+  const codegen::KernelResources& r = code.resources;
+  auto bytes = [](int64_t b) { return std::to_string(b) + " B"; };
+  out.registers = r.registers;
+  out.spill_bytes = r.spill_stores + r.spill_loads;
+  out.resources = Plural(static_cast<size_t>(r.registers), "register", "registers") + ", ";
+  out.resources += out.spill_bytes == 0 ? std::string("no spills")
+                                        : "spills " + bytes(r.spill_stores) + " stored / " + bytes(r.spill_loads) +
+                                              " loaded";
+  const int64_t dynamic_shared = t.dims.shared_bytes;
+  if (r.shared_bytes + dynamic_shared == 0)
+    out.resources += ", no shared memory";
+  else if (dynamic_shared == 0)
+    out.resources += ", " + bytes(r.shared_bytes) + " shared memory";
+  else
+    out.resources += ", shared memory static " + bytes(r.shared_bytes) + " + dynamic " + bytes(dynamic_shared);
+  if (r.stack_bytes) out.resources += ", " + bytes(r.stack_bytes) + " stack";
+  out.resources += ", " + Plural(static_cast<size_t>(r.barriers), "barrier", "barriers");
+  const int64_t threads = int64_t{t.dims.block[0]} * t.dims.block[1] * t.dims.block[2];
+  const codegen::Occupancy o = codegen::ComputeOccupancy(r, threads, dynamic_shared, device);
+  out.active_warps = o.active_warps_per_sm;
+  out.max_warps = o.max_warps_per_sm;
+  out.limited_by = o.limited_by;
+  out.occupancy = std::to_string(o.active_warps_per_sm) + " of " + std::to_string(o.max_warps_per_sm) +
+                  " warps per SM (" + Plural(static_cast<size_t>(o.blocks_per_sm), "block", "blocks") + " of " +
+                  std::to_string(threads) + " threads) on " + (device.name.empty() ? device.id : device.name) +
+                  (o.active_warps_per_sm == o.max_warps_per_sm ? std::string(" — full occupancy") : " — limited by " +
+                  (o.limited_by == "warps"    ? std::string("the SM's warp slots")
+                   : o.limited_by == "blocks" ? std::string("the SM's block slots")
+                   : o.limited_by.empty()     ? std::string("nothing")
+                                              : o.limited_by));
+  const codegen::SassStats& s = code.sass_stats;
+  out.sass = std::to_string(s.total) + " instructions: " + std::to_string(s.memory) + " memory, " +
+             std::to_string(s.fma_alu) + " FMA/ALU, " + std::to_string(s.tensor) + " tensor, " +
+             std::to_string(s.control) + " control, " + std::to_string(s.other) + " other";
+  return out;
+}
+
 }  // namespace hloscope::report

@@ -48,4 +48,25 @@ std::string PlanSummaryLine(const PlanCounts& c);
 // for …" (the reason without a leading "%instr: " it may repeat).
 std::string MissingText(const PlanEntry& e);
 
+// What ptxas and nvdisasm say about an entry's kernel (CodegenOptions::sass),
+// as the details panel and the report's kernels section show it. Every field
+// is "" when the entry has no SASS (not asked, shared code is in its first
+// launch's entry, or `sass_error` says why).
+struct KernelResourceText {
+  // "40 registers, no spills, 0 B shared memory, 1 barrier" (spills as
+  // "spills 8 B stored / 8 B loaded"; shared as "static S + dynamic D").
+  std::string resources;
+  // "48 of 64 warps per SM (6 blocks of 256 threads) on NVIDIA H200 — limited
+  // by registers".
+  std::string occupancy;
+  // "212 instructions: 40 memory, 120 FMA/ALU, 0 tensor, 30 control, 22 other".
+  std::string sass;
+  std::string sass_error;  // why there is no SASS (KernelCode::sass_error)
+  int registers = 0;
+  int64_t spill_bytes = 0;  // stores + loads
+  int active_warps = 0, max_warps = 0;
+  std::string limited_by;
+};
+KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const PlanEntry& e, const DeviceSpec& device);
+
 }  // namespace hloscope::report

@@ -277,9 +277,13 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
   std::vector<ReportFile> extra;
   d["kernels"] = {{"generated", false}, {"note", "no buffer assignment, so no kernels"}, {"list", J::array()}};
   if (ba.ok()) {
-    Progress(opts, "generating kernels (LLVM IR + PTX)");
+    const std::string missing_tools = opts.sass ? codegen::MissingSassTools() : std::string();
+    const bool with_sass = opts.sass && missing_tools.empty();
+    Progress(opts, with_sass ? "generating kernels (LLVM IR + PTX + SASS)" : "generating kernels (LLVM IR + PTX)");
+    if (opts.sass && !missing_tools.empty()) Progress(opts, "no SASS: " + missing_tools);
     codegen::CodegenOptions co;
     co.device = device;
+    co.sass = with_sass;
     auto cg = codegen::GenerateKernels(m, **ba, co);
     if (!cg.ok()) {
       d["kernels"]["note"] = "kernel generation failed: " + cg.status().message();
@@ -297,9 +301,11 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
           if (!code->ptx.empty()) extra.push_back({"kernels/" + fn + ".ptx", code->ptx});
           if (!code->optimized_ir.empty() || !code->ir.empty())
             extra.push_back({"kernels/" + fn + ".ll", code->optimized_ir.empty() ? code->ir : code->optimized_ir});
+          if (!code->sass.empty()) extra.push_back({"kernels/" + fn + ".sass", code->sass});
         }
         if (code && !code->ptx.empty()) kfiles.push_back("kernels/" + fn + ".ptx");
         if (code && (!code->optimized_ir.empty() || !code->ir.empty())) kfiles.push_back("kernels/" + fn + ".ll");
+        if (code && !code->sass.empty()) kfiles.push_back("kernels/" + fn + ".sass");
         char launch[128];
         std::snprintf(launch, sizeof launch, "grid %ux%ux%u, block %ux%ux%u", t->dims.grid[0], t->dims.grid[1],
                       t->dims.grid[2], t->dims.block[0], t->dims.block[1], t->dims.block[2]);
@@ -314,6 +320,14 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
                    {"files", kfiles}};
         // Never all or nothing: a kernel no emitter implements stays listed, with why.
         if (!t->missing.empty()) entry["missing"] = t->missing;
+        // ptxas's resources and the occupancy on every device preset (the
+        // manifest's "resources", docs/bundle-format.md).
+        if (!t->resources_json.empty()) {
+          J r = J::parse(t->resources_json, nullptr, /*allow_exceptions=*/false);
+          if (!r.is_discarded()) entry["resources"] = std::move(r);
+        } else if (code && !code->sass_error.empty()) {
+          entry["sass_error"] = code->sass_error;
+        }
         list.push_back(std::move(entry));
       }
       // The thunks that are not kernels of ours: custom-calls into external
@@ -337,6 +351,9 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
                         {"custom_calls", counts.custom_calls},
                         {"collectives", counts.collectives},
                         {"host_transfers", counts.host_transfers}}},
+                      {"device", device.id},
+                      {"sass", with_sass ? std::string("made (ptxas -v, nvdisasm)")
+                                         : opts.sass ? "not made: " + missing_tools : std::string("not asked")},
                       {"note", "measured µs: no GPU run was done for this report"},
                       {"list", std::move(list)},
                       {"thunks", std::move(other)}};

@@ -43,6 +43,10 @@ struct ReportOptions {
   // fill the kernels' measured µs; outputs are checked against the
   // interpreter. "" = no run. A failed run is noted in the report.
   std::string run;
+  // Assemble every kernel (ptxas -v) and disassemble it (nvdisasm) where the
+  // tools are found: kernels/<name>.sass, registers, spills and occupancy per
+  // kernel. Without the tools the report says which one is missing.
+  bool sass = true;
 };
 
 struct ReportFile {

@@ -45,6 +45,26 @@ std::string Delta(const J& j) {
   return std::string("<td class=\"n ") + (v > 0 ? "pos\">+" : "neg\">") + std::to_string(v) + "</td>";
 }
 
+// A kernel's registers, spills and occupancy on `device` (its "resources";
+// empty cells without SASS, with why in a tooltip).
+std::string ResourceCells(const J& x, const std::string& device) {
+  if (!x.contains("resources")) {
+    const std::string why = x.contains("sass_error") ? Str(x["sass_error"]) : "no SASS";
+    return "<td class=\"n muted\" title=\"" + E(why) + "\"></td><td></td><td></td>";
+  }
+  const J& r = x["resources"];
+  const int64_t spills = r.value("spill_stores", int64_t{0}) + r.value("spill_loads", int64_t{0});
+  std::string occ;
+  if (r.contains("occupancy") && r["occupancy"].is_object() && !r["occupancy"].empty()) {
+    const J& o = r["occupancy"].contains(device) ? r["occupancy"][device] : r["occupancy"].begin().value();
+    const int64_t a = o.value("active_warps_per_sm", int64_t{0}), m = o.value("max_warps_per_sm", int64_t{0});
+    occ = std::to_string(a) + "/" + std::to_string(m) + " warps";
+    if (a < m) occ += " (" + E(o.value("limited_by", std::string())) + ")";
+  }
+  return "<td class=\"n\">" + Num(r["registers"]) + "</td><td class=\"n" + (spills ? "" : " muted") + "\">" +
+         std::to_string(spills) + "</td><td>" + occ + "</td>";
+}
+
 std::string StepRow(const J& s) {
   std::string pass = Str(s["pass"]);
   if (!Str(s["group"]).empty()) pass = Str(s["group"]) + " / " + pass + " #" + Num(s["iteration"]);
@@ -316,12 +336,15 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
              ".</p>\n";
     }
     if (!k["list"].empty()) {
+      const std::string dev = k.contains("device") ? Str(k["device"]) : std::string();
+      if (k.contains("sass")) h += "<p class=\"muted\">SASS: " + E(Str(k["sass"])) + ".</p>\n";
       h += "<table>\n<tr><th>kernel</th><th>kind</th><th>launch</th><th>bytes</th><th>flops</th><th>estimated µs</th>"
-           "<th>measured µs</th><th>files</th></tr>\n";
+           "<th>measured µs</th><th>registers</th><th>spills (B)</th><th>occupancy" +
+           (dev.empty() ? std::string() : " on " + E(dev)) + "</th><th>files</th></tr>\n";
       for (const auto& x : k["list"]) {
         if (x.contains("missing")) {
           h += "<tr class=\"missing\"><td><code>" + E(Str(x["name"])) + "</code></td><td class=\"missing\">missing</td>"
-               "<td colspan=\"6\">" + E(Str(x["missing"])) + "</td></tr>\n";
+               "<td colspan=\"9\">" + E(Str(x["missing"])) + "</td></tr>\n";
           continue;
         }
         std::string files;
@@ -329,7 +352,7 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
         h += "<tr><td><code>" + E(Str(x["name"])) + "</code></td><td>" + E(Str(x["kind"])) + "</td><td>" +
              E(Str(x["launch"])) + "</td><td class=\"n\">" + Num(x["bytes"]) + "</td><td class=\"n\">" +
              Num(x["flops"]) + "</td><td class=\"n\">" + Num(x["estimated_us"]) + "</td><td class=\"n\">" +
-             Num(x["measured_us"]) + "</td><td>" + files + "</td></tr>\n";
+             Num(x["measured_us"]) + "</td>" + ResourceCells(x, dev) + "<td>" + files + "</td></tr>\n";
       }
       h += "</table>\n";
     }

@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "core/codegen/sass.h"
 #include "core/parser/parser.h"
 #include "tests/report/xml_check.h"
 #include "tests/support/test_paths.h"
@@ -118,6 +120,37 @@ TEST_F(ReportTest, JsonHasSchemaFields) {
   EXPECT_GT(ptx, 0u);
   EXPECT_EQ(manifest, 1u);
   EXPECT_NE(report_->html.find("kernels/"), std::string::npos);
+  // SASS: each generated kernel has its .sass file, ptxas's registers and
+  // its occupancy on the report's device, shown in the kernels table; without
+  // the tools, the report says which one is missing.
+  const std::string missing_tools = codegen::MissingSassTools();
+  if (missing_tools.empty()) {
+    EXPECT_EQ(d["kernels"]["sass"], "made (ptxas -v, nvdisasm)");
+    std::set<std::string> names;
+    for (const ReportFile& f : report_->files) names.insert(f.name);
+    const std::string dev = d["kernels"]["device"].get<std::string>();
+    for (const auto& x : d["kernels"]["list"]) {
+      if (x.contains("missing")) continue;
+      ASSERT_TRUE(x.contains("resources")) << x.dump();
+      EXPECT_GT(x["resources"]["registers"].get<int64_t>(), 0) << x.dump();
+      ASSERT_TRUE(x["resources"]["occupancy"].contains(dev)) << x.dump();
+      EXPECT_GT(x["resources"]["occupancy"][dev]["active_warps_per_sm"].get<int64_t>(), 0) << x.dump();
+      bool sass = false;
+      for (const auto& f : x["files"]) {
+        const std::string n = f.get<std::string>();
+        if (n.size() > 5 && n.substr(n.size() - 5) == ".sass") {
+          sass = true;
+          EXPECT_TRUE(names.count(n)) << n;
+          EXPECT_NE(report_->html.find("href=\"" + n + "\""), std::string::npos) << n;
+        }
+      }
+      EXPECT_TRUE(sass) << x.dump();
+    }
+    EXPECT_NE(report_->html.find("<th>registers</th>"), std::string::npos);
+    EXPECT_NE(report_->html.find("occupancy on " + dev), std::string::npos);
+  } else {
+    EXPECT_EQ(d["kernels"]["sass"], "not made: " + missing_tools);
+  }
   std::string text = report_->files[1].content;
   EXPECT_EQ(nlohmann::json::parse(text)["version"], kReportVersion);
 }

@@ -21,7 +21,9 @@
 #include "tests/views/view_test_util.h"
 #include "views/compare/compare_view.h"
 #include "views/decisions/decisions_panel.h"
+#include "core/codegen/sass.h"
 #include "views/details/details_panel.h"
+#include "views/kernels/kernels_model.h"
 #include "views/graph/graph_view.h"
 #include "views/log/log_panel.h"
 #include "views/pipeline/pipeline_panel.h"
@@ -336,6 +338,26 @@ TEST(MainWindowTest, KernelTabsShowTheSelectedFusion) {
   ASSERT_TRUE(w.kernelsReadyForStep()) << w.lastError().toStdString();
   EXPECT_TRUE(w.textPanel()->irText().contains("define")) << w.textPanel()->irText().left(300).toStdString();
   EXPECT_TRUE(w.textPanel()->ptxText().contains(".entry")) << w.textPanel()->ptxText().left(300).toStdString();
+  // The SASS tab and the details panel's resources: nvdisasm's listing and
+  // ptxas's numbers where the tools are found, else which tool is missing.
+  const QString sass = w.textPanel()->sassText();
+  const std::string missing = codegen::MissingSassTools();
+  if (missing.empty()) {
+    EXPECT_TRUE(sass.contains("EXIT")) << sass.left(600).toStdString();
+    EXPECT_TRUE(sass.contains("registers")) << sass.left(300).toStdString();
+    const QString details = w.detailsPanel()->plainText();
+    EXPECT_TRUE(details.contains("occupancy")) << details.toStdString();
+    EXPECT_TRUE(details.contains("warps per SM")) << details.toStdString();
+    EXPECT_TRUE(details.contains("registers")) << details.toStdString();
+    // The Kernels tab lists registers and occupancy per launch.
+    views::KernelsModel* km = w.textPanel()->kernelsModel();
+    bool any = false;
+    for (int r = 0; r < km->rowCount(); ++r)
+      any |= !km->data(km->index(r, views::KernelsModel::kRegisters)).toString().isEmpty();
+    EXPECT_TRUE(any);
+  } else {
+    EXPECT_TRUE(sass.contains(QString::fromStdString(missing))) << sass.toStdString();
+  }
 }
 
 }  // namespace

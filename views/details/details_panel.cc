@@ -148,6 +148,20 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, con
     if (e && e->kind == report::PlanEntry::Kind::kKernel) what = "<code>" + Esc(e->name) + "</code>: " + what;
     if (c.isValid()) what = "<span style='color:" + c.name() + "'><b>" + what + "</b></span>";
     h += Row(QObject::tr("kernel"), what);
+    // What ptxas and nvdisasm say of it (Generate kernels assembles every
+    // PTX when the tools are found).
+    if (e && kernels->code) {
+      const report::KernelResourceText rt = report::DescribeResources(*kernels->code, *e, CurrentDevice());
+      if (!rt.resources.empty()) {
+        h += Row(QObject::tr("resources (%1)").arg(Esc(kernels->code->plan.target)), Esc(rt.resources));
+        QString occ = Esc(rt.occupancy);
+        if (rt.active_warps < rt.max_warps) occ = "<b>" + occ + "</b>";
+        h += Row(QObject::tr("occupancy"), occ);
+        h += Row(QObject::tr("SASS"), Esc(rt.sass));
+      } else if (!rt.sass_error.empty()) {
+        h += Row(QObject::tr("SASS"), "<span style='color:#777'>" + Esc(rt.sass_error) + "</span>");
+      }
+    }
   }
   h += "</table>";
   auto decisions = run.DecisionsAbout(id, rec->name);

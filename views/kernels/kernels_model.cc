@@ -10,6 +10,11 @@ namespace hloscope::views {
 std::shared_ptr<const KernelListing> KernelListing::Make(std::shared_ptr<const codegen::CodegenResult> code) {
   auto l = std::make_shared<KernelListing>();
   if (code) l->entries = report::ListPlan(*code);
+  if (code) {
+    const DeviceSpec device = CurrentDevice();
+    l->resources.reserve(l->entries.size());
+    for (const report::PlanEntry& e : l->entries) l->resources.push_back(report::DescribeResources(*code, e, device));
+  }
   l->code = std::move(code);
   l->counts = report::CountPlan(l->entries);
   l->summary = report::PlanSummaryLine(l->counts);
@@ -61,14 +66,31 @@ QVariant KernelsModel::data(const QModelIndex& index, int role) const {
           return QString::fromStdString(e.instruction);
         case kKind:
           return QString::fromLatin1(report::PlanEntryKindName(e.kind));
+        case kRegisters: {
+          const report::KernelResourceText* r = resourcesOf(index.row());
+          if (!r || r->resources.empty()) return {};
+          return r->spill_bytes ? QString("%1 (spills %2 B)").arg(r->registers).arg(r->spill_bytes)
+                                : QString::number(r->registers);
+        }
+        case kOccupancy: {
+          const report::KernelResourceText* r = resourcesOf(index.row());
+          if (!r || r->resources.empty()) return {};
+          return QString("%1/%2 warps").arg(r->active_warps).arg(r->max_warps) +
+                 (r->active_warps < r->max_warps ? QString(" (%1)").arg(QString::fromStdString(r->limited_by))
+                                                 : QString());
+        }
         case kWhat:
           return QString::fromStdString(e.what);
         default:
           return {};
       }
       return {};
-    case Qt::ToolTipRole:
-      return QString::fromStdString("%" + e.instruction + ": " + e.what);
+    case Qt::ToolTipRole: {
+      const report::KernelResourceText* r = resourcesOf(index.row());
+      std::string tip = "%" + e.instruction + ": " + e.what;
+      if (r && !r->resources.empty()) tip += "\n" + r->resources + "\n" + r->occupancy + "\nSASS: " + r->sass;
+      return QString::fromStdString(tip);
+    }
     case Qt::ForegroundRole: {
       QColor c = PlanEntryColor(e.kind);
       return c.isValid() ? QVariant(c) : QVariant();
@@ -81,7 +103,9 @@ QVariant KernelsModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::TextAlignmentRole:
-      return index.column() == kIndex ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+      return index.column() == kIndex || index.column() == kRegisters
+                 ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                 : QVariant();
     case kInstructionRole:
       return QString::fromStdString(e.instruction);
     case kKindRole:
@@ -89,6 +113,11 @@ QVariant KernelsModel::data(const QModelIndex& index, int role) const {
     default:
       return {};
   }
+}
+
+const report::KernelResourceText* KernelsModel::resourcesOf(int row) const {
+  if (!listing_ || row < 0 || static_cast<size_t>(row) >= listing_->resources.size()) return nullptr;
+  return &listing_->resources[static_cast<size_t>(row)];
 }
 
 QVariant KernelsModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -103,6 +132,10 @@ QVariant KernelsModel::headerData(int section, Qt::Orientation orientation, int 
       return tr("instruction");
     case kKind:
       return tr("kind");
+    case kRegisters:
+      return tr("registers");
+    case kOccupancy:
+      return tr("occupancy");
     case kWhat:
       return tr("what");
     default:

@@ -23,6 +23,9 @@ struct KernelListing {
   std::vector<report::PlanEntry> entries;  // execution order
   report::PlanCounts counts;
   std::string summary;  // report::PlanSummaryLine(counts)
+  // Per entry: ptxas's resources and the occupancy on the device current
+  // when the listing was made (all "" without SASS).
+  std::vector<report::KernelResourceText> resources;
 
   static std::shared_ptr<const KernelListing> Make(std::shared_ptr<const codegen::CodegenResult> code);
   // The first entry implementing `instruction`; null when it launches nothing.
@@ -40,7 +43,7 @@ class KernelsModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kIndex, kLaunch, kInstruction, kKind, kWhat, kColumnCount };
+  enum Column { kIndex, kLaunch, kInstruction, kKind, kRegisters, kOccupancy, kWhat, kColumnCount };
   static constexpr int kInstructionRole = Qt::UserRole + 1;  // QString: the HLO instruction's name
   static constexpr int kKindRole = Qt::UserRole + 2;         // QString: PlanEntryKindName
 
@@ -55,6 +58,7 @@ class KernelsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
+  const report::KernelResourceText* resourcesOf(int row) const;
   std::shared_ptr<const KernelListing> listing_;
 };
 

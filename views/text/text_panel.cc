@@ -18,29 +18,20 @@
 #include "views/text/text_viewer.h"
 
 namespace hloscope::views {
-namespace {
-
-QPlainTextEdit* MakeEdit() {
-  auto* e = new QPlainTextEdit;
-  e->setReadOnly(true);
-  e->setLineWrapMode(QPlainTextEdit::NoWrap);
-  e->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  return e;
-}
-
-}  // namespace
 
 TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget;
   hlo_ = new TextViewer(TextViewer::Syntax::kHlo);
   diff_ = new TextViewer(TextViewer::Syntax::kDiff);
   source_ = new TextViewer(TextViewer::Syntax::kHlo, this);
-  ir_ = MakeEdit();
-  ptx_ = MakeEdit();
+  ir_ = new TextViewer(TextViewer::Syntax::kLlvmIr);
+  ptx_ = new TextViewer(TextViewer::Syntax::kPtx);
+  sass_ = new TextViewer(TextViewer::Syntax::kSass);
   tabs_->addTab(hlo_, tr("HLO"));
   tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(ir_, tr("LLVM IR"));
   tabs_->addTab(ptx_, tr("PTX"));
+  tabs_->addTab(sass_, tr("SASS"));
   kernels_tab_ = new QWidget;
   kernels_summary_ = new QLabel;
   kernels_summary_->setWordWrap(true);
@@ -161,14 +152,22 @@ void TextPanel::setInstruction(int64_t id) {
   hlo_->setHighlightedLine(selected_line_);
 }
 
-void TextPanel::setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note) {
+void TextPanel::setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note,
+                          const QString& sass) {
   if (name.isEmpty()) {
-    ir_->setPlainText(note);
-    ptx_->setPlainText(note);
+    ir_->setText(note);
+    ptx_->setText(note);
+    sass_->setText(note);
     return;
   }
-  ir_->setPlainText("; kernel " + name + "\n" + ir);
-  ptx_->setPlainText("// kernel " + name + "\n" + ptx);
+  ir_->setText("; kernel " + name + "\n" + ir);
+  ptx_->setText("// kernel " + name + "\n" + ptx);
+  const QString sass_text = "// kernel " + name + "\n" + sass;
+  // The kernel's first instruction (nvdisasm's /*0000*/), past the section
+  // header, is marked and brought into view.
+  const qsizetype first = sass_text.indexOf(QStringLiteral("/*0000*/"));
+  const int first_line = first < 0 ? -1 : static_cast<int>(sass_text.left(first).count(QLatin1Char('\n')));
+  sass_->setText(sass_text, [this, first_line] { sass_->setHighlightedLine(first_line); });
 }
 
 void TextPanel::setKernelListing(std::shared_ptr<const KernelListing> listing, const QString& note) {
@@ -192,10 +191,14 @@ QString TextPanel::kernelsSummary() const { return kernels_summary_->text(); }
 
 void TextPanel::showKernelsTab() { tabs_->setCurrentWidget(kernels_tab_); }
 
-QString TextPanel::irText() const { return ir_->toPlainText(); }
-QString TextPanel::ptxText() const { return ptx_->toPlainText(); }
+QString TextPanel::irText() const { return ir_->text(); }
+QString TextPanel::ptxText() const { return ptx_->text(); }
+QString TextPanel::sassText() const { return sass_->text(); }
 
-bool TextPanel::textPending() const { return hlo_->pending() || diff_->pending() || source_->pending(); }
+bool TextPanel::textPending() const {
+  return hlo_->pending() || diff_->pending() || source_->pending() || ir_->pending() || ptx_->pending() ||
+         sass_->pending();
+}
 
 QString TextPanel::hloText() const { return hlo_->text(); }
 QString TextPanel::diffText() const { return diff_->text(); }

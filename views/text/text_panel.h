@@ -4,8 +4,8 @@
 // source text. Each is a TextViewer: small texts in a QPlainTextEdit, large
 // ones (the 40k-line HLO of a large module) in the LargeTextView, prepared on
 // a worker so that the UI thread is never blocked by them. After Step →
-// Generate kernels: the selected instruction's LLVM IR and PTX (or why it has
-// none) and a Kernels tab listing every launch of the plan.
+// Generate kernels: the selected instruction's LLVM IR, PTX and SASS (or why
+// it has none) and a Kernels tab listing every launch of the plan.
 #pragma once
 
 #include <QWidget>
@@ -34,11 +34,17 @@ class TextPanel : public QWidget {
   void setSource(const QString& text, bool show);  // StableHLO source tab
   void setStep(std::shared_ptr<const PipelineRun> run, int step);
   void setInstruction(int64_t id);
-  // The LLVM IR and PTX tabs (the kernel implementing the selection); an
-  // empty `name` shows `note` instead.
-  void setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note);
+  // The LLVM IR, PTX and SASS tabs (the kernel implementing the selection);
+  // an empty `name` shows `note` in all three instead. `sass` is nvdisasm's
+  // text, or a comment saying why there is none.
+  void setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note,
+                 const QString& sass = {});
   QString irText() const;
   QString ptxText() const;
+  QString sassText() const;
+  TextViewer* irViewer() const { return ir_; }
+  TextViewer* ptxViewer() const { return ptx_; }
+  TextViewer* sassViewer() const { return sass_; }
   // The Kernels tab: every launch of the step's plan (generated kernels,
   // missing ones with their reason, custom-call / collective / host-transfer
   // thunks) and a summary line; null shows `note` instead.
@@ -69,8 +75,9 @@ class TextPanel : public QWidget {
   TextViewer* hlo_;
   TextViewer* diff_;
   TextViewer* source_;
-  QPlainTextEdit* ir_;
-  QPlainTextEdit* ptx_;
+  TextViewer* ir_;
+  TextViewer* ptx_;
+  TextViewer* sass_;
   QWidget* kernels_tab_;
   QLabel* kernels_summary_;
   QTableView* kernels_view_;

@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include "views/common/ui_timer.h"
+#include "views/text/asm_syntax.h"
 #include "views/text/hlo_highlighter.h"
 #include "views/text/large_text_view.h"
 
@@ -16,9 +17,15 @@ namespace {
 const LineStyler* StylerFor(TextViewer::Syntax syntax) {
   static const HloSyntax hlo;
   static const DiffSyntax diff;
+  static const AsmSyntax llvm_ir(AsmSyntax::Dialect::kLlvmIr);
+  static const AsmSyntax ptx(AsmSyntax::Dialect::kPtx);
+  static const AsmSyntax sass(AsmSyntax::Dialect::kSass);
   switch (syntax) {
     case TextViewer::Syntax::kHlo: return &hlo;
     case TextViewer::Syntax::kDiff: return &diff;
+    case TextViewer::Syntax::kLlvmIr: return &llvm_ir;
+    case TextViewer::Syntax::kPtx: return &ptx;
+    case TextViewer::Syntax::kSass: return &sass;
     case TextViewer::Syntax::kPlain: break;
   }
   return nullptr;

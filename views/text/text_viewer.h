@@ -26,7 +26,7 @@ class TextViewer : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Syntax { kPlain, kHlo, kDiff };
+  enum class Syntax { kPlain, kHlo, kDiff, kLlvmIr, kPtx, kSass };
   // Texts of at least this many characters (UTF-8 bytes) go to the large viewer.
   static constexpr qsizetype kLargeTextChars = 64 * 1024;
 
