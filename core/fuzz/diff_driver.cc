@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -185,8 +186,17 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
   }
   for (const runtime::KernelTiming& t : ran->kernels) r.kernels += static_cast<int64_t>(t.us.size());
   std::vector<Literal> want = FlattenTuple(*reference);
-  if (std::string d = runtime::CompareOutputs(code->plan, want, ran->outputs); !d.empty())
-    return fail("cpu-mismatch", "run", d);
+  if (std::string d = runtime::CompareOutputs(code->plan, want, ran->outputs); !d.empty()) {
+    // The stage names the kind of kernel that wrote the element, and whether
+    // it was exact, NaN or out of tolerance: one signature per kind of bug.
+    static const std::regex kKernel(R"(\(([a-z-]+), [^)]*\)\s*$)");
+    std::smatch km;
+    std::string stage = std::regex_search(d, km, kKernel) ? km[1].str() : "run";
+    stage += d.find("exact match") != std::string::npos ? ":exact"
+             : d.find("NaN") != std::string::npos       ? ":nan"
+                                                        : ":float";
+    return fail("cpu-mismatch", stage, d);
+  }
   r.cpu_ran = true;
   return r;
 }

@@ -29,6 +29,11 @@ const char* TName(T t) {
   return "f32";
 }
 bool IsFloat(T t) { return t == T::kF32 || t == T::kBF16 || t == T::kF16; }
+// A reduction whose bf16/f16 result depends on the order of combining
+// beyond the tolerance: more than a few rounded sums or products.
+bool IsLowPrecision(T t, const std::string& op, int64_t count) {
+  return (t == T::kBF16 || t == T::kF16) && (op == "add" || op == "multiply") && count > 4;
+}
 
 std::string Join(const Dims& d) {
   std::string s;
@@ -543,7 +548,10 @@ bool Gen::Reduce(Body& b) {
       i1 = IsFloat(va.type) ? "-inf" : "-2147483648";
       i2 = "0";
     } else {
+      const int64_t count = Elements(va.dims) / std::max<int64_t>(1, Elements(out));
       std::string op1 = pick_op(va.type), op2 = pick_op(t2);
+      if (IsLowPrecision(va.type, op1, count)) op1 = "maximum";
+      if (IsLowPrecision(t2, op2, count)) op2 = "minimum";
       text += "  v = " + s1 + " " + op1 + "(a0, b0)\n  i = " + s2 + " " + op2 + "(a1, b1)\n";
       i1 = init_for(op1, va.type);
       i2 = init_for(op2, t2);
@@ -560,6 +568,18 @@ bool Gen::Reduce(Body& b) {
     return true;
   }
   std::string op = pick_op(va.type);
+  if (IsLowPrecision(va.type, op, Elements(va.dims) / std::max<int64_t>(1, Elements(out)))) {
+    // A long bf16/f16 sum rounds after every step, so its value depends on
+    // the order the kernel combines in: sum in f32 as JAX does, and round once.
+    Dims l = va.layout;
+    int wide = Emit(b, T::kF32, va.dims, l, "convert", "convert(" + Use(b, a) + ")");
+    std::string init = Const(b, T::kF32, init_for(op, T::kF32));
+    int r = Emit(b, T::kF32, out, ol, "reduce",
+                 "reduce(" + Use(b, wide) + ", " + init + "), dimensions={" + Join(rd) + "}, to_apply=" +
+                     ScalarComputation(op, T::kF32));
+    Emit(b, va.type, out, PickLayout(b, out.size()), "convert", "convert(" + Use(b, r) + ")");
+    return true;
+  }
   std::string init = Const(b, va.type, init_for(op, va.type));
   Emit(b, va.type, out, ol, "reduce",
        "reduce(" + Use(b, a) + ", " + init + "), dimensions={" + Join(rd) + "}, to_apply=" +

@@ -133,6 +133,28 @@ bool Apply(Module& m, int kind, size_t k) {
       }
       return false;
     }
+    case 4: {  // get-tuple-element of a tuple: the element itself
+      size_t n = 0;
+      for (const auto& c : m.computations())
+        for (Instruction* i : Candidates(*c)) {
+          if (i->opcode() != Opcode::kGetTupleElement || i->operand(0)->opcode() != Opcode::kTuple || n++ != k)
+            continue;
+          Instruction* elem = i->operand(0)->operand(static_cast<int>(i->tuple_index()));
+          if (i->IsRoot()) c->set_root(elem);
+          else i->ReplaceAllUsesWith(elem);
+          return true;
+        }
+      return false;
+    }
+    case 5: {  // an earlier instruction of the root's shape becomes the root
+      size_t n = 0;
+      for (Instruction* i : Candidates(*e)) {
+        if (i == e->root() || !(i->shape() == e->root()->shape()) || n++ != k) continue;
+        e->set_root(i);
+        return true;
+      }
+      return false;
+    }
   }
   return false;
 }
@@ -151,7 +173,7 @@ std::string ShrinkModuleText(const std::string& text, const std::function<bool(c
   int tries = 0;
   for (bool progress = true; progress && tries < max_tries;) {
     progress = false;
-    for (int kind = 0; kind < 4 && tries < max_tries; ++kind) {
+    for (int kind = 0; kind < 6 && tries < max_tries; ++kind) {
       for (size_t k = 0; tries < max_tries; ++k) {
         auto m = ParseHloModule(best, "<shrink>");
         if (!m.ok()) return best;

@@ -5,6 +5,8 @@
 //   - drop one element of a tuple root;
 //   - replace an instruction by one of its operands of the same shape;
 //   - replace an instruction by a new entry parameter of its shape;
+//   - a get-tuple-element of a tuple by the element; an earlier
+//     instruction of the root's shape as the root;
 //   - (after each) remove dead instructions, unused parameters and
 //     computations nothing calls.
 // Works on any module text (generated or not).

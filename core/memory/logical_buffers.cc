@@ -234,6 +234,16 @@ struct Builder {
             if (i->opcode() == Opcode::kDynamicUpdateSlice || i->opcode() == Opcode::kScatter) {
               candidate = dying_operand_buffer(i, 0, pos);
               reason = std::string("in place into operand 0 (") + std::string(OpcodeName(i->opcode())) + ")";
+              // Only where the output keeps the operand's layout and no other
+              // operand (the update, the indices) reads the same storage: a
+              // scatter of x into x would read updates it has overwritten
+              // (XLA copies such an operand first).
+              if (candidate >= 0 && !(i->operand(0)->shape() == i->shape())) candidate = -1;
+              for (int k2 = 1; candidate >= 0 && k2 < i->operand_count(); ++k2) {
+                auto [leaves, count] = LeavesOf(i->operand(k2), run);
+                for (int l = 0; l < count; ++l)
+                  if (Find(leaves[l]) == Find(candidate)) candidate = -1;
+              }
             } else if (IsElementwise(i->opcode()) || (i->opcode() == Opcode::kFusion &&
                                                        i->fusion_kind() == FusionKind::kLoop)) {
               for (int k2 = 0; k2 < i->operand_count() && candidate < 0; ++k2) {
