@@ -17,6 +17,7 @@
 
 #include "core/codegen/kernel_key.h"
 #include "core/codegen/kernel_plan.h"
+#include "core/codegen/line_info.h"
 #include "core/codegen/nvptx_backend.h"
 #include "core/eval/random_inputs.h"
 #include "core/parser/parser.h"
@@ -170,6 +171,11 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
   std::vector<runtime::KernelThunk*> thunks = MutableKernels(kp.plan);
   if (thunks.size() != kp.specs.size()) return Status::Error("codegen: internal error: kernel plan and specs differ");
   const auto wall_start = std::chrono::steady_clock::now();
+  HloLineTable lines;
+  if (options.line_info) {
+    lines = MakeHloLineTable(optimized);
+    for (KernelSpec& spec : kp.specs) spec.lines = &lines;
+  }
   const size_t n = thunks.size();
 
   // Launches with equal keys share the kernel of the first (XLA's kernel reuse).
@@ -280,6 +286,7 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
     } else if (o.missing.empty()) {
       code = std::move(outs[k].code);
       code.kernel = spec.name;
+      if (spec.lines) code.hlo_file = spec.lines->file;
       ++result.distinct;
     }
     code.name = spec.name;

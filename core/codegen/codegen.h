@@ -41,6 +41,11 @@ struct CodegenOptions {
   uint64_t elided_seed = 0;
   int threads = 0;                    // kernels compiled at once; 0: one per core
   bool share_kernels = true;          // identical fused computations share one kernel
+  // Line info (core/codegen/line_info.h): the IR's !dbg, the PTX's .loc and
+  // the SASS's line comments name the line of the HLO instruction each came
+  // from in PrintModule(optimized) (KernelCode::hlo_file). The code is the
+  // same without.
+  bool line_info = true;
   // Called now and then from the calling thread while kernels compile:
   // distinct kernels done, distinct kernels in all.
   std::function<void(size_t done, size_t total)> progress;
@@ -55,6 +60,9 @@ struct KernelCode {
   std::string ir;            // the emitted module, before libdevice and O3 (the CPU path retargets this)
   std::string optimized_ir;  // after libdevice + O3
   std::string ptx;
+  // The file name the line info of ir/ptx/sass refers to ("<module>.hlo":
+  // PrintModule(optimized)); "" without CodegenOptions::line_info.
+  std::string hlo_file;
   // With CodegenOptions::sass: nvdisasm's text, ptxas's resources and the
   // instruction classes (empty/zero where shared, as ir and ptx).
   std::string sass;

@@ -2,6 +2,7 @@
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -86,6 +87,9 @@ Status CpuJit::AddKernel(const std::string& name, const std::string& ir) {
   if (!m)
     return Error("kernel '" + name + "': " + std::to_string(diag.getLineNo()) + ":" +
                  std::to_string(diag.getColumnNo() + 1) + ": error: " + diag.getMessage().str());
+  // The line info (.loc for the NVPTX backend, line_info.h) has no use on
+  // the host, and the retargeting's new functions carry none.
+  llvm::StripDebugInfo(*m);
   ASSIGN_OR_RETURN(RetargetInfo info, RetargetForHost(*m, name, host_->triple, host_->tm->createDataLayout()));
   std::string verr;
   llvm::raw_string_ostream vos(verr);

@@ -22,6 +22,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/codegen/line_info.h"
 #include "core/ir/computation.h"
 
 namespace hloscope::codegen {
@@ -164,6 +165,7 @@ StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
     }));
     b.CreateStore(b.CreateLoad(cty, tmp), b.CreateInBoundsGEP(cty, bs, b.CreateAdd(b.CreateMul(ty, I64(b, pitch)), tx)));
     SyncThreads(b);
+    ScopedHloLocation at(b, spec, dot);  // the tile's multiply-adds
     Value* sum = b.CreateLoad(cty, acc);
     for (int64_t q = 0; q < kTile; ++q) {
       Value* a = b.CreateLoad(cty, b.CreateInBoundsGEP(cty, as, b.CreateAdd(b.CreateMul(ty, I64(b, pitch)), I64(b, q))));

@@ -15,6 +15,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/codegen/line_info.h"
 #include "core/ir/computation.h"
 #include "core/ir/custom_calls.h"
 
@@ -713,6 +714,7 @@ StatusOr<Value*> ElementalEmitter::Emit(const Instruction* instr, const Index& i
   auto key = std::make_pair(instr, index);
   auto it = impl_->cache.find(key);
   if (it != impl_->cache.end()) return it->second;
+  ScopedHloLocation at(b_, spec_, instr);
   ASSIGN_OR_RETURN(Value * v, impl_->Emit(instr, index));
   impl_->cache[key] = v;
   return v;
@@ -872,6 +874,7 @@ llvm::Function* CreateKernelFunction(llvm::Module& module, const KernelSpec& spe
     if (!spec.args[i].is_output && !aliased) a->addAttr(llvm::Attribute::ReadOnly);
   }
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", f));
+  AttachKernelDebugInfo(*f, spec, b);
   return f;
 }
 

@@ -42,12 +42,17 @@ struct KernelArg {
   int aliases = -1;        // index of another arg with the same storage, or -1
 };
 
+struct HloLineTable;
+
 struct KernelSpec {
   const Instruction* instr = nullptr;  // fusion or unfused instruction
   std::string name;                    // LLVM function name (a valid C identifier)
   std::vector<KernelArg> args;
   NvptxTarget target;
   const DeviceSpec* device = nullptr;  // for launch-dimension choices
+  // Line info (core/codegen/line_info.h): where each instruction is in the
+  // printed module; null: no debug locations.
+  const HloLineTable* lines = nullptr;
 };
 
 struct EmittedKernel {

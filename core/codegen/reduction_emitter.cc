@@ -28,6 +28,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/codegen/line_info.h"
 #include "core/fusion/fusibility.h"
 #include "core/ir/computation.h"
 
@@ -178,6 +179,7 @@ class Emitter {
   // Tree reduction across the 32 lanes of a warp; `valid(d)` says whether
   // lane+d holds a value to combine.
   Status WarpReduce(const std::function<Value*(int)>& valid) {
+    ScopedHloLocation at(b_, spec_, p_.reduces.front());  // the shuffles: the (first) reduce's
     for (int d = 16; d >= 1; d /= 2) {
       std::vector<Value*> mine = Load(), other;
       for (Value* v : mine) other.push_back(ShuffleDownAny(b_, v, d));
@@ -230,6 +232,7 @@ class Emitter {
       }
       std::vector<Value*> result = params;
       if (p_.r > 0) {
+        ScopedHloLocation at(b_, spec_, r);
         for (int i = 0; i < n; ++i) params.push_back(acc[p_.slot0[k] + i]);
         ASSIGN_OR_RETURN(result, ee_.EmitScalarComputation(*r->to_apply(), params));
         if (static_cast<int>(result.size()) != n) return Status::Error(r->name() + ": reducer returns the wrong number of values");
@@ -275,6 +278,7 @@ class Emitter {
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const Instruction* op = *it;
       if (op->opcode() == Opcode::kBitcast) continue;
+      ScopedHloLocation at(b_, spec_, op);
       ASSIGN_OR_RETURN(v, EmitElementwiseOp(b_, *op, {v}, {op->operand(0)->shape().element_type()}));
     }
     const Shape& rs = reduce->shape();
@@ -329,6 +333,7 @@ class Emitter {
     for (size_t k = 0; k < p_.reduces.size(); ++k) {
       const Instruction* r = p_.reduces[k];
       int n = r->operand_count() / 2;
+      ScopedHloLocation at(b_, spec_, r);  // the reducer applied is the reduce's code
       std::vector<Value*> params;
       for (int i = 0; i < n; ++i) params.push_back(a[p_.slot0[k] + i]);
       for (int i = 0; i < n; ++i) params.push_back(x[p_.slot0[k] + i]);

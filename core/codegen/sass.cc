@@ -200,9 +200,9 @@ StatusOr<SassCode> CompileToSass(const std::string& ptx, const std::string& entr
   SassCode out;
   out.sm = std::string(target.sm);
   std::string log;
-  int rc = Run(Quote(ptxas) + " -v -arch=" + out.sm + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1", &log);
+  int rc = Run(Quote(ptxas) + " -v -lineinfo -arch=" + out.sm + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1", &log);
   std::string sass;
-  int rc2 = rc == 0 ? Run(Quote(nvdisasm) + " -c " + Quote(cubin) + " 2>&1", &sass) : -1;
+  int rc2 = rc == 0 ? Run(Quote(nvdisasm) + " -c -g -gp " + Quote(cubin) + " 2>&1", &sass) : -1;
   std::error_code ec;
   fs::remove_all(dir, ec);
   if (rc != 0) return Status::Error("codegen: ptxas -arch=" + out.sm + " rejected the PTX: " + log);
@@ -220,18 +220,53 @@ bool IsHeaderLine(const std::string& l) {
   return l.rfind(".version", 0) == 0 || l.rfind(".target", 0) == 0 || l.rfind(".address_size", 0) == 0;
 }
 
-// Splits a PTX module into its header, its module-scope data declarations
-// (`.global`/`.const` tables such as libdevice's __cudart_i2opi_f, one line
-// each) and the rest; false when it declares anything else at module scope
-// (functions, multi-line declarations), which could clash in a merged module.
-bool SplitPtx(const std::string& ptx, std::string* header, std::vector<std::string>* globals, std::string* body) {
+// A PTX module taken apart for merging: its header, its module-scope data
+// declarations (`.global`/`.const` tables such as libdevice's
+// __cudart_i2opi_f, one line each), its line-info files (`.file N "name"`),
+// and the rest, each line with its line number in the module.
+struct PtxParts {
+  std::string header;
+  std::vector<std::string> globals;
+  std::map<int, std::string> files;  // .file index → name
+  bool debug_section = false;        // the backend's empty `.section .debug_loc { }`
+  std::vector<std::string> body;
+  std::vector<int> body_line;        // 1-based, per body line
+};
+
+// "\t.file\t1 \"m.hlo\"" → 1, m.hlo; false for other lines.
+bool ParseFileLine(const std::string& line, int* index, std::string* name) {
+  static const std::regex file(R"(^\s*\.file\s+([0-9]+)\s+"([^"]*)\")");
+  std::smatch m;
+  if (line.find(".file") == std::string::npos || !std::regex_search(line, m, file)) return false;
+  *index = std::stoi(m[1]);
+  *name = m[2];
+  return true;
+}
+
+// False when the module declares anything else at module scope (functions,
+// multi-line declarations), which could clash in a merged module.
+bool SplitPtx(const std::string& ptx, PtxParts* out) {
   std::istringstream in(ptx);
   std::string line;
-  int depth = 0;
+  int depth = 0, number = 0;
   while (std::getline(in, line)) {
+    ++number;
     if (depth == 0 && IsHeaderLine(line)) {
-      *header += line + "\n";
+      out->header += line + "\n";
       continue;
+    }
+    if (depth == 0) {
+      int index = 0;
+      std::string name;
+      if (ParseFileLine(line, &index, &name)) {
+        out->files[index] = name;
+        continue;
+      }
+      const size_t a = line.find_first_not_of(" \t");
+      if (a != std::string::npos && line.compare(a, 15, ".section\t.debug") == 0) {
+        out->debug_section = true;
+        continue;
+      }
     }
     if (depth == 0 && !line.empty() && line[0] == '.' && line.rfind(".visible .entry", 0) != 0 &&
         line.rfind(".entry", 0) != 0 && line.rfind(".maxntid", 0) != 0 && line.rfind(".reqntid", 0) != 0 &&
@@ -239,13 +274,47 @@ bool SplitPtx(const std::string& ptx, std::string* header, std::vector<std::stri
       const bool data = (line.rfind(".global ", 0) == 0 || line.rfind(".const ", 0) == 0) && line.back() == ';' &&
                         line.find('{') == line.rfind('{');
       if (!data) return false;
-      globals->push_back(line);
+      out->globals.push_back(line);
       continue;
     }
     for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-    *body += line + "\n";
+    out->body.push_back(line);
+    out->body_line.push_back(number);
   }
   return true;
+}
+
+// `.loc F L C` with F renumbered by `ids` (a line unchanged otherwise).
+std::string RenumberLoc(const std::string& line, const std::map<int, int>& ids) {
+  static const std::regex loc(R"(^(\s*\.loc\s+)([0-9]+)(.*)$)");
+  std::smatch m;
+  if (line.find(".loc") == std::string::npos || !std::regex_match(line, m, loc)) return line;
+  auto it = ids.find(std::stoi(m[2]));
+  if (it == ids.end() || it->first == it->second) return line;
+  return m[1].str() + std::to_string(it->second) + m[3].str();
+}
+
+// nvdisasm -gp names the PTX line of each instruction in the merged module;
+// `origin` maps those (1-based) to (job, line in the job's own PTX). Lines of
+// other jobs' PTX, which a kernel's listing cannot show, are dropped.
+std::string RemapPtxLines(const std::string& sass, const std::vector<std::pair<int, int>>& origin, int job) {
+  static const std::string key = ".nv_debug_ptx_txt\", line ";
+  if (sass.find(key) == std::string::npos) return sass;
+  std::istringstream in(sass);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const size_t at = line.find(key);
+    if (at != std::string::npos && line.find("//##") != std::string::npos) {
+      const size_t from = at + key.size();
+      const size_t to = line.find_first_not_of("0123456789", from);
+      const int merged = to == from ? 0 : std::stoi(line.substr(from, to - from));
+      if (merged <= 0 || merged > static_cast<int>(origin.size()) || origin[merged - 1].first != job) continue;
+      line = line.substr(0, from) + std::to_string(origin[merged - 1].second) +
+             (to == std::string::npos ? std::string() : line.substr(to));
+    }
+    out += line + "\n";
+  }
+  return out;
 }
 
 // The symbol a module-scope data declaration defines ("" if not found).
@@ -302,16 +371,19 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
     for (auto& o : out) o = Status::Error("codegen: " + MissingSassTools());
     return out;
   }
-  std::string header, merged, data;
-  std::map<std::string, std::string> declared;  // symbol → its declaration in the merged module
+  std::string header, data, files;
+  std::vector<std::string> bodies;                       // per batched job, its lines renumbered
+  std::vector<std::vector<int>> body_lines;              // and their lines in its own PTX
+  std::map<std::string, std::string> declared;           // symbol → its declaration in the merged module
+  std::map<std::string, int> file_ids;                   // line-info file → its index in the merged module
+  bool debug_section = false;
   std::vector<size_t> batch, alone;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    std::string h, body;
-    std::vector<std::string> globals;
-    bool ok = jobs[i].ptx && SplitPtx(*jobs[i].ptx, &h, &globals, &body) && (header.empty() || h == header);
+    PtxParts parts;
+    bool ok = jobs[i].ptx && SplitPtx(*jobs[i].ptx, &parts) && (header.empty() || parts.header == header);
     // The same table declared alike by several kernels is declared once;
     // one symbol declared differently keeps the kernel out of the batch.
-    for (const std::string& g : globals) {
+    for (const std::string& g : parts.globals) {
       const std::string sym = DeclaredSymbol(g);
       auto it = declared.find(sym);
       ok = ok && !sym.empty() && (it == declared.end() || it->second == g);
@@ -320,10 +392,22 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
       alone.push_back(i);
       continue;
     }
-    for (const std::string& g : globals)
+    for (const std::string& g : parts.globals)
       if (declared.emplace(DeclaredSymbol(g), g).second) data += g + "\n";
-    header = h;
-    merged += body;
+    // Line-info files are numbered once for the merged module; each
+    // kernel's .loc lines follow (kernels of one module share one file).
+    std::map<int, int> ids;
+    for (const auto& [index, name] : parts.files) {
+      auto [it, fresh] = file_ids.emplace(name, static_cast<int>(file_ids.size()) + 1);
+      if (fresh) files += "\t.file\t" + std::to_string(it->second) + " \"" + name + "\"\n";
+      ids[index] = it->second;
+    }
+    std::string body;
+    for (const std::string& l : parts.body) body += (ids.empty() ? l : RenumberLoc(l, ids)) + "\n";
+    bodies.push_back(std::move(body));
+    body_lines.push_back(std::move(parts.body_line));
+    debug_section |= parts.debug_section;
+    header = parts.header;
     batch.push_back(i);
   }
   bool batched = false;
@@ -332,14 +416,23 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
     if (mkdtemp(tmpl)) {
       const fs::path dir = tmpl;
       const std::string in = (dir / "all.ptx").string(), cubin = (dir / "all.cubin").string();
+      // Where each line of the merged module came from (-gp's PTX lines).
+      std::vector<std::pair<int, int>> origin;
       {
+        std::string merged = header + data + files;
+        origin.assign(static_cast<size_t>(std::count(merged.begin(), merged.end(), '\n')), {-1, 0});
+        for (size_t b = 0; b < batch.size(); ++b) {
+          merged += bodies[b];
+          for (int line : body_lines[b]) origin.push_back({static_cast<int>(batch[b]), line});
+        }
+        if (debug_section) merged += "\t.section\t.debug_loc\t{\t}\n";
         std::ofstream f(in, std::ios::binary);
-        f << header << data << merged;
+        f << merged;
       }
       std::string log, sass;
-      if (Run(Quote(ptxas) + " -v -arch=" + std::string(target.sm) + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1",
+      if (Run(Quote(ptxas) + " -v -lineinfo -arch=" + std::string(target.sm) + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1",
               &log) == 0 &&
-          Run(Quote(nvdisasm) + " -c " + Quote(cubin) + " 2>&1", &sass) == 0) {
+          Run(Quote(nvdisasm) + " -c -g -gp " + Quote(cubin) + " 2>&1", &sass) == 0) {
         std::map<std::string, std::string> sections = SectionsByFunction(sass);
         std::string prologue = sass.substr(0, sass.find("//----"));  // .target, .elftype
         for (size_t i : batch) {
@@ -357,7 +450,7 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
           for (const auto& [name, body] : sections)
             if (name.rfind("__cuda", 0) == 0 && sec->second.find("(" + name + ")") != std::string::npos)
               text += body;
-          c.sass = RenumberLabels(text);
+          c.sass = RenumberLabels(RemapPtxLines(text, origin, static_cast<int>(i)));
           c.stats = ClassifySass(c.sass);
           c.ptxas_log = log;
           out[i] = std::move(c);
