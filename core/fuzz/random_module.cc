@@ -550,8 +550,9 @@ bool Gen::Reduce(Body& b) {
     } else {
       const int64_t count = Elements(va.dims) / std::max<int64_t>(1, Elements(out));
       std::string op1 = pick_op(va.type), op2 = pick_op(t2);
-      if (IsLowPrecision(va.type, op1, count)) op1 = "maximum";
-      if (IsLowPrecision(t2, op2, count)) op2 = "minimum";
+      if (IsLowPrecision(va.type, op1, count) || (IsFloat(va.type) && op1 == "multiply" && count > 4))
+        op1 = "maximum";
+      if (IsLowPrecision(t2, op2, count) || (IsFloat(t2) && op2 == "multiply" && count > 4)) op2 = "minimum";
       text += "  v = " + s1 + " " + op1 + "(a0, b0)\n  i = " + s2 + " " + op2 + "(a1, b1)\n";
       i1 = init_for(op1, va.type);
       i2 = init_for(op2, t2);
@@ -568,6 +569,9 @@ bool Gen::Reduce(Body& b) {
     return true;
   }
   std::string op = pick_op(va.type);
+  // A float product of many terms may overflow in one order and not in
+  // another (0 * inf): keep products short.
+  if (IsFloat(va.type) && op == "multiply" && Elements(va.dims) > 4 * std::max<int64_t>(1, Elements(out))) op = "add";
   if (IsLowPrecision(va.type, op, Elements(va.dims) / std::max<int64_t>(1, Elements(out)))) {
     // A long bf16/f16 sum rounds after every step, so its value depends on
     // the order the kernel combines in: sum in f32 as JAX does, and round once.
@@ -614,7 +618,10 @@ bool Gen::Scatter(Body& b) {
   if (k * va.dims[1] > o_.max_elements) return false;
   int idx = NewParam(b, T::kS32, {k, 1}, DefaultLayout(2));
   int upd = GetOrMake(b, va.type, {k, va.dims[1]});
-  std::string comp = ScalarComputation(rng_.Chance(70) ? "add" : "maximum", va.type);
+  // Repeated indices combine in any order: a bf16/f16 sum of them rounds
+  // differently in each, so those take the maximum.
+  bool low = va.type == T::kBF16 || va.type == T::kF16;
+  std::string comp = ScalarComputation(rng_.Chance(70) && !low ? "add" : "maximum", va.type);
   std::string ua = Use(b, a), ui = Use(b, idx), uu = Use(b, upd);
   std::string rhs = "scatter(" + ua + ", " + ui + ", " + uu + "), update_window_dims={1}, inserted_window_dims={0}, "
                     "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=" + comp;

@@ -79,6 +79,20 @@ std::vector<Instruction*> Candidates(const Computation& c) {
   return out;
 }
 
+// Computations edits may change: not the reducers and combiners (to_apply):
+// changing `min(a, b)` into `b` makes the result depend on the order of
+// combining, a different failure than the one being reduced.
+std::vector<Computation*> Editable(const Module& m) {
+  std::set<const Computation*> appliers;
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions())
+      if (Computation* a = i->to_apply()) appliers.insert(a);
+  std::vector<Computation*> out;
+  for (const auto& c : m.computations())
+    if (!appliers.count(c.get())) out.push_back(c.get());
+  return out;
+}
+
 // Applies edit `kind` number `k`; false when there is no such edit.
 bool Apply(Module& m, int kind, size_t k) {
   Computation* e = m.entry();
@@ -108,7 +122,7 @@ bool Apply(Module& m, int kind, size_t k) {
     }
     case 2: {  // bypass: an instruction replaced by an operand of its shape
       size_t n = 0;
-      for (const auto& c : m.computations())
+      for (Computation* c : Editable(m))
         for (Instruction* i : Candidates(*c))
           for (int o = 0; o < i->operand_count(); ++o) {
             if (!(i->operand(o)->shape() == i->shape())) continue;
@@ -135,7 +149,7 @@ bool Apply(Module& m, int kind, size_t k) {
     }
     case 4: {  // get-tuple-element of a tuple: the element itself
       size_t n = 0;
-      for (const auto& c : m.computations())
+      for (Computation* c : Editable(m))
         for (Instruction* i : Candidates(*c)) {
           if (i->opcode() != Opcode::kGetTupleElement || i->operand(0)->opcode() != Opcode::kTuple || n++ != k)
             continue;
