@@ -34,6 +34,18 @@ sanitizer_build_and_test() {
   mkdir -p "$SAN_BUILD/fuzz-corpus"
   "$SAN_BUILD/bin/hlo_parser_fuzzer" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 -timeout=10 \
     -rss_limit_mb=2048 "$SAN_BUILD/fuzz-corpus" "$ROOT/tests/fuzz/seeds" "$ROOT/samples" 2>&1 | tail -5
+  # Random modules through every pipeline, buffer assignment and the CPU
+  # kernel run (docs/testing.md): fixed seeds, then a clock-derived seed that
+  # is printed so that a failure can be replayed with --seed; ~3 minutes.
+  cmake --build "$SAN_BUILD" -j "$JOBS" --target hloscope-diffuzz
+  local seed=$(( $(date +%s) % 1000000 * 1000 ))
+  step "hloscope-diffuzz: fixed seeds 1.. (${DIFFUZZ_COUNT:-100} modules), then --seed $seed for ${DIFFUZZ_SECONDS:-100}s"
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$SAN_BUILD/bin/hloscope-diffuzz" --seed 1 --count "${DIFFUZZ_COUNT:-100}" --out "$SAN_BUILD/diffuzz-findings"
+  echo "time-derived seed: $seed (replay: hloscope-diffuzz --seed $seed --seconds ${DIFFUZZ_SECONDS:-100})"
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$SAN_BUILD/bin/hloscope-diffuzz" --seed "$seed" --seconds "${DIFFUZZ_SECONDS:-100}" \
+    --out "$SAN_BUILD/diffuzz-findings"
 }
 
 case "${1:-}" in
