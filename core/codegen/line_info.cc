@@ -1,17 +1,17 @@
 #include "core/codegen/line_info.h"
 
-#include <cctype>
-#include <cstdlib>
-#include <map>
-#include <regex>
-#include <sstream>
-
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <sstream>
 
 #include "core/codegen/kernel_emitter.h"
 #include "core/ir/computation.h"
@@ -56,9 +56,8 @@ void AttachKernelDebugInfo(llvm::Function& f, const KernelSpec& spec, llvm::IRBu
   if (!spec.lines) return;
   llvm::Module& m = *f.getParent();
   llvm::DIBuilder dib(m);
-  llvm::DICompileUnit* cu = m.debug_compile_units_begin() == m.debug_compile_units_end()
-                                ? nullptr
-                                : *m.debug_compile_units_begin();
+  llvm::DICompileUnit* cu =
+      m.debug_compile_units_begin() == m.debug_compile_units_end() ? nullptr : *m.debug_compile_units_begin();
   llvm::DIFile* file = nullptr;
   if (!cu) {
     file = dib.createFile(spec.lines->file, "");
@@ -177,8 +176,10 @@ std::vector<int> SassLines(const std::string& sass, Take take, Reset reset) {
     const std::string& l = lines[k];
     if (l.find("//##") != std::string::npos && std::regex_search(l, m, file_re)) {
       const std::string file = m[1];
-      if (take(file)) current = std::atoi(m[2].str().c_str());
-      else if (reset(file)) current = 0;
+      if (take(file))
+        current = std::atoi(m[2].str().c_str());
+      else if (reset(file))
+        current = 0;
       continue;
     }
     if (l.find(".text.") != std::string::npos && l.find(".section") != std::string::npos) current = 0;

@@ -69,17 +69,20 @@ struct SassCode {
   std::string ptxas_log;   // ptxas -v, as printed
 };
 
-// ptxas -v -arch=<target.sm> on `ptx`, then nvdisasm -c on the cubin; the
-// resources are those of entry function `entry`.
+// ptxas -v -lineinfo -arch=<target.sm> on `ptx`, then nvdisasm -c -g -gp on
+// the cubin (the SASS names each instruction's HLO and PTX lines:
+// core/codegen/line_info.h); the resources are those of entry function
+// `entry`.
 StatusOr<SassCode> CompileToSass(const std::string& ptx, const std::string& entry, const NvptxTarget& target);
 
 // Many kernels at once, each result as CompileToSass's would be: modules
 // whose only module-scope lines are the PTX header are merged into one PTX
 // module (ptxas compiles each entry on its own, so the code is the same; the
-// .L_x_ labels are renumbered per kernel), assembled once and disassembled
-// once; the SASS is split by the kernels' .text sections, with the helper
-// functions (__cuda_*) a kernel calls. Others, and a batch ptxas refuses, go
-// one by one.
+// .L_x_ labels are renumbered per kernel; the line-info .file tables become
+// one, and the PTX lines nvdisasm names are mapped back to each kernel's own
+// PTX), assembled once and disassembled once; the SASS is split by the
+// kernels' .text sections, with the helper functions (__cuda_*) a kernel
+// calls. Others, and a batch ptxas refuses, go one by one.
 struct SassJob {
   std::string entry;
   const std::string* ptx = nullptr;

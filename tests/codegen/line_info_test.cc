@@ -3,16 +3,17 @@
 // (found here independently, by searching the text for "%name = "); the code
 // is the same with and without; a SASS batch maps each kernel's PTX lines
 // back to its own PTX. SASS cases skip without ptxas and nvdisasm.
+#include "core/codegen/line_info.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "core/codegen/codegen.h"
-#include "core/codegen/line_info.h"
 #include "core/codegen/sass.h"
 #include "core/ir/computation.h"
 #include "core/printer/printer.h"
@@ -176,7 +177,8 @@ void CheckKernelLines(const CompiledFile& r, const KernelCode& k, bool sass) {
     seen.insert(l);
     EXPECT_TRUE(own.count(l)) << "PTX names line " << l << ", not one of " << k.instruction << "'s";
   }
-  for (const std::string& l : Lines(k.ptx)) code += !l.empty() && l[0] == '\t' && l[1] != '.' && l[1] != '/' && l[1] != '{' && l[1] != '}';
+  for (const std::string& l : Lines(k.ptx))
+    code += !l.empty() && l[0] == '\t' && l[1] != '.' && l[1] != '/' && l[1] != '{' && l[1] != '}';
   EXPECT_GT(located, code * 8 / 10) << "most PTX instructions are located";
   if (instr->fused_computation()) EXPECT_GE(seen.size(), 3u);
   if (!sass) return;
@@ -186,7 +188,8 @@ void CheckKernelLines(const CompiledFile& r, const KernelCode& k, bool sass) {
   std::set<int> sass_seen;
   size_t instructions = 0, compared = 0, agree = 0;
   for (size_t i = 0; i < hlo.size(); ++i) {
-    if (sass_lines[i].find("*/") == std::string::npos || sass_lines[i].find("/*") == std::string::npos) continue;
+    if (sass_lines[i].find("*/") == std::string::npos || sass_lines[i].find("/*") == std::string::npos)
+      continue;
     if (hlo[i] == 0 && from_ptx[i] == 0) continue;
     ++instructions;
     if (hlo[i] != 0) {
@@ -246,8 +249,8 @@ std::vector<std::string> LocatedInstructions(const std::string& sass) {
   for (size_t i = 0; i < lines.size(); ++i)
     if (std::regex_search(lines[i], m, instr))
       out.push_back(std::regex_replace(std::regex_replace(std::string(m[1]), std::regex(R"(\.L_x_\d+)"), "L"),
-                                       std::regex(R"(\$__internal_\d+_\$)"), "$__internal_$") + " @" +
-                    std::to_string(ptx[i]) + ":" + std::to_string(hlo[i]));
+                                       std::regex(R"(\$__internal_\d+_\$)"), "$__internal_$") +
+                    " @" + std::to_string(ptx[i]) + ":" + std::to_string(hlo[i]));
   return out;
 }
 
@@ -265,7 +268,8 @@ TEST(KernelLines, BatchGivesEachKernelTheLinesOfItsOwnCubin) {
     if (k.same_as >= 0 || k.ptx.empty() || compared >= 4) continue;
     auto alone = CompileToSass(k.ptx, k.kernel, *target);
     ASSERT_TRUE(alone.ok()) << alone.status().message();
-    const std::vector<std::string> batch = LocatedInstructions(k.sass), own = LocatedInstructions(alone->sass);
+    const std::vector<std::string> batch = LocatedInstructions(k.sass),
+                                   own = LocatedInstructions(alone->sass);
     EXPECT_EQ(batch.size(), own.size()) << k.kernel;
     for (size_t i = 0; i < batch.size() && i < own.size(); ++i)
       if (batch[i] != own[i]) {
@@ -327,7 +331,8 @@ TEST_P(SamplesLineInfo, SameCodeWithoutLineInfo) {
     SCOPED_TRACE(x.name);
     EXPECT_TRUE(y.hlo_file.empty());
     EXPECT_EQ(y.ptx.find(".loc"), std::string::npos);
-    EXPECT_EQ(FirstDifference(WithoutDebugIr(x.optimized_ir), WithoutDebugIr(y.optimized_ir)), "") << "optimized IR";
+    EXPECT_EQ(FirstDifference(WithoutDebugIr(x.optimized_ir), WithoutDebugIr(y.optimized_ir)), "")
+        << "optimized IR";
     EXPECT_EQ(FirstDifference(WithoutDebugPtx(x.ptx), WithoutDebugPtx(y.ptx)), "") << "PTX";
   }
 }
@@ -349,7 +354,8 @@ ENTRY e {
   z = f32[] constant(0)
   s = f32[64] reduce(e, z), dimensions={1}, to_apply=add
   ROOT n = f32[64] negate(s)
-})", "gpu");
+})",
+                                      "gpu");
   EXPECT_EQ(r.error, "");
 }
 
