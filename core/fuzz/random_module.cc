@@ -30,9 +30,9 @@ const char* TName(T t) {
 }
 bool IsFloat(T t) { return t == T::kF32 || t == T::kBF16 || t == T::kF16; }
 // A reduction whose bf16/f16 result depends on the order of combining
-// beyond the tolerance: more than a few rounded sums or products.
+// beyond the tolerance: any rounded sum or product of several elements.
 bool IsLowPrecision(T t, const std::string& op, int64_t count) {
-  return (t == T::kBF16 || t == T::kF16) && (op == "add" || op == "multiply") && count > 4;
+  return (t == T::kBF16 || t == T::kF16) && (op == "add" || op == "multiply") && count > 1;
 }
 
 std::string Join(const Dims& d) {
@@ -541,9 +541,14 @@ bool Gen::Reduce(Body& b) {
                        " parameter(2)\n  b1 = " + s2 + " parameter(3)\n";
     std::string i1, i2;
     if (argmax) {
+      // A total order (NaN above everything, as JAX's argmax): without it a
+      // NaN makes the result depend on the order of combining.
       text += "  gt = pred[] compare(a0, b0), direction=GT\n  eq = pred[] compare(a0, b0), direction=EQ\n"
-              "  lt = pred[] compare(a1, b1), direction=LT\n  tie = pred[] and(eq, lt)\n"
-              "  keep = pred[] or(gt, tie)\n  v = " + s1 + " select(keep, a0, b0)\n  i = " + s2 +
+              "  an = pred[] compare(a0, a0), direction=NE\n  bn = pred[] compare(b0, b0), direction=NE\n"
+              "  nb = pred[] not(bn)\n  anan = pred[] and(an, nb)\n  both = pred[] and(an, bn)\n"
+              "  same = pred[] or(eq, both)\n  lt = pred[] compare(a1, b1), direction=LT\n"
+              "  tie = pred[] and(same, lt)\n  big = pred[] or(gt, anan)\n"
+              "  keep = pred[] or(big, tie)\n  v = " + s1 + " select(keep, a0, b0)\n  i = " + s2 +
               " select(keep, a1, b1)\n";
       i1 = IsFloat(va.type) ? "-inf" : "-2147483648";
       i2 = "0";
