@@ -2,6 +2,7 @@
 #include "core/parser/parser.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -713,6 +714,14 @@ StatusOr<std::unique_ptr<Module>> ParseHloModule(std::string_view text, std::str
 }
 
 StatusOr<std::string> ReadFileToString(const std::string& path) {
+  // A folder opens as a stream on Linux and reports an absurd size: say what
+  // it is instead (a kernel bundle is a folder with manifest.json).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Status::Error(path + ": error: is a folder, not a file" +
+                         (std::filesystem::exists(std::filesystem::path(path) / "manifest.json", ec)
+                              ? std::string(" (a kernel bundle: run it with hloscope-run " + path + ")")
+                              : std::string()));
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error(path + ": error: cannot open file");
   // One buffer of the file's size, filled in place (no stream copy, so the

@@ -1,5 +1,9 @@
 // Malformed input: every kind gives `FILE:LINE:COL: error: <message>`.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "core/parser/parser.h"
 #include "core/printer/printer.h"
@@ -11,6 +15,25 @@ std::string ErrorOf(const std::string& text) {
   auto m = ParseHloModule(text, "t.hlo");
   EXPECT_FALSE(m.ok()) << "expected an error for:\n" << text;
   return m.ok() ? "" : m.status().message();
+}
+
+// A folder given as the input file is refused with a sentence, not an
+// allocation of the size a folder's stream reports; a kernel bundle's folder
+// names the runner.
+TEST(ParserErrors, FolderIsRefusedNotRead) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hloscope-folder-input-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto m = ParseHloFile(dir.string());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), dir.string() + ": error: is a folder, not a file");
+  std::ofstream(dir / "manifest.json") << "{}";
+  m = ParseHloFile(dir.string());
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("a kernel bundle: run it with hloscope-run"), std::string::npos)
+      << m.status().message();
+  fs::remove_all(dir);
 }
 
 TEST(ParserErrors, EmptyFile) { EXPECT_EQ(ErrorOf(""), "t.hlo:1:1: error: the module has no computations"); }
