@@ -726,23 +726,18 @@ void MainWindow::showKernelListing() {
 
 namespace {
 
-// The SASS tab's text for a kernel: nvdisasm's listing under a header with
-// ptxas's resources, or a comment saying why there is none.
-QString SassTabText(const codegen::KernelCode& kc, const std::string& target) {
+// The SASS tab's text for a kernel: nvdisasm's listing under the lines the
+// details panel shows (ptxas's resources, occupancy, instruction classes), or
+// a comment saying why there is none.
+QString SassTabText(const codegen::KernelCode& kc, const report::KernelResourceText* r, const std::string& target) {
   if (kc.sass.empty()) {
     std::string why = !kc.sass_error.empty() ? kc.sass_error : codegen::MissingSassTools();
     if (why.empty()) why = "SASS was not made for this kernel";
     return QString::fromStdString("// no SASS: " + why + "\n");
   }
-  const codegen::KernelResources& r = kc.resources;
-  const codegen::SassStats& st = kc.sass_stats;
-  std::string head = "// " + target + ": " + std::to_string(r.registers) + " registers, spills " +
-                     std::to_string(r.spill_stores) + " B stored / " + std::to_string(r.spill_loads) +
-                     " B loaded, " + std::to_string(r.shared_bytes) + " B static shared, " +
-                     std::to_string(r.barriers) + " barriers (ptxas -v)\n// " + std::to_string(st.total) +
-                     " instructions: " + std::to_string(st.memory) + " memory, " + std::to_string(st.fma_alu) +
-                     " FMA/ALU, " + std::to_string(st.tensor) + " tensor, " + std::to_string(st.control) +
-                     " control, " + std::to_string(st.other) + " other\n";
+  std::string head;
+  if (r && !r->resources.empty())
+    head = "// " + target + ": " + r->resources + " (ptxas -v)\n// " + r->occupancy + "\n// " + r->sass + "\n";
   return QString::fromStdString(head + kc.sass);
 }
 
@@ -779,7 +774,7 @@ void MainWindow::updateKernelTabs() {
                                                   ? kc.name
                                                   : cg.kernels[k].name + " (kernel " + kc.name + ")"),
                        QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
-                       QString::fromStdString(kc.ptx), {}, SassTabText(kc, cg.plan.target));
+                       QString::fromStdString(kc.ptx), {}, SassTabText(kc, kernels_->ResourcesOf(e), cg.plan.target));
       return;
     }
     case report::PlanEntry::Kind::kMissing:

@@ -158,7 +158,8 @@ std::string MissingText(const PlanEntry& e) {
   return "missing — " + why;
 }
 
-KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const PlanEntry& e, const DeviceSpec& device) {
+KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const PlanEntry& e, const DeviceSpec& device,
+                                     const std::vector<const runtime::KernelThunk*>* thunks) {
   KernelResourceText out;
   if (e.kind != PlanEntry::Kind::kKernel || e.kernel < 0 || static_cast<size_t>(e.kernel) >= cg.kernels.size())
     return out;
@@ -167,9 +168,13 @@ KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const Pla
     out.sass_error = code.sass_error;
     return out;
   }
-  const std::vector<const runtime::KernelThunk*> thunks = runtime::AllKernels(cg.plan);
-  if (static_cast<size_t>(e.kernel) >= thunks.size()) return out;
-  const runtime::KernelThunk& t = *thunks[static_cast<size_t>(e.kernel)];
+  std::vector<const runtime::KernelThunk*> own;
+  if (!thunks) {
+    own = runtime::AllKernels(cg.plan);
+    thunks = &own;
+  }
+  if (static_cast<size_t>(e.kernel) >= thunks->size()) return out;
+  const runtime::KernelThunk& t = *(*thunks)[static_cast<size_t>(e.kernel)];
   const codegen::KernelResources& r = code.resources;
   auto bytes = [](int64_t b) { return std::to_string(b) + " B"; };
   out.registers = r.registers;

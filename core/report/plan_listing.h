@@ -67,6 +67,9 @@ struct KernelResourceText {
   int active_warps = 0, max_warps = 0;
   std::string limited_by;
 };
-KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const PlanEntry& e, const DeviceSpec& device);
+// `thunks`: runtime::AllKernels(cg.plan), which describing many entries can
+// walk once; omitted, it is walked for this entry.
+KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const PlanEntry& e, const DeviceSpec& device,
+                                     const std::vector<const runtime::KernelThunk*>* thunks = nullptr);
 
 }  // namespace hloscope::report

@@ -345,6 +345,7 @@ TEST(MainWindowTest, KernelTabsShowTheSelectedFusion) {
   if (missing.empty()) {
     EXPECT_TRUE(sass.contains("EXIT")) << sass.left(600).toStdString();
     EXPECT_TRUE(sass.contains("registers")) << sass.left(300).toStdString();
+    EXPECT_TRUE(sass.contains("warps per SM")) << sass.left(300).toStdString();  // the details' occupancy line
     const QString details = w.detailsPanel()->plainText();
     EXPECT_TRUE(details.contains("occupancy")) << details.toStdString();
     EXPECT_TRUE(details.contains("warps per SM")) << details.toStdString();

@@ -150,8 +150,8 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, con
     h += Row(QObject::tr("kernel"), what);
     // What ptxas and nvdisasm say of it (Generate kernels assembles every
     // PTX when the tools are found).
-    if (e && kernels->code) {
-      const report::KernelResourceText rt = report::DescribeResources(*kernels->code, *e, CurrentDevice());
+    if (const report::KernelResourceText* r = kernels->ResourcesOf(e)) {
+      const report::KernelResourceText& rt = *r;
       if (!rt.resources.empty()) {
         h += Row(QObject::tr("resources (%1)").arg(Esc(kernels->code->plan.target)), Esc(rt.resources));
         QString occ = Esc(rt.occupancy);

@@ -12,8 +12,10 @@ std::shared_ptr<const KernelListing> KernelListing::Make(std::shared_ptr<const c
   if (code) l->entries = report::ListPlan(*code);
   if (code) {
     const DeviceSpec device = CurrentDevice();
+    const std::vector<const runtime::KernelThunk*> thunks = runtime::AllKernels(code->plan);
     l->resources.reserve(l->entries.size());
-    for (const report::PlanEntry& e : l->entries) l->resources.push_back(report::DescribeResources(*code, e, device));
+    for (const report::PlanEntry& e : l->entries)
+      l->resources.push_back(report::DescribeResources(*code, e, device, &thunks));
   }
   l->code = std::move(code);
   l->counts = report::CountPlan(l->entries);
@@ -25,6 +27,12 @@ std::shared_ptr<const KernelListing> KernelListing::Make(std::shared_ptr<const c
 const report::PlanEntry* KernelListing::Find(const std::string& instruction) const {
   auto it = by_instruction_.find(instruction);
   return it == by_instruction_.end() ? nullptr : &entries[it->second];
+}
+
+const report::KernelResourceText* KernelListing::ResourcesOf(const report::PlanEntry* e) const {
+  if (!e || entries.empty() || e < entries.data() || e >= entries.data() + entries.size()) return nullptr;
+  const size_t i = static_cast<size_t>(e - entries.data());
+  return i < resources.size() ? &resources[i] : nullptr;
 }
 
 QColor PlanEntryColor(report::PlanEntry::Kind k) {

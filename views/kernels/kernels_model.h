@@ -30,6 +30,8 @@ struct KernelListing {
   static std::shared_ptr<const KernelListing> Make(std::shared_ptr<const codegen::CodegenResult> code);
   // The first entry implementing `instruction`; null when it launches nothing.
   const report::PlanEntry* Find(const std::string& instruction) const;
+  // The resources of an entry of `entries` (null when not one of them).
+  const report::KernelResourceText* ResourcesOf(const report::PlanEntry* e) const;
 
  private:
   std::unordered_map<std::string, size_t> by_instruction_;

@@ -1,30 +1,16 @@
 #include "views/text/asm_syntax.h"
 
-#include <QColor>
-#include <QFont>
-
 namespace hloscope::views {
-namespace {
-
-QTextCharFormat MakeFormat(const char* color, bool bold = false, bool italic = false) {
-  QTextCharFormat f;
-  f.setForeground(QColor(color));
-  if (bold) f.setFontWeight(QFont::Bold);
-  f.setFontItalic(italic);
-  return f;
-}
-
-}  // namespace
 
 AsmSyntax::AsmSyntax(Dialect dialect) : dialect_(dialect) {
   formats_.resize(kFormatCount);
-  formats_[kOpcode] = MakeFormat("#1565c0", true);
-  formats_[kRegister] = MakeFormat("#5d4037");
-  formats_[kDirective] = MakeFormat("#6a1b9a");
-  formats_[kLabel] = MakeFormat("#bf360c", true);
-  formats_[kConstant] = MakeFormat("#00796b");
-  formats_[kComment] = MakeFormat("#9e9e9e", false, true);
-  formats_[kMuted] = MakeFormat("#b0b0b0");
+  formats_[kOpcode] = TextFormat("#1565c0", true);
+  formats_[kRegister] = TextFormat("#5d4037");
+  formats_[kDirective] = TextFormat("#6a1b9a");
+  formats_[kLabel] = TextFormat("#bf360c", true);
+  formats_[kConstant] = TextFormat("#00796b");
+  formats_[kComment] = TextFormat("#9e9e9e", false, true);
+  formats_[kMuted] = TextFormat("#b0b0b0");
   // Later rules win where they overlap.
   switch (dialect) {
     case Dialect::kLlvmIr:

@@ -5,9 +5,7 @@
 #include <algorithm>
 
 namespace hloscope::views {
-namespace {
-
-QTextCharFormat Format(const char* color, bool bold = false, bool italic = false) {
+QTextCharFormat TextFormat(const char* color, bool bold, bool italic) {
   QTextCharFormat f;
   f.setForeground(QColor(color));
   if (bold) f.setFontWeight(QFont::Bold);
@@ -15,21 +13,19 @@ QTextCharFormat Format(const char* color, bool bold = false, bool italic = false
   return f;
 }
 
-}  // namespace
-
 HloSyntax::HloSyntax() {
   auto add = [this](QTextCharFormat f) {
     formats_.push_back(std::move(f));
     return static_cast<int>(formats_.size()) - 1;
   };
-  const int attribute = add(Format("#6a1b9a"));
-  const int shape = add(Format("#00796b"));
-  const int opcode = add(Format("#1565c0", true));
-  const int reference = add(Format("#5d4037"));
-  const int defined = add(Format("#bf360c", true));
-  const int keyword = add(Format("#c62828", true));
-  const int string = add(Format("#558b2f"));
-  comment_ = add(Format("#9e9e9e", false, true));
+  const int attribute = add(TextFormat("#6a1b9a"));
+  const int shape = add(TextFormat("#00796b"));
+  const int opcode = add(TextFormat("#1565c0", true));
+  const int reference = add(TextFormat("#5d4037"));
+  const int defined = add(TextFormat("#bf360c", true));
+  const int keyword = add(TextFormat("#c62828", true));
+  const int string = add(TextFormat("#558b2f"));
+  comment_ = add(TextFormat("#9e9e9e", false, true));
   // Later rules win where they overlap.
   rules_.push_back({QRegularExpression(R"(\b([a-z_][a-z0-9_]*)=)"), attribute, 1});
   rules_.push_back(

@@ -11,6 +11,9 @@
 
 namespace hloscope::views {
 
+// A character format of `color` (a CSS colour name or #rrggbb).
+QTextCharFormat TextFormat(const char* color, bool bold = false, bool italic = false);
+
 // A stretch of a line and the format it is drawn in (an index into the
 // styler's formats()).
 struct StyledRun {
