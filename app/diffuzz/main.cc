@@ -68,7 +68,10 @@ int Replay(const std::vector<std::string>& files, const hloscope::fuzz::CheckOpt
       ++bad;
     } else {
       std::printf("%s: OK (%lld pass runs, %lld kernel launches%s)\n", f.c_str(), static_cast<long long>(r.passes),
-                  static_cast<long long>(r.kernels), r.refusals.empty() ? "" : ", with documented refusals");
+                  static_cast<long long>(r.kernels),
+                  r.signed_zero         ? ", a pass changed only the sign of a zero"
+                  : r.refusals.empty() ? ""
+                                       : ", with documented refusals");
     }
   }
   return bad ? 1 : 0;
@@ -122,8 +125,9 @@ int main(int argc, char** argv) {
   hloscope::fuzz::DriverStats st = hloscope::fuzz::RunDriver(o);
   std::string kinds;
   for (const auto& [k, n] : st.by_kind) kinds += " " + k + "=" + std::to_string(n);
-  std::printf("cpu_modules=%lld refusals=%lld findings_by_kind:%s\n", static_cast<long long>(st.cpu_modules),
-              static_cast<long long>(st.refusals), kinds.empty() ? " none" : kinds.c_str());
+  std::printf("cpu_modules=%lld refusals=%lld signed_zero=%lld findings_by_kind:%s\n",
+              static_cast<long long>(st.cpu_modules), static_cast<long long>(st.refusals),
+              static_cast<long long>(st.signed_zero), kinds.empty() ? " none" : kinds.c_str());
   std::printf("%s\n", st.Summary().c_str());
   return st.findings > 0 ? 1 : 0;
 }

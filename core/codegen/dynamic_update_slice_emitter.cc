@@ -16,12 +16,25 @@
 
 namespace hloscope::codegen {
 
-bool DependsOn(const Instruction* i, const Instruction* target) {
+namespace {
+
+bool DependsWithin(const Instruction* i, const Instruction* target) {
   if (i == target) return true;
   if (i->opcode() == Opcode::kParameter) return false;
   for (const Instruction* o : i->operands())
-    if (DependsOn(o, target)) return true;
+    if (DependsWithin(o, target)) return true;
   return false;
+}
+
+}  // namespace
+
+bool DependsOn(const KernelSpec& spec, const Instruction* i, const Instruction* target) {
+  // An unfused instruction's operands are kernel arguments, already in
+  // memory before the kernel starts: what they were computed from is not
+  // read by this kernel (buffer assignment keeps another operand's storage
+  // apart from an in-place output).
+  if (spec.instr->opcode() != Opcode::kFusion || !spec.instr->fused_computation()) return i == target;
+  return DependsWithin(i, target);
 }
 
 bool WritesInPlace(const KernelSpec& spec, const Instruction* base) {
@@ -63,7 +76,7 @@ StatusOr<EmittedKernel> EmitDynamicUpdateSliceKernel(llvm::Module& m, const Kern
   RETURN_IF_ERROR(CheckSupportedType(bs.element_type(), dus->name()));
   bool in_place = WritesInPlace(spec, base);
   for (int i = 1; in_place && i < dus->operand_count(); ++i)
-    if (DependsOn(dus->operand(i), base))
+    if (DependsOn(spec, dus->operand(i), base))
       return Status::Error(dus->name() + ": an in-place dynamic-update-slice whose update or start indices read the operand");
 
   llvm::IRBuilder<> b(m.getContext());

@@ -74,9 +74,12 @@ int ArgOfOperand(const KernelSpec& spec, int operand);
 // fusion, parameter p ↔ operand p of the fusion; -1 when `i` is no parameter.
 int FusionParameterOperand(const KernelSpec& spec, const Instruction* i);
 
-// Whether `i` (inside the kernel) reads `target` (defined in
-// dynamic_update_slice_emitter.cc, with WritesInPlace).
-bool DependsOn(const Instruction* i, const Instruction* target);
+// Whether `i` reads `target` inside the kernel: within a fused computation,
+// through its instructions down to the fused parameters; for an unfused
+// instruction (whose operands are arguments, computed by earlier kernels),
+// only when `i` is `target` (defined in dynamic_update_slice_emitter.cc,
+// with WritesInPlace).
+bool DependsOn(const KernelSpec& spec, const Instruction* i, const Instruction* target);
 // Whether the kernel's (single) output shares storage with the argument that
 // `base` (a fused parameter or an operand of the unfused instruction) reads.
 bool WritesInPlace(const KernelSpec& spec, const Instruction* base);

@@ -138,11 +138,11 @@ StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spe
   // an output that shares its storage copies each element onto itself).
   bool in_place = n == 1 && WritesInPlace(spec, op);
   for (int j = 0; j < n; ++j)
-    if (DependsOn(ind, sc->operand(j)) || DependsOn(sc->operand(n + 1 + j), sc->operand(j)))
+    if (DependsOn(spec, ind, sc->operand(j)) || DependsOn(spec, sc->operand(n + 1 + j), sc->operand(j)))
       for (const KernelArg& a : spec.args)
         if (a.is_output && a.aliases >= 0)
           return Status::Error(sc->name() + ": an in-place scatter whose updates or indices read the operand");
-  if (in_place && (DependsOn(upd, op) || DependsOn(ind, op)))
+  if (in_place && (DependsOn(spec, upd, op) || DependsOn(spec, ind, op)))
     return Status::Error(sc->name() + ": an in-place scatter whose updates or indices read the operand");
 
   llvm::LLVMContext& ctx = m.getContext();

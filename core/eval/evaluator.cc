@@ -3,6 +3,9 @@
 // argument checks, and the opcode dispatch to the op families.
 #include "core/eval/evaluator.h"
 
+#include <cmath>
+#include <complex>
+
 #include "core/eval/eval_internal.h"
 #include "core/ir/computation.h"
 #include "core/ir/custom_calls.h"
@@ -31,6 +34,32 @@ struct Interp::Plan {
 };
 
 Interp::Interp(const EvalOptions& opts) : opts_(opts) {}
+
+namespace {
+
+// -0 becomes +0 in every floating element of `l` (EvalOptions::signed_zeros).
+void ClearSignOfZeros(Literal& l) {
+  if (l.IsTuple()) {
+    for (Literal& e : l.tuple_elements()) ClearSignOfZeros(e);
+    return;
+  }
+  if (l.elided() || !l.shape().IsArray()) return;
+  PrimitiveType t = l.shape().element_type();
+  if (IsFloat(t)) {
+    for (int64_t i = 0; i < l.num_elements(); ++i) {
+      double v = l.GetDouble(i);
+      if (v == 0 && std::signbit(v)) l.SetDouble(i, 0.0);
+    }
+  } else if (IsComplex(t)) {
+    for (int64_t i = 0; i < l.num_elements(); ++i) {
+      std::complex<double> v = l.GetComplex(i);
+      if ((v.real() == 0 && std::signbit(v.real())) || (v.imag() == 0 && std::signbit(v.imag())))
+        l.SetComplex(i, {v.real() == 0 ? 0.0 : v.real(), v.imag() == 0 ? 0.0 : v.imag()});
+    }
+  }
+}
+
+}  // namespace
 Interp::~Interp() = default;
 
 Status InstrError(const Instruction& instr, const std::string& message) {
@@ -138,6 +167,7 @@ StatusOr<Literal> Interp::Run(const Computation& c, Operands args) {
         return InstrError(instr, "computed a value of shape " + r->shape().ToString(false) +
                                      " but the instruction is declared " + instr.shape().ToString(false));
       owned[k] = std::move(*r);
+      if (!opts_.signed_zeros) ClearSignOfZeros(owned[k]);
       val[k] = &owned[k];
     }
     for (int s : slots) {

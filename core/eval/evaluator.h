@@ -25,6 +25,12 @@ namespace hloscope {
 struct EvalOptions {
   // A while loop that runs more iterations than this is an error.
   int64_t max_while_iterations = 10'000'000;
+  // False: every floating result's -0 reads as +0, as if the sign of a zero
+  // were no part of the value. XLA's algebraic simplifier assumes so (x + 0
+  // becomes x; a dot over one element becomes a multiply), and the
+  // differential checks use this to tell a signed-zero difference from a
+  // wrong value.
+  bool signed_zeros = true;
 };
 
 // Evaluates the entry computation. The result is one Literal (a tuple

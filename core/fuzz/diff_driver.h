@@ -50,6 +50,9 @@ struct CheckResult {
   int64_t passes = 0;              // pass runs over all pipelines
   int64_t kernels = 0;             // kernel launches run on the CPU
   bool cpu_ran = false;            // step 5 ran to the comparison
+  // A pipeline changed the result only in the sign of a zero (it agrees with
+  // -0 and +0 as one value, EvalOptions::signed_zeros): counted, no finding.
+  bool signed_zero = false;
   std::vector<std::string> refusals;  // documented refusals met (first line each)
 };
 
@@ -77,7 +80,7 @@ struct DriverOptions {
 };
 
 struct DriverStats {
-  int64_t modules = 0, passes = 0, kernels = 0, cpu_modules = 0, findings = 0, refusals = 0;
+  int64_t modules = 0, passes = 0, kernels = 0, cpu_modules = 0, findings = 0, refusals = 0, signed_zero = 0;
   std::vector<std::pair<std::string, int64_t>> by_kind;  // findings by kind
   std::vector<std::string> saved;                        // files written
   std::string Summary() const;  // "modules=N passes=P kernels=K findings=F"

@@ -1,4 +1,6 @@
 // dot with general dimension numbers and convolution variants.
+#include <limits>
+
 #include "tests/eval/eval_test_util.h"
 
 namespace hloscope::testing {
@@ -52,6 +54,34 @@ ENTRY e {
   ROOT d = bf16[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })", {Lit("bf16[1,3]", {256, 1, 1}), Lit("bf16[3,1]", {1, 1, 1})});
   EXPECT_EQ(Vals(r), (std::vector<double>{258}));
+}
+
+// A dot over one element sums its product from +0 (a -0 product gives +0),
+// a multiply keeps -0; without signed zeros, both results read +0, and a
+// later divide gives the same infinity (the differential checks' fallback).
+TEST(EvalDot, SignedZerosOptionMakesMinusZeroPlusZero) {
+  const char* kHlo = R"(HloModule t
+ENTRY e {
+  a = f32[1,1] parameter(0)
+  b = f32[1,1] parameter(1)
+  d = f32[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  m = f32[1,1] multiply(a, b)
+  one = f32[1,1] constant({{1}})
+  x = f32[1,1] divide(one, d)
+  y = f32[1,1] divide(one, m)
+  ROOT t = (f32[1,1], f32[1,1]) tuple(x, y)
+})";
+  std::vector<Literal> args = {Lit("f32[1,1]", {0}), Lit("f32[1,1]", {-1})};
+  Literal r = MustRun(kHlo, args);
+  ASSERT_EQ(r.tuple_elements().size(), 2u);
+  EXPECT_EQ(r.tuple_elements()[0].GetDouble(0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r.tuple_elements()[1].GetDouble(0), -std::numeric_limits<double>::infinity());
+  EvalOptions nsz;
+  nsz.signed_zeros = false;
+  auto r2 = RunHlo(kHlo, args, nsz);
+  ASSERT_TRUE(r2.ok()) << r2.status().message();
+  EXPECT_EQ(r2->tuple_elements()[0].GetDouble(0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r2->tuple_elements()[1].GetDouble(0), std::numeric_limits<double>::infinity());
 }
 
 TEST(EvalConv, Simple1D) {
