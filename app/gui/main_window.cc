@@ -156,6 +156,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(graph_, &views::GraphView::instructionSelected, this, [this](int64_t id) { selectInstruction(id, false); });
   connect(text_, &views::TextPanel::kernelInstructionActivated, this,
           [this](const QString& name) { selectInstructionByName(name, true); });
+  connect(text_, &views::TextPanel::correspondenceChanged, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 10000); });
   connect(graph_, &views::GraphView::layoutFinished, this, [this](double ms, int nodes) {
     statusBar()->showMessage(tr("layout: %1 nodes in %2 ms").arg(nodes).arg(ms, 0, 'f', 0), 5000);
   });

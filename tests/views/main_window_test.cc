@@ -8,7 +8,9 @@
 #include <QImage>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTextBlock>
 #include <QTreeWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -28,6 +30,7 @@
 #include "views/log/log_panel.h"
 #include "views/pipeline/pipeline_panel.h"
 #include "views/text/text_panel.h"
+#include "views/text/text_viewer.h"
 #include "views/timeline/timeline_widget.h"
 
 namespace hloscope::gui {
@@ -311,6 +314,110 @@ TEST(MainWindowTest, LlamaCorpusModuleLoadsWithoutBlocking) {
   // Generous bound for a loaded CI machine; the target (100 ms) is measured
   // by the benchmark, not asserted here.
   EXPECT_LT(worst, 2000);
+}
+
+// Line info in the GUI: a PTX (or SASS) line under the cursor highlights the
+// HLO line its code came from, and the HLO line the first PTX/SASS lines made
+// for it. The check reads the HLO tab's own text: the highlighted line lies
+// in the fused computation that the selected fusion calls.
+TEST(MainWindowTest, KernelTabsCrossHighlightLines) {
+  MainWindow w(kTestOptions);
+  w.setPipelineChoice("gpu");
+  w.show();
+  w.openFile(Sample("softmax.hlo"));
+  ASSERT_TRUE(Idle(w));
+  w.selectStep(w.run()->size() - 1);
+  ASSERT_TRUE(Idle(w));
+  const ModuleSnapshot& snap = *w.run()->steps().back()->module;
+  const InstructionRecord* fusion = nullptr;
+  for (const auto& r : snap.instructions)
+    if (r.opcode == Opcode::kFusion && !fusion) fusion = &r;
+  ASSERT_NE(fusion, nullptr);
+  w.selectInstruction(fusion->id, true);
+  w.generateKernels();
+  ASSERT_TRUE(Idle(w));
+  ASSERT_TRUE(w.kernelsReadyForStep()) << w.lastError().toStdString();
+  views::TextPanel* tp = w.textPanel();
+  ASSERT_TRUE(WaitUntil([&] { return !tp->textPending(); }));
+
+  // The fused computation's lines in the HLO tab, found by its name.
+  const QStringList hlo = tp->hloText().split('\n');
+  int fusion_line = -1;
+  for (int i = 0; i < hlo.size() && fusion_line < 0; ++i)
+    if (hlo[i].contains("%" + QString::fromStdString(fusion->name) + " = ")) fusion_line = i;
+  ASSERT_GE(fusion_line, 0);
+  const qsizetype calls = hlo[fusion_line].indexOf("calls=%");
+  ASSERT_GE(calls, 0) << hlo[fusion_line].toStdString();
+  QString callee = hlo[fusion_line].mid(calls + 7);
+  callee = callee.left(callee.indexOf(QRegularExpression("[,\\s]")));
+  int first = -1, last = -1;
+  for (int i = 0; i < hlo.size(); ++i) {
+    if (first < 0 && hlo[i].startsWith("%" + callee + " ")) first = i;
+    if (first >= 0 && i > first && hlo[i].startsWith("}")) {
+      last = i;
+      break;
+    }
+  }
+  ASSERT_GE(first, 0) << callee.toStdString();
+  ASSERT_GT(last, first);
+
+  // A PTX instruction line with line info, put under the cursor as a click does.
+  const QStringList ptx = tp->ptxText().split('\n');
+  int ptx_line = -1;
+  for (int i = 0; i < ptx.size() && ptx_line < 0; ++i)
+    if (i > 0 && ptx[i - 1].trimmed().startsWith(".loc") && ptx[i].trimmed().endsWith(";")) ptx_line = i;
+  ASSERT_GE(ptx_line, 0);
+  QSignalSpy said(tp, &views::TextPanel::correspondenceChanged);
+  QPlainTextEdit* edit = tp->ptxViewer()->edit();
+  edit->setTextCursor(QTextCursor(edit->document()->findBlockByNumber(ptx_line)));
+  ASSERT_EQ(said.count(), 1);
+  EXPECT_TRUE(said.takeFirst()[0].toString().startsWith(QString("PTX line %1").arg(ptx_line + 1)));
+  const int h = tp->hloViewer()->highlightedLine();
+  EXPECT_TRUE(h == fusion_line || (h > first && h < last))
+      << "HLO line " << h + 1 << " (" << hlo.value(h).toStdString() << ") is neither the fusion's, line "
+      << fusion_line + 1 << ", nor in " << callee.toStdString() << ", lines " << first + 1 << "-" << last + 1;
+
+  // Back from that HLO line: the first PTX line made for it.
+  QPlainTextEdit* hedit = tp->hloViewer()->edit();
+  ASSERT_FALSE(tp->hloViewer()->isLarge());
+  // (a position of its own: the highlight put the cursor at the line's start)
+  QTextCursor at(hedit->document()->findBlockByNumber(h));
+  at.movePosition(QTextCursor::EndOfBlock);
+  hedit->setTextCursor(at);
+  const int p = tp->ptxViewer()->highlightedLine();
+  ASSERT_GE(p, 0);
+  EXPECT_LE(p, ptx_line);
+  EXPECT_EQ(tp->correspondenceOfPtx(p).hlo, h);
+
+  if (!codegen::MissingSassTools().empty()) return;  // no SASS to match
+  // A SASS instruction that nvdisasm -gp places at a PTX instruction line
+  // (read from the listing's own `//## File ".nv_debug_ptx_txt", line P`):
+  // the PTX tab highlights that line (the tab's header line kept apart) and
+  // the HLO tab a line of the fusion.
+  ASSERT_TRUE(ptx[0].startsWith("// kernel "));
+  const QStringList raw_ptx = ptx.mid(1);
+  const QStringList sass = tp->sassText().split('\n');
+  const QRegularExpression ptx_loc(R"(//## File "\.nv_debug_ptx_txt", line (\d+))");
+  const QRegularExpression offset(R"(/\*[0-9a-f]{4}\*/)");
+  int sass_line = -1, want_ptx = 0;
+  for (int i = 0, at = 0; i < sass.size() && sass_line < 0; ++i) {
+    if (auto m = ptx_loc.match(sass[i]); m.hasMatch()) at = m.captured(1).toInt();
+    if (sass[i].contains(offset) && at > 0 && at <= raw_ptx.size() && raw_ptx[at - 1].trimmed().endsWith(";") &&
+        !raw_ptx[at - 1].contains("ld.param")) {
+      sass_line = i;
+      want_ptx = at;
+    }
+  }
+  ASSERT_GE(sass_line, 0);
+  QPlainTextEdit* sedit = tp->sassViewer()->edit();
+  QTextCursor sat(sedit->document()->findBlockByNumber(sass_line));
+  sat.movePosition(QTextCursor::EndOfBlock);
+  sedit->setTextCursor(sat);
+  const int shown_ptx = tp->ptxViewer()->highlightedLine();
+  ASSERT_GE(shown_ptx, 0);
+  EXPECT_EQ(ptx[shown_ptx], raw_ptx[want_ptx - 1]) << "SASS line " << sass_line + 1 << " is at PTX line " << want_ptx;
+  const int shown_hlo = tp->hloViewer()->highlightedLine();
+  EXPECT_TRUE(shown_hlo == fusion_line || (shown_hlo > first && shown_hlo < last)) << hlo.value(shown_hlo).toStdString();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/codegen/line_info.h"
 #include "core/session/line_diff.h"
 #include "views/common/ui_timer.h"
 #include "views/kernels/kernels_model.h"
@@ -56,6 +57,12 @@ TextPanel::TextPanel(QWidget* parent) : QWidget(parent) {
   connect(kernels_view_, &QTableView::clicked, this, [this](const QModelIndex& i) {
     emit kernelInstructionActivated(i.data(KernelsModel::kInstructionRole).toString());
   });
+  connect(sass_, &TextViewer::lineClicked, this,
+          [this](int line) { showCorrespondence("SASS", line, correspondenceOfSass(line)); });
+  connect(ptx_, &TextViewer::lineClicked, this,
+          [this](int line) { showCorrespondence("PTX", line, correspondenceOfPtx(line)); });
+  connect(hlo_, &TextViewer::lineClicked, this,
+          [this](int line) { showCorrespondence("HLO", line, correspondenceOfHlo(line)); });
   const QString hint = tr("Step → Generate kernels (Ctrl+K) on a `gpu` step, then select a fusion.");
   setKernel({}, {}, {}, hint);
   setKernelListing(nullptr, hint);
@@ -154,6 +161,9 @@ void TextPanel::setInstruction(int64_t id) {
 
 void TextPanel::setKernel(const QString& name, const QString& ir, const QString& ptx, const QString& note,
                           const QString& sass) {
+  ptx_hlo_.clear();
+  sass_hlo_.clear();
+  sass_ptx_.clear();
   if (name.isEmpty()) {
     ir_->setText(note);
     ptx_->setText(note);
@@ -161,13 +171,81 @@ void TextPanel::setKernel(const QString& name, const QString& ir, const QString&
     return;
   }
   ir_->setText("; kernel " + name + "\n" + ir);
-  ptx_->setText("// kernel " + name + "\n" + ptx);
+  const QString ptx_text = "// kernel " + name + "\n" + ptx;
+  ptx_->setText(ptx_text);
   const QString sass_text = "// kernel " + name + "\n" + sass;
+  // Kernel texts are a few hundred KB at most: scanning them here costs well
+  // under the UI budget (the large-text index is built on a worker).
+  ptx_hlo_ = codegen::PtxHloLines(ptx_text.toStdString());
+  const std::string sass_utf8 = sass_text.toStdString();
+  sass_hlo_ = codegen::SassHloLines(sass_utf8);
+  sass_ptx_ = codegen::SassPtxLines(sass_utf8);
   // The kernel's first instruction (nvdisasm's /*0000*/), past the section
   // header, is marked and brought into view.
   const qsizetype first = sass_text.indexOf(QStringLiteral("/*0000*/"));
   const int first_line = first < 0 ? -1 : static_cast<int>(sass_text.left(first).count(QLatin1Char('\n')));
   sass_->setText(sass_text, [this, first_line] { sass_->setHighlightedLine(first_line); });
+}
+
+namespace {
+
+int At(const std::vector<int>& map, int line) {
+  return line >= 0 && line < static_cast<int>(map.size()) ? map[static_cast<size_t>(line)] : 0;
+}
+
+// The first 0-based line whose entry is `value` (1-based), or -1.
+int FirstWith(const std::vector<int>& map, int value) {
+  if (value <= 0) return -1;
+  auto it = std::find(map.begin(), map.end(), value);
+  return it == map.end() ? -1 : static_cast<int>(it - map.begin());
+}
+
+}  // namespace
+
+// The PTX tab shows one header line before the kernel's PTX: PTX line p
+// (1-based, as SassPtxLines gives it) is the tab's 0-based line p.
+TextPanel::Correspondence TextPanel::correspondenceOfSass(int line) const {
+  Correspondence c;
+  c.sass = line;
+  c.hlo = At(sass_hlo_, line) - 1;
+  const int p = At(sass_ptx_, line);
+  c.ptx = p > 0 ? p : -1;
+  if (c.hlo < 0 && c.ptx >= 0) c.hlo = At(ptx_hlo_, c.ptx) - 1;
+  return c;
+}
+
+TextPanel::Correspondence TextPanel::correspondenceOfPtx(int line) const {
+  Correspondence c;
+  c.ptx = line;
+  c.hlo = At(ptx_hlo_, line) - 1;
+  c.sass = FirstWith(sass_ptx_, line);
+  if (c.sass < 0) c.sass = FirstWith(sass_hlo_, c.hlo + 1);
+  return c;
+}
+
+TextPanel::Correspondence TextPanel::correspondenceOfHlo(int line) const {
+  Correspondence c;
+  c.hlo = line;
+  c.ptx = FirstWith(ptx_hlo_, line + 1);
+  c.sass = FirstWith(sass_hlo_, line + 1);
+  return c;
+}
+
+void TextPanel::showCorrespondence(const char* from, int line, const Correspondence& c) {
+  if (ptx_hlo_.empty() && sass_hlo_.empty()) return;  // no kernel shown (or no line info)
+  const QString tab = QString::fromLatin1(from);
+  if (tab != QLatin1String("HLO") && c.hlo >= 0) hlo_->setHighlightedLine(c.hlo);
+  if (tab != QLatin1String("PTX") && c.ptx >= 0) ptx_->setHighlightedLine(c.ptx);
+  if (tab != QLatin1String("SASS") && c.sass >= 0) sass_->setHighlightedLine(c.sass);
+  QStringList parts;
+  if (tab != QLatin1String("SASS")) parts << (c.sass >= 0 ? tr("SASS line %1").arg(c.sass + 1) : tr("no SASS"));
+  if (tab != QLatin1String("PTX")) parts << (c.ptx >= 0 ? tr("PTX line %1").arg(c.ptx + 1) : tr("no PTX"));
+  if (tab != QLatin1String("HLO")) {
+    QString def = hlo_->lineAt(c.hlo).trimmed();
+    if (const qsizetype eq = def.indexOf(QLatin1String(" = ")); eq > 0) def = def.left(eq);
+    parts << (c.hlo >= 0 ? tr("HLO line %1 (%2)").arg(c.hlo + 1).arg(def) : tr("no HLO line"));
+  }
+  emit correspondenceChanged(tr("%1 line %2 ↔ %3").arg(tab).arg(line + 1).arg(parts.join(QLatin1String(", "))));
 }
 
 void TextPanel::setKernelListing(std::shared_ptr<const KernelListing> listing, const QString& note) {

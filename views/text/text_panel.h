@@ -11,6 +11,7 @@
 #include <QWidget>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/session/session.h"
 
@@ -63,13 +64,27 @@ class TextPanel : public QWidget {
   // The 0-based line highlighted for the selection, or -1.
   int selectedLine() const { return selected_line_; }
 
+  // Line correspondence of the kernel shown (line info, core/codegen/
+  // line_info.h): a line put under the cursor in the SASS, PTX or HLO tab
+  // highlights the lines the others have for it (0-based, -1: none), and
+  // correspondenceChanged says which in words.
+  struct Correspondence {
+    int hlo = -1, ptx = -1, sass = -1;
+  };
+  Correspondence correspondenceOfSass(int line) const;
+  Correspondence correspondenceOfPtx(int line) const;
+  Correspondence correspondenceOfHlo(int line) const;
+
  signals:
   void diffReady();
   // A row of the Kernels tab was clicked: the instruction it implements.
   void kernelInstructionActivated(QString name);
+  // A line of one tab was matched with the others (see Correspondence).
+  void correspondenceChanged(QString message);
 
  private:
   void startDiff();
+  void showCorrespondence(const char* from, int line, const Correspondence& c);
 
   QTabWidget* tabs_;
   TextViewer* hlo_;
@@ -88,6 +103,10 @@ class TextPanel : public QWidget {
   int selected_line_ = -1;
   quint64 generation_ = 0;
   bool diff_pending_ = false;
+  // Per line of the PTX and SASS tabs (as shown, header comments included):
+  // the HLO line (1-based, of the step's text) and, for SASS, the line of
+  // the kernel's PTX (1-based, without the tab's header line); 0 none.
+  std::vector<int> ptx_hlo_, sass_hlo_, sass_ptx_;
 };
 
 }  // namespace hloscope::views

@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QPlainTextEdit>
+#include <QScopedValueRollback>
 #include <QStackedLayout>
 #include <QTextBlock>
 #include <QThread>
@@ -45,6 +46,19 @@ TextViewer::TextViewer(Syntax syntax, QWidget* parent) : QWidget(parent), styler
   stack_->setContentsMargins(0, 0, 0, 0);
   stack_->addWidget(edit_);
   stack_->addWidget(large_);
+  connect(edit_, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+    if (!programmatic_ && !pending_) emit lineClicked(edit_->textCursor().blockNumber());
+  });
+  connect(large_, &LargeTextView::selectionChanged, this, [this] {
+    if (!programmatic_ && !pending_ && large_->selectionFirst() >= 0) emit lineClicked(large_->selectionFirst());
+  });
+}
+
+QString TextViewer::lineAt(int line) const {
+  if (pending_ || line < 0) return {};
+  if (isLarge()) return large_->lineText() ? large_->lineText()->line(line).toString() : QString();
+  QTextBlock block = edit_->document()->findBlockByNumber(line);
+  return block.isValid() ? block.text() : QString();
 }
 
 bool TextViewer::isLarge() const { return stack_->currentWidget() == large_; }
@@ -103,6 +117,7 @@ void TextViewer::startWorker(std::function<std::shared_ptr<const LineText>()> bu
 }
 
 void TextViewer::showSmall(const QString& text) {
+  QScopedValueRollback<bool> quiet(programmatic_, true);
   highlighted_ = -1;
   large_->setText(nullptr);
   edit_->setPlainText(text);
@@ -110,6 +125,7 @@ void TextViewer::showSmall(const QString& text) {
 }
 
 void TextViewer::showLarge(std::shared_ptr<const LineText> text) {
+  QScopedValueRollback<bool> quiet(programmatic_, true);
   highlighted_ = -1;
   if (!edit_->document()->isEmpty()) edit_->clear();
   large_->setText(std::move(text));
@@ -122,6 +138,7 @@ void TextViewer::setHighlightedLine(int line) {
 }
 
 void TextViewer::applyHighlight() {
+  QScopedValueRollback<bool> quiet(programmatic_, true);
   if (isLarge()) {
     large_->setHighlightedLine(highlighted_);
     if (highlighted_ >= 0) large_->scrollToLine(highlighted_, true);

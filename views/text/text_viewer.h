@@ -48,9 +48,17 @@ class TextViewer : public QWidget {
   // centres it; a pending text gets it once shown.
   void setHighlightedLine(int line);
   int highlightedLine() const { return highlighted_; }
+  // Line `line` (0-based) of the shown text without its newline; empty when
+  // out of range or pending.
+  QString lineAt(int line) const;
 
   QPlainTextEdit* edit() const { return edit_; }
   LargeTextView* largeView() const { return large_; }
+
+ signals:
+  // The user put the cursor on line `line` (0-based: a click, or the arrow
+  // keys), not emitted for setText or setHighlightedLine.
+  void lineClicked(int line);
 
  private:
   void startWorker(std::function<std::shared_ptr<const LineText>()> build, std::function<void()> ready);
@@ -65,6 +73,7 @@ class TextViewer : public QWidget {
   quint64 generation_ = 0;
   bool pending_ = false;
   int highlighted_ = -1;
+  bool programmatic_ = false;  // the cursor is being moved here, not by the user
 };
 
 }  // namespace hloscope::views
