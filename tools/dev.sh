@@ -25,15 +25,28 @@ sanitizer_build_and_test() {
     -DHLOSCOPE_SANITIZE=ON -DHLOSCOPE_FUZZ=ON -DHLOSCOPE_BENCHMARKS=OFF -DHLOSCOPE_GUI=OFF
   # The core suites that exercise parsing, verification, evaluation and memory
   # planning; the whole-corpus sweeps run in the optimized build above.
-  cmake --build "$SAN_BUILD" -j "$JOBS" --target hlo_parser_fuzzer parser_test verify_test eval_test \
-    memory_test cost_test
+  cmake --build "$SAN_BUILD" -j "$JOBS" --target hlo_parser_fuzzer stablehlo_parser_fuzzer bundle_manifest_fuzzer \
+    parser_test verify_test eval_test memory_test cost_test
   step "core tests under ASan+UBSan"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$SAN_BUILD" -L 'parser|verify|eval|memory|cost' -E 'Corpus' --output-on-failure -j "$JOBS"
-  step "fuzz the parser for ${FUZZ_SECONDS:-60}s"
-  mkdir -p "$SAN_BUILD/fuzz-corpus"
-  "$SAN_BUILD/bin/hlo_parser_fuzzer" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 -timeout=10 \
-    -rss_limit_mb=2048 "$SAN_BUILD/fuzz-corpus" "$ROOT/tests/fuzz/seeds" "$ROOT/samples" 2>&1 | tail -5
+  # Each reader of outside input under libFuzzer (docs/testing.md): new
+  # inputs go to the first folder; the seeds, the samples and, where present,
+  # StableHLO's conformance programs (../shared, read only) start it.
+  local stablehlo_seeds=()
+  [ -d "$ROOT/../shared/stablehlo/testdata" ] && stablehlo_seeds=("$ROOT/../shared/stablehlo/testdata")
+  fuzz_one() {  # NAME SECONDS DICT SEED_DIR...
+    local name=$1 secs=$2 dict=$3
+    shift 3
+    step "fuzz $name for ${secs}s"
+    mkdir -p "$SAN_BUILD/fuzz-corpus/$name"
+    "$SAN_BUILD/bin/$name" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      -dict="$ROOT/tests/fuzz/$dict" "$SAN_BUILD/fuzz-corpus/$name" "$@" 2>&1 | tail -5
+  }
+  fuzz_one hlo_parser_fuzzer "${FUZZ_SECONDS:-60}" hlo.dict "$ROOT/tests/fuzz/seeds" "$ROOT/samples"
+  fuzz_one stablehlo_parser_fuzzer "${FUZZ_SECONDS:-60}" stablehlo.dict "$ROOT/tests/fuzz/seeds_stablehlo" \
+    "$ROOT/samples" "${stablehlo_seeds[@]}"
+  fuzz_one bundle_manifest_fuzzer "${FUZZ_SECONDS:-30}" manifest.dict "$ROOT/tests/fuzz/seeds_manifest"
   # Random modules through every pipeline, buffer assignment and the CPU
   # kernel run (docs/testing.md): fixed seeds, then a clock-derived seed that
   # is printed so that a failure can be replayed with --seed; ~3 minutes.

@@ -7,8 +7,10 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -119,6 +121,53 @@ StatusOr<KernelResources> ParsePtxasInfo(const std::string& log, const std::stri
   return r;
 }
 
+std::map<std::string, int64_t> ConstantBankSizes(const std::string& elf) {
+  std::map<std::string, int64_t> sizes;
+  auto u = [&](uint64_t at, int bytes, uint64_t* v) {
+    if (at + static_cast<uint64_t>(bytes) > elf.size()) return false;
+    *v = 0;
+    for (int i = bytes - 1; i >= 0; --i) *v = (*v << 8) | static_cast<uint8_t>(elf[at + static_cast<uint64_t>(i)]);
+    return true;
+  };
+  // e_ident: magic, ELFCLASS64 (2), ELFDATA2LSB (1).
+  if (elf.size() < 64 || elf.compare(0, 4, "\x7f" "ELF") != 0 || elf[4] != 2 || elf[5] != 1) return sizes;
+  uint64_t shoff = 0, shentsize = 0, shnum = 0, shstrndx = 0;
+  if (!u(0x28, 8, &shoff) || !u(0x3A, 2, &shentsize) || !u(0x3C, 2, &shnum) || !u(0x3E, 2, &shstrndx)) return sizes;
+  if (shentsize < 64 || shstrndx >= shnum) return sizes;
+  uint64_t str_off = 0, str_size = 0;
+  if (!u(shoff + shstrndx * shentsize + 24, 8, &str_off) || !u(shoff + shstrndx * shentsize + 32, 8, &str_size) ||
+      str_off + str_size > elf.size())
+    return sizes;
+  static const std::string kPrefix = ".nv.constant0.";
+  for (uint64_t i = 0; i < shnum; ++i) {
+    const uint64_t h = shoff + i * shentsize;
+    uint64_t name = 0, size = 0;
+    if (!u(h, 4, &name) || !u(h + 32, 8, &size)) return sizes;
+    if (name >= str_size) continue;
+    const char* begin = elf.data() + str_off + name;
+    const size_t len = strnlen(begin, static_cast<size_t>(str_size - name));
+    std::string_view n(begin, len);
+    if (n.size() > kPrefix.size() && n.substr(0, kPrefix.size()) == kPrefix)
+      sizes[std::string(n.substr(kPrefix.size()))] = static_cast<int64_t>(size);
+  }
+  return sizes;
+}
+
+namespace {
+
+std::string ReadFileBytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// Constant bank 0 from the cubin where ptxas's log had no cmem[0].
+void FillConstantBytes(KernelResources& r, const std::map<std::string, int64_t>& banks, const std::string& entry) {
+  if (r.constant_bytes > 0) return;
+  if (auto it = banks.find(entry); it != banks.end()) r.constant_bytes = it->second;
+}
+
+}  // namespace
+
 Occupancy ComputeOccupancy(const KernelResources& r, int64_t block_threads, int64_t dynamic_shared,
                            const DeviceSpec& d) {
   Occupancy o;
@@ -203,12 +252,15 @@ StatusOr<SassCode> CompileToSass(const std::string& ptx, const std::string& entr
   int rc = Run(Quote(ptxas) + " -v -lineinfo -arch=" + out.sm + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1", &log);
   std::string sass;
   int rc2 = rc == 0 ? Run(Quote(nvdisasm) + " -c -g -gp " + Quote(cubin) + " 2>&1", &sass) : -1;
+  const std::map<std::string, int64_t> banks = rc == 0 ? ConstantBankSizes(ReadFileBytes(cubin))
+                                                       : std::map<std::string, int64_t>{};
   std::error_code ec;
   fs::remove_all(dir, ec);
   if (rc != 0) return Status::Error("codegen: ptxas -arch=" + out.sm + " rejected the PTX: " + log);
   if (rc2 != 0) return Status::Error("codegen: nvdisasm failed on the cubin: " + sass);
   out.ptxas_log = std::move(log);
   ASSIGN_OR_RETURN(out.resources, ParsePtxasInfo(out.ptxas_log, entry));
+  FillConstantBytes(out.resources, banks, entry);
   out.sass = std::move(sass);
   out.stats = ClassifySass(out.sass);
   return out;
@@ -434,6 +486,7 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
               &log) == 0 &&
           Run(Quote(nvdisasm) + " -c -g -gp " + Quote(cubin) + " 2>&1", &sass) == 0) {
         std::map<std::string, std::string> sections = SectionsByFunction(sass);
+        const std::map<std::string, int64_t> banks = ConstantBankSizes(ReadFileBytes(cubin));
         std::string prologue = sass.substr(0, sass.find("//----"));  // .target, .elftype
         for (size_t i : batch) {
           auto res = ParsePtxasInfo(log, jobs[i].entry);
@@ -445,6 +498,7 @@ std::vector<StatusOr<SassCode>> CompileToSassBatch(const std::vector<SassJob>& j
           SassCode c;
           c.sm = std::string(target.sm);
           c.resources = *res;
+          FillConstantBytes(c.resources, banks, jobs[i].entry);
           std::string text = prologue + sec->second;
           // The runtime helpers it calls, as in a cubin of its own.
           for (const auto& [name, body] : sections)

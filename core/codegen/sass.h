@@ -39,6 +39,12 @@ struct KernelResources {
 // Error when the log does not mention it.
 StatusOr<KernelResources> ParsePtxasInfo(const std::string& log, const std::string& entry);
 
+// The size of each kernel's constant bank 0 in a cubin (its ELF section
+// `.nv.constant0.<kernel>`), by kernel name. ptxas -v for sm_90 and newer no
+// longer prints `bytes cmem[0]`; the section has the same number. Empty for
+// a file that is not a 64-bit little-endian ELF or is truncated.
+std::map<std::string, int64_t> ConstantBankSizes(const std::string& cubin_bytes);
+
 // Active warps per SM for a launch of `block_threads` threads per block and
 // `dynamic_shared` bytes of dynamic shared memory, and what limits them:
 // "warps" (threads per SM), "blocks" (blocks per SM), "registers" or

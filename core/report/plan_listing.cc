@@ -192,6 +192,7 @@ KernelResourceText DescribeResources(const codegen::CodegenResult& cg, const Pla
     out.resources += ", shared memory static " + bytes(r.shared_bytes) + " + dynamic " + bytes(dynamic_shared);
   if (r.stack_bytes) out.resources += ", " + bytes(r.stack_bytes) + " stack";
   out.resources += ", " + Plural(static_cast<size_t>(r.barriers), "barrier", "barriers");
+  if (r.constant_bytes > 0) out.resources += ", constant bank 0 " + bytes(r.constant_bytes);
   const int64_t threads = int64_t{t.dims.block[0]} * t.dims.block[1] * t.dims.block[2];
   const codegen::Occupancy o = codegen::ComputeOccupancy(r, threads, dynamic_shared, device);
   out.active_warps = o.active_warps_per_sm;

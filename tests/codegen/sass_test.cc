@@ -4,6 +4,8 @@
 // listing, and, where ptxas and nvdisasm are found, every kernel of every
 // sample for sm_80 and sm_90: SASS, resources and the manifest fields; the
 // batched SASS of a kernel against its own cubin's.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -148,6 +150,8 @@ TEST_P(SamplesSass, EveryKernelGetsSassAndResourcesForSm80AndSm90) {
       EXPECT_NE(k.sass.find(".text." + k.kernel), std::string::npos) << k.name;
       EXPECT_NE(k.sass.find(std::string(".target\t") + sm), std::string::npos) << k.name;
       EXPECT_GT(k.resources.registers, 0) << k.name;
+      // Bank 0 holds at least the kernel's parameters (sm_90: from the cubin).
+      EXPECT_GT(k.resources.constant_bytes, 0) << k.name;
       EXPECT_GT(k.sass_stats.total, 0) << k.name;
       EXPECT_EQ(k.sass_stats.total, static_cast<int64_t>(Instructions(k.sass).size())) << k.name;
     }
@@ -196,9 +200,47 @@ TEST(SassBatch, SameCodeAsOneKernelAlone) {
     ASSERT_TRUE(alone.ok()) << alone.status().message();
     EXPECT_EQ(Instructions(k.sass), Instructions(alone->sass)) << k.kernel;
     EXPECT_EQ(k.resources.registers, alone->resources.registers) << k.kernel;
+    EXPECT_EQ(k.resources.constant_bytes, alone->resources.constant_bytes) << k.kernel;
     ++compared;
   }
   EXPECT_EQ(compared, 4);
+}
+
+// For sm_80 ptxas -v still prints `bytes cmem[0]`: the cubin's
+// .nv.constant0.<kernel> section, which ConstantBankSizes reads (and sm_90
+// needs), has that size. ptxas is run here directly.
+TEST(SassCubin, ConstantBankSectionIsWhatPtxasReports) {
+  const std::string ptxas = PtxasPath();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found";
+  CodegenOptions opts;
+  opts.sm = "sm_80";
+  auto r = CompileFile(hloscope::testing::SamplesDir() + "/softmax.hlo", "gpu", opts);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const KernelCode* k = nullptr;
+  for (const KernelCode& c : r->codegen.kernels)
+    if (!k && !c.ptx.empty()) k = &c;
+  ASSERT_NE(k, nullptr);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("hloscope_cmem_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "k.ptx") << k->ptx;
+  const std::string cmd = ptxas + " -v -arch=sm_80 -o " + (dir / "k.cubin").string() + " " + (dir / "k.ptx").string() +
+                          " > " + (dir / "log").string() + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream log_in(dir / "log"), cubin_in(dir / "k.cubin", std::ios::binary);
+  std::stringstream log, cubin;
+  log << log_in.rdbuf();
+  cubin << cubin_in.rdbuf();
+  std::filesystem::remove_all(dir);
+  ASSERT_NE(log.str().find("cmem[0]"), std::string::npos) << log.str();
+  auto res = ParsePtxasInfo(log.str(), k->kernel);
+  ASSERT_TRUE(res.ok()) << res.status().message();
+  const auto banks = ConstantBankSizes(cubin.str());
+  ASSERT_TRUE(banks.count(k->kernel)) << k->kernel;
+  EXPECT_GT(res->constant_bytes, 0);
+  EXPECT_EQ(banks.at(k->kernel), res->constant_bytes);
+  // Not an ELF, or cut short: nothing, no crash.
+  EXPECT_TRUE(ConstantBankSizes("not an elf").empty());
+  EXPECT_TRUE(ConstantBankSizes(cubin.str().substr(0, 80)).empty());
 }
 
 TEST(SassTools, MissingNvdisasmIsSaidNotFatal) {
