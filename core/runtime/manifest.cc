@@ -478,6 +478,8 @@ StatusOr<ThunkPlan> ManifestFromString(const std::string& text, const std::strin
     auto pos = msg.find("parse error at ");
     return Error(where + ":" + LineCol(text, e.byte == 0 ? 0 : e.byte - 1) + ": error: invalid JSON (" +
                  (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
+  } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
+    return Error(where + ": error: invalid JSON (" + std::string(e.what()) + ")");
   }
   Reader r(where);
   if (!j.is_object()) return Error(where + ": /: expected a JSON object");
