@@ -33,6 +33,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/workers.h"
+#include "core/codegen/line_info.h"
 #include "core/report/graph_svg.h"
 #include "core/report/timeline.h"
 #include "views/decisions/decisions_panel.h"
@@ -775,7 +776,9 @@ void MainWindow::updateKernelTabs() {
       text_->setKernel(QString::fromStdString(cg.kernels[k].name == kc.name
                                                   ? kc.name
                                                   : cg.kernels[k].name + " (kernel " + kc.name + ")"),
-                       QString::fromStdString(kc.optimized_ir.empty() ? kc.ir : kc.optimized_ir),
+                       // Line info lives in the PTX and SASS tabs; the IR reads without it.
+                       QString::fromStdString(codegen::IrWithoutDebugInfo(kc.optimized_ir.empty() ? kc.ir
+                                                                                            : kc.optimized_ir)),
                        QString::fromStdString(kc.ptx), {}, SassTabText(kc, kernels_->ResourcesOf(e), cg.plan.target));
       return;
     }

@@ -12,6 +12,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "core/codegen/kernel_emitter.h"
 #include "core/ir/computation.h"
@@ -208,6 +209,34 @@ std::vector<int> TextLinesOf(const std::vector<int>& map, int hlo_line) {
   if (hlo_line <= 0) return out;
   for (size_t k = 0; k < map.size(); ++k)
     if (map[k] == hlo_line) out.push_back(static_cast<int>(k) + 1);
+  return out;
+}
+
+std::string IrWithoutDebugInfo(const std::string& ir) {
+  // Plain scanning, no std::regex: the GUI calls this on the UI thread.
+  std::string out;
+  out.reserve(ir.size());
+  size_t pos = 0;
+  while (pos < ir.size()) {
+    size_t end = ir.find('\n', pos);
+    const bool newline = end != std::string::npos;
+    if (!newline) end = ir.size();
+    std::string_view line(ir.data() + pos, end - pos);
+    pos = newline ? end + 1 : end;
+    if (line.rfind("!llvm.dbg.", 0) == 0) continue;
+    if (line.rfind('!', 0) == 0 &&
+        (line.find("= !DI") != std::string_view::npos || line.find("= distinct !DI") != std::string_view::npos))
+      continue;
+    // Drop each ", !dbg !N" (or " !dbg !N" on a define line).
+    for (size_t at; (at = line.find(" !dbg !")) != std::string_view::npos;) {
+      size_t from = at > 0 && line[at - 1] == ',' ? at - 1 : at, to = at + 7;
+      while (to < line.size() && std::isdigit(static_cast<unsigned char>(line[to]))) ++to;
+      out.append(line.substr(0, from));
+      line.remove_prefix(to);
+    }
+    out.append(line);
+    if (newline) out += '\n';
+  }
   return out;
 }
 

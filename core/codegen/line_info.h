@@ -80,4 +80,9 @@ std::vector<int> SassPtxLines(const std::string& sass);
 // `hlo_line`, in order.
 std::vector<int> TextLinesOf(const std::vector<int>& map, int hlo_line);
 
+// LLVM IR text without its line info, for reading: the `!dbg !N`
+// attachments and the debug metadata (`!N = …!DI…`, `!llvm.dbg.cu`) go;
+// everything else stays as it was, line for line otherwise.
+std::string IrWithoutDebugInfo(const std::string& ir);
+
 }  // namespace hloscope::codegen

@@ -334,6 +334,19 @@ TEST_P(SamplesLineInfo, SameCodeWithoutLineInfo) {
     EXPECT_EQ(FirstDifference(WithoutDebugIr(x.optimized_ir), WithoutDebugIr(y.optimized_ir)), "")
         << "optimized IR";
     EXPECT_EQ(FirstDifference(WithoutDebugPtx(x.ptx), WithoutDebugPtx(y.ptx)), "") << "PTX";
+    // What the GUI's IR tab shows: the IR with its line info dropped is the
+    // IR made without, metadata lines (`!N = …`, numbered differently) aside.
+    const std::string shown = IrWithoutDebugInfo(x.optimized_ir);
+    EXPECT_EQ(shown.find("!dbg"), std::string::npos);
+    EXPECT_EQ(shown.find("!DI"), std::string::npos);
+    auto code = [](const std::string& ir) {  // numbers of metadata shift with the debug nodes before them
+      static const std::regex number(R"(!\d+)");
+      std::string out;
+      for (const std::string& l : Lines(ir))
+        if (l.rfind('!', 0) != 0) out += std::regex_replace(l, number, "!N") + "\n";
+      return out;
+    };
+    EXPECT_EQ(FirstDifference(code(shown), code(y.optimized_ir)), "") << "IR without debug info";
   }
 }
 
