@@ -11,7 +11,8 @@
 # pass runs, kernel launches, modules run on the CPU, findings by kind and
 # the seeds. A finding, once fixed, moves to tests/regressions/ (every file
 # there replays as a ctest). Environment: DIFFUZZ (the driver; default
-# build/bin/hloscope-diffuzz), CORES (default 2), CPU_EVERY (default 2:
+# build/bin/hloscope-diffuzz), CORES (default 2), NICE (default 19; 0 to share
+# the machine evenly with other work), CPU_EVERY (default 2:
 # every other module also runs its kernels on the CPU), SEED (default from
 # the clock; core k starts at SEED + k * 1e9).
 set -euo pipefail
@@ -21,6 +22,7 @@ OUT=${2:-$ROOT/build/campaign-$(date +%Y%m%d-%H%M%S)}
 DIFFUZZ=${DIFFUZZ:-$ROOT/build/bin/hloscope-diffuzz}
 CORES=${CORES:-2}
 CPU_EVERY=${CPU_EVERY:-2}
+NICE=${NICE:-19}
 SEED=${SEED:-$(( $(date +%s) % 1000000 * 1000 ))}
 SECONDS_TOTAL=$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 }')
 mkdir -p "$OUT/findings"
@@ -31,7 +33,7 @@ start=$(date +%s)
 pids=()
 for ((k = 0; k < CORES; k++)); do
   s=$((SEED + k * 1000000000))
-  nice -n 19 "$OUT/hloscope-diffuzz" --seed "$s" --seconds "$SECONDS_TOTAL" --cpu-every "$CPU_EVERY" \
+  nice -n "$NICE" "$OUT/hloscope-diffuzz" --seed "$s" --seconds "$SECONDS_TOTAL" --cpu-every "$CPU_EVERY" \
     --out "$OUT/findings" > "$OUT/core$k.log" 2>&1 &
   pids+=($!)
   echo "core $k: --seed $s (pid $!)"
@@ -43,7 +45,7 @@ end=$(date +%s)
 {
   echo "hloscope-diffuzz campaign"
   echo "started:  $(date -d @"$start" '+%Y-%m-%d %H:%M:%S')"
-  echo "wall:     $(( (end - start) / 60 )) min on $CORES cores (nice 19), cpu-every $CPU_EVERY"
+  echo "wall:     $(( (end - start) / 60 )) min on $CORES cores (nice $NICE), cpu-every $CPU_EVERY"
   for ((k = 0; k < CORES; k++)); do
     echo "core $k seed $((SEED + k * 1000000000)): $(tail -n 1 "$OUT/core$k.log")"
   done

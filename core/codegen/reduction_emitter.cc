@@ -221,6 +221,22 @@ class Emitter {
     std::vector<Value*> out_index;
     for (int d = 0; d < p_.in.rank(); ++d)
       if (!Contains(p_.red, d)) out_index.push_back(in_index[d]);
+    // Side outputs of the reduce output's shape are computed before anything
+    // is stored: an output may be written over a parameter that a side
+    // output reads at this index (a donated parameter, core/memory/io_alias.h,
+    // ComputesEveryOutputBeforeStoring).
+    std::vector<std::pair<size_t, Value*>> side;
+    for (size_t k = 0; k < p_.roots.size(); ++k) {
+      const Instruction* root = p_.roots[k];
+      if (ReduceOf(root) || p_.epilogue_of[k] || root->shape().SameDims(p_.in)) continue;
+      if (root->shape().rank() != static_cast<int>(out_index.size()))
+        return Status::Error(root->name() + ": a side output of a reduction must have the reduce input's or output's shape");
+      for (int d = 0; d < root->shape().rank(); ++d)
+        if (root->shape().dim(d) != OutDim(d))
+          return Status::Error(root->name() + ": a side output of a reduction must have the reduce input's or output's shape");
+      ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, out_index));
+      side.push_back({k, v});
+    }
     std::vector<Value*> acc = Load();
     for (size_t k = 0; k < p_.reduces.size(); ++k) {
       const Instruction* r = p_.reduces[k];
@@ -250,17 +266,7 @@ class Emitter {
         }
       }
     }
-    for (size_t k = 0; k < p_.roots.size(); ++k) {
-      const Instruction* root = p_.roots[k];
-      if (ReduceOf(root) || p_.epilogue_of[k] || root->shape().SameDims(p_.in)) continue;
-      if (root->shape().rank() != static_cast<int>(out_index.size()))
-        return Status::Error(root->name() + ": a side output of a reduction must have the reduce input's or output's shape");
-      for (int d = 0; d < root->shape().rank(); ++d)
-        if (root->shape().dim(d) != OutDim(d))
-          return Status::Error(root->name() + ": a side output of a reduction must have the reduce input's or output's shape");
-      ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, out_index));
-      ee_.Store(out0_ + p_.first_leaf[k], out_index, v);
-    }
+    for (const auto& [k, v] : side) ee_.Store(out0_ + p_.first_leaf[k], out_index, v);
     ee_.ClearCache();
     return Status::Ok();
   }

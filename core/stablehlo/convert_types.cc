@@ -63,7 +63,11 @@ Status SetElement(Literal& l, int64_t i, const std::string& tok, PrimitiveType t
   bool hex = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
   if (IsFloat(t) || IsComplex(t)) {
     if (hex) {
-      SetBits(l, i, std::stoull(tok, nullptr, 16));
+      try {
+        SetBits(l, i, std::stoull(tok, nullptr, 16));
+      } catch (...) {  // not hex digits, or more than 64 bits of them
+        return Error("bad number '" + tok + "' in dense<>");
+      }
       return Status::Ok();
     }
     std::string v = tok;
@@ -108,8 +112,16 @@ StatusOr<Literal> LiteralFromDense(const std::string& body_in, const Shape& shap
     size_t q2 = body.find('"', q + 1);
     std::string hex = body.substr(q + 1, q2 == std::string::npos ? std::string::npos : q2 - q - 1);
     if (hex.starts_with("0x") || hex.starts_with("0X")) hex = hex.substr(2);
+    auto nibble = [](char c) {
+      return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    };
     std::vector<uint8_t> bytes;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+      const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+      if (hi < 0 || lo < 0) return Error("hex constant: '" + hex.substr(i, 2) + "' is not a hex byte");
+      bytes.push_back(static_cast<uint8_t>(hi * 16 + lo));
+    }
+    if (hex.size() % 2) return Error("hex constant has an odd number of digits");
     int64_t eb = l.element_bytes();
     if (BitWidth(t) < 8 && t != PrimitiveType::kPred) return Unsupported("hex constant of sub-byte type");
     if (static_cast<int64_t>(bytes.size()) == eb * n) {

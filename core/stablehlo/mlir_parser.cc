@@ -1,11 +1,35 @@
 #include "core/stablehlo/mlir_parser.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "core/stablehlo/mlir_lexer.h"
 
 namespace hloscope::mlir {
+namespace {
+
+// An integer literal (decimal, 0x hex; as strtoll with base 0), or, past
+// int64's range, an unsigned one reinterpreted; false when it is neither.
+bool ParseInteger(const std::string& text, int64_t* v) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  long long x = std::strtoll(text.c_str(), &end, 0);
+  if (errno == 0 && end && *end == '\0') {
+    *v = x;
+    return true;
+  }
+  if (text[0] == '-') return false;
+  errno = 0;
+  unsigned long long u = std::strtoull(text.c_str(), &end, 0);
+  if (errno != 0 || !end || *end != '\0') return false;
+  *v = static_cast<int64_t>(u);
+  return true;
+}
+
+}  // namespace
 
 bool Type::IsStatic() const {
   if (kind == kTuple) {
@@ -138,7 +162,7 @@ StatusOr<Type> ParseTypeText(std::string_view text) {
         j = 1;
       } else {
         while (j < in.size() && std::isdigit(static_cast<unsigned char>(in[j]))) ++j;
-        d = std::stoll(std::string(in.substr(0, j)));
+        if (!ParseInteger(std::string(in.substr(0, j)), &d)) return Error("bad tensor type '" + std::string(s) + "'");
       }
       if (j >= in.size() || in[j] != 'x') return Error("bad tensor type '" + std::string(s) + "'");
       t.dims.push_back(d);
@@ -431,11 +455,7 @@ class Parser {
       RETURN_IF_ERROR(ParseDictBody(&a.fields, "}"));
     } else if (t.kind == Token::kInt) {
       a.kind = Attr::kInt;
-      try {
-        a.i = std::stoll(t.text, nullptr, 0);
-      } catch (...) {
-        a.i = static_cast<int64_t>(std::stoull(t.text, nullptr, 0));
-      }
+      if (!ParseInteger(t.text, &a.i)) return Err(t, "integer '" + t.text + "' out of range");
       a.f = static_cast<double>(a.i);
     } else if (t.kind == Token::kFloat) {
       a.kind = Attr::kFloat;
@@ -485,7 +505,7 @@ class Parser {
           Attr v;
           if (e.kind == Token::kInt) {
             v.kind = Attr::kInt;
-            v.i = std::stoll(e.text, nullptr, 0);
+            if (!ParseInteger(e.text, &v.i)) return Err(e, "integer '" + e.text + "' out of range");
           } else if (e.text == "true" || e.text == "false") {
             v.kind = Attr::kBool;
             v.i = e.text == "true";
@@ -612,7 +632,9 @@ class Parser {
           lex_.Next();
           Token n = lex_.Next();
           if (n.kind != Token::kInt) return Err(n, "expected result count");
-          count = std::stoi(n.text);
+          int64_t c = 0;
+          if (!ParseInteger(n.text, &c) || c < 1 || c > 1'000'000) return Err(n, "bad result count '" + n.text + "'");
+          count = static_cast<int>(c);
           for (int i = 0; i < count; ++i) op.results.push_back(r.text + "#" + std::to_string(i));
         } else {
           op.results.push_back(r.text);
@@ -720,7 +742,7 @@ class Parser {
               if (n.kind != Token::kInt) return Err(n, "expected an integer in slice");
               Attr v;
               v.kind = Attr::kInt;
-              v.i = std::stoll(n.text);
+              if (!ParseInteger(n.text, &v.i)) return Err(n, "integer '" + n.text + "' out of range");
               e.items.push_back(v);
             } while (Accept(":"));
             sl.items.push_back(std::move(e));
