@@ -413,7 +413,8 @@ std::string_view Lexer::ScanRaw(size_t offset, bool* ok, bool allow_spaces) {
         if (src_[q] == '\\') ++q;
         ++q;
       }
-      if (q >= n) {
+      if (q >= n) {  // unterminated (a backslash at the very end steps past it)
+        q = n;
         *ok = false;
         break;
       }

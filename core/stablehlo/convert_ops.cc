@@ -216,7 +216,8 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
   std::vector<int64_t> v;
   if (name == "broadcast_in_dim" || name == "dynamic_broadcast_in_dim") {
     if (!IntsOf(op, {"dims", "broadcast_dimensions"}, &v)) return Error("missing broadcast dimensions");
-    Instruction* x = in.at(0);
+    if (in.empty()) return Error(name + " needs an operand");
+    Instruction* x = in[0];
     if (x->shape().IsArray() && static_cast<int>(v.size()) == x->shape().rank()) {
       // stablehlo broadcasts size-1 operand dims; HLO's broadcast does not: drop them first.
       std::vector<int64_t> keep_dims, keep_map;
@@ -236,7 +237,8 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     return Status::Ok();
   }
   if (name == "dynamic_reshape") {
-    *result = c.Add(s, Opcode::kReshape, out, {in.at(0)}, &op);
+    if (in.empty()) return Error("dynamic_reshape needs an operand");
+    *result = c.Add(s, Opcode::kReshape, out, {in[0]}, &op);
     return Status::Ok();
   }
   if (name == "transpose" || name == "reverse") {
@@ -488,6 +490,7 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     return Status::Ok();
   }
   if (name == "convolution") {
+    if (in.size() != 2) return Error("convolution takes two operands (input, kernel)");
     const Attr* dn = AnyAttr(op, {"dim_numbers", "dimension_numbers"});
     std::vector<std::vector<std::string>> labels;
     if (!dn || !ConvLabels(*dn, &labels)) return Error("convolution without dimension numbers");

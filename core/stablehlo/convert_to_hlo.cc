@@ -204,6 +204,7 @@ Status Converter::ConvertCheck(const Op& op, Scope& s, bool* handled) {
     ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
     in.push_back(i);
   }
+  if (in.empty()) return Error(Where(op) + op.name + ": expected an operand");
   if (in.empty()) return Error(Where(op) + op.name + ": no operands");
   CheckOp c;
   c.kind = kind;
