@@ -1,5 +1,7 @@
 #include "core/printer/printer.h"
 
+#include <cctype>
+
 #include <thread>
 
 #include "core/parser/lexer.h"
@@ -174,7 +176,12 @@ void AppendComputationHead(std::string& out, const Computation& c) {
     if (!p) continue;
     if (!first) out += ", ";
     first = false;
-    out += p->name();
+    // A name that does not read as a plain identifier (`%0c` is one HLO
+    // accepts) keeps its `%` so that the signature parses back.
+    const std::string& n = p->name();
+    const unsigned char c0 = n.empty() ? '0' : static_cast<unsigned char>(n[0]);
+    if (!(std::isalpha(c0) || c0 == '_')) out += '%';
+    out += n;
     out += ": ";
     p->shape().AppendTo(out);
   }
