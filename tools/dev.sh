@@ -39,9 +39,18 @@ sanitizer_build_and_test() {
     local name=$1 secs=$2 dict=$3
     shift 3
     step "fuzz $name for ${secs}s"
-    mkdir -p "$SAN_BUILD/fuzz-corpus/$name"
+    mkdir -p "$SAN_BUILD/fuzz-corpus/$name" "$SAN_BUILD/fuzz-artifacts"
+    local log="$SAN_BUILD/fuzz-artifacts/$name.log" rc=0
     "$SAN_BUILD/bin/$name" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-      -dict="$ROOT/tests/fuzz/$dict" "$SAN_BUILD/fuzz-corpus/$name" "$@" 2>&1 | tail -5
+      -artifact_prefix="$SAN_BUILD/fuzz-artifacts/$name-" \
+      -dict="$ROOT/tests/fuzz/$dict" "$SAN_BUILD/fuzz-corpus/$name" "$@" >"$log" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      # The whole report (the sanitizer's stack, the input that failed).
+      tail -80 "$log"
+      echo "$name failed (exit $rc); the input is under $SAN_BUILD/fuzz-artifacts/, replay: $SAN_BUILD/bin/$name FILE"
+      return "$rc"
+    fi
+    tail -5 "$log"
   }
   fuzz_one hlo_parser_fuzzer "${FUZZ_SECONDS:-60}" hlo.dict "$ROOT/tests/fuzz/seeds" "$ROOT/samples"
   fuzz_one stablehlo_parser_fuzzer "${FUZZ_SECONDS:-60}" stablehlo.dict "$ROOT/tests/fuzz/seeds_stablehlo" \

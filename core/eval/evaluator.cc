@@ -295,6 +295,14 @@ StatusOr<Literal> EvaluateModule(const Module& m, const std::vector<Literal>& ar
   return EvaluateComputation(*m.entry(), args, opts);
 }
 
+namespace {
+thread_local bool signed_zeros_default = true;
+}  // namespace
+
+bool DefaultSignedZeros() { return signed_zeros_default; }
+UnsignedZerosScope::UnsignedZerosScope() : saved_(signed_zeros_default) { signed_zeros_default = false; }
+UnsignedZerosScope::~UnsignedZerosScope() { signed_zeros_default = saved_; }
+
 StatusOr<Literal> EvaluateInstruction(const Instruction& instr, const std::vector<const Literal*>& operands,
                                       const EvalOptions& opts) {
   eval::Interp in(opts);
@@ -302,6 +310,7 @@ StatusOr<Literal> EvaluateInstruction(const Instruction& instr, const std::vecto
   if (r.ok() && !eval::ValueFits(r->shape(), instr.shape()))
     return eval::InstrError(instr, "computed a value of shape " + r->shape().ToString(false) +
                                        " but the instruction is declared " + instr.shape().ToString(false));
+  if (r.ok() && !opts.signed_zeros) eval::ClearSignOfZeros(*r);
   return r;
 }
 

@@ -22,6 +22,25 @@
 
 namespace hloscope {
 
+// False while an UnsignedZerosScope is alive on this thread: the default of
+// EvalOptions::signed_zeros.
+bool DefaultSignedZeros();
+
+// While one is alive, EvalOptions made on this thread start with
+// signed_zeros = false, so that a pass that evaluates (constant folding)
+// folds -0 as +0, as the differential driver's signed-zero re-check
+// evaluates the program around it (core/fuzz/diff_driver.cc).
+class UnsignedZerosScope {
+ public:
+  UnsignedZerosScope();
+  ~UnsignedZerosScope();
+  UnsignedZerosScope(const UnsignedZerosScope&) = delete;
+  UnsignedZerosScope& operator=(const UnsignedZerosScope&) = delete;
+
+ private:
+  bool saved_;
+};
+
 struct EvalOptions {
   // A while loop that runs more iterations than this is an error.
   int64_t max_while_iterations = 10'000'000;
@@ -30,7 +49,7 @@ struct EvalOptions {
   // becomes x; a dot over one element becomes a multiply), and the
   // differential checks use this to tell a signed-zero difference from a
   // wrong value.
-  bool signed_zeros = true;
+  bool signed_zeros = DefaultSignedZeros();
 };
 
 // Evaluates the entry computation. The result is one Literal (a tuple

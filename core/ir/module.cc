@@ -96,7 +96,7 @@ void Module::RegisterName(const std::string& n) {
 
 std::string Module::UniqueName(std::string_view prefix) {
   if (!names_built_) BuildNames();
-  std::string base(prefix);
+  std::string base = HloName(prefix);
   // Strip a trailing ".N" so derived names read like XLA's (add.3 → add.7).
   auto dot = base.rfind('.');
   if (dot != std::string::npos && dot + 1 < base.size() &&
@@ -108,6 +108,17 @@ std::string Module::UniqueName(std::string_view prefix) {
     std::string cand = base + "." + std::to_string(++counter);
     if (names_.insert(cand).second) return cand;
   }
+}
+
+std::string HloName(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '$' || c == '.' || c == '-';
+    if (!ok) c = '_';
+  }
+  if (out.empty()) out = "v";
+  return out;
 }
 
 std::string Module::UniqueComputationName(std::string_view prefix) { return UniqueName(prefix); }

@@ -60,7 +60,8 @@ class Module {
   int64_t NewId() { return next_id_++; }
   int64_t next_id() const { return next_id_; }
 
-  // A name not used by any instruction or computation: `prefix.N`.
+  // A name not used by any instruction or computation: `prefix.N`. The
+  // prefix is made a valid HLO name first (HloName).
   std::string UniqueName(std::string_view prefix);
   std::string UniqueComputationName(std::string_view prefix);
   void RegisterName(const std::string& n);
@@ -79,5 +80,10 @@ class Module {
   std::unordered_map<std::string, int64_t> name_counters_;
   void BuildNames();
 };
+
+// `s` as a name the HLO parser reads back: characters outside
+// [A-Za-z0-9_$.-] become '_' (MLIR names such as @"<lambda>" or
+// @"my module"); empty becomes "v".
+std::string HloName(std::string_view s);
 
 }  // namespace hloscope

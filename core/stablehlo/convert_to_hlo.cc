@@ -2,6 +2,7 @@
 #include "core/stablehlo/convert_to_hlo.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/stablehlo/convert_internal.h"
 #include "core/stablehlo/mlir_parser.h"
@@ -374,7 +375,11 @@ Status Converter::ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruc
 
 StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions& opts) {
   ConvertResult r;
-  r.module = std::make_unique<Module>(ast.name.empty() ? "stablehlo_module" : ast.name);
+  // The module name must lex as a name after `HloModule` (no %): it starts
+  // with a letter or '_'.
+  std::string module_name = ast.name.empty() ? "stablehlo_module" : HloName(ast.name);
+  if (!std::isalpha(static_cast<unsigned char>(module_name[0])) && module_name[0] != '_') module_name = "m_" + module_name;
+  r.module = std::make_unique<Module>(module_name);
   r.module->set_source_path(ast.file);
   if (!ast.meshes.empty()) {
     // Shardy meshes go where JAX's HLO has them, in the module header.

@@ -1,4 +1,5 @@
 // dot with general dimension numbers and convolution variants.
+#include <cmath>
 #include <limits>
 
 #include "tests/eval/eval_test_util.h"
@@ -82,6 +83,34 @@ ENTRY e {
   ASSERT_TRUE(r2.ok()) << r2.status().message();
   EXPECT_EQ(r2->tuple_elements()[0].GetDouble(0), std::numeric_limits<double>::infinity());
   EXPECT_EQ(r2->tuple_elements()[1].GetDouble(0), std::numeric_limits<double>::infinity());
+}
+
+// Constant folding evaluates one instruction at a time: inside an
+// UnsignedZerosScope its default options read -0 as +0 too, and the scope
+// ends with the default restored.
+TEST(EvalDot, UnsignedZerosScopeSetsTheDefault) {
+  auto m = ParseHloModule(R"(HloModule t
+ENTRY e {
+  a = f32[] constant(-0.75)
+  b = f32[] constant(0)
+  ROOT m = f32[] multiply(a, b)
+})", "t.hlo");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const Instruction& mul = *(*m)->entry()->root();
+  Literal a = Lit("f32[]", {-0.75}), b = Lit("f32[]", {0});
+  EXPECT_TRUE(EvalOptions{}.signed_zeros);
+  auto signed_r = EvaluateInstruction(mul, {&a, &b});
+  ASSERT_TRUE(signed_r.ok());
+  EXPECT_TRUE(std::signbit(signed_r->GetDouble(0)));
+  {
+    UnsignedZerosScope scope;
+    EXPECT_FALSE(EvalOptions{}.signed_zeros);
+    auto r = EvaluateInstruction(mul, {&a, &b});
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->GetDouble(0), 0.0);
+    EXPECT_FALSE(std::signbit(r->GetDouble(0)));
+  }
+  EXPECT_TRUE(EvalOptions{}.signed_zeros);
 }
 
 TEST(EvalConv, Simple1D) {

@@ -4,6 +4,7 @@
 // back to one that reads again, to the same text.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "core/runtime/manifest.h"
@@ -14,7 +15,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!plan.ok()) return 0;
   std::string written = hloscope::runtime::ManifestToString(*plan);
   auto again = hloscope::runtime::ManifestFromString(written, "<written>");
-  if (!again.ok()) __builtin_trap();  // what we write must read back
+  if (!again.ok()) {
+    std::fprintf(stderr, "written text does not read back: %s\n", std::string(again.status().message()).c_str());
+    __builtin_trap();
+  }  // what we write must read back
   if (hloscope::runtime::ManifestToString(*again) != written) __builtin_trap();
   return 0;
 }

@@ -3,6 +3,7 @@
 // core/support/proto_text.h). Must never crash, hang or allocate without bound.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!hloscope::VerifyModule(**m).ok()) return 0;
   std::string printed = hloscope::PrintModule(**m);
   auto again = hloscope::ParseHloModule(printed, "<printed>");
-  if (!again.ok()) __builtin_trap();  // printed text must parse back
+  if (!again.ok()) {
+    std::fprintf(stderr, "written text does not read back: %s\n", std::string(again.status().message()).c_str());
+    __builtin_trap();
+  }  // printed text must parse back
   return 0;
 }

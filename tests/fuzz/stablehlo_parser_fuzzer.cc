@@ -4,6 +4,7 @@
 // text that parses back.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!hloscope::VerifyModule(*converted->module).ok()) return 0;
   std::string printed = hloscope::PrintModule(*converted->module);
   auto again = hloscope::ParseHloModule(printed, "<printed>");
-  if (!again.ok()) __builtin_trap();  // printed text must parse back
+  if (!again.ok()) {
+    std::fprintf(stderr, "written text does not read back: %s\n", std::string(again.status().message()).c_str());
+    __builtin_trap();
+  }  // printed text must parse back
   return 0;
 }

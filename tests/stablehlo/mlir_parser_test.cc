@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/eval/evaluator.h"
+#include "core/parser/parser.h"
 #include "core/printer/printer.h"
 #include "core/stablehlo/conformance.h"
 #include "core/stablehlo/convert_to_hlo.h"
@@ -40,6 +41,35 @@ module @m attributes {mhlo.num_partitions = 1 : i32} {
   EXPECT_EQ(r->GetDouble(1), 24.0);
   std::string hlo = PrintModule(*conv->module);
   EXPECT_NE(hlo.find("source_file=\"x.py\""), std::string::npos) << hlo;
+}
+
+// MLIR symbol names need not be HLO names (@"<lambda>", a module name with
+// a space or a leading digit); the converted module prints as text that
+// parses back.
+TEST(MlirParser, SymbolNamesBecomeHloNames) {
+  const char* text = R"mlir(
+module @"9 jit(f)" {
+  func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = call @"<lambda>"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+  func.func private @"<lambda>"(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+)mlir";
+  auto ast = ParseMlir(text, "t.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_TRUE(conv.ok()) << conv.status().message();
+  ASSERT_TRUE(VerifyModule(*conv->module).ok());
+  const std::string printed = PrintModule(*conv->module);
+  EXPECT_NE(printed.find("HloModule m_9_jit_f_"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("_lambda_"), std::string::npos) << printed;
+  auto again = ParseHloModule(printed, "printed.hlo");
+  ASSERT_TRUE(again.ok()) << again.status().message() << "\n" << printed;
+  EXPECT_EQ(PrintModule(**again), printed);
 }
 
 TEST(MlirParser, PrettyConvolution) {
