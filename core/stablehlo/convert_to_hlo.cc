@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/parser/lexer.h"
 #include "core/stablehlo/convert_internal.h"
 #include "core/stablehlo/mlir_parser.h"
 
@@ -165,7 +166,18 @@ StatusOr<Computation*> Converter::ConvertFunc(const Func& f, bool is_entry) {
       size_t sp = a.find("mhlo.sharding = \"");
       if (sp != std::string::npos) {
         size_t e = a.find('"', sp + 17);
-        p->SetRaw("sharding", a.substr(sp + 17, e - sp - 17));
+        std::string sharding = a.substr(sp + 17, e == std::string::npos ? std::string::npos : e - sp - 17);
+        // Kept as HLO text: the HLO parser must read it back as one
+        // attribute value, all of it, or the printed module would not parse.
+        Lexer lex(sharding);
+        bool scanned = false;
+        const bool readable = sharding.size() >= 2 && sharding.front() == '{' &&
+                              lex.ScanRaw(0, &scanned, false).size() == sharding.size() && scanned;
+        if (!readable)
+          return Error(ast_.file + ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col) +
+                       ": error: mhlo.sharding of argument " + std::to_string(i) + " of @" + f.name +
+                       " is not an HLO sharding: " + sharding);
+        p->SetRaw("sharding", sharding);
       }
     }
     s.vals[f.args[i].first] = comp->AddInstruction(std::move(p));

@@ -72,6 +72,37 @@ module @"9 jit(f)" {
   EXPECT_EQ(PrintModule(**again), printed);
 }
 
+// An argument's mhlo.sharding is kept as HLO text; one that HLO's parser
+// would not read back as one value is refused, located, not printed
+// (found by the StableHLO fuzzer).
+TEST(MlirParser, ShardingMustBeHloText) {
+  const char* kTemplate = R"mlir(module @m {
+  func.func public @main(%arg0: tensor<4xf32> {mhlo.sharding = "SHARDING"}) -> tensor<4xf32> {
+    return %arg0 : tensor<4xf32>
+  }
+}
+)mlir";
+  auto convert = [&](const std::string& sharding) {
+    std::string text = kTemplate;
+    text.replace(text.find("SHARDING"), 8, sharding);
+    auto ast = ParseMlir(text, "t.mlir");
+    EXPECT_TRUE(ast.ok()) << ast.status().message();
+    return ConvertToHlo(*ast);
+  };
+  auto good = convert("{devices=[2]0,1}");
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  const std::string printed = PrintModule(*good->module);
+  EXPECT_NE(printed.find("sharding={devices=[2]0,1}"), std::string::npos) << printed;
+  EXPECT_TRUE(ParseHloModule(printed, "p.hlo").ok());
+  for (const char* bad : {"{replicated(}", "{a} {b}", "replicated", "{"}) {
+    auto r = convert(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("t.mlir:2:3: error: mhlo.sharding of argument 0 of @main is not an HLO sharding"),
+              std::string::npos)
+        << r.status().message();
+  }
+}
+
 TEST(MlirParser, PrettyConvolution) {
   // x = [1..5] (NWC, C=1), kernel [1, 1] (WIO): padded by one on the left, stride 2
   // → windows [0,1], [2,3], [4,5] = 1, 5, 9.
