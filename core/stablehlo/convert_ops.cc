@@ -1,11 +1,38 @@
 // The static-shape stablehlo ops (and the chlo ops HLO has directly) → one HLO instruction each.
+#include <cctype>
 #include <cstdlib>
 #include <map>
 
+#include "core/parser/lexer.h"
 #include "core/stablehlo/convert_internal.h"
 
 namespace hloscope::mlir {
 namespace {
+
+// The value of an enum attribute, `#stablehlo<transpose ADJOINT>` → ADJOINT
+// (the pretty form gives the word alone). Text that is not one keyword and
+// one word comes back whole, shown printable, so that the caller's check of
+// the value refuses it.
+std::string EnumWord(const Attr& a) {
+  const std::string& v = a.kind == Attr::kHash ? a.raw : a.s;
+  std::vector<std::string> words;
+  std::string cur;
+  bool odd = false;
+  for (char ch : v) {
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+      if (!cur.empty()) words.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') odd = true;
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  if (!odd && !words.empty() && words.size() <= 2) return words.back();
+  std::string shown;
+  for (char ch : v) shown += std::isprint(static_cast<unsigned char>(ch)) ? ch : '?';
+  return shown.empty() ? "?" : shown;
+}
 
 const std::map<std::string, Opcode>& DirectOps() {
   static const std::map<std::string, Opcode> m = {
@@ -131,7 +158,8 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     const std::string sharding = sh ? sh->s : "<@empty_mesh, []>";
     // Replicated when no dimension names a mesh axis: <@m, [{}, {}]>.
     if (sharding.find('"') == std::string::npos) i->SetRaw("sharding", "{replicated}");
-    i->SetRaw("frontend_attributes", "{xla.sdy.sharding=\"#sdy.sharding_per_value<[" + sharding + "]>\"}");
+    i->SetRaw("frontend_attributes",
+              "{xla.sdy.sharding=" + QuoteString("#sdy.sharding_per_value<[" + sharding + "]>") + "}");
     *result = i;
     return Status::Ok();
   }
@@ -273,16 +301,13 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
       dir = op.keywords[0];
       if (op.keywords.size() > 1) type = op.keywords[1];
     }
-    if (const Attr* a = AnyAttr(op, {"comparison_direction"})) {
-      dir = a->raw;
-      if (size_t sp = dir.rfind(' '); sp != std::string::npos) dir = dir.substr(sp + 1);
-    }
-    if (const Attr* a = AnyAttr(op, {"compare_type"})) {
-      type = a->raw;
-      if (size_t sp = type.rfind(' '); sp != std::string::npos) type = type.substr(sp + 1);
-    }
+    if (const Attr* a = AnyAttr(op, {"comparison_direction"})) dir = EnumWord(*a);
+    if (const Attr* a = AnyAttr(op, {"compare_type"})) type = EnumWord(*a);
     auto d = DirectionFromName(dir);
     if (!d) return Error("unknown comparison direction '" + dir + "'");
+    if (!type.empty() && type != "NOTYPE" && type != "FLOAT" && type != "TOTALORDER" && type != "SIGNED" &&
+        type != "UNSIGNED")
+      return Error("compare_type '" + type + "' is not one of FLOAT, TOTALORDER, SIGNED, UNSIGNED");
     Instruction* i = c.Add(s, Opcode::kCompare, out, in, &op);
     i->attrs().direction = *d;
     i->attrs().mark(::hloscope::Attr::kDirection);
@@ -554,10 +579,7 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     // Enum-valued attributes: `#stablehlo<transpose NO_TRANSPOSE>` or a bare identifier.
     auto enum_value = [&](std::initializer_list<const char*> keys) -> std::string {
       const Attr* a = AnyAttr(op, keys);
-      if (!a) return "";
-      std::string v = a->kind == Attr::kHash ? a->raw : a->s;
-      if (size_t sp = v.rfind(' '); sp != std::string::npos) v = v.substr(sp + 1);
-      return v;
+      return a ? EnumWord(*a) : std::string();
     };
     auto flag = [&](const char* key) -> std::optional<bool> {
       const Attr* a = AnyAttr(op, {key});
@@ -569,6 +591,8 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
       std::vector<int64_t> len;
       IntsOf(op, {"fft_length", "length"}, &len);
       if (type.empty() || len.empty()) return Error("fft needs a type and a length");
+      if (type != "FFT" && type != "IFFT" && type != "RFFT" && type != "IRFFT")
+        return Error("fft_type '" + type + "' is not one of FFT, IFFT, RFFT, IRFFT");
       Instruction* i = c.Add(s, Opcode::kFft, out, in, &op);
       i->SetRaw("fft_type", type);
       std::string l = "{";
@@ -583,11 +607,13 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
       *result = i;
       return Status::Ok();
     }
+    std::string tr = enum_value({"transpose_a"});
+    if (!tr.empty() && tr != "NO_TRANSPOSE" && tr != "TRANSPOSE" && tr != "ADJOINT")
+      return Error("transpose_a '" + tr + "' is not one of NO_TRANSPOSE, TRANSPOSE, ADJOINT");
     Instruction* i = c.Add(s, Opcode::kTriangularSolve, out, in, &op);
     i->SetRaw("left_side", flag("left_side").value_or(false) ? "true" : "false");
     i->SetRaw("lower", flag("lower").value_or(false) ? "true" : "false");
     i->SetRaw("unit_diagonal", flag("unit_diagonal").value_or(false) ? "true" : "false");
-    std::string tr = enum_value({"transpose_a"});
     i->SetRaw("transpose_a", tr.empty() ? "NO_TRANSPOSE" : tr);
     *result = i;
     return Status::Ok();

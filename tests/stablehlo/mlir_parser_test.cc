@@ -103,6 +103,91 @@ TEST(MlirParser, ShardingMustBeHloText) {
   }
 }
 
+TEST(MlirParser, EnumAttributesMustBeKnown) {
+  // A converted enum is printed into the HLO text as it is: one the HLO
+  // parser would not read back is refused where it is written (found by the
+  // StableHLO fuzzer: "#stablehlo<transpose NO_   )   TRANSPOSE>").
+  auto convert = [](const std::string& text) {
+    auto ast = ParseMlir(text, "t.mlir");
+    EXPECT_TRUE(ast.ok()) << ast.status().message();
+    return ConvertToHlo(*ast);
+  };
+  const std::string kSolve = R"mlir(module @m {
+  func.func public @main(%a: tensor<4x4xf32>, %b: tensor<4x1xf32>) -> tensor<4x1xf32> {
+    %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = false, transpose_a = #stablehlo<transpose TR>, unit_diagonal = true}> : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+    return %0 : tensor<4x1xf32>
+  }
+}
+)mlir";
+  auto with = [](std::string text, const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  for (const char* good : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
+    auto r = convert(with(kSolve, "TR>", std::string(good) + ">"));
+    ASSERT_TRUE(r.ok()) << good << ": " << r.status().message();
+    const std::string printed = PrintModule(*r->module);
+    EXPECT_NE(printed.find(std::string("transpose_a=") + good), std::string::npos) << printed;
+    EXPECT_TRUE(ParseHloModule(printed, "p.hlo").ok()) << printed;
+  }
+  auto bad = convert(with(kSolve, "TR>", "NO_   )   TRANSPOSE>"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("t.mlir:3:10: error: stablehlo.triangular_solve: transpose_a"), std::string::npos)
+      << bad.status().message();
+
+  const std::string kCompare = R"mlir(module @m {
+  func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> {
+    %0 = stablehlo.compare  LT, %a, %b,  TYPE : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    return %0 : tensor<4xi1>
+  }
+}
+)mlir";
+  auto ok = convert(with(kCompare, "TYPE", "TOTALORDER"));
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_TRUE(ParseHloModule(PrintModule(*ok->module), "p.hlo").ok());
+  auto bad_type = convert(with(kCompare, "TYPE", "SIDEWAYS"));
+  ASSERT_FALSE(bad_type.ok());
+  EXPECT_NE(bad_type.status().message().find("compare_type 'SIDEWAYS'"), std::string::npos)
+      << bad_type.status().message();
+
+  const std::string kFft = R"mlir(module @m {
+  func.func public @main(%a: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+    %0 = stablehlo.fft %a, type =  KIND, length = [8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+    return %0 : tensor<8xcomplex<f32>>
+  }
+}
+)mlir";
+  auto fft = convert(with(kFft, "KIND", "FFT"));
+  ASSERT_TRUE(fft.ok()) << fft.status().message();
+  EXPECT_TRUE(ParseHloModule(PrintModule(*fft->module), "p.hlo").ok());
+  auto bad_fft = convert(with(kFft, "KIND", "SLOW"));
+  ASSERT_FALSE(bad_fft.ok());
+  EXPECT_NE(bad_fft.status().message().find("fft_type 'SLOW'"), std::string::npos) << bad_fft.status().message();
+}
+
+TEST(MlirParser, ShardyShardingKeepsItsQuotes) {
+  // A Shardy sharding naming mesh axes holds quotes; they are escaped in the
+  // frontend attribute so the printed module parses back.
+  const char* kText = R"mlir(module @m {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = sdy.sharding_constraint %a <@mesh, [{"x"}]> : tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+)mlir";
+  auto ast = ParseMlir(kText, "t.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto r = ConvertToHlo(*ast);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::string printed = PrintModule(*r->module);
+  EXPECT_NE(printed.find(R"(xla.sdy.sharding="#sdy.sharding_per_value<[<@mesh, [{\"x\"}]>]>")"), std::string::npos)
+      << printed;
+  auto back = ParseHloModule(printed, "p.hlo");
+  ASSERT_TRUE(back.ok()) << back.status().message() << "\n" << printed;
+  EXPECT_EQ(PrintModule(**back), printed);
+}
+
 TEST(MlirParser, PrettyConvolution) {
   // x = [1..5] (NWC, C=1), kernel [1, 1] (WIO): padded by one on the left, stride 2
   // → windows [0,1], [2,3], [4,5] = 1, 5, 9.
