@@ -1,5 +1,7 @@
-// Dot: a tiled shared-memory GEMM. Any batch/contracting dimension numbers:
-// the lhs is viewed as [batch, m, k] and the rhs as [batch, k, n] through
+// Dot: a tiled shared-memory GEMM, or a GEMM fusion (XLA's gemm_fusion_dot):
+// the operand loads generate the fused prologue elementally, and the store
+// applies the epilogue (the ops from the dot up to the root, EpilogueChain).
+// Any batch/contracting dimension numbers: the lhs is viewed as [batch, m, k] and the rhs as [batch, k, n] through
 // index mapping (free dims in operand order, contracting dims in the order of
 // the dimension numbers), so operand and result layouts are whatever the
 // elemental loads/stores make of them. One 16×16 output tile per block (256
@@ -56,10 +58,93 @@ StatusOr<Value*> ToComputeType(llvm::IRBuilderBase& b, Value* v, PrimitiveType f
   return v;
 }
 
+namespace {
+
+// The epilogue of a GEMM fusion: the ops from the dot up to the (single)
+// root, each the only user of the one below, so that the root's element at
+// the dot's index mapped up the chain depends on that one dot element only
+// (bias, residual, activation, convert, bitcast). Empty when the dot is the
+// root; an error when the fusion is no such chain.
+struct Gemm {
+  const Instruction* dot = nullptr;
+  std::vector<const Instruction*> epilogue;  // the dot's user first, the root last
+};
+
+StatusOr<Gemm> EpilogueChain(const KernelSpec& spec) {
+  const std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  if (roots.size() != 1) return Status::Error(spec.instr->name() + ": the dot emitter writes one output");
+  if (roots[0]->opcode() == Opcode::kDot) return Gemm{roots[0], {}};
+  const Computation* c = spec.instr->fused_computation();
+  const Instruction* dot = nullptr;
+  if (c)
+    for (const auto& i : c->instructions())
+      if (i->opcode() == Opcode::kDot) {
+        if (dot) return Status::Error(spec.instr->name() + ": more than one dot");
+        dot = i.get();
+      }
+  if (!dot) return Status::Error(spec.instr->name() + ": the dot emitter needs a dot at the kernel root");
+  std::vector<const Instruction*> chain;
+  for (const Instruction* x = dot; x != roots[0];) {
+    if (x->users().size() != 1)
+      return Status::Error(spec.instr->name() + ": %" + x->name() + " has several users (not a GEMM epilogue)");
+    const Instruction* u = x->users()[0];
+    const Opcode op = u->opcode();
+    const bool elementwise = IsElementwise(op) && u->shape().IsArray() && u->shape().SameDims(x->shape());
+    const bool view = (op == Opcode::kBitcast || op == Opcode::kReshape || op == Opcode::kTranspose) &&
+                      u->shape().IsArray() && u->shape().num_elements() == x->shape().num_elements();
+    if (!elementwise && !view)
+      return Status::Error(spec.instr->name() + ": " + std::string(OpcodeName(op)) + " %" + u->name() +
+                           " is not a GEMM epilogue op");
+    if (elementwise)
+      for (const Instruction* o : u->operands())
+        if (o != x && !(o->shape().IsArray() && (o->shape().SameDims(u->shape()) || o->shape().rank() == 0)))
+          return Status::Error(spec.instr->name() + ": %" + u->name() + " broadcasts an operand implicitly");
+    chain.push_back(u);
+    x = u;
+  }
+  return Gemm{dot, chain};
+}
+
+// The index of `u`'s element that operand element `in` becomes (one step of
+// the epilogue chain, whose ops are elementwise or move whole elements).
+std::vector<Value*> IndexUp(llvm::IRBuilderBase& b, const Instruction& u, const std::vector<Value*>& in) {
+  const Shape& from = u.operand(0)->shape();
+  const Shape& to = u.shape();
+  switch (u.opcode()) {
+    case Opcode::kTranspose: {
+      std::vector<Value*> out(to.rank());
+      for (int d = 0; d < to.rank(); ++d) out[d] = in[u.dimensions()[d]];
+      return out;
+    }
+    case Opcode::kBitcast:
+    case Opcode::kReshape: {
+      const bool physical = u.opcode() == Opcode::kBitcast;
+      std::vector<int64_t> in_order, out_order;
+      if (physical) {
+        in_order = MajorToMinor(from);
+        out_order = MajorToMinor(to);
+      } else {
+        for (int d = 0; d < from.rank(); ++d) in_order.push_back(d);
+        for (int d = 0; d < to.rank(); ++d) out_order.push_back(d);
+      }
+      Value* linear = I64(b, 0);
+      for (int64_t d : in_order)
+        linear = b.CreateAdd(b.CreateMul(linear, I64(b, from.dim(static_cast<int>(d)))), in[d]);
+      std::vector<Value*> out(to.rank());
+      DelinearizeInto(b, linear, to, out_order, out);
+      return out;
+    }
+    default:
+      return in;
+  }
+}
+
+}  // namespace
+
 StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
-  const Instruction* dot = KernelRoots(*spec.instr)[0];
-  if (dot->opcode() != Opcode::kDot || KernelRoots(*spec.instr).size() != 1)
-    return Status::Error(spec.instr->name() + ": the dot emitter needs a dot at the kernel root");
+  ASSIGN_OR_RETURN(Gemm gemm, EpilogueChain(spec));
+  const Instruction* dot = gemm.dot;
+  const std::vector<const Instruction*>& epilogue = gemm.epilogue;
   if (dot->operand_count() != 2) return Status::Error(dot->name() + ": dot with sparsity or extra operands");
   const Shape& ls = dot->operand(0)->shape();
   const Shape& rs = dot->operand(1)->shape();
@@ -184,7 +269,19 @@ StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
     for (int64_t d : lfree) oidx.push_back(lidx[d]);
     for (int64_t d : rfree) oidx.push_back(ridx[d]);
     ASSIGN_OR_RETURN(Value * v, EmitConvert(b, b.CreateLoad(cty, acc), ct, rt));
-    ee.Store(FirstOutputArg(spec), oidx, v);
+    if (epilogue.empty()) {
+      ee.Store(FirstOutputArg(spec), oidx, v);
+      return Status::Ok();
+    }
+    // The epilogue at the root element this dot element becomes; the dot
+    // reads as the accumulated value (the chain reaches it only there).
+    std::vector<Value*> root_idx = oidx;
+    for (const Instruction* u : epilogue) root_idx = IndexUp(b, *u, root_idx);
+    ee.ClearCache();
+    ee.Override(dot, [v](const std::vector<Value*>&) -> StatusOr<Value*> { return v; });
+    ASSIGN_OR_RETURN(Value * out, ee.Emit(epilogue.back(), root_idx));
+    ee.Store(FirstOutputArg(spec), root_idx, out);
+    ee.ClearCache();
     return Status::Ok();
   }));
   b.CreateRetVoid();

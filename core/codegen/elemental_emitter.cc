@@ -96,6 +96,7 @@ struct ElementalEmitter::Impl {
   std::vector<int> operand_first_arg;  // per operand of spec.instr
   std::map<std::pair<const Instruction*, Index>, Value*> cache;
   std::map<const Instruction*, llvm::GlobalVariable*> constants;
+  std::map<const Instruction*, ElementalEmitter::Generator> overrides;
   ElementalEmitter* self;
 
   Impl(llvm::IRBuilderBase& b, const KernelSpec& s, std::vector<Value*> a, ElementalEmitter* e)
@@ -715,9 +716,19 @@ StatusOr<Value*> ElementalEmitter::Emit(const Instruction* instr, const Index& i
   auto it = impl_->cache.find(key);
   if (it != impl_->cache.end()) return it->second;
   ScopedHloLocation at(b_, spec_, instr);
-  ASSIGN_OR_RETURN(Value * v, impl_->Emit(instr, index));
+  Value* v = nullptr;
+  if (auto o = impl_->overrides.find(instr); o != impl_->overrides.end()) {
+    ASSIGN_OR_RETURN(v, o->second(index));
+  } else {
+    ASSIGN_OR_RETURN(v, impl_->Emit(instr, index));
+  }
   impl_->cache[key] = v;
   return v;
+}
+
+void ElementalEmitter::Override(const Instruction* instr, Generator gen) {
+  impl_->overrides[instr] = std::move(gen);
+  impl_->cache.clear();
 }
 
 // Sub-byte types (IsSubByte) are packed in kernel buffers, as Shape::

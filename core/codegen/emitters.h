@@ -47,6 +47,10 @@ class ElementalEmitter {
                                                            const std::vector<llvm::Value*>& params);
   // Forgets cached values (call when leaving the scope they were made in).
   void ClearCache();
+  // Generates `instr` with `gen` instead of from its operands (the
+  // normalization emitter's per-row reduction results). Cached like any value.
+  using Generator = std::function<StatusOr<llvm::Value*>(const std::vector<llvm::Value*>& index)>;
+  void Override(const Instruction* instr, Generator gen);
 
   llvm::IRBuilderBase& builder() { return b_; }
   const KernelSpec& spec() const { return spec_; }
@@ -71,6 +75,9 @@ runtime::LaunchDims LoopLaunchDims(int64_t elements, const DeviceSpec* device);
 // Emitters (signature: KernelEmitterFn).
 StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec);        // loop fusions, elementwise, copy, concatenate, data movement
 StatusOr<EmittedKernel> EmitReductionKernel(llvm::Module& m, const KernelSpec& spec);   // reduce / input fusions: row, column, full, variadic, multi-output
+StatusOr<EmittedKernel> EmitNormalizationKernel(llvm::Module& m, const KernelSpec& spec);  // reductions under elementwise ops (softmax, layer norm): a warp or block per row
+// Whether EmitNormalizationKernel takes the fusion, else why not.
+Status CheckNormalization(const Instruction& fusion);
 StatusOr<EmittedKernel> EmitTransposeKernel(llvm::Module& m, const KernelSpec& spec);   // tiled through shared memory
 StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec);         // tiled shared-memory GEMM, batch dims
 StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec& spec);

@@ -76,6 +76,9 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   // computed by a small reduction fused in (`gpu` recomputes reductions too
   // short for the reduction emitter in their consumers, as XLA GPU does).
   if (c->root()->opcode() == Opcode::kScatter) return ByOpcode(*c->root(), instr);
+  // Reductions read back by elementwise ops of a larger shape (softmax,
+  // layer norm): a warp or block per row, each reduction computed once.
+  if (Contains(*c, Opcode::kReduce) && CheckNormalization(instr).ok()) return &EmitNormalizationKernel;
   // The hero: the op that decides the kernel's shape.
   for (Opcode op : {Opcode::kReduce, Opcode::kDot, Opcode::kConvolution, Opcode::kSort, Opcode::kScatter})
     if (Contains(*c, op)) {

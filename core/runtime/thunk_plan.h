@@ -53,7 +53,7 @@ struct KernelThunk {
   // Launches of identical fused computations share one kernel, as XLA's do:
   // the name of the first such launch. Empty: `name` (KernelFunction).
   std::string kernel;
-  std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "transpose" |
+  std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "normalization" | "transpose" |
                              // "dot" | "dynamic-update-slice" | "scatter" | "concatenate" |
                              // "copy" | "sort" | "convolution" | "topk" | "fft" | "cholesky" |
                              // "select-and-scatter" | "rng-bit-generator" | "elemental" | ...

@@ -245,6 +245,10 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
   if (name == "broadcast_in_dim" || name == "dynamic_broadcast_in_dim") {
     if (!IntsOf(op, {"dims", "broadcast_dimensions"}, &v)) return Error("missing broadcast dimensions");
     if (in.empty()) return Error(name + " needs an operand");
+    for (int64_t d : v)
+      if (d < 0 || d >= out.rank())
+        return Error("broadcast dimension " + std::to_string(d) + " is outside the result's rank " +
+                     std::to_string(out.rank()));
     Instruction* x = in[0];
     if (x->shape().IsArray() && static_cast<int>(v.size()) == x->shape().rank()) {
       // stablehlo broadcasts size-1 operand dims; HLO's broadcast does not: drop them first.

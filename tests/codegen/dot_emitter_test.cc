@@ -83,5 +83,92 @@ INSTANTIATE_TEST_SUITE_P(
                                      "lhs_contracting_dims={0}, rhs_contracting_dims={0}"))),
     [](const auto& i) { return std::string(i.param.first); });
 
+// GEMM fusions as XLA GPU forms them (kind=kCustom, __triton_gemm): the
+// prologue generated in the operand loads, the epilogue applied at the store.
+TEST(DotEmitter, GemmFusionWithPrologueAndEpilogue) {
+  std::string text = R"hlo(
+HloModule m
+fused {
+  x = bf16[37,70]{1,0} parameter(0)
+  w = bf16[70,45]{1,0} parameter(1)
+  g = f32[70]{0} parameter(2)
+  bias = f32[45]{0} parameter(3)
+  res = f32[37,45]{1,0} parameter(4)
+  xf = f32[37,70]{1,0} convert(x)
+  gb = f32[37,70]{1,0} broadcast(g), dimensions={1}
+  xs = f32[37,70]{1,0} multiply(xf, gb)
+  wf = f32[70,45]{1,0} convert(w)
+  d = f32[37,45]{1,0} dot(xs, wf), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[37,45]{1,0} broadcast(bias), dimensions={1}
+  a = f32[37,45]{1,0} add(bb, d)
+  t = f32[37,45]{1,0} tanh(a)
+  r = f32[37,45]{1,0} add(t, res)
+  ROOT o = bf16[37,45]{1,0} convert(r)
+}
+ENTRY main {
+  x = bf16[37,70]{1,0} parameter(0)
+  w = bf16[70,45]{1,0} parameter(1)
+  g = f32[70]{0} parameter(2)
+  b = f32[45]{0} parameter(3)
+  res = f32[37,45]{1,0} parameter(4)
+  ROOT f = bf16[37,45]{1,0} fusion(x, w, g, b, res), kind=kCustom, calls=fused,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+})hlo";
+  auto e = EmitFor(text, "f", &EmitDotKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(e.kernel.kind, "dot");
+  EXPECT_NE(e.ir.find("tanh"), std::string::npos);
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 9, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"dot"});
+}
+
+TEST(DotEmitter, EpilogueThroughABitcastAndATranspose) {
+  // A batched dot whose result is bitcast to merge its batch dims and then
+  // transposed: each element is stored where the chain moves it.
+  std::string text = R"hlo(
+HloModule m
+fused {
+  a = f32[2,3,17,9]{3,2,1,0} parameter(0)
+  b = f32[2,3,9,19]{3,2,1,0} parameter(1)
+  d = f32[2,3,17,19]{3,2,1,0} dot(a, b), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  bc = f32[6,17,19]{2,1,0} bitcast(d)
+  n = f32[6,17,19]{2,1,0} negate(bc)
+  ROOT t = f32[19,6,17]{2,1,0} transpose(n), dimensions={2,0,1}
+}
+ENTRY main {
+  a = f32[2,3,17,9]{3,2,1,0} parameter(0)
+  b = f32[2,3,9,19]{3,2,1,0} parameter(1)
+  ROOT f = f32[19,6,17]{2,1,0} fusion(a, b), kind=kOutput, calls=fused
+})hlo";
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 10, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"dot"});
+}
+
+TEST(DotEmitter, ADotReadTwiceIsNoEpilogue) {
+  // The dot feeds two ops: the root's element needs more than its own dot
+  // element, so the dot emitter refuses and the elemental fallback runs it.
+  std::string text = R"hlo(
+HloModule m
+fused {
+  a = f32[8,40]{1,0} parameter(0)
+  b = f32[40,8]{1,0} parameter(1)
+  d = f32[8,8]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[8,8]{1,0} transpose(d), dimensions={1,0}
+  ROOT s = f32[8,8]{1,0} add(d, t)
+}
+ENTRY main {
+  a = f32[8,40]{1,0} parameter(0)
+  b = f32[40,8]{1,0} parameter(1)
+  ROOT f = f32[8,8]{1,0} fusion(a, b), kind=kOutput, calls=fused
+})hlo";
+  auto e = EmitFor(text, "f", &EmitDotKernel);
+  EXPECT_NE(e.error.find("%d has several users (not a GEMM epilogue)"), std::string::npos) << e.error;
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 11, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"elemental"});
+}
+
 }  // namespace
 }  // namespace hloscope::codegen

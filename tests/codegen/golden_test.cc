@@ -93,5 +93,40 @@ ENTRY e {
 })", "gpu");
 }
 
+TEST(Golden, SoftmaxNormalizationFusion) {
+  // `gpu` makes one triton_softmax fusion of it; the normalization emitter
+  // takes it (a warp per row of 128).
+  CheckKernels("softmax_normalization", R"(HloModule softmax
+mx { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT m = f32[] maximum(a, b) }
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+ENTRY e {
+  x = f32[16,128] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[16] reduce(x, ninf), dimensions={1}, to_apply=mx
+  mb = f32[16,128] broadcast(m), dimensions={0}
+  d = f32[16,128] subtract(x, mb)
+  e = f32[16,128] exponential(d)
+  z = f32[] constant(0)
+  s = f32[16] reduce(e, z), dimensions={1}, to_apply=add
+  sb = f32[16,128] broadcast(s), dimensions={0}
+  ROOT o = f32[16,128] divide(e, sb)
+})", "gpu");
+}
+
+TEST(Golden, GemmFusionWithEpilogue) {
+  // `gpu` makes one gemm_fusion_dot (kind=kCustom) of the dot and its
+  // epilogue (bias, negate); the dot emitter applies them at the store.
+  CheckKernels("gemm_fusion_epilogue", R"(HloModule gemm
+ENTRY e {
+  x = f32[32,64] parameter(0)
+  w = f32[64,48] parameter(1)
+  b = f32[48] parameter(2)
+  d = f32[32,48] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[32,48] broadcast(b), dimensions={1}
+  a = f32[32,48] add(d, bb)
+  ROOT n = f32[32,48] negate(a)
+})", "gpu");
+}
+
 }  // namespace
 }  // namespace hloscope::codegen
