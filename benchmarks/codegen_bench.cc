@@ -1,7 +1,8 @@
-// Codegen speed: LLVM IR + O3 + PTX per kernel on the samples (target:
-// median ≤ 30 ms per kernel). Counters: kernels, ms_per_kernel (mean over
-// the sample's distinct kernels) and median_kernel_ms (median of the
-// per-kernel times).
+// Codegen speed: LLVM IR + O3 + PTX per kernel on the samples and on
+// benchmarks/gpu/ (target: median ≤ 30 ms per kernel). Counters: kernels,
+// ms_per_kernel (mean over the sample's distinct kernels), median_kernel_ms
+// (median of the per-kernel times), and for today's fusion kinds (issue 28)
+// median_ms_gemm_mma / median_ms_normalization where the module has them.
 //
 // BM_CompileLlama8B: the whole compile of the corpus's Llama 3.1 8B module
 // (parse → gpu → schedule → buffers → kernels → PTX; target ≤ 8 s on a
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 
 #include <benchmark/benchmark.h>
 
@@ -48,6 +50,7 @@ void BM_Codegen(benchmark::State& state, const std::string& path) {
   }
   codegen::CodegenOptions opts;
   std::vector<double> per_kernel;
+  std::map<std::string, std::vector<double>> by_kind;
   size_t kernels = 0;
   for (auto _ : state) {
     auto r = codegen::GenerateKernels(*p.module, *p.buffers, opts);
@@ -57,7 +60,10 @@ void BM_Codegen(benchmark::State& state, const std::string& path) {
     }
     kernels = r->kernels.size();
     for (const auto& k : r->kernels)
-      if (k.same_as < 0 && k.missing.empty()) per_kernel.push_back(k.ms);
+      if (k.same_as < 0 && k.missing.empty()) {
+        per_kernel.push_back(k.ms);
+        by_kind[k.kind].push_back(k.ms);
+      }
     benchmark::DoNotOptimize(r->kernels.data());
   }
   std::sort(per_kernel.begin(), per_kernel.end());
@@ -66,6 +72,14 @@ void BM_Codegen(benchmark::State& state, const std::string& path) {
   state.counters["kernels"] = static_cast<double>(kernels);
   state.counters["ms_per_kernel"] = per_kernel.empty() ? 0 : sum / per_kernel.size();
   state.counters["median_kernel_ms"] = per_kernel.empty() ? 0 : per_kernel[per_kernel.size() / 2];
+  for (const char* kind : {"gemm-mma", "normalization"}) {
+    std::vector<double>& v = by_kind[kind];
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    std::string name = std::string("median_ms_") + kind;
+    std::replace(name.begin(), name.end(), '-', '_');
+    state.counters[name] = v[v.size() / 2];
+  }
 }
 
 void BM_CompileLlama8B(benchmark::State& state) {
@@ -148,6 +162,13 @@ int Register() {
     benchmark::RegisterBenchmark(("BM_Codegen/" + f.substr(0, f.size() - 4)).c_str(), BM_Codegen, dir + "/" + f)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(2);
+  const std::string gpu_dir = std::string(HLOSCOPE_SOURCE_DIR) + "/benchmarks/gpu";
+  for (const auto& e : std::filesystem::directory_iterator(gpu_dir))
+    if (e.path().extension() == ".hlo")
+      benchmark::RegisterBenchmark(("BM_Codegen/" + e.path().stem().string()).c_str(), BM_Codegen,
+                                   e.path().string())
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(2);
   for (const char* f : {"transformer_block", "transformer_train_step", "resnet_block_large"})
     benchmark::RegisterBenchmark((std::string("BM_SassOverhead/") + f).c_str(), BM_SassOverhead,
                                  dir + "/" + f + ".hlo")

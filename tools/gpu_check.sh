@@ -3,7 +3,8 @@
 #
 #   tools/gpu_check.sh [--build-dir DIR] [--stage DIR]   (here, no GPU needed)
 #       builds hloscope-cli and hloscope-run (or reuses DIR, default build),
-#       writes STAGE (default build-gpu/) = bin/hloscope-run + bundles/<sample>/,
+#       writes STAGE (default build-gpu/) = bin/hloscope-run + bundles/<sample>/
+#       + bundles/bench_<name>/ (benchmarks/gpu/*.hlo, not checked: throughput only),
 #       checks it stays well under 64 MiB and prints how to run it remotely.
 #   tools/gpu_check.sh --remote [--stage DIR] [--repeat N]   (on the GPU machine)
 #       runs STAGE/bin/hloscope-run on every STAGE/bundles/* and writes
@@ -92,6 +93,18 @@ for hlo in samples/*.hlo; do
   args=("$hlo" --pipeline gpu --sm 90 --out "$stage/bundles/$name" --force)
   if [[ -n $inputs_flag && -f samples/$name.data.json ]]; then args+=(--inputs "samples/$name.data.json"); fi
   if ! "$cli" codegen "${args[@]}" > /dev/null 2> "$stage/codegen_$name.err"; then
+    echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
+    rm -rf "$stage/bundles/$name"
+  fi
+  rm -f "$stage/codegen_$name.err"
+done
+# Throughput modules (benchmarks/gpu/: a 4096³ bf16 GEMM, 64 MiB softmax and
+# layer norm): random inputs from a seed, no expected values (the interpreter
+# would take hours at these sizes); hloscope-run prints TFLOP/s and %copy.
+for hlo in benchmarks/gpu/*.hlo; do
+  name="bench_$(basename "$hlo" .hlo)"
+  if ! "$cli" codegen "$hlo" --pipeline gpu --sm 90 --seed 1 --no-expected --out "$stage/bundles/$name" --force \
+      > /dev/null 2> "$stage/codegen_$name.err"; then
     echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
     rm -rf "$stage/bundles/$name"
   fi

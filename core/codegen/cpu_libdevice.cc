@@ -13,6 +13,22 @@
 #include "core/codegen/cpu_runtime.h"
 
 namespace hloscope::codegen::cpu {
+
+float HalfBitsToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+  uint32_t x;
+  if (exp == 0x1f) {
+    x = sign | 0x7f800000u | (man << 13);
+  } else if (exp == 0) {
+    if (man == 0) return std::bit_cast<float>(sign);
+    float v = std::ldexp(static_cast<float>(man), -24);
+    return sign ? -v : v;
+  } else {
+    x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+  }
+  return std::bit_cast<float>(x);
+}
+
 namespace {
 
 float Rsqrtf(float x) { return 1.0f / std::sqrt(x); }
@@ -64,20 +80,6 @@ uint16_t FloatToHalfBits(float f) {
   uint32_t rem = man & 0x1fffu;
   if (rem > 0x1000u || (rem == 0x1000u && (half & 1u))) ++half;  // may carry into the exponent: correct
   return static_cast<uint16_t>(sign | half);
-}
-float HalfBitsToFloat(uint16_t h) {
-  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-  uint32_t x;
-  if (exp == 0x1f) {
-    x = sign | 0x7f800000u | (man << 13);
-  } else if (exp == 0) {
-    if (man == 0) return std::bit_cast<float>(sign);
-    float v = std::ldexp(static_cast<float>(man), -24);
-    return sign ? -v : v;
-  } else {
-    x = sign | ((exp - 15 + 127) << 23) | (man << 13);
-  }
-  return std::bit_cast<float>(x);
 }
 uint16_t FloatToBf16Bits(float f) {
   uint32_t x = std::bit_cast<uint32_t>(f);

@@ -95,6 +95,8 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
   llvm::FunctionCallee barrier = m.getOrInsertFunction(kBarrierSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
   llvm::FunctionCallee shuffle =
       m.getOrInsertFunction(kShuffleSymbol, llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
+  llvm::FunctionCallee mma = m.getOrInsertFunction(
+      kMmaSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, llvm::PointerType::get(ctx, 0)}, false));
 
   std::vector<llvm::CallInst*> calls;
   for (llvm::Function& f : m) {
@@ -135,9 +137,27 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
                                               call->getArgOperand(3)});
       repl = is_f32 ? b.CreateBitCast(r, b.getFloatTy()) : r;
       info.needs_sync = true;
+    } else if (id == llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16 ||
+               id == llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32) {
+      // The lane's fragments as 10 words in an entry-block slot; d comes
+      // back in words 6-9.
+      llvm::Function* fnc = call->getFunction();
+      llvm::IRBuilder<> eb(&fnc->getEntryBlock(), fnc->getEntryBlock().begin());
+      auto* words_ty = llvm::ArrayType::get(i32, kMmaFragWords);
+      llvm::Value* words = eb.CreateAlloca(words_ty, nullptr, "mma_fragments");
+      for (unsigned q = 0; q < kMmaFragWords; ++q)
+        b.CreateStore(b.CreateBitCast(call->getArgOperand(q), i32), b.CreateConstInBoundsGEP2_32(words_ty, words, 0, q));
+      const int kind = id == llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16 ? kMmaBf16 : kMmaF16;
+      b.CreateCall(mma, {b.getInt32(kind), words});
+      llvm::Value* d = llvm::PoisonValue::get(call->getType());
+      for (unsigned q = 0; q < 4; ++q)
+        d = b.CreateInsertValue(
+            d, b.CreateLoad(b.getFloatTy(), b.CreateConstInBoundsGEP2_32(words_ty, words, 0, 6 + q)), q);
+      repl = d;
+      info.needs_sync = true;
     } else if (callee->getName().starts_with("llvm.nvvm.")) {
       return Error("kernel '" + kernel + "': GPU intrinsic '" + callee->getName().str() +
-                   "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync)");
+                   "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync, mma.sync m16n8k16)");
     } else {
       continue;
     }

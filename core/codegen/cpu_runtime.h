@@ -4,10 +4,14 @@
 //   sreg reads (tid/ctaid/ntid/nctaid .x/.y/.z) → loads from kStateSymbol
 //   llvm.nvvm.barrier0                           → call kBarrierSymbol()
 //   llvm.nvvm.shfl.sync.{down,bfly,idx}.{i32,f32} → call kShuffleSymbol(mode, mask, value, b, c)
+//   llvm.nvvm.mma.m16n8k16.row.col.{bf16,f32.f32} → call kMmaSymbol(kind, frag): frag holds the
+//                                                lane's a0-a3, b0-b1 and c0-c3 as 10 words, and
+//                                                receives d0-d3 in words 6-9 (cpu_mma.cc)
 //   __nv_* math                                 → host functions (cpu_libdevice.cc)
-// Emulated threads: a kernel without barriers or shuffles runs its threads as
-// a plain loop; one with them runs each block's threads as coroutines, so a
-// barrier waits for the whole block and a shuffle for the whole warp.
+// Emulated threads: a kernel without barriers, shuffles or mma runs its
+// threads as a plain loop; one with them runs each block's threads as
+// coroutines, so a barrier waits for the whole block and a shuffle or an mma
+// for the whole warp.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +32,17 @@ inline constexpr const char* kStateSymbol = "__hloscope_cpu_state";
 inline constexpr const char* kBarrierSymbol = "__hloscope_cpu_barrier";
 inline constexpr const char* kShuffleSymbol = "__hloscope_cpu_shfl";
 enum ShuffleMode : int32_t { kShflDown = 0, kShflBfly = 1, kShflIdx = 2, kShflUp = 3 };
+inline constexpr const char* kMmaSymbol = "__hloscope_cpu_mma";
+enum MmaKind : int32_t { kMmaBf16 = 0, kMmaF16 = 1 };
+inline constexpr int kMmaFragWords = 10;
+
+// One warp's mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32
+// with the PTX ISA's fragment layouts: `frags[lane]` is that lane's 10 words
+// (a0-a3, b0-b1, c0-c3); d0-d3 replace c0-c3. Products are exact in f32 and
+// each output adds them to c in ascending k, one f32 rounding per add.
+void WarpMmaM16N8K16(MmaKind kind, uint32_t* const frags[32]);
+// The f32 value of IEEE half bits (cpu_libdevice.cc).
+float HalfBitsToFloat(uint16_t h);
 
 // The entry every kernel gets (made by cpu_retarget.cc): arguments as an
 // array of pointers.

@@ -1,7 +1,7 @@
 // Emulated GPU threads for the CPU execution of kernels (cpu_runtime.h):
 // blocks run one after another; inside a block, a kernel without barriers or
 // shuffles runs its threads as a loop, one with them runs them as ucontext
-// coroutines that yield at every barrier and shuffle.
+// coroutines that yield at every barrier, shuffle and mma.
 #include <sys/mman.h>
 #include <ucontext.h>
 
@@ -14,7 +14,7 @@ namespace {
 
 ThreadState g_state;
 
-enum class Wait { kRun, kBarrier, kShuffle, kDone };
+enum class Wait { kRun, kBarrier, kShuffle, kMma, kDone };
 
 struct EmuThread {
   ucontext_t ctx;
@@ -23,6 +23,8 @@ struct EmuThread {
   uint32_t shfl_value = 0;
   uint32_t shfl_src = 0;  // source lane (own lane when out of range)
   uint32_t shfl_result = 0;
+  uint32_t* mma_frag = nullptr;  // the lane's fragments (kMmaFragWords)
+  int32_t mma_kind = 0;
 };
 
 constexpr size_t kStackBytes = 128 * 1024;
@@ -107,6 +109,18 @@ extern "C" uint32_t HloscopeCpuShuffle(int32_t mode, uint32_t mask, uint32_t val
   return s.threads[s.current].shfl_result;
 }
 
+// mma.sync: the warp's lanes meet, then one of them computes for all.
+extern "C" void HloscopeCpuMma(int32_t kind, uint32_t* frag) {
+  if (!g_sched) {
+    g_sync_outside_coroutines = true;
+    return;
+  }
+  EmuThread& t = g_sched->threads[g_sched->current];
+  t.mma_frag = frag;
+  t.mma_kind = kind;
+  Yield(Wait::kMma);
+}
+
 void SetTid(const uint32_t tid[3]) {
   g_state.tid[0] = tid[0];
   g_state.tid[1] = tid[1];
@@ -134,12 +148,26 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
       ran = true;
     }
     bool released = false;
-    size_t live = 0, at_barrier = 0, at_shuffle = 0;
+    size_t live = 0, at_barrier = 0, at_shuffle = 0, at_mma = 0;
     for (size_t w = 0; w < n; w += 32) {
-      size_t end = std::min(n, w + 32), wl = 0, ws = 0;
+      size_t end = std::min(n, w + 32), wl = 0, ws = 0, wm = 0;
       for (size_t i = w; i < end; ++i) {
         wl += s.threads[i].wait != Wait::kDone;
         ws += s.threads[i].wait == Wait::kShuffle;
+        wm += s.threads[i].wait == Wait::kMma;
+      }
+      if (wl > 0 && wm == wl) {
+        bool same = true;
+        for (size_t i = w; i < end; ++i) same = same && s.threads[i].mma_kind == s.threads[w].mma_kind;
+        if (wm != 32 || !same)
+          return Error("kernel '" + name + "': an mma.sync of warp " + std::to_string(w / 32) + " ran with " +
+                       std::to_string(wm) + " of 32 lanes" + (same ? "" : " and different operand types"));
+        uint32_t* frags[32];
+        for (size_t i = 0; i < 32; ++i) frags[i] = s.threads[w + i].mma_frag;
+        WarpMmaM16N8K16(static_cast<MmaKind>(s.threads[w].mma_kind), frags);
+        for (size_t i = w; i < end; ++i) s.threads[i].wait = Wait::kRun;
+        released = true;
+        continue;
       }
       if (wl == 0 || ws != wl) continue;
       for (size_t i = w; i < end; ++i) {
@@ -157,6 +185,7 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
       live += t.wait != Wait::kDone;
       at_barrier += t.wait == Wait::kBarrier;
       at_shuffle += t.wait == Wait::kShuffle;
+      at_mma += t.wait == Wait::kMma;
     }
     if (live == 0) return Status::Ok();
     if (at_barrier == live) {
@@ -167,7 +196,7 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
     if (!ran && !released)
       return Error("kernel '" + name + "': emulated threads of block (" + std::to_string(g_state.ctaid[0]) + "," +
                    std::to_string(g_state.ctaid[1]) + "," + std::to_string(g_state.ctaid[2]) + ") deadlocked: " +
-                   std::to_string(at_barrier) + " at a barrier, " + std::to_string(at_shuffle) + " at a shuffle, " +
+                   std::to_string(at_barrier) + " at a barrier, " + std::to_string(at_shuffle) + " at a shuffle, " + std::to_string(at_mma) + " at an mma, " +
                    std::to_string(n - live) + " finished");
   }
 }
@@ -181,6 +210,7 @@ std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
   out.emplace_back(kStateSymbol, static_cast<void*>(&g_state));
   out.emplace_back(kBarrierSymbol, reinterpret_cast<void*>(&HloscopeCpuBarrier));
   out.emplace_back(kShuffleSymbol, reinterpret_cast<void*>(&HloscopeCpuShuffle));
+  out.emplace_back(kMmaSymbol, reinterpret_cast<void*>(&HloscopeCpuMma));
   return out;
 }
 

@@ -1,14 +1,16 @@
-// Dot: a tiled shared-memory GEMM, or a GEMM fusion (XLA's gemm_fusion_dot):
-// the operand loads generate the fused prologue elementally, and the store
-// applies the epilogue (the ops from the dot up to the root, EpilogueChain).
-// Any batch/contracting dimension numbers: the lhs is viewed as [batch, m, k] and the rhs as [batch, k, n] through
+// Dot and GEMM fusions (gemm_fusion_emitter.h): the shared analysis
+// (AnalyzeGemm: the epilogue chain, the dot viewed as [batch, m, k] ×
+// [batch, k, n]), the store through the epilogue (StoreGemmElement), the
+// dispatch to the tensor-core kernel where it applies, and the FMA kernel for
+// everything else. Any batch/contracting dimension numbers: the lhs is viewed
+// as [batch, m, k] and the rhs as [batch, k, n] through
 // index mapping (free dims in operand order, contracting dims in the order of
 // the dimension numbers), so operand and result layouts are whatever the
-// elemental loads/stores make of them. One 16×16 output tile per block (256
-// threads, one element each); the K loop stages 16×16 tiles of both operands
-// in shared memory (17-wide rows), with a barrier after loading and after use.
-// Out-of-range tile entries are zero in both operands, so the padded products
-// add exactly zero.
+// elemental loads/stores make of them. FMA kernel: one 16×16 output tile per
+// block (256 threads, one element each); the K loop stages 16×16 tiles of
+// both operands in shared memory (17-wide rows), with a barrier after loading
+// and after use. Out-of-range tile entries are zero in both operands, so the
+// padded products add exactly zero.
 //
 // Numerics as the interpreter (core/eval/eval_dot_conv.cc): each operand is
 // converted to the result type, then to the compute type (f32 for f32/f16/
@@ -21,7 +23,7 @@
 #include <llvm/IR/Module.h>
 
 #include "core/codegen/elemental_scalar.h"
-#include "core/codegen/emitters.h"
+#include "core/codegen/gemm_fusion_emitter.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
 #include "core/codegen/line_info.h"
@@ -141,15 +143,17 @@ std::vector<Value*> IndexUp(llvm::IRBuilderBase& b, const Instruction& u, const 
 
 }  // namespace
 
-StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
+StatusOr<GemmAnalysis> AnalyzeGemm(const KernelSpec& spec) {
   ASSIGN_OR_RETURN(Gemm gemm, EpilogueChain(spec));
-  const Instruction* dot = gemm.dot;
-  const std::vector<const Instruction*>& epilogue = gemm.epilogue;
+  GemmAnalysis g;
+  g.dot = gemm.dot;
+  g.epilogue = gemm.epilogue;
+  const Instruction* dot = g.dot;
   if (dot->operand_count() != 2) return Status::Error(dot->name() + ": dot with sparsity or extra operands");
   const Shape& ls = dot->operand(0)->shape();
   const Shape& rs = dot->operand(1)->shape();
-  DotDnums none;
-  const DotDnums& dn = dot->attrs().dot ? *dot->attrs().dot : none;
+  if (dot->attrs().dot) g.dn = *dot->attrs().dot;
+  const DotDnums& dn = g.dn;
   if (dn.lhs_batch.size() != dn.rhs_batch.size() || dn.lhs_contracting.size() != dn.rhs_contracting.size())
     return Status::Error(dot->name() + ": batch and contracting dimension lists must pair up");
   for (const auto* v : {&dn.lhs_batch, &dn.lhs_contracting})
@@ -158,27 +162,64 @@ StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
   for (const auto* v : {&dn.rhs_batch, &dn.rhs_contracting})
     for (int64_t d : *v)
       if (d < 0 || d >= rs.rank()) return Status::Error(dot->name() + ": dimension numbers out of range");
-  std::vector<int64_t> lfree, rfree;
   for (int d = 0; d < ls.rank(); ++d)
-    if (!Has(dn.lhs_batch, d) && !Has(dn.lhs_contracting, d)) lfree.push_back(d);
+    if (!Has(dn.lhs_batch, d) && !Has(dn.lhs_contracting, d)) g.lfree.push_back(d);
   for (int d = 0; d < rs.rank(); ++d)
-    if (!Has(dn.rhs_batch, d) && !Has(dn.rhs_contracting, d)) rfree.push_back(d);
+    if (!Has(dn.rhs_batch, d) && !Has(dn.rhs_contracting, d)) g.rfree.push_back(d);
   for (size_t q = 0; q < dn.lhs_batch.size(); ++q)
     if (ls.dim(static_cast<int>(dn.lhs_batch[q])) != rs.dim(static_cast<int>(dn.rhs_batch[q])))
       return Status::Error(dot->name() + ": batch dimension sizes differ");
   for (size_t q = 0; q < dn.lhs_contracting.size(); ++q)
     if (ls.dim(static_cast<int>(dn.lhs_contracting[q])) != rs.dim(static_cast<int>(dn.rhs_contracting[q])))
       return Status::Error(dot->name() + ": contracting dimension sizes differ");
-  int64_t nb = Product(ls, dn.lhs_batch), mm = Product(ls, lfree), nn = Product(rs, rfree);
-  int64_t kk = Product(ls, dn.lhs_contracting);
+  g.nb = Product(ls, dn.lhs_batch);
+  g.mm = Product(ls, g.lfree);
+  g.nn = Product(rs, g.rfree);
+  g.kk = Product(ls, dn.lhs_contracting);
   const Shape& os = dot->shape();
-  if (!os.IsArray() || os.num_elements() != nb * mm * nn ||
-      os.rank() != static_cast<int>(dn.lhs_batch.size() + lfree.size() + rfree.size()))
+  if (!os.IsArray() || os.num_elements() != g.nb * g.mm * g.nn ||
+      os.rank() != static_cast<int>(dn.lhs_batch.size() + g.lfree.size() + g.rfree.size()))
     return Status::Error(dot->name() + ": result shape does not match the dot");
-  PrimitiveType rt = os.element_type(), lt = ls.element_type(), rtt = rs.element_type();
-  for (PrimitiveType t : {rt, lt, rtt}) RETURN_IF_ERROR(CheckSupportedType(t, dot->name()));
-  ASSIGN_OR_RETURN(PrimitiveType ct, ComputeType(*dot, rt));
+  g.rt = os.element_type();
+  g.lt = ls.element_type();
+  g.rtt = rs.element_type();
+  for (PrimitiveType t : {g.rt, g.lt, g.rtt}) RETURN_IF_ERROR(CheckSupportedType(t, dot->name()));
+  ASSIGN_OR_RETURN(g.ct, ComputeType(*dot, g.rt));
+  return g;
+}
 
+Status StoreGemmElement(ElementalEmitter& ee, const KernelSpec& spec, const GemmAnalysis& g,
+                        const std::vector<Value*>& oidx, Value* acc) {
+  llvm::IRBuilderBase& b = ee.builder();
+  ASSIGN_OR_RETURN(Value * v, EmitConvert(b, acc, g.ct, g.rt));
+  if (g.epilogue.empty()) {
+    ee.Store(FirstOutputArg(spec), oidx, v);
+    return Status::Ok();
+  }
+  // The epilogue at the root element this dot element becomes; the dot
+  // reads as the accumulated value (the chain reaches it only there).
+  std::vector<Value*> root_idx = oidx;
+  for (const Instruction* u : g.epilogue) root_idx = IndexUp(b, *u, root_idx);
+  ee.ClearCache();
+  ee.Override(g.dot, [v](const std::vector<Value*>&) -> StatusOr<Value*> { return v; });
+  ASSIGN_OR_RETURN(Value * out, ee.Emit(g.epilogue.back(), root_idx));
+  ee.Store(FirstOutputArg(spec), root_idx, out);
+  ee.ClearCache();
+  return Status::Ok();
+}
+
+namespace {
+
+// 16×16 shared-memory tiles, one output element per thread, multiply-adds in
+// the compute type.
+StatusOr<EmittedKernel> EmitFmaGemm(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g) {
+  const Instruction* dot = g.dot;
+  const Shape& ls = dot->operand(0)->shape();
+  const Shape& rs = dot->operand(1)->shape();
+  const DotDnums& dn = g.dn;
+  const std::vector<int64_t>&lfree = g.lfree, &rfree = g.rfree;
+  const int64_t nb = g.nb, mm = g.mm, nn = g.nn, kk = g.kk;
+  const PrimitiveType rt = g.rt, lt = g.lt, rtt = g.rtt, ct = g.ct;
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
   std::vector<Value*> args;
@@ -268,21 +309,7 @@ StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
     for (size_t q = 0; q < nbd; ++q) oidx.push_back(lidx[dn.lhs_batch[q]]);
     for (int64_t d : lfree) oidx.push_back(lidx[d]);
     for (int64_t d : rfree) oidx.push_back(ridx[d]);
-    ASSIGN_OR_RETURN(Value * v, EmitConvert(b, b.CreateLoad(cty, acc), ct, rt));
-    if (epilogue.empty()) {
-      ee.Store(FirstOutputArg(spec), oidx, v);
-      return Status::Ok();
-    }
-    // The epilogue at the root element this dot element becomes; the dot
-    // reads as the accumulated value (the chain reaches it only there).
-    std::vector<Value*> root_idx = oidx;
-    for (const Instruction* u : epilogue) root_idx = IndexUp(b, *u, root_idx);
-    ee.ClearCache();
-    ee.Override(dot, [v](const std::vector<Value*>&) -> StatusOr<Value*> { return v; });
-    ASSIGN_OR_RETURN(Value * out, ee.Emit(epilogue.back(), root_idx));
-    ee.Store(FirstOutputArg(spec), root_idx, out);
-    ee.ClearCache();
-    return Status::Ok();
+    return StoreGemmElement(ee, spec, g, oidx, b.CreateLoad(cty, acc));
   }));
   b.CreateRetVoid();
   MarkKernel(f, kTile * kTile);
@@ -291,6 +318,14 @@ StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
   k.dims.block[0] = kTile * kTile;
   k.dims.grid[0] = BlocksFor(nb * tiles_m * tiles_n, 1);
   return k;
+}
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
+  ASSIGN_OR_RETURN(GemmAnalysis g, AnalyzeGemm(spec));
+  if (std::optional<PrimitiveType> tc = TensorCoreType(g, spec.target)) return EmitGemmMmaKernel(m, spec, g, *tc);
+  return EmitFmaGemm(m, spec, g);
 }
 
 }  // namespace hloscope::codegen

@@ -158,6 +158,22 @@ llvm::Value* ShuffleIdx(llvm::IRBuilderBase& b, llvm::Value* v, llvm::Value* lan
   return ShuffleAny(b, ShuffleKind::kIdx, v, b.CreateIntCast(lane, b.getInt32Ty(), false));
 }
 
+std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const std::vector<llvm::Value*>& a,
+                                      const std::vector<llvm::Value*>& bf, const std::vector<llvm::Value*>& c) {
+  const llvm::Intrinsic::ID id =
+      bf16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16 : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32;
+  // bf16 fragments are i32; f16 ones <2 x half>.
+  llvm::Type* frag = bf16 ? b.getInt32Ty() : static_cast<llvm::Type*>(llvm::FixedVectorType::get(b.getHalfTy(), 2));
+  std::vector<llvm::Value*> args;
+  for (llvm::Value* v : a) args.push_back(b.CreateBitCast(v, frag));
+  for (llvm::Value* v : bf) args.push_back(b.CreateBitCast(v, frag));
+  for (llvm::Value* v : c) args.push_back(v);
+  llvm::Value* d = b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), id), args);
+  std::vector<llvm::Value*> out;
+  for (unsigned i = 0; i < 4; ++i) out.push_back(b.CreateExtractValue(d, i));
+  return out;
+}
+
 llvm::Value* SharedArray(llvm::IRBuilderBase& b, llvm::Type* elem, int64_t count, const std::string& name) {
   llvm::Module* m = ModuleOf(b);
   auto* type = llvm::ArrayType::get(elem, static_cast<uint64_t>(count));

@@ -40,6 +40,14 @@ void SyncThreads(llvm::IRBuilderBase& b);                 // barrier0
 llvm::Value* ShuffleDown(llvm::IRBuilderBase& b, llvm::Value* v, int delta);
 llvm::Value* ShuffleXor(llvm::IRBuilderBase& b, llvm::Value* v, int lane_mask);
 llvm::Value* ShuffleIdx(llvm::IRBuilderBase& b, llvm::Value* v, llvm::Value* lane);
+// Tensor cores: one warp-wide mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}
+// (sm_80+), D = A·B + C for A 16×16, B 16×8, C and D 16×8 in f32. Each lane
+// passes its fragments in the PTX ISA's layout ("Matrix fragments for
+// mma.m16n8k16"): `a` 4 × i32 and `bf` 2 × i32, each holding two 16-bit
+// elements (the lower-numbered one in the low half), `c` 4 × float; returns
+// its 4 floats of D. Every lane of the warp must execute it.
+std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const std::vector<llvm::Value*>& a,
+                                      const std::vector<llvm::Value*>& bf, const std::vector<llvm::Value*>& c);
 // A static shared-memory array of `count` elements of `elem` in addrspace(3);
 // returns it cast to a generic pointer.
 llvm::Value* SharedArray(llvm::IRBuilderBase& b, llvm::Type* elem, int64_t count,

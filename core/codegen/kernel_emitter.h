@@ -14,7 +14,8 @@
 // What a kernel may use from the GPU, and only through core/codegen/ir_util.h
 // (so that the CPU execution can provide each one): thread/block indices and
 // sizes (llvm.nvvm.read.ptx.sreg.*), __syncthreads (llvm.nvvm.barrier0), warp
-// shuffles (llvm.nvvm.shfl.sync.*), static shared memory (addrspace(3)
+// shuffles (llvm.nvvm.shfl.sync.*), tensor-core mma.sync m16n8k16 with bf16 or
+// f16 operands (llvm.nvvm.mma.*, sm_80+), static shared memory (addrspace(3)
 // globals), atomics (atomicrmw/cmpxchg on generic pointers), and math through
 // libdevice names (`__nv_expf`, …), which the GPU path links from the CUDA
 // toolkit's libdevice and the CPU path maps to the host's libm.

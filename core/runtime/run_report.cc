@@ -17,6 +17,12 @@ double Gbps(const KernelTiming& t) {
   return us > 0 ? double(t.kernel->bytes) / (us * 1e-6) / 1e9 : 0;
 }
 
+// Cost-model flops (KernelThunk::flops) per second, in TFLOP/s.
+double Tflops(const KernelTiming& t) {
+  double us = t.MedianUs();
+  return us > 0 ? double(t.kernel->flops) / (us * 1e-6) / 1e12 : 0;
+}
+
 }  // namespace
 
 bool IsCpuEmulation(const RunResult& r) { return r.device.rfind("cpu", 0) == 0; }
@@ -53,8 +59,8 @@ std::string RunReportText(const RunResult& r) {
     std::snprintf(line, sizeof line, "measured copy bandwidth: %.1f GB/s (device-to-device, read + write)\n", r.copy_gbps);
     out += line;
   }
-  std::snprintf(line, sizeof line, "%-36s %-20s %10s %6s %7s %10s %9s %7s %10s %7s\n", "kernel", "kind", "grid",
-                "block", "launches", "median_us", "GB/s", "%copy", "est_us", "meas/est");
+  std::snprintf(line, sizeof line, "%-36s %-20s %10s %6s %7s %10s %9s %7s %8s %10s %7s\n", "kernel", "kind", "grid",
+                "block", "launches", "median_us", "GB/s", "%copy", "TFLOP/s", "est_us", "meas/est");
   out += line;
   double total = 0, est = 0;
   for (const KernelTiming& t : r.kernels) {
@@ -69,9 +75,9 @@ std::string RunReportText(const RunResult& r) {
       std::snprintf(b, sizeof b, "%.2f", us / k.estimated_us);
       ratio = b;
     }
-    std::snprintf(line, sizeof line, "%-36s %-20s %10s %6s %7zu %10.2f %9.1f %7s %10.2f %7s\n", k.name.c_str(),
+    std::snprintf(line, sizeof line, "%-36s %-20s %10s %6s %7zu %10.2f %9.1f %7s %8.2f %10.2f %7s\n", k.name.c_str(),
                   k.kind.c_str(), Dims(k.dims.grid).c_str(), Dims(k.dims.block).c_str(), t.us.size(), us, gb,
-                  pct.c_str(), k.estimated_us, ratio.c_str());
+                  pct.c_str(), Tflops(t), k.estimated_us, ratio.c_str());
     out += line;
   }
   std::snprintf(line, sizeof line, "%zu kernels, kernel time %.2f us (estimated %.2f us), plan wall time %.3f ms\n",
@@ -103,9 +109,12 @@ nlohmann::ordered_json RunReportJson(const RunResult& r) {
                                 {"bytes", k.bytes},
                                 {"gbps", nullptr},
                                 {"pct_of_copy", nullptr},
+                                {"flops", k.flops},
+                                {"tflops", nullptr},
                                 {"estimated_us", k.estimated_us}};
     if (!emulated) {
       e["gbps"] = gb;
+      e["tflops"] = Tflops(t);
       e["pct_of_copy"] = r.copy_gbps > 0 ? 100.0 * gb / r.copy_gbps : 0.0;
     }
     j["kernels"].push_back(std::move(e));

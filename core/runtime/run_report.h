@@ -1,6 +1,7 @@
 // The per-kernel table `hloscope-run` and `hloscope-cli run` print: name,
 // kind, launch dimensions, median time, achieved GB/s (KernelThunk::bytes /
-// time), % of the measured copy bandwidth, estimated vs measured µs.
+// time), % of the measured copy bandwidth, TFLOP/s (KernelThunk::flops /
+// time), estimated vs measured µs.
 #pragma once
 
 #include <string>

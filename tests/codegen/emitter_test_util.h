@@ -38,13 +38,13 @@ inline void AddLeaves(const Shape& s, bool out, int operand, KernelSpec& spec) {
   spec.args.push_back(a);
 }
 
-inline KernelSpec SpecFor(const Instruction& instr, const std::string& name) {
+inline KernelSpec SpecFor(const Instruction& instr, const std::string& name, const char* sm = "sm_90") {
   KernelSpec spec;
   spec.instr = &instr;
   spec.name = name;
   for (int i = 0; i < instr.operand_count(); ++i) AddLeaves(instr.operand(i)->shape(), false, i, spec);
   AddLeaves(instr.shape(), true, -1, spec);
-  spec.target = *FindNvptxTarget("sm_90");
+  spec.target = *FindNvptxTarget(sm);
   return spec;
 }
 
@@ -68,7 +68,7 @@ struct Emitted {
 // Emits `instr_name` of `hlo_text` with `fn`; `alias_output_to` marks the
 // (first) output as sharing storage with that argument.
 inline Emitted EmitFor(const std::string& hlo_text, const std::string& instr_name, KernelEmitterFn fn,
-                       int alias_output_to = -1) {
+                       int alias_output_to = -1, const char* sm = "sm_90") {
   Emitted e;
   auto parsed = ParseHloModule(hlo_text, "test.hlo");
   if (!parsed.ok()) {
@@ -81,7 +81,7 @@ inline Emitted EmitFor(const std::string& hlo_text, const std::string& instr_nam
     e.error = "no instruction " + instr_name;
     return e;
   }
-  e.spec = SpecFor(*instr, "kernel_" + instr_name);
+  e.spec = SpecFor(*instr, "kernel_" + instr_name, sm);
   for (char& c : e.spec.name)
     if (!isalnum(static_cast<unsigned char>(c))) c = '_';
   if (alias_output_to >= 0) {
@@ -111,9 +111,13 @@ inline Emitted EmitFor(const std::string& hlo_text, const std::string& instr_nam
 // emitters, PTX checked by ptxas (when ptxas is installed), the kernels run on
 // the CPU on random inputs, compared with the interpreter. Returns "" or the
 // first problem; `kinds` receives the kernels' kinds.
+// `sm`: the target (ptxas checks its PTX); `tol`: the comparison's tolerance
+// (default: by element type; Tolerance{} is exact).
 inline std::string RunAndCompare(const std::string& hlo_text, uint64_t seed = 1,
-                                 std::vector<std::string>* kinds = nullptr) {
+                                 std::vector<std::string>* kinds = nullptr, const char* sm = "sm_90",
+                                 std::optional<Tolerance> tol = std::nullopt) {
   CodegenOptions opts;
+  opts.sm = sm;
   opts.emit_ptx = !PtxasPath().empty();
   opts.validate = opts.emit_ptx;
   auto compiled = CompileText(hlo_text, "test.hlo", "", opts);
@@ -125,7 +129,7 @@ inline std::string RunAndCompare(const std::string& hlo_text, uint64_t seed = 1,
   if (!want.ok()) return "interpreter: " + want.status().message();
   auto got = RunOnCpu(compiled->codegen, inputs);
   if (!got.ok()) return "cpu run: " + got.status().message();
-  return runtime::CompareOutputs(compiled->codegen.plan, FlattenTuple(*want), got->outputs);
+  return runtime::CompareOutputs(compiled->codegen.plan, FlattenTuple(*want), got->outputs, tol);
 }
 
 }  // namespace hloscope::codegen::testing

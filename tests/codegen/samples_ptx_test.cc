@@ -1,6 +1,6 @@
 // Acceptance: every sample, after the gpu pipeline and buffer assignment,
 // compiles to one kernel per fusion/remaining instruction whose PTX passes
-// `ptxas -arch=sm_90` (skipped where ptxas is missing).
+// `ptxas` for sm_80 and sm_90 (skipped where ptxas is missing).
 #include <algorithm>
 #include <filesystem>
 
@@ -13,14 +13,14 @@
 namespace hloscope::codegen {
 namespace {
 
-class SamplesPtx : public ::testing::TestWithParam<std::string> {};
+class SamplesPtx : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(SamplesPtx, EveryKernelPassesPtxas) {
   if (PtxasPath().empty()) GTEST_SKIP() << "ptxas not found";
   CodegenOptions opts;
-  opts.sm = "sm_90";
+  opts.sm = std::get<1>(GetParam());
   opts.validate = true;
-  auto r = CompileFile(hloscope::testing::SamplesDir() + "/" + GetParam() + ".hlo", "gpu", opts);
+  auto r = CompileFile(hloscope::testing::SamplesDir() + "/" + std::get<0>(GetParam()) + ".hlo", "gpu", opts);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_FALSE(r->codegen.kernels.empty());
   for (size_t i = 0; i < r->codegen.kernels.size(); ++i) {
@@ -32,8 +32,10 @@ TEST_P(SamplesPtx, EveryKernelPassesPtxas) {
 }
 
 
-INSTANTIATE_TEST_SUITE_P(All, SamplesPtx, ::testing::ValuesIn(hloscope::testing::SampleStems()),
-                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+INSTANTIATE_TEST_SUITE_P(All, SamplesPtx,
+                         ::testing::Combine(::testing::ValuesIn(hloscope::testing::SampleStems()),
+                                            ::testing::Values("sm_80", "sm_90")),
+                         [](const auto& i) { return std::get<0>(i.param) + "_" + std::get<1>(i.param); });
 
 }  // namespace
 }  // namespace hloscope::codegen

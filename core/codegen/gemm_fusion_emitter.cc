@@ -1,0 +1,255 @@
+// The tensor-core GEMM (gemm_fusion_emitter.h): mma.sync m16n8k16 with bf16
+// or f16 operands and f32 accumulators, for plain dots and GEMM fusions.
+//
+// A block computes a bm×bn tile of one batch (the tile table below); its
+// warps are laid out warps_m × warps_n and each owns a (bm/warps_m) ×
+// (bn/warps_n) warp tile of 16×8 mma tiles. The K loop stages bk-wide slices
+// of both operands in shared memory, k-minor ([m][k] and [n][k], rows padded
+// to bk+8 elements so that the fragment reads of a warp hit 32 distinct banks
+// and every element pair is 4-byte aligned). Staging goes through the
+// elemental emitter, so the fused prologue (converts, broadcast scale/bias, any
+// elementwise chain) is computed on the way in, and operands of any layout,
+// transposed or batched, are read through index mapping. Out-of-range rows
+// and columns are staged as zero. Each lane then reads its A and B fragments
+// as 32-bit element pairs and issues the warp's mma.sync ops. At the end, the
+// accumulators go through the epilogue (StoreGemmElement) one at a time in a
+// loop, so the epilogue's code exists once.
+//
+// Numerics: the products of bf16/f16 values are exact in f32, and the K
+// steps run in ascending order, so a sequential f32 sum (what the CPU
+// emulation of mma computes, cpu_threads.cc) equals the interpreter's result
+// bit for bit. Real tensor cores add each 16-element group with their own
+// internal rounding, so GPU results may differ in the last bits
+// (docs/eval-tolerances.md).
+#include "core/codegen/gemm_fusion_emitter.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/codegen/line_info.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+
+const std::vector<GemmTiles>& GemmTileTable() {
+  // One table for sm_80 … sm_90a: the static shared memory of the largest
+  // tile, (128 + 128) × 40 × 2 B = 20 KB, fits every target's 48 KB, and the
+  // largest warp tile keeps 64 f32 accumulators per thread.
+  static const std::vector<GemmTiles> table = {
+      // min_m min_n   bm   bn  bk  warps_m warps_n      warp tile (mma tiles)
+      {128, 128, 128, 128, 32, 2, 4},  // 8 warps,  64×32 (4×4)
+      {128, 64, 128, 64, 32, 2, 4},    // 8 warps,  64×16 (4×2)
+      {64, 128, 64, 128, 32, 2, 4},    // 8 warps,  32×32 (2×4)
+      {64, 64, 64, 64, 32, 2, 2},      // 4 warps,  32×32 (2×4)
+      {128, 1, 128, 32, 32, 2, 2},     // 4 warps,  64×16 (4×2)
+      {1, 128, 32, 128, 32, 2, 2},     // 4 warps,  16×64 (1×8)
+      {1, 1, 32, 32, 32, 2, 2},        // 4 warps,  16×16 (1×2)
+  };
+  return table;
+}
+
+const GemmTiles& ChooseGemmTiles(int64_t m, int64_t n) {
+  for (const GemmTiles& t : GemmTileTable())
+    if (m >= t.min_m && n >= t.min_n) return t;
+  return GemmTileTable().back();
+}
+
+std::optional<PrimitiveType> TensorCoreType(const GemmAnalysis& g, const NvptxTarget& target) {
+  if (target.compute_capability < 80) return std::nullopt;
+  auto half = [](PrimitiveType t) { return t == PrimitiveType::kBF16 || t == PrimitiveType::kF16; };
+  // The interpreter rounds each operand to the result type first: a bf16/f16
+  // result makes both operands values of that type, whatever they were.
+  if (half(g.rt)) {
+    const bool convertible = (IsFloat(g.lt) || IsInteger(g.lt)) && (IsFloat(g.rtt) || IsInteger(g.rtt));
+    if (convertible) return g.rt;
+    return std::nullopt;
+  }
+  if (g.rt == PrimitiveType::kF32 && g.lt == g.rtt && half(g.lt)) return g.lt;
+  return std::nullopt;
+}
+
+namespace {
+
+// An operand element as the tensor cores take it: its 16-bit pattern.
+StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveType from, const GemmAnalysis& g,
+                                  PrimitiveType tc) {
+  if (g.rt == tc && from != tc) {
+    ASSIGN_OR_RETURN(v, EmitConvert(b, v, from, tc));
+  }
+  return b.CreateBitCast(v, b.getInt16Ty());
+}
+
+// Two consecutive 16-bit elements of a shared tile as one i32 (the lower
+// index in the low half, as little-endian memory holds them).
+Value* LoadPair(llvm::IRBuilderBase& b, Value* tile, Value* elem) {
+  Value* p = b.CreateInBoundsGEP(b.getInt16Ty(), tile, elem);
+  return b.CreateAlignedLoad(b.getInt32Ty(), p, llvm::Align(4));
+}
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
+                                          PrimitiveType tc) {
+  const GemmTiles& t = ChooseGemmTiles(g.mm, g.nn);
+  const int64_t threads = t.warps_m * t.warps_n * 32;
+  const int64_t wtm = t.bm / t.warps_m, wtn = t.bn / t.warps_n;  // warp tile
+  const int64_t mt = wtm / 16, nt = wtn / 8;                      // mma tiles per warp
+  const int64_t pitch = t.bk + 8;
+  const Instruction* dot = g.dot;
+  const Shape& ls = dot->operand(0)->shape();
+  const Shape& rs = dot->operand(1)->shape();
+  const DotDnums& dn = g.dn;
+
+  llvm::IRBuilder<> b(m.getContext());
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args;
+  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  ElementalEmitter ee(b, spec, args);
+  llvm::Type* i16 = b.getInt16Ty();
+  llvm::Type* f32 = b.getFloatTy();
+  const int64_t tiles_m = (g.mm + t.bm - 1) / t.bm, tiles_n = (g.nn + t.bn - 1) / t.bn;
+
+  Value* tid = ThreadId64(b);
+  Value* warp = b.CreateUDiv(tid, I64(b, 32));
+  Value* lane = b.CreateURem(tid, I64(b, 32));
+  Value* grp = b.CreateUDiv(lane, I64(b, 4));  // the PTX ISA's groupID
+  Value* tig = b.CreateURem(lane, I64(b, 4));  // threadID_in_group
+  Value* wm = b.CreateURem(warp, I64(b, t.warps_m));
+  Value* wn = b.CreateUDiv(warp, I64(b, t.warps_m));
+  Value* blk = BlockId64(b);
+  Value* bn = b.CreateURem(blk, I64(b, tiles_n));
+  Value* rest = b.CreateUDiv(blk, I64(b, tiles_n));
+  Value* bm = b.CreateURem(rest, I64(b, tiles_m));
+  Value* bb = b.CreateUDiv(rest, I64(b, tiles_m));
+  Value* row0 = b.CreateMul(bm, I64(b, t.bm));
+  Value* col0 = b.CreateMul(bn, I64(b, t.bn));
+  std::vector<Value*> lbase(ls.rank()), rbase(rs.rank()), batch;
+  {
+    std::vector<int64_t> bsizes;
+    for (int64_t d : dn.lhs_batch) bsizes.push_back(ls.dim(static_cast<int>(d)));
+    batch = Delinearize(b, bb, bsizes);
+    for (size_t q = 0; q < batch.size(); ++q) {
+      lbase[dn.lhs_batch[q]] = batch[q];
+      rbase[dn.rhs_batch[q]] = batch[q];
+    }
+  }
+  Value* as = SharedArray(b, i16, t.bm * pitch, spec.name + "_lhs_tile");
+  Value* bs = SharedArray(b, i16, t.bn * pitch, spec.name + "_rhs_tile");
+  std::vector<Value*> acc(mt * nt * 4);
+  for (Value*& a : acc) {
+    a = EntryAlloca(b, f32, "acc");
+    b.CreateStore(llvm::ConstantFP::get(f32, 0.0), a);
+  }
+  Value* staged = EntryAlloca(b, i16, "staged");
+
+  // Stages a bk-wide slice of operand `k` (rows of the lhs, columns of the
+  // rhs) from k0 on into its shared tile, [row][k].
+  auto stage = [&](int k, Value* k0) -> Status {
+    const int64_t rows = k == 0 ? t.bm : t.bn;
+    const Shape& s = k == 0 ? ls : rs;
+    Value* tile = k == 0 ? as : bs;
+    return ForLoop(b, I64(b, 0), I64(b, rows * t.bk / threads), I64(b, 1), [&](Value* r) -> Status {
+      Value* e = b.CreateAdd(b.CreateMul(r, I64(b, threads)), tid);
+      Value* row = b.CreateUDiv(e, I64(b, t.bk));
+      Value* col = b.CreateURem(e, I64(b, t.bk));
+      Value* gx = b.CreateAdd(k == 0 ? row0 : col0, row);
+      Value* gk = b.CreateAdd(k0, col);
+      Value* ok = b.CreateAnd(b.CreateICmpSLT(gx, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(gk, I64(b, g.kk)));
+      b.CreateStore(b.getInt16(0), staged);
+      RETURN_IF_ERROR(IfThen(b, ok, [&]() -> Status {
+        ee.ClearCache();
+        std::vector<Value*> idx = k == 0 ? lbase : rbase;
+        DelinearizeInto(b, gx, s, k == 0 ? g.lfree : g.rfree, idx);
+        DelinearizeInto(b, gk, s, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, k, idx));
+        ASSIGN_OR_RETURN(v, ToTensorCoreBits(b, v, k == 0 ? g.lt : g.rtt, g, tc));
+        b.CreateStore(v, staged);
+        ee.ClearCache();
+        return Status::Ok();
+      }));
+      b.CreateStore(b.CreateLoad(i16, staged),
+                    b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(row, I64(b, pitch)), col)));
+      return Status::Ok();
+    });
+  };
+
+  Status st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
+    RETURN_IF_ERROR(stage(0, k0));
+    RETURN_IF_ERROR(stage(1, k0));
+    SyncThreads(b);
+    ScopedHloLocation at(b, spec, dot);  // the tile's tensor-core ops
+    for (int64_t ks = 0; ks < t.bk; ks += 16) {
+      Value* c = b.CreateAdd(I64(b, ks), b.CreateMul(tig, I64(b, 2)));
+      std::vector<std::vector<Value*>> afrag(mt), bfrag(nt);
+      for (int64_t mi = 0; mi < mt; ++mi) {
+        Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), grp);
+        Value* lo = b.CreateMul(r, I64(b, pitch));
+        Value* hi = b.CreateMul(b.CreateAdd(r, I64(b, 8)), I64(b, pitch));
+        afrag[mi] = {LoadPair(b, as, b.CreateAdd(lo, c)), LoadPair(b, as, b.CreateAdd(hi, c)),
+                     LoadPair(b, as, b.CreateAdd(lo, b.CreateAdd(c, I64(b, 8)))),
+                     LoadPair(b, as, b.CreateAdd(hi, b.CreateAdd(c, I64(b, 8))))};
+      }
+      for (int64_t ni = 0; ni < nt; ++ni) {
+        Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), grp);
+        Value* base = b.CreateMul(n, I64(b, pitch));
+        bfrag[ni] = {LoadPair(b, bs, b.CreateAdd(base, c)), LoadPair(b, bs, b.CreateAdd(base, b.CreateAdd(c, I64(b, 8))))};
+      }
+      for (int64_t mi = 0; mi < mt; ++mi)
+        for (int64_t ni = 0; ni < nt; ++ni) {
+          Value** slot = &acc[(mi * nt + ni) * 4];
+          std::vector<Value*> cin;
+          for (int q = 0; q < 4; ++q) cin.push_back(b.CreateLoad(f32, slot[q]));
+          std::vector<Value*> d = MmaM16N8K16(b, tc == PrimitiveType::kBF16, afrag[mi], bfrag[ni], cin);
+          for (int q = 0; q < 4; ++q) b.CreateStore(d[q], slot[q]);
+        }
+    }
+    SyncThreads(b);
+    return Status::Ok();
+  });
+  RETURN_IF_ERROR(st);
+
+  // The epilogue once, in a loop over this thread's accumulators (copied to
+  // an indexable array; the main loop's stay in registers).
+  const int64_t count = mt * nt * 4;
+  llvm::Type* arr_ty = llvm::ArrayType::get(f32, static_cast<uint64_t>(count));
+  Value* out = EntryAlloca(b, arr_ty, "accumulators");
+  for (int64_t q = 0; q < count; ++q)
+    b.CreateStore(b.CreateLoad(f32, acc[q]), b.CreateConstInBoundsGEP2_64(arr_ty, out, 0, q));
+  st = ForLoop(b, I64(b, 0), I64(b, count), I64(b, 1), [&](Value* q) -> Status {
+    Value* mi = b.CreateUDiv(q, I64(b, nt * 4));
+    Value* ni = b.CreateURem(b.CreateUDiv(q, I64(b, 4)), I64(b, nt));
+    Value* r = b.CreateURem(q, I64(b, 4));
+    // c0,c1: row groupID; c2,c3: row groupID+8; column 2·threadID_in_group + (r & 1).
+    Value* i = b.CreateAdd(b.CreateAdd(row0, b.CreateMul(wm, I64(b, wtm))),
+                           b.CreateAdd(b.CreateMul(mi, I64(b, 16)),
+                                       b.CreateAdd(grp, b.CreateMul(b.CreateUDiv(r, I64(b, 2)), I64(b, 8)))));
+    Value* j = b.CreateAdd(b.CreateAdd(col0, b.CreateMul(wn, I64(b, wtn))),
+                           b.CreateAdd(b.CreateMul(ni, I64(b, 8)),
+                                       b.CreateAdd(b.CreateMul(tig, I64(b, 2)), b.CreateURem(r, I64(b, 2)))));
+    Value* ok = b.CreateAnd(b.CreateICmpSLT(i, I64(b, g.mm)), b.CreateICmpSLT(j, I64(b, g.nn)));
+    return IfThen(b, ok, [&]() -> Status {
+      std::vector<Value*> lidx = lbase, ridx = rbase;
+      DelinearizeInto(b, i, ls, g.lfree, lidx);
+      DelinearizeInto(b, j, rs, g.rfree, ridx);
+      std::vector<Value*> oidx = batch;
+      for (int64_t d : g.lfree) oidx.push_back(lidx[d]);
+      for (int64_t d : g.rfree) oidx.push_back(ridx[d]);
+      Value* v = b.CreateLoad(f32, b.CreateInBoundsGEP(arr_ty, out, {I64(b, 0), q}));
+      return StoreGemmElement(ee, spec, g, oidx, v);
+    });
+  });
+  RETURN_IF_ERROR(st);
+  b.CreateRetVoid();
+  MarkKernel(f, threads);
+  EmittedKernel k;
+  k.kind = "gemm-mma";
+  k.dims.block[0] = static_cast<uint32_t>(threads);
+  k.dims.grid[0] = BlocksFor(g.nb * tiles_m * tiles_n, 1);
+  return k;
+}
+
+}  // namespace hloscope::codegen

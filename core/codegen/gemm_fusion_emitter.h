@@ -1,0 +1,63 @@
+// GEMM kernels: a dot, or a GEMM fusion (XLA's gemm_fusion_dot: the dot with
+// its elementwise prologue generated in the operand loads and its epilogue
+// applied at the store). Two implementations share one analysis:
+//   - dot_emitter.cc: 16×16 shared-memory tiles, one output per thread, FMA
+//     in the compute type (any element type, every target);
+//   - gemm_fusion_emitter.cc: warp-level tensor-core tiles (mma.sync
+//     m16n8k16, bf16 or f16 operands, f32 accumulation) on sm_80 and newer,
+//     with the block tile chosen from a small table (GemmTileTable()).
+// EmitDotKernel (emitters.h) picks the tensor-core path where it applies.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "core/codegen/emitters.h"
+
+namespace hloscope::codegen {
+
+// A dot seen as [batch, m, k] × [batch, k, n]: free dims in operand order,
+// contracting dims in the order of the dimension numbers.
+struct GemmAnalysis {
+  const Instruction* dot = nullptr;
+  // Ops from the dot up to the (single) root, each the only user of the one
+  // below: the dot's user first, the root last; empty when the dot is the root.
+  std::vector<const Instruction*> epilogue;
+  DotDnums dn;
+  std::vector<int64_t> lfree, rfree;
+  int64_t nb = 1, mm = 1, nn = 1, kk = 1;  // batch, rows, columns, contraction
+  PrimitiveType rt{}, lt{}, rtt{};         // result, lhs and rhs element types
+  PrimitiveType ct{};                      // compute type (f32, f64 or s64)
+};
+
+// Checks the kernel is one GEMM (a dot at the root, or a dot under an
+// epilogue chain) and analyses it; the error says why not.
+StatusOr<GemmAnalysis> AnalyzeGemm(const KernelSpec& spec);
+
+// The operand type the tensor cores multiply (bf16 or f16) when the dot can
+// run on them with the interpreter's numerics: the result type is bf16/f16
+// (operands are rounded to it first), or f32 with both operands of one of
+// those types; and the target has mma.sync m16n8k16 (sm_80+).
+std::optional<PrimitiveType> TensorCoreType(const GemmAnalysis& g, const NvptxTarget& target);
+
+// Writes the dot element at `oidx` (batch, lhs free, rhs free coordinates of
+// the dot's shape) whose accumulated value `acc` is in the compute type:
+// converted to the result type, then through the epilogue to the root.
+Status StoreGemmElement(ElementalEmitter& ee, const KernelSpec& spec, const GemmAnalysis& g,
+                        const std::vector<llvm::Value*>& oidx, llvm::Value* acc);
+
+// The block tile of the tensor-core GEMM. Rows are tried in order; the first
+// whose minimums the problem meets is taken (docs/codegen.md, "GEMM tiles").
+struct GemmTiles {
+  int64_t min_m, min_n;  // the row applies when m ≥ min_m and n ≥ min_n
+  int64_t bm, bn, bk;    // block tile
+  int64_t warps_m, warps_n;  // warps per block along m and n
+};
+const std::vector<GemmTiles>& GemmTileTable();
+const GemmTiles& ChooseGemmTiles(int64_t m, int64_t n);
+
+// The tensor-core kernel (kind "gemm-mma"); `tc` from TensorCoreType.
+StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
+                                          PrimitiveType tc);
+
+}  // namespace hloscope::codegen

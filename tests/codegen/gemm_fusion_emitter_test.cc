@@ -1,0 +1,226 @@
+// The tensor-core GEMM (mma.sync m16n8k16): which dots take it, its tile
+// table, and its kernels run on the CPU (the same IR, mma emulated with the
+// PTX ISA's fragment layouts) against the interpreter, exactly, for sm_80 and
+// sm_90 (ptxas checks each PTX where it is installed).
+#include "core/codegen/gemm_fusion_emitter.h"
+
+#include <bit>
+
+#include "core/codegen/cpu_runtime.h"
+#include "tests/codegen/emitter_test_util.h"
+
+namespace hloscope::codegen {
+namespace {
+
+using testing::EmitFor;
+
+std::string Dot(const std::string& a, const std::string& b, const std::string& out, const std::string& dn) {
+  return "HloModule m\nENTRY e {\n  a = " + a + " parameter(0)\n  b = " + b + " parameter(1)\n  ROOT d = " + out +
+         " dot(a, b), " + dn + "\n}\n";
+}
+const char* kMatmul = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+
+TEST(GemmMma, Bf16DotTakesTheTensorCores) {
+  auto e = EmitFor(Dot("bf16[64,80]{1,0}", "bf16[80,64]{1,0}", "bf16[64,64]{1,0}", kMatmul), "d", &EmitDotKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(e.kernel.kind, "gemm-mma");
+  EXPECT_NE(e.ir.find("@llvm.nvvm.mma.m16n8k16.row.col.bf16"), std::string::npos);
+  EXPECT_EQ(e.kernel.dims.block[0], 128u);  // 64×64 tile: 2×2 warps
+  EXPECT_EQ(e.kernel.dims.grid[0], 1u);
+}
+
+TEST(GemmMma, F16OperandsWithAnF32Result) {
+  auto e = EmitFor(Dot("f16[200,64]{1,0}", "f16[64,300]{1,0}", "f32[200,300]{1,0}", kMatmul), "d", &EmitDotKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(e.kernel.kind, "gemm-mma");
+  EXPECT_NE(e.ir.find("@llvm.nvvm.mma.m16n8k16.row.col.f32.f32"), std::string::npos);
+  EXPECT_EQ(e.kernel.dims.block[0], 256u);        // 128×128 tile: 2×4 warps
+  EXPECT_EQ(e.kernel.dims.grid[0], 2u * 3);       // m tiles × n tiles
+}
+
+TEST(GemmMma, WhatStaysOnTheFmaPath) {
+  // f32 operands (no exact tensor-core type), mixed bf16×f16 into f32,
+  // integers, and targets without m16n8k16 bf16 (sm_75).
+  for (const std::string& text :
+       {Dot("f32[32,32]{1,0}", "f32[32,32]{1,0}", "f32[32,32]{1,0}", kMatmul),
+        Dot("bf16[32,32]{1,0}", "f16[32,32]{1,0}", "f32[32,32]{1,0}", kMatmul),
+        Dot("s32[32,32]{1,0}", "s32[32,32]{1,0}", "s32[32,32]{1,0}", kMatmul)}) {
+    auto e = EmitFor(text, "d", &EmitDotKernel);
+    ASSERT_EQ(e.error, "") << text;
+    EXPECT_EQ(e.kernel.kind, "dot") << text;
+  }
+  auto e = EmitFor(Dot("bf16[32,32]{1,0}", "bf16[32,32]{1,0}", "bf16[32,32]{1,0}", kMatmul), "d", &EmitDotKernel, -1,
+                   "sm_75");
+  ASSERT_EQ(e.error, "");
+  EXPECT_EQ(e.kernel.kind, "dot");
+  // f32 operands into a bf16 result are rounded to bf16 first (as the
+  // interpreter does), so the tensor cores take them.
+  auto rounded = EmitFor(Dot("f32[32,32]{1,0}", "f32[32,32]{1,0}", "bf16[32,32]{1,0}", kMatmul), "d", &EmitDotKernel);
+  ASSERT_EQ(rounded.error, "");
+  EXPECT_EQ(rounded.kernel.kind, "gemm-mma");
+}
+
+TEST(GemmMma, TileTableIsConsistent) {
+  for (const GemmTiles& t : GemmTileTable()) {
+    const int64_t threads = t.warps_m * t.warps_n * 32;
+    EXPECT_EQ(t.bm % (t.warps_m * 16), 0) << t.bm;
+    EXPECT_EQ(t.bn % (t.warps_n * 8), 0) << t.bn;
+    EXPECT_EQ(t.bk % 16, 0);
+    EXPECT_EQ(t.bm * t.bk % threads, 0);  // every thread stages the same count
+    EXPECT_EQ(t.bn * t.bk % threads, 0);
+    EXPECT_LE((t.bm + t.bn) * (t.bk + 8) * 2, 48 * 1024);  // static shared memory
+    EXPECT_LE(t.bm / t.warps_m / 16 * (t.bn / t.warps_n / 8) * 4, 64);  // accumulators per thread
+  }
+  EXPECT_EQ(ChooseGemmTiles(4096, 4096).bm, 128);
+  EXPECT_EQ(ChooseGemmTiles(4096, 4096).bn, 128);
+  EXPECT_EQ(ChooseGemmTiles(100, 100).bm, 64);
+  EXPECT_EQ(ChooseGemmTiles(8192, 40).bn, 32);
+  EXPECT_EQ(ChooseGemmTiles(1, 1).bm, 32);
+}
+
+// The CPU's warp mma on its own: fragments filled per element index as the
+// PTX ISA tabulates them ("Matrix fragments for mma.m16n8k16 with floating
+// point type": a_i, b_i, c_i for i = 0.., groupID = lane >> 2,
+// threadID_in_group = lane % 4), against a plain matrix product.
+TEST(GemmMma, CpuWarpMmaFollowsThePtxFragmentLayout) {
+  float a[16][16], b[16][8], c[16][8];
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 16; ++k) a[i][k] = static_cast<float>((i * 16 + k) % 13 - 6);  // small ints: exact in bf16
+  for (int k = 0; k < 16; ++k)
+    for (int j = 0; j < 8; ++j) b[k][j] = static_cast<float>((k * 8 + j) % 7 - 3);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) c[i][j] = static_cast<float>(i - j);
+  auto bf16 = [](float f) { return static_cast<uint32_t>(std::bit_cast<uint32_t>(f) >> 16); };
+  uint32_t words[32][cpu::kMmaFragWords] = {};
+  uint32_t* frags[32];
+  for (int lane = 0; lane < 32; ++lane) {
+    const int group = lane >> 2, tig = lane % 4;
+    frags[lane] = words[lane];
+    for (int i = 0; i < 8; ++i) {  // a_i: register i / 2, half i % 2
+      const int row = (i < 2 || (i >= 4 && i < 6)) ? group : group + 8;
+      const int col = tig * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+      words[lane][i / 2] |= bf16(a[row][col]) << (16 * (i % 2));
+    }
+    for (int i = 0; i < 4; ++i) {  // b_i
+      const int row = tig * 2 + (i & 1) + (i >= 2 ? 8 : 0);
+      words[lane][4 + i / 2] |= bf16(b[row][group]) << (16 * (i % 2));
+    }
+    for (int i = 0; i < 4; ++i)  // c_i
+      words[lane][6 + i] = std::bit_cast<uint32_t>(c[i < 2 ? group : group + 8][tig * 2 + (i & 1)]);
+  }
+  cpu::WarpMmaM16N8K16(cpu::kMmaBf16, frags);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int group = lane >> 2, tig = lane % 4;
+    for (int i = 0; i < 4; ++i) {
+      const int row = i < 2 ? group : group + 8, col = tig * 2 + (i & 1);
+      float want = c[row][col];
+      for (int k = 0; k < 16; ++k) want += a[row][k] * b[k][col];
+      EXPECT_EQ(std::bit_cast<float>(words[lane][6 + i]), want) << "lane " << lane << " d" << i;
+    }
+  }
+}
+
+// --- executed on the CPU against the interpreter, exactly ------------------
+
+struct Case {
+  const char* name;
+  std::string text;
+};
+
+class GemmMmaRun : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GemmMmaRun, MatchesTheInterpreterExactlyOnSm80AndSm90) {
+  for (const char* sm : {"sm_80", "sm_90"}) {
+    std::vector<std::string> kinds;
+    EXPECT_EQ(testing::RunAndCompare(GetParam().text, 21, &kinds, sm, Tolerance{}), "") << sm;
+    EXPECT_EQ(kinds, std::vector<std::string>{"gemm-mma"}) << sm;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, GemmMmaRun,
+    ::testing::Values(
+        Case{"bf16_odd", Dot("bf16[33,47]{1,0}", "bf16[47,18]{1,0}", "bf16[33,18]{1,0}", kMatmul)},
+        Case{"bf16_into_f32_128x128_tiles",
+             Dot("bf16[130,100]{1,0}", "bf16[100,140]{1,0}", "f32[130,140]{1,0}", kMatmul)},
+        Case{"f16_batched_nt",
+             Dot("f16[2,3,17,40]{3,2,1,0}", "f16[2,3,19,40]{3,2,1,0}", "f16[2,3,17,19]{3,2,1,0}",
+                 "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={3}")},
+        Case{"column_major_layouts", Dot("bf16[40,36]{0,1}", "bf16[36,50]{0,1}", "f32[40,50]{0,1}", kMatmul)},
+        Case{"transposed_lhs", Dot("bf16[24,70]{1,0}", "bf16[24,9]{1,0}", "bf16[70,9]{1,0}",
+                                   "lhs_contracting_dims={0}, rhs_contracting_dims={0}")},
+        Case{"k_not_a_multiple_of_16", Dot("f16[20,7]{1,0}", "f16[7,9]{1,0}", "f16[20,9]{1,0}", kMatmul)},
+        Case{"f32_operands_rounded_to_bf16", Dot("f32[20,24]{1,0}", "f32[24,9]{1,0}", "bf16[20,9]{1,0}", kMatmul)},
+        Case{"matrix_vector", Dot("bf16[1,64]{1,0}", "bf16[64,3]{1,0}", "f32[1,3]{1,0}", kMatmul)},
+        Case{"two_contracting_dims", Dot("bf16[2,8,16]{2,1,0}", "bf16[2,8,24]{2,1,0}", "f32[16,24]{1,0}",
+                                         "lhs_contracting_dims={0,1}, rhs_contracting_dims={0,1}")}),
+    [](const auto& i) { return std::string(i.param.name); });
+
+// A GEMM fusion as XLA GPU forms them in bf16 models: a layer-norm-like scale
+// in the prologue (bf16 multiply by a broadcast vector), bias, GELU-like tanh
+// activation, residual and convert in the epilogue.
+TEST(GemmMma, GemmFusionWithPrologueAndEpilogue) {
+  std::string text = R"hlo(
+HloModule m
+fused {
+  x = bf16[37,70]{1,0} parameter(0)
+  w = bf16[70,45]{1,0} parameter(1)
+  g = bf16[70]{0} parameter(2)
+  bias = f32[45]{0} parameter(3)
+  res = f32[37,45]{1,0} parameter(4)
+  gb = bf16[37,70]{1,0} broadcast(g), dimensions={1}
+  xs = bf16[37,70]{1,0} multiply(x, gb)
+  wt = bf16[45,70]{0,1} transpose(w), dimensions={1,0}
+  d = f32[37,45]{1,0} dot(xs, wt), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  bb = f32[37,45]{1,0} broadcast(bias), dimensions={1}
+  a = f32[37,45]{1,0} add(bb, d)
+  t = f32[37,45]{1,0} tanh(a)
+  r = f32[37,45]{1,0} add(t, res)
+  ROOT o = bf16[37,45]{1,0} convert(r)
+}
+ENTRY main {
+  x = bf16[37,70]{1,0} parameter(0)
+  w = bf16[70,45]{1,0} parameter(1)
+  g = bf16[70]{0} parameter(2)
+  b = f32[45]{0} parameter(3)
+  res = f32[37,45]{1,0} parameter(4)
+  ROOT f = bf16[37,45]{1,0} fusion(x, w, g, b, res), kind=kCustom, calls=fused,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+})hlo";
+  auto e = EmitFor(text, "f", &EmitDotKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(e.kernel.kind, "gemm-mma");
+  EXPECT_NE(e.ir.find("tanh"), std::string::npos);
+  for (const char* sm : {"sm_80", "sm_90"}) {
+    std::vector<std::string> kinds;
+    EXPECT_EQ(testing::RunAndCompare(text, 9, &kinds, sm), "") << sm;
+    EXPECT_EQ(kinds, std::vector<std::string>{"gemm-mma"});
+  }
+}
+
+// A batched bf16 GEMM fusion whose result is bitcast and transposed (as
+// attention's score and context dots are): each element is stored where the
+// chain moves it.
+TEST(GemmMma, BatchedEpilogueThroughABitcastAndATranspose) {
+  std::string text = R"hlo(
+HloModule m
+fused {
+  a = bf16[2,3,17,40]{3,2,1,0} parameter(0)
+  b = bf16[2,3,40,19]{3,2,1,0} parameter(1)
+  d = bf16[2,3,17,19]{3,2,1,0} dot(a, b), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  bc = bf16[6,17,19]{2,1,0} bitcast(d)
+  n = bf16[6,17,19]{2,1,0} negate(bc)
+  ROOT t = bf16[19,6,17]{2,1,0} transpose(n), dimensions={2,0,1}
+}
+ENTRY main {
+  a = bf16[2,3,17,40]{3,2,1,0} parameter(0)
+  b = bf16[2,3,40,19]{3,2,1,0} parameter(1)
+  ROOT f = bf16[19,6,17]{2,1,0} fusion(a, b), kind=kOutput, calls=fused
+})hlo";
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 10, &kinds, "sm_80", Tolerance{}), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"gemm-mma"});
+}
+
+}  // namespace
+}  // namespace hloscope::codegen
