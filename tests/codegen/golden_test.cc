@@ -128,5 +128,19 @@ ENTRY e {
 })", "gpu");
 }
 
+TEST(Golden, Bf16GemmFusionOnTensorCores) {
+  // A bf16 GEMM fusion with a bias epilogue: the tensor-core kernel
+  // (mma.sync m16n8k16, gemm_fusion_emitter.cc).
+  CheckKernels("gemm_fusion_bf16_mma", R"(HloModule gemm_bf16
+ENTRY e {
+  x = bf16[64,96] parameter(0)
+  w = bf16[96,80] parameter(1)
+  b = bf16[80] parameter(2)
+  d = bf16[64,80] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = bf16[64,80] broadcast(b), dimensions={1}
+  ROOT a = bf16[64,80] add(d, bb)
+})", "gpu");
+}
+
 }  // namespace
 }  // namespace hloscope::codegen
