@@ -16,7 +16,9 @@
 #include "core/eval/random_inputs.h"
 #include "core/ir/computation.h"
 #include "core/printer/printer.h"
+#include "core/report/ptx_compare.h"
 #include "core/runtime/bundle.h"
+#include "core/stablehlo/load_module.h"
 
 namespace hloscope::cli {
 namespace {
@@ -26,15 +28,54 @@ int Fail(const std::string& msg, int code = 1) {
   return code;
 }
 
+// --compare-xla DIR: our kernels against the PTX XLA compiled for the same
+// program (core/report/ptx_compare.h); no bundle is written.
+int RunCompareXla(const Args& args, const std::string& dir, codegen::CodegenOptions opts) {
+  const std::string& file = args.positional()[0];
+  auto files = report::ReadXlaKernelFiles(dir, args.GetOr("--module", ""));
+  if (!files.ok()) return Fail(files.status().message());
+  auto xla = LoadModuleFile(files->module_path);
+  if (!xla.ok()) return Fail(xla.status().message());
+  opts.sass = false;  // ptxas -v runs once per kernel below, on the same -arch for both sides
+  AnnouncePipeline("codegen", args.GetOr("--pipeline", "gpu"));
+  auto compiled = codegen::CompileFile(file, args.GetOr("--pipeline", "gpu"), opts);
+  if (!compiled.ok()) {
+    const std::string& m = compiled.status().message();
+    if (m.rfind(file + ":", 0) == 0 && m.find(": error: ") != std::string::npos) {
+      std::fprintf(stderr, "%s\n", m.c_str());
+      return 1;
+    }
+    return Fail(file + ": " + m);
+  }
+  for (const std::string& m : codegen::MissingKernelMessages(*compiled, file))
+    std::fprintf(stderr, "%s (left out of the comparison)\n", m.c_str());
+  report::PtxCompareOptions copts;
+  report::PtxComparison c = report::ComparePtx(*compiled->module, compiled->codegen, **xla, *files, copts);
+  if (!c.ptxas_missing.empty())
+    std::fprintf(stderr, "hloscope-cli codegen: note: no registers, spills or ptxas shared memory: %s\n",
+                 c.ptxas_missing.c_str());
+  if (args.Has("--json")) {
+    std::printf("%s\n", report::PtxComparisonToJson(c).c_str());
+  } else {
+    std::printf("%s (pipeline %s) against %s\n\n%s", file.c_str(), args.GetOr("--pipeline", "gpu").c_str(),
+                files->module_path.c_str(), report::PtxComparisonToText(c).c_str());
+  }
+  return 0;
+}
+
 int RunCodegen(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--sm", "--device", "--out", "--inputs", "--seed", "--jobs"},
+  if (!args.Parse(argv, {"--pipeline", "--sm", "--device", "--out", "--inputs", "--seed", "--jobs", "--compare-xla",
+                         "--module"},
                   {"--validate", "--force", "--no-expected", "--write-inputs", "--sass", "--no-sass", "--json"}, &err) ||
       args.positional().size() != 1)
     return Fail(err.empty() ? "expected one input file" : err, 2);
   auto out_dir = args.Get("--out");
-  if (!out_dir) return Fail("--out DIR is required", 2);
+  auto compare_xla = args.Get("--compare-xla");
+  if (compare_xla && out_dir) return Fail("--compare-xla writes no bundle; leave out --out", 2);
+  if (!compare_xla && args.Has("--module")) return Fail("--module picks a module of the --compare-xla folder", 2);
+  if (!out_dir && !compare_xla) return Fail("--out DIR is required", 2);
   std::string sm = args.GetOr("--sm", "90");
   if (!codegen::FindNvptxTarget(sm)) return Fail("unknown --sm " + sm + " (known: " + codegen::NvptxTargetList() + ")", 2);
   long long seed = 0, jobs = 0;
@@ -42,7 +83,7 @@ int RunCodegen(const std::vector<std::string>& argv) {
   if (jobs < 0) return Fail("--jobs must be at least 1 (0: one per core)", 2);
   bool force = args.Has("--force");
   std::error_code ec;
-  if (std::filesystem::exists(*out_dir, ec) && !force &&
+  if (out_dir && std::filesystem::exists(*out_dir, ec) && !force &&
       !(std::filesystem::is_directory(*out_dir, ec) && std::filesystem::is_empty(*out_dir, ec)))
     return Fail(*out_dir + " already exists; pass --force to replace its bundle");
   codegen::CodegenOptions opts;
@@ -66,6 +107,7 @@ int RunCodegen(const std::vector<std::string>& argv) {
     opts.device = *spec;
   }
   if (opts.validate && codegen::PtxasPath().empty()) return Fail("--validate needs ptxas (set HLOSCOPE_PTXAS or PATH)");
+  if (compare_xla) return RunCompareXla(args, *compare_xla, opts);
   // SASS and resources: on when ptxas and nvdisasm are found (said once
   // when not), --sass insists, --no-sass skips them.
   const std::string missing_tools = codegen::MissingSassTools();
@@ -202,7 +244,17 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "named on stderr, which run refuses. A kernel no\n"
                      "emitter implements is marked \"missing\" (with its reason) in manifest.json and named on\n"
                      "stderr; every other kernel is still written, and the exit code is 3 (run refuses such a\n"
-                     "bundle). A module the interpreter cannot evaluate is written without expected outputs.",
+                     "bundle). A module the interpreter cannot evaluate is written without expected outputs.\n"
+                     "\n"
+                     "usage: hloscope-cli codegen FILE --compare-xla DIR [--pipeline gpu] [--module M] [--json]\n"
+                     "Our kernels against XLA GPU's: DIR is a reference folder (samples/xla_gpu/X: its\n"
+                     "after_optimizations.txt, kernels.ptx, thunk_sequence.txt) or an --xla_dump_to folder\n"
+                     "(--module picks a module). Ops are matched as compare matches them; for each kernel in\n"
+                     "XLA's PTX, the kernel of ours holding its dot's counterpart, else most of its matched ops:\n"
+                     "PTX instructions by class,\n"
+                     "ld/st.global bytes per access, registers, spills and shared memory (ptxas -v -arch=sm_90a\n"
+                     "for both sides; n/a without ptxas), threads per block; then the kernels of each side\n"
+                     "without a counterpart. Text: Markdown tables; --json: docs/codegen.md. No bundle is written.",
                      RunCodegen);
 
 }  // namespace hloscope::cli

@@ -266,6 +266,36 @@ StatusOr<SassCode> CompileToSass(const std::string& ptx, const std::string& entr
   return out;
 }
 
+StatusOr<std::map<std::string, KernelResources>> PtxasResources(const std::string& ptx,
+                                                                const std::vector<std::string>& entries,
+                                                                const NvptxTarget& target) {
+  const std::string ptxas = PtxasPath();
+  if (ptxas.empty()) return Status::Error("codegen: ptxas not found (the CUDA toolkit's; set HLOSCOPE_PTXAS or put it on PATH)");
+  char tmpl[] = "/tmp/hloscope_ptxas_XXXXXX";
+  if (!mkdtemp(tmpl)) return Status::Error("codegen: cannot create a temporary folder for ptxas");
+  const fs::path dir = tmpl;
+  const std::string in = (dir / "k.ptx").string(), cubin = (dir / "k.cubin").string();
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << ptx;
+  }
+  std::string log;
+  const std::string sm(target.sm);
+  int rc = Run(Quote(ptxas) + " -v -arch=" + sm + " -o " + Quote(cubin) + " " + Quote(in) + " 2>&1", &log);
+  const std::map<std::string, int64_t> banks = rc == 0 ? ConstantBankSizes(ReadFileBytes(cubin))
+                                                       : std::map<std::string, int64_t>{};
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (rc != 0) return Status::Error("codegen: ptxas -arch=" + sm + " rejected the PTX: " + log);
+  std::map<std::string, KernelResources> out;
+  for (const std::string& e : entries) {
+    ASSIGN_OR_RETURN(KernelResources r, ParsePtxasInfo(log, e));
+    FillConstantBytes(r, banks, e);
+    out[e] = r;
+  }
+  return out;
+}
+
 namespace {
 
 bool IsHeaderLine(const std::string& l) {

@@ -39,6 +39,14 @@ struct KernelResources {
 // Error when the log does not mention it.
 StatusOr<KernelResources> ParsePtxasInfo(const std::string& log, const std::string& entry);
 
+// ptxas -v -arch=<target.sm> on one PTX module, without nvdisasm or a kept
+// cubin: the resources of each entry function `entries` names (a module may
+// hold several, as XLA's do). Error when ptxas is missing, rejects the PTX
+// (with its log) or does not report an entry.
+StatusOr<std::map<std::string, KernelResources>> PtxasResources(const std::string& ptx,
+                                                                const std::vector<std::string>& entries,
+                                                                const NvptxTarget& target);
+
 // The size of each kernel's constant bank 0 in a cubin (its ELF section
 // `.nv.constant0.<kernel>`), by kernel name. ptxas -v for sm_90 and newer no
 // longer prints `bytes cmem[0]`; the section has the same number. Empty for
