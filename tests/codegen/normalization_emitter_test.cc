@@ -226,6 +226,181 @@ ENTRY main {
   }
 }
 
+// Softmax of bf16 rows computed in f32, as XLA's bf16 triton_softmax.
+std::string Bf16SoftmaxText(int64_t r, int64_t c) {
+  const std::string t = "[" + std::to_string(r) + "," + std::to_string(c) + "]{1,0}";
+  return std::string("HloModule m\n") + kReducers + R"hlo(
+fused {
+  x = bf16)hlo" + t + R"hlo( parameter(0)
+  p = f32)hlo" + t + R"hlo( convert(x)
+  ninf = f32[] constant(-inf)
+  m = f32[)hlo" + std::to_string(r) + R"hlo(]{0} reduce(p, ninf), dimensions={1}, to_apply=mx
+  mb = f32)hlo" + t + R"hlo( broadcast(m), dimensions={0}
+  d = f32)hlo" + t + R"hlo( subtract(p, mb)
+  e = f32)hlo" + t + R"hlo( exponential(d)
+  z = f32[] constant(0)
+  s = f32[)hlo" + std::to_string(r) + R"hlo(]{0} reduce(e, z), dimensions={1}, to_apply=add
+  sb = f32)hlo" + t + R"hlo( broadcast(s), dimensions={0}
+  o = f32)hlo" + t + R"hlo( divide(e, sb)
+  ROOT ob = bf16)hlo" + t + R"hlo( convert(o)
+}
+ENTRY main {
+  x = bf16)hlo" + t + R"hlo( parameter(0)
+  ROOT f = bf16)hlo" + t + R"hlo( fusion(x), kind=kCustom, calls=fused, backend_config={"fusion_backend_config":{"kind":"__triton"}}
+})hlo";
+}
+
+// The PTX of the module's single kernel for `sm` (checked by ptxas when it is
+// installed), or an error in `kind`.
+struct Ptx {
+  std::string kind, ptx;
+};
+Ptx PtxFor(const std::string& text, const std::string& sm) {
+  CodegenOptions opts;
+  opts.sm = sm;
+  opts.validate = !PtxasPath().empty();
+  auto compiled = CompileText(text, "test.hlo", "", opts);
+  if (!compiled.ok()) return {"error: " + compiled.status().message(), ""};
+  if (compiled->codegen.kernels.size() != 1) return {"error: not one kernel", ""};
+  return {compiled->codegen.kernels[0].kind, compiled->codegen.kernels[0].ptx};
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+bool Has(const std::string& ptx, const std::string& re) { return std::regex_search(ptx, std::regex(re)); }
+
+TEST(NormalizationEmitter, RowsMoveAsSixteenByteVectors) {
+  // f32 rows of 768 (a block of 256 per row): each thread loads and stores 4
+  // floats at once (the parameter is read-only: ld.global.nc.v4.f32). bf16
+  // rows of 1024: 8 bf16 at once, 16 bytes as four 32-bit words
+  // (ld.global.nc.v4.u32, st.global.v4.b32).
+  for (const char* sm : {"sm_80", "sm_90"}) {
+    Ptx f32 = PtxFor(SoftmaxText(4, 768), sm);
+    ASSERT_EQ(f32.kind, "normalization") << sm;
+    EXPECT_TRUE(Has(f32.ptx, R"(ld\.global(\.nc)?\.v4\.f32)")) << sm << f32.ptx;
+    EXPECT_TRUE(Has(f32.ptx, R"(st\.global\.v4\.f32)")) << sm;
+    Ptx bf16 = PtxFor(Bf16SoftmaxText(3, 1024), sm);
+    ASSERT_EQ(bf16.kind, "normalization") << sm;
+    EXPECT_TRUE(Has(bf16.ptx, R"(ld\.global(\.nc)?\.v4\.[ub]32)")) << sm << "\n" << bf16.ptx;
+    EXPECT_TRUE(Has(bf16.ptx, R"(st\.global\.v4\.[ub]32)")) << sm;
+  }
+  EXPECT_EQ(RunAndCompare(SoftmaxText(4, 768), 9), "");
+  EXPECT_EQ(RunAndCompare(Bf16SoftmaxText(3, 1024), 10), "");
+}
+
+TEST(NormalizationEmitter, ShortRowsAreLoadedOnceForAllPasses) {
+  // 768 per row, 256 threads: 4 elements a thread, loaded once (one vector
+  // load in the IR) for the max, the sum and the outputs. 40000 per row, 1024
+  // threads: 40 a thread, over the register budget; each pass reloads.
+  auto e = EmitFor(SoftmaxText(2, 768), "f", &EmitNormalizationKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(Count(e.ir, "load <4 x float>"), 1u) << e.ir;
+  EXPECT_EQ(Count(e.ir, "store <4 x float>"), 1u);
+  auto l = EmitFor(SoftmaxText(2, 40000), "f", &EmitNormalizationKernel);
+  ASSERT_EQ(l.error, "") << l.ir;
+  EXPECT_EQ(l.kernel.dims.block[0], 1024u);
+  EXPECT_EQ(Count(l.ir, "load <4 x float>"), 3u);
+  EXPECT_EQ(RunAndCompare(SoftmaxText(2, 40000), 11), "");
+}
+
+TEST(NormalizationEmitter, OddRowsFallBackToScalarAccesses) {
+  // Rows of 33 and 1001: no dim a vector divides, scalar loads and stores
+  // (ld.global.nc.f32); 34: pairs (v2). Rows of 1
+  // are the reduction's shape, not a normalization (the elemental fallback).
+  for (int64_t c : {33, 1001}) {
+    Ptx p = PtxFor(SoftmaxText(5, c), "sm_90");
+    ASSERT_EQ(p.kind, "normalization") << c;
+    EXPECT_EQ(p.ptx.find("ld.global.v"), std::string::npos) << c;
+    EXPECT_EQ(p.ptx.find("st.global.v"), std::string::npos) << c;
+    EXPECT_EQ(RunAndCompare(SoftmaxText(5, c), 12), "") << c;
+  }
+  Ptx pairs = PtxFor(SoftmaxText(5, 34), "sm_90");
+  ASSERT_EQ(pairs.kind, "normalization");
+  EXPECT_TRUE(Has(pairs.ptx, R"(ld\.global(\.nc)?\.v2\.f32)")) << pairs.ptx;
+  EXPECT_EQ(RunAndCompare(SoftmaxText(5, 34), 13), "");
+  EXPECT_EQ(RunAndCompare(SoftmaxText(7, 1000), 14), "");  // 250 chunks of 4 for 256 threads
+  std::vector<std::string> kinds;
+  EXPECT_EQ(RunAndCompare(SoftmaxText(40, 1), 15, &kinds), "");
+  EXPECT_NE(kinds, std::vector<std::string>{"normalization"});
+}
+
+TEST(NormalizationEmitter, Bf16LayerNormWithVectorScaleAndBias) {
+  // Gamma and beta are read along the row: vector loads too. A warp per row
+  // of 512, 8 bf16 a chunk, 2 chunks a thread: x's loaded once for both
+  // reductions and the outputs, gamma's and beta's: six <8 x bfloat> loads.
+  std::string text = std::string("HloModule m\n") + kReducers + R"hlo(
+fused {
+  xb = bf16[6,512]{1,0} parameter(0)
+  g = bf16[512]{0} parameter(1)
+  bt = bf16[512]{0} parameter(2)
+  x = f32[6,512]{1,0} convert(xb)
+  z = f32[] constant(0)
+  n = f32[] constant(512)
+  s = f32[6]{0} reduce(x, z), dimensions={1}, to_apply=add
+  nb = f32[6]{0} broadcast(n), dimensions={}
+  mean = f32[6]{0} divide(s, nb)
+  mb = f32[6,512]{1,0} broadcast(mean), dimensions={0}
+  c = f32[6,512]{1,0} subtract(x, mb)
+  c2 = f32[6,512]{1,0} multiply(c, c)
+  v = f32[6]{0} reduce(c2, z), dimensions={1}, to_apply=add
+  var = f32[6]{0} divide(v, nb)
+  eps = f32[] constant(1e-5)
+  eb = f32[6]{0} broadcast(eps), dimensions={}
+  ve = f32[6]{0} add(var, eb)
+  rs = f32[6]{0} rsqrt(ve)
+  rb = f32[6,512]{1,0} broadcast(rs), dimensions={0}
+  y = f32[6,512]{1,0} multiply(c, rb)
+  gf = f32[512]{0} convert(g)
+  bf = f32[512]{0} convert(bt)
+  gb = f32[6,512]{1,0} broadcast(gf), dimensions={1}
+  bb = f32[6,512]{1,0} broadcast(bf), dimensions={1}
+  yg = f32[6,512]{1,0} multiply(y, gb)
+  o = f32[6,512]{1,0} add(yg, bb)
+  ROOT ob = bf16[6,512]{1,0} convert(o)
+}
+ENTRY main {
+  x = bf16[6,512]{1,0} parameter(0)
+  g = bf16[512]{0} parameter(1)
+  b = bf16[512]{0} parameter(2)
+  ROOT f = bf16[6,512]{1,0} fusion(x, g, b), kind=kLoop, calls=fused
+})hlo";
+  auto e = EmitFor(text, "f", &EmitNormalizationKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(Count(e.ir, "load <8 x bfloat>"), 6u) << e.ir;
+  std::vector<std::string> kinds;
+  EXPECT_EQ(RunAndCompare(text, 16, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"normalization"});
+}
+
+TEST(NormalizationEmitter, ParametersReadAtTwoIndicesStayScalar) {
+  // x is read along the row and, transposed, across it: both reads go
+  // through the elemental emitter's scalar loads; the result is unchanged.
+  std::string text = std::string("HloModule m\n") + kReducers + R"hlo(
+fused {
+  x = f32[64,64]{1,0} parameter(0)
+  xt = f32[64,64]{1,0} transpose(x), dimensions={1,0}
+  y = f32[64,64]{1,0} add(x, xt)
+  z = f32[] constant(0)
+  s = f32[64]{0} reduce(y, z), dimensions={1}, to_apply=add
+  sb = f32[64,64]{1,0} broadcast(s), dimensions={0}
+  ROOT o = f32[64,64]{1,0} divide(x, sb)
+}
+ENTRY main {
+  x = f32[64,64]{1,0} parameter(0)
+  ROOT f = f32[64,64]{1,0} fusion(x), kind=kLoop, calls=fused
+})hlo";
+  auto e = EmitFor(text, "f", &EmitNormalizationKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(Count(e.ir, "load <4 x float>"), 1u) << e.ir;  // the outputs' pass reads x at one index
+  std::vector<std::string> kinds;
+  EXPECT_EQ(RunAndCompare(text, 17, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"normalization"});
+}
+
 TEST(NormalizationEmitter, AReduceAtTheRootStaysWithTheReductionEmitter) {
   std::string text = std::string("HloModule m\n") + kReducers + R"hlo(
 fused {

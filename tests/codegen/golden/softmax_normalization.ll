@@ -6,7 +6,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; Function Attrs: nounwind
 define void @triton_softmax_2(ptr noalias readonly align 16 dereferenceable(8192) %arg0, ptr noalias align 16 dereferenceable(8192) %arg1) #0 !dbg !6 {
 entry:
-  %row_value7 = alloca float, align 4, !dbg !9
+  %row_value2 = alloca float, align 4, !dbg !9
   %acc1 = alloca float, align 4, !dbg !9
   %row_value = alloca float, align 4, !dbg !9
   %acc = alloca float, align 4, !dbg !9
@@ -20,229 +20,250 @@ entry:
   %7 = add i64 %6, %3, !dbg !9
   %8 = icmp slt i64 %7, 16, !dbg !9
   %9 = select i1 %8, i64 %7, i64 0, !dbg !9
-  %10 = select i1 %8, i64 128, i64 0, !dbg !9
-  br label %loop.header, !dbg !9
+  %10 = select i1 %8, i64 32, i64 0, !dbg !9
+  %11 = icmp slt i64 %2, %10, !dbg !9
+  %12 = select i1 %11, i64 %2, i64 0, !dbg !9
+  %13 = mul i64 %12, 4, !dbg !9
+  %14 = add i64 %13, 1, !dbg !9
+  %15 = add i64 %13, 2, !dbg !9
+  %16 = add i64 %13, 3, !dbg !9
+  %17 = add i64 0, %9, !dbg !10
+  %18 = mul i64 %17, 128, !dbg !10
+  %19 = add i64 %18, %13, !dbg !10
+  %20 = getelementptr inbounds float, ptr %arg0, i64 %19, !dbg !10
+  %param_1.1 = load <4 x float>, ptr %20, align 16, !dbg !10
+  %21 = extractelement <4 x float> %param_1.1, i64 0, !dbg !10
+  %22 = extractelement <4 x float> %param_1.1, i64 1, !dbg !10
+  %23 = extractelement <4 x float> %param_1.1, i64 2, !dbg !10
+  %24 = extractelement <4 x float> %param_1.1, i64 3, !dbg !10
+  store float %21, ptr %acc, align 4, !dbg !9
+  %25 = load float, ptr %acc, align 4, !dbg !9
+  %26 = fcmp olt float %25, %22, !dbg !11
+  %27 = select i1 %26, float %22, float %25, !dbg !11
+  %28 = fcmp uno float %22, %22, !dbg !11
+  %29 = select i1 %28, float %22, float %27, !dbg !11
+  %30 = fcmp uno float %25, %25, !dbg !11
+  %31 = select i1 %30, float %25, float %29, !dbg !11
+  store float %31, ptr %acc, align 4, !dbg !9
+  %32 = load float, ptr %acc, align 4, !dbg !9
+  %33 = fcmp olt float %32, %23, !dbg !11
+  %34 = select i1 %33, float %23, float %32, !dbg !11
+  %35 = fcmp uno float %23, %23, !dbg !11
+  %36 = select i1 %35, float %23, float %34, !dbg !11
+  %37 = fcmp uno float %32, %32, !dbg !11
+  %38 = select i1 %37, float %32, float %36, !dbg !11
+  store float %38, ptr %acc, align 4, !dbg !9
+  %39 = load float, ptr %acc, align 4, !dbg !9
+  %40 = fcmp olt float %39, %24, !dbg !11
+  %41 = select i1 %40, float %24, float %39, !dbg !11
+  %42 = fcmp uno float %24, %24, !dbg !11
+  %43 = select i1 %42, float %24, float %41, !dbg !11
+  %44 = fcmp uno float %39, %39, !dbg !11
+  %45 = select i1 %44, float %39, float %43, !dbg !11
+  store float %45, ptr %acc, align 4, !dbg !9
+  %46 = load float, ptr %acc, align 4, !dbg !11
+  %47 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %46, i32 16, i32 31), !dbg !11
+  %48 = fcmp olt float %46, %47, !dbg !11
+  %49 = select i1 %48, float %47, float %46, !dbg !11
+  %50 = fcmp uno float %47, %47, !dbg !11
+  %51 = select i1 %50, float %47, float %49, !dbg !11
+  %52 = fcmp uno float %46, %46, !dbg !11
+  %53 = select i1 %52, float %46, float %51, !dbg !11
+  %54 = add i64 %2, 16, !dbg !11
+  %55 = icmp slt i64 %54, 32, !dbg !11
+  %56 = add i64 %2, 16, !dbg !11
+  %57 = icmp slt i64 %56, 32, !dbg !11
+  %58 = and i1 %57, %55, !dbg !11
+  %59 = select i1 %58, float %53, float %46, !dbg !11
+  store float %59, ptr %acc, align 4, !dbg !11
+  %60 = load float, ptr %acc, align 4, !dbg !11
+  %61 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %60, i32 8, i32 31), !dbg !11
+  %62 = fcmp olt float %60, %61, !dbg !11
+  %63 = select i1 %62, float %61, float %60, !dbg !11
+  %64 = fcmp uno float %61, %61, !dbg !11
+  %65 = select i1 %64, float %61, float %63, !dbg !11
+  %66 = fcmp uno float %60, %60, !dbg !11
+  %67 = select i1 %66, float %60, float %65, !dbg !11
+  %68 = add i64 %2, 8, !dbg !11
+  %69 = icmp slt i64 %68, 32, !dbg !11
+  %70 = add i64 %2, 8, !dbg !11
+  %71 = icmp slt i64 %70, 32, !dbg !11
+  %72 = and i1 %71, %69, !dbg !11
+  %73 = select i1 %72, float %67, float %60, !dbg !11
+  store float %73, ptr %acc, align 4, !dbg !11
+  %74 = load float, ptr %acc, align 4, !dbg !11
+  %75 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %74, i32 4, i32 31), !dbg !11
+  %76 = fcmp olt float %74, %75, !dbg !11
+  %77 = select i1 %76, float %75, float %74, !dbg !11
+  %78 = fcmp uno float %75, %75, !dbg !11
+  %79 = select i1 %78, float %75, float %77, !dbg !11
+  %80 = fcmp uno float %74, %74, !dbg !11
+  %81 = select i1 %80, float %74, float %79, !dbg !11
+  %82 = add i64 %2, 4, !dbg !11
+  %83 = icmp slt i64 %82, 32, !dbg !11
+  %84 = add i64 %2, 4, !dbg !11
+  %85 = icmp slt i64 %84, 32, !dbg !11
+  %86 = and i1 %85, %83, !dbg !11
+  %87 = select i1 %86, float %81, float %74, !dbg !11
+  store float %87, ptr %acc, align 4, !dbg !11
+  %88 = load float, ptr %acc, align 4, !dbg !11
+  %89 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %88, i32 2, i32 31), !dbg !11
+  %90 = fcmp olt float %88, %89, !dbg !11
+  %91 = select i1 %90, float %89, float %88, !dbg !11
+  %92 = fcmp uno float %89, %89, !dbg !11
+  %93 = select i1 %92, float %89, float %91, !dbg !11
+  %94 = fcmp uno float %88, %88, !dbg !11
+  %95 = select i1 %94, float %88, float %93, !dbg !11
+  %96 = add i64 %2, 2, !dbg !11
+  %97 = icmp slt i64 %96, 32, !dbg !11
+  %98 = add i64 %2, 2, !dbg !11
+  %99 = icmp slt i64 %98, 32, !dbg !11
+  %100 = and i1 %99, %97, !dbg !11
+  %101 = select i1 %100, float %95, float %88, !dbg !11
+  store float %101, ptr %acc, align 4, !dbg !11
+  %102 = load float, ptr %acc, align 4, !dbg !11
+  %103 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %102, i32 1, i32 31), !dbg !11
+  %104 = fcmp olt float %102, %103, !dbg !11
+  %105 = select i1 %104, float %103, float %102, !dbg !11
+  %106 = fcmp uno float %103, %103, !dbg !11
+  %107 = select i1 %106, float %103, float %105, !dbg !11
+  %108 = fcmp uno float %102, %102, !dbg !11
+  %109 = select i1 %108, float %102, float %107, !dbg !11
+  %110 = add i64 %2, 1, !dbg !11
+  %111 = icmp slt i64 %110, 32, !dbg !11
+  %112 = add i64 %2, 1, !dbg !11
+  %113 = icmp slt i64 %112, 32, !dbg !11
+  %114 = and i1 %113, %111, !dbg !11
+  %115 = select i1 %114, float %109, float %102, !dbg !11
+  store float %115, ptr %acc, align 4, !dbg !11
+  %116 = load float, ptr %acc, align 4, !dbg !11
+  %117 = fcmp olt float 0xFFF0000000000000, %116, !dbg !11
+  %118 = select i1 %117, float %116, float 0xFFF0000000000000, !dbg !11
+  %119 = fcmp uno float %116, %116, !dbg !11
+  %120 = select i1 %119, float %116, float %118, !dbg !11
+  %121 = select i1 false, float 0xFFF0000000000000, float %120, !dbg !11
+  store float %121, ptr %row_value, align 4, !dbg !11
+  %122 = load float, ptr %row_value, align 4, !dbg !9
+  %123 = call float @llvm.nvvm.shfl.sync.idx.f32(i32 -1, float %122, i32 0, i32 31), !dbg !9
+  store float %123, ptr %row_value, align 4, !dbg !9
+  %124 = select i1 %8, i64 32, i64 0, !dbg !9
+  %125 = icmp slt i64 %2, %124, !dbg !9
+  %126 = select i1 %125, i64 %2, i64 0, !dbg !9
+  %127 = mul i64 %126, 4, !dbg !9
+  %128 = add i64 %127, 1, !dbg !9
+  %129 = add i64 %127, 2, !dbg !9
+  %130 = add i64 %127, 3, !dbg !9
+  %131 = load float, ptr %row_value, align 4, !dbg !11
+  %132 = fsub float %21, %131, !dbg !12
+  %133 = call float @__nv_expf(float %132) #4, !dbg !13
+  store float %133, ptr %acc1, align 4, !dbg !9
+  %134 = fsub float %22, %131, !dbg !12
+  %135 = call float @__nv_expf(float %134) #4, !dbg !13
+  %136 = load float, ptr %acc1, align 4, !dbg !9
+  %137 = fadd float %136, %135, !dbg !14
+  store float %137, ptr %acc1, align 4, !dbg !9
+  %138 = fsub float %23, %131, !dbg !12
+  %139 = call float @__nv_expf(float %138) #4, !dbg !13
+  %140 = load float, ptr %acc1, align 4, !dbg !9
+  %141 = fadd float %140, %139, !dbg !14
+  store float %141, ptr %acc1, align 4, !dbg !9
+  %142 = fsub float %24, %131, !dbg !12
+  %143 = call float @__nv_expf(float %142) #4, !dbg !13
+  %144 = load float, ptr %acc1, align 4, !dbg !9
+  %145 = fadd float %144, %143, !dbg !14
+  store float %145, ptr %acc1, align 4, !dbg !9
+  %146 = load float, ptr %acc1, align 4, !dbg !14
+  %147 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %146, i32 16, i32 31), !dbg !14
+  %148 = fadd float %146, %147, !dbg !14
+  %149 = add i64 %2, 16, !dbg !14
+  %150 = icmp slt i64 %149, 32, !dbg !14
+  %151 = add i64 %2, 16, !dbg !14
+  %152 = icmp slt i64 %151, 32, !dbg !14
+  %153 = and i1 %152, %150, !dbg !14
+  %154 = select i1 %153, float %148, float %146, !dbg !14
+  store float %154, ptr %acc1, align 4, !dbg !14
+  %155 = load float, ptr %acc1, align 4, !dbg !14
+  %156 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %155, i32 8, i32 31), !dbg !14
+  %157 = fadd float %155, %156, !dbg !14
+  %158 = add i64 %2, 8, !dbg !14
+  %159 = icmp slt i64 %158, 32, !dbg !14
+  %160 = add i64 %2, 8, !dbg !14
+  %161 = icmp slt i64 %160, 32, !dbg !14
+  %162 = and i1 %161, %159, !dbg !14
+  %163 = select i1 %162, float %157, float %155, !dbg !14
+  store float %163, ptr %acc1, align 4, !dbg !14
+  %164 = load float, ptr %acc1, align 4, !dbg !14
+  %165 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %164, i32 4, i32 31), !dbg !14
+  %166 = fadd float %164, %165, !dbg !14
+  %167 = add i64 %2, 4, !dbg !14
+  %168 = icmp slt i64 %167, 32, !dbg !14
+  %169 = add i64 %2, 4, !dbg !14
+  %170 = icmp slt i64 %169, 32, !dbg !14
+  %171 = and i1 %170, %168, !dbg !14
+  %172 = select i1 %171, float %166, float %164, !dbg !14
+  store float %172, ptr %acc1, align 4, !dbg !14
+  %173 = load float, ptr %acc1, align 4, !dbg !14
+  %174 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %173, i32 2, i32 31), !dbg !14
+  %175 = fadd float %173, %174, !dbg !14
+  %176 = add i64 %2, 2, !dbg !14
+  %177 = icmp slt i64 %176, 32, !dbg !14
+  %178 = add i64 %2, 2, !dbg !14
+  %179 = icmp slt i64 %178, 32, !dbg !14
+  %180 = and i1 %179, %177, !dbg !14
+  %181 = select i1 %180, float %175, float %173, !dbg !14
+  store float %181, ptr %acc1, align 4, !dbg !14
+  %182 = load float, ptr %acc1, align 4, !dbg !14
+  %183 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %182, i32 1, i32 31), !dbg !14
+  %184 = fadd float %182, %183, !dbg !14
+  %185 = add i64 %2, 1, !dbg !14
+  %186 = icmp slt i64 %185, 32, !dbg !14
+  %187 = add i64 %2, 1, !dbg !14
+  %188 = icmp slt i64 %187, 32, !dbg !14
+  %189 = and i1 %188, %186, !dbg !14
+  %190 = select i1 %189, float %184, float %182, !dbg !14
+  store float %190, ptr %acc1, align 4, !dbg !14
+  %191 = load float, ptr %acc1, align 4, !dbg !14
+  %192 = fadd float 0.000000e+00, %191, !dbg !14
+  store float %192, ptr %row_value2, align 4, !dbg !14
+  %193 = load float, ptr %row_value2, align 4, !dbg !9
+  %194 = call float @llvm.nvvm.shfl.sync.idx.f32(i32 -1, float %193, i32 0, i32 31), !dbg !9
+  store float %194, ptr %row_value2, align 4, !dbg !9
+  %195 = select i1 %8, i64 32, i64 0, !dbg !9
+  %196 = icmp slt i64 %2, %195, !dbg !9
+  %197 = select i1 %196, i64 %2, i64 0, !dbg !9
+  %198 = mul i64 %197, 4, !dbg !9
+  %199 = add i64 %198, 1, !dbg !9
+  %200 = add i64 %198, 2, !dbg !9
+  %201 = add i64 %198, 3, !dbg !9
+  %202 = load float, ptr %row_value, align 4, !dbg !11
+  %203 = fsub float %21, %202, !dbg !12
+  %204 = call float @__nv_expf(float %203) #4, !dbg !13
+  %205 = load float, ptr %row_value2, align 4, !dbg !14
+  %206 = fdiv float %204, %205, !dbg !15
+  %207 = fsub float %22, %202, !dbg !12
+  %208 = call float @__nv_expf(float %207) #4, !dbg !13
+  %209 = fdiv float %208, %205, !dbg !15
+  %210 = fsub float %23, %202, !dbg !12
+  %211 = call float @__nv_expf(float %210) #4, !dbg !13
+  %212 = fdiv float %211, %205, !dbg !15
+  %213 = fsub float %24, %202, !dbg !12
+  %214 = call float @__nv_expf(float %213) #4, !dbg !13
+  %215 = fdiv float %214, %205, !dbg !15
+  br i1 %196, label %if.then, label %if.end, !dbg !9
 
-loop.header:                                      ; preds = %loop.body, %entry
-  %iv = phi i64 [ %2, %entry ], [ %iv.next, %loop.body ], !dbg !9
-  %11 = icmp slt i64 %iv, %10, !dbg !9
-  br i1 %11, label %loop.body, label %loop.exit, !dbg !9
+if.then:                                          ; preds = %entry
+  %216 = insertelement <4 x float> poison, float %206, i64 0, !dbg !9
+  %217 = insertelement <4 x float> %216, float %209, i64 1, !dbg !9
+  %218 = insertelement <4 x float> %217, float %212, i64 2, !dbg !9
+  %219 = insertelement <4 x float> %218, float %215, i64 3, !dbg !9
+  %220 = add i64 0, %9, !dbg !9
+  %221 = mul i64 %220, 128, !dbg !9
+  %222 = add i64 %221, %198, !dbg !9
+  %223 = getelementptr inbounds float, ptr %arg1, i64 %222, !dbg !9
+  store <4 x float> %219, ptr %223, align 16, !dbg !9
+  br label %if.end, !dbg !9
 
-loop.body:                                        ; preds = %loop.header
-  %12 = add i64 0, %9, !dbg !10
-  %13 = mul i64 %12, 128, !dbg !10
-  %14 = add i64 %13, %iv, !dbg !10
-  %15 = getelementptr inbounds float, ptr %arg0, i64 %14, !dbg !10
-  %16 = load float, ptr %15, align 4, !dbg !10
-  %17 = load float, ptr %acc, align 4, !dbg !9
-  %18 = fcmp olt float %17, %16, !dbg !11
-  %19 = select i1 %18, float %16, float %17, !dbg !11
-  %20 = fcmp uno float %16, %16, !dbg !11
-  %21 = select i1 %20, float %16, float %19, !dbg !11
-  %22 = fcmp uno float %17, %17, !dbg !11
-  %23 = select i1 %22, float %17, float %21, !dbg !11
-  %24 = icmp eq i64 %iv, %2, !dbg !9
-  %25 = select i1 %24, float %16, float %23, !dbg !9
-  store float %25, ptr %acc, align 4, !dbg !9
-  %iv.next = add nsw i64 %iv, 32, !dbg !9
-  br label %loop.header, !dbg !9
-
-loop.exit:                                        ; preds = %loop.header
-  %26 = load float, ptr %acc, align 4, !dbg !11
-  %27 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %26, i32 16, i32 31), !dbg !11
-  %28 = fcmp olt float %26, %27, !dbg !11
-  %29 = select i1 %28, float %27, float %26, !dbg !11
-  %30 = fcmp uno float %27, %27, !dbg !11
-  %31 = select i1 %30, float %27, float %29, !dbg !11
-  %32 = fcmp uno float %26, %26, !dbg !11
-  %33 = select i1 %32, float %26, float %31, !dbg !11
-  %34 = add i64 %2, 16, !dbg !11
-  %35 = icmp slt i64 %34, 128, !dbg !11
-  %36 = add i64 %2, 16, !dbg !11
-  %37 = icmp slt i64 %36, 32, !dbg !11
-  %38 = and i1 %37, %35, !dbg !11
-  %39 = select i1 %38, float %33, float %26, !dbg !11
-  store float %39, ptr %acc, align 4, !dbg !11
-  %40 = load float, ptr %acc, align 4, !dbg !11
-  %41 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %40, i32 8, i32 31), !dbg !11
-  %42 = fcmp olt float %40, %41, !dbg !11
-  %43 = select i1 %42, float %41, float %40, !dbg !11
-  %44 = fcmp uno float %41, %41, !dbg !11
-  %45 = select i1 %44, float %41, float %43, !dbg !11
-  %46 = fcmp uno float %40, %40, !dbg !11
-  %47 = select i1 %46, float %40, float %45, !dbg !11
-  %48 = add i64 %2, 8, !dbg !11
-  %49 = icmp slt i64 %48, 128, !dbg !11
-  %50 = add i64 %2, 8, !dbg !11
-  %51 = icmp slt i64 %50, 32, !dbg !11
-  %52 = and i1 %51, %49, !dbg !11
-  %53 = select i1 %52, float %47, float %40, !dbg !11
-  store float %53, ptr %acc, align 4, !dbg !11
-  %54 = load float, ptr %acc, align 4, !dbg !11
-  %55 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %54, i32 4, i32 31), !dbg !11
-  %56 = fcmp olt float %54, %55, !dbg !11
-  %57 = select i1 %56, float %55, float %54, !dbg !11
-  %58 = fcmp uno float %55, %55, !dbg !11
-  %59 = select i1 %58, float %55, float %57, !dbg !11
-  %60 = fcmp uno float %54, %54, !dbg !11
-  %61 = select i1 %60, float %54, float %59, !dbg !11
-  %62 = add i64 %2, 4, !dbg !11
-  %63 = icmp slt i64 %62, 128, !dbg !11
-  %64 = add i64 %2, 4, !dbg !11
-  %65 = icmp slt i64 %64, 32, !dbg !11
-  %66 = and i1 %65, %63, !dbg !11
-  %67 = select i1 %66, float %61, float %54, !dbg !11
-  store float %67, ptr %acc, align 4, !dbg !11
-  %68 = load float, ptr %acc, align 4, !dbg !11
-  %69 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %68, i32 2, i32 31), !dbg !11
-  %70 = fcmp olt float %68, %69, !dbg !11
-  %71 = select i1 %70, float %69, float %68, !dbg !11
-  %72 = fcmp uno float %69, %69, !dbg !11
-  %73 = select i1 %72, float %69, float %71, !dbg !11
-  %74 = fcmp uno float %68, %68, !dbg !11
-  %75 = select i1 %74, float %68, float %73, !dbg !11
-  %76 = add i64 %2, 2, !dbg !11
-  %77 = icmp slt i64 %76, 128, !dbg !11
-  %78 = add i64 %2, 2, !dbg !11
-  %79 = icmp slt i64 %78, 32, !dbg !11
-  %80 = and i1 %79, %77, !dbg !11
-  %81 = select i1 %80, float %75, float %68, !dbg !11
-  store float %81, ptr %acc, align 4, !dbg !11
-  %82 = load float, ptr %acc, align 4, !dbg !11
-  %83 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %82, i32 1, i32 31), !dbg !11
-  %84 = fcmp olt float %82, %83, !dbg !11
-  %85 = select i1 %84, float %83, float %82, !dbg !11
-  %86 = fcmp uno float %83, %83, !dbg !11
-  %87 = select i1 %86, float %83, float %85, !dbg !11
-  %88 = fcmp uno float %82, %82, !dbg !11
-  %89 = select i1 %88, float %82, float %87, !dbg !11
-  %90 = add i64 %2, 1, !dbg !11
-  %91 = icmp slt i64 %90, 128, !dbg !11
-  %92 = add i64 %2, 1, !dbg !11
-  %93 = icmp slt i64 %92, 32, !dbg !11
-  %94 = and i1 %93, %91, !dbg !11
-  %95 = select i1 %94, float %89, float %82, !dbg !11
-  store float %95, ptr %acc, align 4, !dbg !11
-  %96 = load float, ptr %acc, align 4, !dbg !11
-  %97 = fcmp olt float 0xFFF0000000000000, %96, !dbg !11
-  %98 = select i1 %97, float %96, float 0xFFF0000000000000, !dbg !11
-  %99 = fcmp uno float %96, %96, !dbg !11
-  %100 = select i1 %99, float %96, float %98, !dbg !11
-  %101 = select i1 false, float 0xFFF0000000000000, float %100, !dbg !11
-  store float %101, ptr %row_value, align 4, !dbg !11
-  %102 = load float, ptr %row_value, align 4, !dbg !9
-  %103 = call float @llvm.nvvm.shfl.sync.idx.f32(i32 -1, float %102, i32 0, i32 31), !dbg !9
-  store float %103, ptr %row_value, align 4, !dbg !9
-  %104 = select i1 %8, i64 128, i64 0, !dbg !9
-  br label %loop.header2, !dbg !9
-
-loop.header2:                                     ; preds = %loop.body3, %loop.exit
-  %iv5 = phi i64 [ %2, %loop.exit ], [ %iv.next6, %loop.body3 ], !dbg !9
-  %105 = icmp slt i64 %iv5, %104, !dbg !9
-  br i1 %105, label %loop.body3, label %loop.exit4, !dbg !9
-
-loop.body3:                                       ; preds = %loop.header2
-  %106 = add i64 0, %9, !dbg !10
-  %107 = mul i64 %106, 128, !dbg !10
-  %108 = add i64 %107, %iv5, !dbg !10
-  %109 = getelementptr inbounds float, ptr %arg0, i64 %108, !dbg !10
-  %110 = load float, ptr %109, align 4, !dbg !10
-  %111 = load float, ptr %row_value, align 4, !dbg !11
-  %112 = fsub float %110, %111, !dbg !12
-  %113 = call float @__nv_expf(float %112) #4, !dbg !13
-  %114 = load float, ptr %acc1, align 4, !dbg !9
-  %115 = fadd float %114, %113, !dbg !14
-  %116 = icmp eq i64 %iv5, %2, !dbg !9
-  %117 = select i1 %116, float %113, float %115, !dbg !9
-  store float %117, ptr %acc1, align 4, !dbg !9
-  %iv.next6 = add nsw i64 %iv5, 32, !dbg !9
-  br label %loop.header2, !dbg !9
-
-loop.exit4:                                       ; preds = %loop.header2
-  %118 = load float, ptr %acc1, align 4, !dbg !14
-  %119 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %118, i32 16, i32 31), !dbg !14
-  %120 = fadd float %118, %119, !dbg !14
-  %121 = add i64 %2, 16, !dbg !14
-  %122 = icmp slt i64 %121, 128, !dbg !14
-  %123 = add i64 %2, 16, !dbg !14
-  %124 = icmp slt i64 %123, 32, !dbg !14
-  %125 = and i1 %124, %122, !dbg !14
-  %126 = select i1 %125, float %120, float %118, !dbg !14
-  store float %126, ptr %acc1, align 4, !dbg !14
-  %127 = load float, ptr %acc1, align 4, !dbg !14
-  %128 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %127, i32 8, i32 31), !dbg !14
-  %129 = fadd float %127, %128, !dbg !14
-  %130 = add i64 %2, 8, !dbg !14
-  %131 = icmp slt i64 %130, 128, !dbg !14
-  %132 = add i64 %2, 8, !dbg !14
-  %133 = icmp slt i64 %132, 32, !dbg !14
-  %134 = and i1 %133, %131, !dbg !14
-  %135 = select i1 %134, float %129, float %127, !dbg !14
-  store float %135, ptr %acc1, align 4, !dbg !14
-  %136 = load float, ptr %acc1, align 4, !dbg !14
-  %137 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %136, i32 4, i32 31), !dbg !14
-  %138 = fadd float %136, %137, !dbg !14
-  %139 = add i64 %2, 4, !dbg !14
-  %140 = icmp slt i64 %139, 128, !dbg !14
-  %141 = add i64 %2, 4, !dbg !14
-  %142 = icmp slt i64 %141, 32, !dbg !14
-  %143 = and i1 %142, %140, !dbg !14
-  %144 = select i1 %143, float %138, float %136, !dbg !14
-  store float %144, ptr %acc1, align 4, !dbg !14
-  %145 = load float, ptr %acc1, align 4, !dbg !14
-  %146 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %145, i32 2, i32 31), !dbg !14
-  %147 = fadd float %145, %146, !dbg !14
-  %148 = add i64 %2, 2, !dbg !14
-  %149 = icmp slt i64 %148, 128, !dbg !14
-  %150 = add i64 %2, 2, !dbg !14
-  %151 = icmp slt i64 %150, 32, !dbg !14
-  %152 = and i1 %151, %149, !dbg !14
-  %153 = select i1 %152, float %147, float %145, !dbg !14
-  store float %153, ptr %acc1, align 4, !dbg !14
-  %154 = load float, ptr %acc1, align 4, !dbg !14
-  %155 = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %154, i32 1, i32 31), !dbg !14
-  %156 = fadd float %154, %155, !dbg !14
-  %157 = add i64 %2, 1, !dbg !14
-  %158 = icmp slt i64 %157, 128, !dbg !14
-  %159 = add i64 %2, 1, !dbg !14
-  %160 = icmp slt i64 %159, 32, !dbg !14
-  %161 = and i1 %160, %158, !dbg !14
-  %162 = select i1 %161, float %156, float %154, !dbg !14
-  store float %162, ptr %acc1, align 4, !dbg !14
-  %163 = load float, ptr %acc1, align 4, !dbg !14
-  %164 = fadd float 0.000000e+00, %163, !dbg !14
-  store float %164, ptr %row_value7, align 4, !dbg !14
-  %165 = load float, ptr %row_value7, align 4, !dbg !9
-  %166 = call float @llvm.nvvm.shfl.sync.idx.f32(i32 -1, float %165, i32 0, i32 31), !dbg !9
-  store float %166, ptr %row_value7, align 4, !dbg !9
-  %167 = select i1 %8, i64 128, i64 0, !dbg !9
-  br label %loop.header8, !dbg !9
-
-loop.header8:                                     ; preds = %loop.body9, %loop.exit4
-  %iv11 = phi i64 [ %2, %loop.exit4 ], [ %iv.next12, %loop.body9 ], !dbg !9
-  %168 = icmp slt i64 %iv11, %167, !dbg !9
-  br i1 %168, label %loop.body9, label %loop.exit10, !dbg !9
-
-loop.body9:                                       ; preds = %loop.header8
-  %169 = add i64 0, %9, !dbg !10
-  %170 = mul i64 %169, 128, !dbg !10
-  %171 = add i64 %170, %iv11, !dbg !10
-  %172 = getelementptr inbounds float, ptr %arg0, i64 %171, !dbg !10
-  %173 = load float, ptr %172, align 4, !dbg !10
-  %174 = load float, ptr %row_value, align 4, !dbg !11
-  %175 = fsub float %173, %174, !dbg !12
-  %176 = call float @__nv_expf(float %175) #4, !dbg !13
-  %177 = load float, ptr %row_value7, align 4, !dbg !14
-  %178 = fdiv float %176, %177, !dbg !15
-  %179 = add i64 0, %9, !dbg !9
-  %180 = mul i64 %179, 128, !dbg !9
-  %181 = add i64 %180, %iv11, !dbg !9
-  %182 = getelementptr inbounds float, ptr %arg1, i64 %181, !dbg !9
-  store float %178, ptr %182, align 4, !dbg !9
-  %iv.next12 = add nsw i64 %iv11, 32, !dbg !9
-  br label %loop.header8, !dbg !9
-
-loop.exit10:                                      ; preds = %loop.header8
+if.end:                                           ; preds = %if.then, %entry
   ret void, !dbg !9
 }
 
