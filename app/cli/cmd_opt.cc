@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/cli/cli_args.h"
+#include "app/cli/override_flags.h"
 #include "core/report/decisions_diff.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/parser/parser.h"
@@ -461,7 +462,38 @@ int RunExplain(const std::vector<std::string>& argv) {
   return 0;
 }
 
-int RunOpt(const std::vector<std::string>& argv) {
+// --force-fusion / --forbid-fusion P:C (what-if fusion, fusion_overrides.h),
+// checked against the input module: false after printing the error.
+// `check` also takes whatif's --force / --forbid; `opt` cannot (its --force
+// means overwrite).
+bool TakeOverrides(std::vector<std::string>* argv, FusionOverrides* o, const char* cmd) {
+  std::string err;
+  const bool short_too = std::string(cmd) == "check";
+  std::vector<std::string> force = {"--force-fusion"}, forbid = {"--forbid-fusion"};
+  if (short_too) {
+    force.push_back("--force");
+    forbid.push_back("--forbid");
+  }
+  if (!TakeOverrideFlags(argv, force, forbid, o, &err)) {
+    std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, err.c_str());
+    return false;
+  }
+  return true;
+}
+// After the run: every name was in the input or made on the way (`seen`).
+bool ValidateOverridesOrSay(const Module& m, const FusionOverrides& o, const SeenNames& seen, const char* cmd) {
+  if (o.empty()) return true;
+  if (Status s = ValidateOverrides(m, o, &seen); !s.ok()) {
+    std::fprintf(stderr, "hloscope-cli %s: error: %s\n", cmd, s.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+int RunOpt(const std::vector<std::string>& argv_in) {
+  std::vector<std::string> argv = argv_in;
+  FusionOverrides overrides;
+  if (!TakeOverrides(&argv, &overrides, "opt")) return 2;
   Args args;
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--passes", "-o", "--dump-dir", "--device"}, {"--json", "--force", "--no-verify"},
@@ -480,9 +512,12 @@ int RunOpt(const std::vector<std::string>& argv) {
   }
   std::unique_ptr<Module> m = Load(args.positional()[0]);
   if (!m) return 1;
+  ScopedFusionOverrides what_if(overrides);
+  OverrideNameWatch names(overrides);
 
   StepRecorder recorder;
   VerifierInstrumentation verifier;
+  if (!overrides.empty()) pipeline->AddInstrumentation(&names);
   std::unique_ptr<DumpWriter> dumper;
   pipeline->AddInstrumentation(&recorder);
   if (!args.Has("--no-verify")) pipeline->AddInstrumentation(&verifier);
@@ -495,6 +530,7 @@ int RunOpt(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "hloscope-cli opt: error: %s\n", changed.status().message().c_str());
     return 1;
   }
+  if (!ValidateOverridesOrSay(*m, overrides, names.seen(), "opt")) return 2;
   const bool json = args.Has("--json");
   if (args.Has("-o") || !json) {
     if (!WriteOutput(out_path, PrintModule(*m), args.Has("--force"), &err)) {
@@ -505,6 +541,7 @@ int RunOpt(const std::vector<std::string>& argv) {
   if (json) {
     nlohmann::ordered_json j = StepsJson(*m, recorder);
     j["pipeline"] = args.Has("--passes") ? "custom" : args.GetOr("--pipeline", "gpu");
+    if (!overrides.empty()) j["overrides"] = DescribeOverrides(overrides);
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -522,7 +559,10 @@ int RunOpt(const std::vector<std::string>& argv) {
   return 0;
 }
 
-int RunCheck(const std::vector<std::string>& argv) {
+int RunCheck(const std::vector<std::string>& argv_in) {
+  std::vector<std::string> argv = argv_in;
+  FusionOverrides overrides;
+  if (!TakeOverrides(&argv, &overrides, "check")) return 2;
   Args args;
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--passes", "--seeds", "--rtol", "--atol"}, {"--allow-unevaluable"}, &err) ||
@@ -544,6 +584,9 @@ int RunCheck(const std::vector<std::string>& argv) {
   if (!pipeline) return 2;
   std::unique_ptr<Module> m = Load(args.positional()[0]);
   if (!m) return 1;
+  ScopedFusionOverrides what_if(overrides);
+  OverrideNameWatch names(overrides);
+  if (!overrides.empty()) pipeline->AddInstrumentation(&names);
   DifferentialOptions opts;
   opts.seeds = static_cast<int>(seeds);
   opts.tolerance = tol;
@@ -559,6 +602,7 @@ int RunCheck(const std::vector<std::string>& argv) {
     if (checker.mismatch()) std::fprintf(stderr, "(compared with %s)\n", DescribeTolerance(tol).c_str());
     return 1;
   }
+  if (!ValidateOverridesOrSay(*m, overrides, names.seen(), "check")) return 2;
   int changed_steps = 0;
   for (const auto& s : recorder.steps()) changed_steps += s->changed;
   if (!checker.evaluable()) {
@@ -586,6 +630,7 @@ HLOSCOPE_CLI_COMMAND(list_passes, "list-passes", "list the registered passes and
 HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
                      "usage: hloscope-cli opt FILE [--pipeline NAME | --passes a,b,c] [--device ID|FILE.json]\n"
                      "                        [-o OUT.hlo] [--dump-dir DIR] [--json] [--force] [--no-verify]\n"
+                     "                        [--force-fusion P:C]... [--forbid-fusion P:C]...\n"
                      "Runs the pipeline (default `gpu`) with the verifier after every pass that\n"
                      "changed the module. Writes the result to OUT (stdout without -o and --json).\n"
                      "The first line on stderr names the pipeline; --json carries it as \"pipeline\".\n"
@@ -600,18 +645,24 @@ HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
                      "--dump-dir writes XLA-style dumps: module_0000.<name>.before_optimizations.txt,\n"
                      "module_0000.<name>.NNNN.<pipeline>.after_<pass>.txt for each pass that changed\n"
                      "something (NNNN = its step number), module_0000.<name>.after_optimizations.txt. Existing files (OUT or\n"
-                     "dumps) are only replaced with --force.",
+                     "dumps) are only replaced with --force.\n"
+                     "--force-fusion P:C / --forbid-fusion P:C (any number): what-if fusion overrides, as\n"
+                     "`whatif --force/--forbid` (hloscope-cli whatif --help); --json then has \"overrides\".",
                      RunOpt);
 HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipeline",
                      "usage: hloscope-cli check FILE [--pipeline NAME | --passes a,b,c] [--seeds K]\n"
                      "                          [--rtol R] [--atol A] [--allow-unevaluable]\n"
+                     "                          [--force-fusion P:C]... [--forbid-fusion P:C]...\n"
                      "Runs the pipeline (default `gpu`) with the verifier and the interpreter:\n"
                      "after every pass that changed the module, its outputs on K random input sets\n"
                      "(seeds 1..K, default 1) must equal those before the pass (float tolerance by\n"
                      "type, docs/eval-tolerances.md, or --rtol/--atol for every output).\n"
                      "Exit codes: 0 checked and equal; 1 a mismatch (naming the pass, the output\n"
                      "element and the tolerance) or an error; 3 nothing was compared because the\n"
-                     "interpreter cannot evaluate the module (0 with --allow-unevaluable).",
+                     "interpreter cannot evaluate the module (0 with --allow-unevaluable).\n"
+                     "--force-fusion P:C / --forbid-fusion P:C (any number; also spelled --force / --forbid\n"
+                     "as whatif spells them): check the pipeline run with these what-if fusion overrides\n"
+                     "(hloscope-cli whatif --help).",
                      RunCheck);
 HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
                      "usage: hloscope-cli explain FILE --instruction NAME [--pipeline NAME | --passes a,b,c]\n"

@@ -110,6 +110,10 @@ class FusionMerger : public FusionPassBase {
           }
           r = PairFusible(*p, *u, /*duplicate=*/false);
           if (!r.empty()) break;
+          if (const FusionOverridePair* f = Forbidden(*p, *u)) {
+            r = ForbiddenReason(*f);
+            break;
+          }
           if (int64_t n = MaxEmissionsIfMerged(*p, *u); n > kAllowedCodeDuplication) {
             r = "the merged kernel would compute some producer instruction " +
                 (n >= kSaturate ? std::string("over 10^12") : std::to_string(n)) + " times per element of " +

@@ -29,7 +29,30 @@ std::vector<Computation*> FusionPassBase::FusibleComputations(Module& m) {
 
 void FusionPassBase::BeginRun() {
   device_ = CurrentDevice();
+  overrides_ = &CurrentFusionOverrides();
   logged_.clear();
+}
+
+const FusionOverridePair* FusionPassBase::Forced(const Instruction& p, const Instruction& c) const {
+  for (const FusionOverridePair& f : overrides_->force)
+    if (Holds(p, f.producer) && Holds(c, f.consumer)) return &f;
+  return nullptr;
+}
+
+void FusionPassBase::RecordMissingForced(const Module& m) {
+  for (const FusionOverridePair& f : overrides_->force) {
+    const bool producer = !HoldersOf(m, f.producer).empty();
+    if (producer && !HoldersOf(m, f.consumer).empty()) continue;
+    FusionDecision d;
+    d.pass = std::string(name());
+    d.producer = f.producer.ToString();
+    d.consumers = {f.consumer.ToString()};
+    d.reason = std::string(kRefusedReason) + " (--force " + f.ToString() + "): " +
+               (producer ? f.consumer.ToString() : f.producer.ToString()) + " no longer exists when " +
+               std::string(name()) + " runs (an earlier pass removed or replaced it)";
+    mutable_log().Count("not fused");
+    mutable_log().decisions.push_back(std::move(d));
+  }
 }
 
 size_t FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,

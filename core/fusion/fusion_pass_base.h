@@ -9,6 +9,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/fusion/fusion_cost.h"
+#include "core/fusion/fusion_overrides.h"
 #include "core/passes/pass.h"
 
 namespace hloscope {
@@ -30,6 +31,18 @@ class FusionPassBase : public Pass {
   size_t Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                 FusionVerdict v, std::string reason, const Cost& before, const Cost& after);
   DeviceSpec device_ = CurrentDevice();
+  // What-if overrides in force for this run (fusion_overrides.h): read at
+  // BeginRun like the device.
+  const FusionOverrides* overrides_ = &CurrentFusionOverrides();
+  // The forbid pair that keeps `p` and `c` apart (nullptr: none).
+  const FusionOverridePair* Forbidden(const Instruction& p, const Instruction& c) const {
+    return overrides_->forbid.empty() ? nullptr : ForbiddenPair(*overrides_, p, c);
+  }
+  // The force pair asking to fuse `p` into `c` (nullptr: none).
+  const FusionOverridePair* Forced(const Instruction& p, const Instruction& c) const;
+  // For each forced pair whose producer or consumer no kernel of `m` holds
+  // any more: a "not fused" record saying so (the override is refused).
+  void RecordMissingForced(const Module& m);
 
  private:
   // Decisions logged this run, by a hash of (producer, consumers, verdict,

@@ -29,6 +29,7 @@ class InstructionFusion : public FusionPassBase {
     BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
+    if (!overrides_->force.empty()) RecordMissingForced(m);
     return changed;
   }
 
@@ -67,14 +68,19 @@ class InstructionFusion : public FusionPassBase {
           Cost before = CostUnfused(*producer, consumers, device_);
           Cost after = CostFused(*producer, consumers, device_);
           Refusal r = PairFusible(*producer, *consumer, other_users, /*epilogue=*/true);
+          // What-if: a forced pair skips the heuristics below (not the rules
+          // of PairFusible: those refuse it, with the reason).
+          const FusionOverridePair* forced = Forced(*producer, *consumer);
+          if (const FusionOverridePair* f = Forbidden(*producer, *consumer)) r = ForbiddenReason(*f);
+          else if (forced && !r.empty()) r = std::string(kRefusedReason) + " (--force " + forced->ToString() + "): " + r;
           // XLA (IsProducerConsumerFusible): a scalar constant joins only a
           // consumer that is already a fusion; alone it would make a kernel
           // of one op. (Priority fusion fuses constants in any case.)
-          if (r.empty() && pop == Opcode::kConstant && consumer->opcode() != Opcode::kFusion)
+          if (r.empty() && !forced && pop == Opcode::kConstant && consumer->opcode() != Opcode::kFusion)
             r = "a constant is fused only into a consumer that is already a fusion (XLA: not fusing constant)";
-          if (r.empty() && other_users && !may_duplicate_)
+          if (r.empty() && !forced && other_users && !may_duplicate_)
             r = "the producer has other users; this round does not duplicate work (a later round may)";
-          if (r.empty() && other_users && after.bytes() > before.bytes())
+          if (r.empty() && !forced && other_users && after.bytes() > before.bytes())
             r = "copying the producer into this consumer would move more bytes (" + std::to_string(after.bytes()) +
                 ") than keeping it separate (" + std::to_string(before.bytes()) + ")";
           if (!r.empty()) {
@@ -92,6 +98,7 @@ class InstructionFusion : public FusionPassBase {
                                                  : "the producer " + pop_name +
                                                        " has this single consumer; fusing saves writing and re-reading "
                                                        "its result");
+          if (forced) reason = std::string(kForcedReason) + " (--force " + forced->ToString() + "): " + reason;
           // Record before the producer may disappear; costs after are filled in below.
           size_t record = Decide(*producer, consumers,
                                  other_users ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,

@@ -343,6 +343,7 @@ class MultiOutputFusion : public FusionPassBase {
                    CostUnfused(*p, cons, device_), -1};
           if (s.pre.empty() && LoopShape(*p) != LoopShape(*c))
             s.pre = "the producer and the consumer iterate over different shapes";
+          if (const FusionOverridePair* f = s.pre.empty() ? Forbidden(*p, *c) : nullptr) s.pre = ForbiddenReason(*f);
           if (!s.pre.empty()) Decide(*p, cons, FusionVerdict::kNotFused, s.pre, s.before, s.before);
         }
         if (!s.pre.empty()) continue;  // logged when first found
@@ -467,8 +468,9 @@ class MultiOutputFusion : public FusionPassBase {
           if (fresh || s.stamp_a != stamps.Of(a) || s.stamp_b != stamps.Of(b)) {
             Cost before = CostOf(*a, stamps);
             before += CostOf(*b, stamps);
-            const char* pre = !SameIterationSpace(*a, *b) ? kShapesDiffer
+            const char* pre = !SameIterationSpace(*a, *b)     ? kShapesDiffer
                               : ReadDisjointSlices(*x, *a, *b) ? kDisjointSlices
+                              : Forbidden(*a, *b)              ? kForbiddenReason
                                                                : nullptr;
             s = SiblingSeen{stamps.Of(a), stamps.Of(b), pre, before, -1};
             if (s.pre) refuse(s.pre);

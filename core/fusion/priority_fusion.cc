@@ -37,6 +37,7 @@ class PriorityFusion : public FusionPassBase {
     BeginRun();
     bool changed = false;
     for (Computation* comp : FusibleComputations(m)) changed |= RunOn(comp);
+    if (!overrides_->force.empty()) RecordMissingForced(m);
     return changed;
   }
 
@@ -67,6 +68,11 @@ class PriorityFusion : public FusionPassBase {
                                     : "the producer's only users are bitcasts, which read its buffer as it is";
       return e;
     }
+    for (const Instruction* u : users)
+      if (const FusionOverridePair* f = Forbidden(p, *u)) {
+        e.refusal = ForbiddenReason(*f) + " (consumer " + u->name() + ")";
+        return e;
+      }
     if (users.size() > kMaxConsumers) {
       e.refusal = "the producer has " + std::to_string(users.size()) + " consumers; fusing into more than " +
                   std::to_string(kMaxConsumers) + " at once is not considered";
@@ -131,8 +137,8 @@ class PriorityFusion : public FusionPassBase {
     if (Module* m = comp->parent())
       for (const auto& i : comp->instructions())
         if (i->id() < 0) i->set_id(m->NewId());
+    bool changed = !overrides_->force.empty() && FuseForced(comp);
     for (const auto& i : comp->instructions()) push(i.get());
-    bool changed = false;
     while (!queue.empty()) {
       auto [saved, negid, p, v] = queue.top();
       queue.pop();
@@ -218,6 +224,96 @@ class PriorityFusion : public FusionPassBase {
     return changed;
   }
 
+  // What-if (fusion_overrides.h): each forced pair of this computation is
+  // fused before the queue runs, when it is legal, whatever the cost says;
+  // otherwise refused with the reason. The producer stays for its other
+  // users. True if anything was fused.
+  bool FuseForced(Computation* comp) {
+    bool changed = false;
+    for (const FusionOverridePair& f : overrides_->force) {
+      std::vector<Instruction*> ps, cs;
+      for (const auto& i : comp->instructions()) {
+        if (i->opcode() == Opcode::kParameter) continue;
+        if (Holds(*i, f.producer)) ps.push_back(i.get());
+        if (Holds(*i, f.consumer)) cs.push_back(i.get());
+      }
+      if (ps.empty() || cs.empty()) continue;  // another computation's, or gone (RecordMissingForced)
+      bool together = false;
+      for (Instruction* p : ps) together |= std::find(cs.begin(), cs.end(), p) != cs.end();
+      if (together) continue;  // already one kernel
+      Instruction* c = cs.front();
+      Instruction* p = ps.front();
+      for (Instruction* x : ps)
+        if (std::find(c->operands().begin(), c->operands().end(), x) != c->operands().end()) p = x;
+      const std::string head = std::string(kRefusedReason) + " (--force " + f.ToString() + "): ";
+      std::vector<const Instruction*> cons = {c};
+      const Cost before = CostUnfused(*p, cons, device_);
+      const bool reads = std::find(c->operands().begin(), c->operands().end(), p) != c->operands().end();
+      if (!reads) {
+        Refusal r;
+        if (const Instruction* via = PathVia(p, c))
+          r = c->name() + " does not read " + p->name() + " directly but through " + via->name() +
+              ", which would stay outside the kernel: one kernel holding both would feed " + via->name() +
+              " and read it back (would create a cycle)";
+        else if (const Instruction* back = PathVia(c, p))
+          r = c->name() + " is computed before " + p->name() + " and feeds it through " + back->name() +
+              " (would create a cycle)";
+        else
+          r = c->name() + " does not depend on " + p->name() + " (no data path between them; independent kernels "
+              "are merged only as siblings, by multi_output_fusion)";
+        Decide(*p, cons, FusionVerdict::kNotFused, head + r, before, before);
+        continue;
+      }
+      bool dup = p->IsRoot();
+      for (const Instruction* u : p->users()) dup |= u != c;
+      Refusal r = PairFusible(*p, *c, dup, /*epilogue=*/!IsElementalReduceProducer(*p), /*elemental_reductions=*/true);
+      if (!r.empty()) {
+        Decide(*p, cons, FusionVerdict::kNotFused, head + r, before, before);
+        continue;
+      }
+      const Cost after = CostFused(*p, cons, device_);
+      const bool epilogue = IsReductionProducer(*p) && !IsElementalReduceProducer(*p);
+      const bool triton_producer = IsTritonFusion(*p);
+      size_t record = Decide(*p, cons, dup ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,
+                             std::string(kForcedReason) + " (--force " + f.ToString() + "): estimated " +
+                                 std::to_string(before.time_us) + " us unfused vs " + std::to_string(after.time_us) +
+                                 " us fused (" + std::to_string(before.bytes()) + " → " +
+                                 std::to_string(after.bytes()) + " bytes)" +
+                                 (dup ? std::string(", and kept for its other users") : std::string()),
+                             before, after);
+      Instruction* k = c;
+      if (c->opcode() != Opcode::kFusion) {
+        const bool input = (c->opcode() == Opcode::kReduce && !ReductionPrefersElemental(*c)) ||
+                           c->opcode() == Opcode::kScatter;
+        k = WrapInFusion(c, input ? FusionKind::kInput : FusionKind::kLoop);
+      }
+      FuseProducerInto(k, p);
+      if (triton_producer && !IsTritonFusion(*k)) MarkAsTritonFusion(*k, kTritonKind);
+      else if (epilogue && !IsTritonFusion(*k)) k->set_fusion_kind(FusionKind::kInput);
+      mutable_log().decisions[record].result = k->name();
+      changed = true;
+    }
+    return changed;
+  }
+
+  // The user of `from` through which `to` depends on `from` other than as
+  // its direct operand; nullptr when none does (a walk over users).
+  static const Instruction* PathVia(const Instruction* from, const Instruction* to) {
+    std::unordered_set<const Instruction*> seen;  // reached without meeting `to`
+    for (const Instruction* first : from->users()) {
+      if (first == to || !seen.insert(first).second) continue;
+      std::vector<const Instruction*> work = {first};
+      while (!work.empty()) {
+        const Instruction* x = work.back();
+        work.pop_back();
+        if (x == to) return first;
+        for (const Instruction* u : x->users())
+          if (seen.insert(u).second) work.push_back(u);
+      }
+    }
+    return nullptr;
+  }
+
   // XLA's PriorityFusion ends by fusing every constant of at most one
   // element (IsSmallConstant) into its users; we do it for users that are
   // already loop or input fusions (an unfused user is its own kernel either
@@ -244,7 +340,8 @@ class PriorityFusion : public FusionPassBase {
       const bool dup = fusions.size() > 1 || fusions.size() < distinct_users;
       std::vector<Instruction*> fusible;
       for (Instruction* f : fusions)
-        if (PairFusible(*c, *f, dup, false, /*elemental_reductions=*/true).empty()) fusible.push_back(f);
+        if (PairFusible(*c, *f, dup, false, /*elemental_reductions=*/true).empty() && !Forbidden(*c, *f))
+          fusible.push_back(f);
       if (fusible.empty()) continue;
       std::vector<const Instruction*> consumers(fusible.begin(), fusible.end());
       const Cost before = CostUnfused(*c, consumers, device_);
