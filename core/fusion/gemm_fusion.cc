@@ -1,13 +1,15 @@
 // `triton-gemm-rewriter`: XLA's GemmFusion. Every dot Triton's GEMM emitter
 // takes becomes one kind=kCustom fusion (backend kind __triton_gemm) holding
 // the dot with
-//  - its prologue: grown from each operand toward the inputs. An op joins
-//    when it is cheap to recompute per tile and adds no traffic: a binary
+//  - its prologue: grown from each operand toward the inputs, by XLA's
+//    rule (IsInputWorthFusing): an op joins when it adds at most 1 KiB of
+//    input traffic (unary ops, converts and broadcasts always — so XLA and
+//    we recompute a layer norm's normalization chain per tile up to its
+//    reductions —, binary ops only on small tensors), when it is a binary
 //    elementwise op with a broadcast parameter or constant as one operand
-//    (a layer norm's scale and bias), or an op whose only user is the dot
-//    side and whose operands are all parameters or constants (converts,
-//    broadcasts, transposes of weights). At most 4 inputs per operand
-//    (XLA's kMaxParameterPerDotOperand).
+//    (a layer norm's scale and bias), or when its only user is the dot side
+//    and its operands are parameters or constants read by nothing else.
+//    At most 4 inputs per operand (XLA's kMaxParameterPerDotOperand).
 //  - its epilogue: grown from the dot toward its users while each value has
 //    a single user that is elementwise arithmetic distributive over addition
 //    or a bitcast/convert (bias, residual, scaling), taking the other
@@ -62,19 +64,70 @@ int AddedInputs(const Instruction& x) {
   return x.operand_count() - 1;
 }
 
+// XLA's IsInputWorthFusing (triton_tiling_propagation.cc): fusing `x` into
+// a GEMM operand is worth it when it adds at most 1 KiB of input traffic
+// over what it saves (unary ops, broadcasts and converts always; binary ops
+// of tensors up to 1 KiB), else only when `x` has a single user and reads
+// parameters or constants that nothing else reads (or is a slice that XLA
+// would not fuse into its producer).
+constexpr int64_t kIoToleranceBytes = 1024;
+constexpr int64_t kMaxSliceInputGrowthBytes = int64_t{1} << 20;
+
+bool InputWorthFusing(const Instruction& x) {
+  int64_t in = 0;
+  for (const Instruction* o : x.operands()) {
+    if (!o->shape().IsArray()) return false;
+    in += o->shape().byte_size();
+  }
+  const int64_t growth = in - x.shape().byte_size();
+  if (growth <= kIoToleranceBytes) return true;
+  if (x.user_count() > 1) return false;
+  auto all_inputs = [&](bool single_user) {
+    for (const Instruction* o : x.operands())
+      if (!IsParamOrConstant(*o) || (single_user && o->user_count() != 1)) return false;
+    return true;
+  };
+  if (x.opcode() == Opcode::kSlice && all_inputs(false)) return true;
+  if (x.opcode() == Opcode::kSlice && growth <= kMaxSliceInputGrowthBytes) {
+    const Instruction* o = x.operand(0);
+    while ((o->opcode() == Opcode::kBitcast || o->opcode() == Opcode::kTranspose ||
+            o->opcode() == Opcode::kReshape) && o->user_count() == 1)
+      o = o->operand(0);
+    bool same_slices = true;
+    for (const Instruction* u : o->users())
+      same_slices = same_slices && u->opcode() == Opcode::kSlice && u->shape().SameDims(x.shape());
+    if (o->user_count() > 1 && !same_slices) return true;
+  }
+  if (x.opcode() == Opcode::kMultiply) return false;  // XLA: only with subchannel dequantisation on
+  return all_inputs(true);
+}
+
 // Why `x` stays an input of the GEMM fusion's operand side ("" = it joins).
 std::string PrologueRefusal(const Instruction& x) {
   if (x.opcode() == Opcode::kParameter) return "a parameter";
   if (x.opcode() == Opcode::kConstant) return x.shape().num_elements() > 1 ? "a non-scalar constant" : "";
   if (!GemmTileOp(x)) return Op(x) + " is not an op Triton's GEMM applies to operand tiles";
-  if (IsBroadcastOfInput(x)) return "";
+  // A transpose whose result is then merged by a reshape or bitcast (the
+  // attention output [b, s, h, d] → [b, s, h·d] before its projection):
+  // the merged dimension is not contiguous in the transpose's input, so
+  // Triton's tiling cannot follow it (XLA's dimension-order propagation
+  // refuses it, and XLA keeps such transposes as loop fusions).
+  if (x.opcode() == Opcode::kTranspose)
+    for (const Instruction* u : x.users())
+      if ((u->opcode() == Opcode::kReshape || u->opcode() == Opcode::kBitcast) && u->shape().IsArray() &&
+          u->shape().rank() < x.shape().rank())
+        return "transpose whose dimensions " + u->name() +
+               " merges: the merged dimension is not contiguous in its input, which Triton's tiling cannot follow";
+  if (x.opcode() == Opcode::kPower && x.user_count() > 1)
+    return "power with several users (fusing would duplicate an expensive op)";
+  // A binary op with a broadcast parameter or constant (a layer norm's scale
+  // and bias) is worth fusing whatever its size.
   if (IsElementwiseBinary(x.opcode()) && x.operand_count() == 2)
     for (const Instruction* o : x.operands())
       if (IsBroadcastOfInput(*o)) return "";
-  if (x.user_count() > 1) return Op(x) + " has other users; recomputing it per tile is not obviously profitable";
-  for (const Instruction* o : x.operands())
-    if (!IsParamOrConstant(*o) && !IsBroadcastOfInput(*o))
-      return Op(x) + " computes from other ops' results; fusing it as an input is not obviously profitable";
+  if (!InputWorthFusing(x))
+    return Op(x) + " adds " + std::to_string(x.shape().byte_size()) +
+           " B or more of input traffic and reads other ops' results; not obviously profitable to fuse as input";
   return "";
 }
 

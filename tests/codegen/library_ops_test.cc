@@ -190,7 +190,7 @@ ENTRY e {
   x = f32[6,5,33]{2,1,0} parameter(0)
   ROOT fu = f32[6,5,20]{2,1,0} fusion(x), kind=kCustom, calls=f
 })hlo"},
-        Case{"dot_squared_in_the_epilogue", "dot", R"hlo(
+        Case{"dot_squared_in_the_epilogue", "gemm-mma", R"hlo(
 HloModule m
 f {
   p0 = bf16[2,4,8]{2,1,0} parameter(0)

@@ -66,6 +66,72 @@ ENTRY main {
   EXPECT_EQ(r.Group("s"), "") << r.Text();
 }
 
+// XLA's IsInputWorthFusing: on tensors of at most 1 KiB every elementwise op
+// adds at most 1 KiB of input traffic, so a whole activation (a bf16 tanh
+// GELU, as XLA GPU fuses mlp_gelu_bf16's) joins the second GEMM's prologue,
+// even ops with several users.
+TEST(GemmFusion, SmallActivationJoinsThePrologue) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  h = bf16[4,32] parameter(0)
+  w = bf16[32,8] parameter(1)
+  sq = bf16[4,32] multiply(h, h)
+  cu = bf16[4,32] multiply(sq, h)
+  c = bf16[] constant(0.04468)
+  cb = bf16[4,32] broadcast(c), dimensions={}
+  k = bf16[4,32] multiply(cu, cb)
+  a = bf16[4,32] add(h, k)
+  f = f32[4,32] convert(a)
+  t = f32[4,32] tanh(f)
+  tb = bf16[4,32] convert(t)
+  g = bf16[4,32] multiply(h, tb)
+  ROOT dot = bf16[4,8] dot(g, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_TRUE(r.changed);
+  for (const char* x : {"sq", "cu", "k", "a", "f", "t", "tb", "g"}) EXPECT_EQ(r.Group(x), r.Group("dot")) << x << r.Text();
+  EXPECT_EQ(r.CountFusions(), 1);
+}
+
+// The same activation on 8 KiB f32 tensors: a binary op of two computed
+// values adds 8 KiB of input traffic, so it stays outside (XLA GPU keeps
+// mlp_gelu's f32 GELU as a loop fusion); unary ops next to the dot join.
+TEST(GemmFusion, LargeBinaryOpsOfComputedValuesStayOutside) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  h = f32[32,64] parameter(0)
+  w = f32[64,8] parameter(1)
+  t = f32[32,64] tanh(h)
+  g = f32[32,64] multiply(h, t)
+  e = f32[32,64] exponential(g)
+  ROOT dot = f32[32,8] dot(e, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.Group("e"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("g"), "") << r.Text();
+  EXPECT_EQ(r.Group("t"), "") << r.Text();
+}
+
+// A transpose whose result a reshape merges (attention's [b, s, h, d] →
+// [b, s, h·d] before the output projection) stays out of the prologue: the
+// merged dimension is not contiguous in the transpose's input.
+TEST(GemmFusion, TransposeMergedByAReshapeStaysOutside) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  a = f32[2,4,8,8] parameter(0)
+  w = f32[32,16] parameter(1)
+  n = f32[2,4,8,8] negate(a)
+  t = f32[2,8,4,8] transpose(n), dimensions={0,2,1,3}
+  r = f32[16,32] reshape(t)
+  ROOT dot = f32[16,16] dot(r, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.Group("r"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("t"), "") << r.Text();
+}
+
 // The epilogue ends where the result has several users (GELU reads the dot
 // three times): the activation stays outside.
 TEST(GemmFusion, EpilogueStopsAtSeveralUsers) {
