@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   QCommandLineOption select("select", "Screenshot: select this instruction.", "NAME");
   QCommandLineOption panel("panel",
                            "Screenshot: the panel to raise (graph, timeline, decisions, text, kernels, llvm-ir, ptx, "
-                           "sass, details, pipeline, log; kernels, llvm-ir, ptx, sass: the text panel's tabs).",
+                           "sass, details, pipeline, log, whatif; kernels, llvm-ir, ptx, sass: the text panel's tabs).",
                            "PANEL", "graph");
   QCommandLineOption kernels("kernels", "Screenshot: generate the step's kernels (Ctrl+K) before the picture.");
   QCommandLineOption shot("screenshot", "Render the window to OUT.png and exit.", "OUT.png");
@@ -46,7 +46,15 @@ int main(int argc, char** argv) {
                             "pipeline arrive, and how long the UI thread was ever blocked.");
   QCommandLineOption exit_ready("exit-when-ready",
                                 "With --timing: quit once the pipeline has run and its last step's graph is drawn.");
-  cli.addOptions({pipeline, step, select, panel, kernels, compare, vs_xla, shot, size, zoom, force, timing, exit_ready});
+  QCommandLineOption whatif_force("whatif-force",
+                                  "What-if (issue 30): once the pipeline has run and its last step is drawn, run it "
+                                  "again forcing producer P into consumer C (as right-click → Force this fusion); "
+                                  "repeatable. With --timing the UI thread is measured during the what-if; "
+                                  "--screenshot saves the window with the What-if panel raised.",
+                                  "P:C");
+  QCommandLineOption whatif_forbid("whatif-forbid", "What-if: as --whatif-force, keeping P and C apart.", "P:C");
+  cli.addOptions({pipeline, step, select, panel, kernels, compare, vs_xla, shot, size, zoom, force, timing, exit_ready,
+                  whatif_force, whatif_forbid});
   cli.process(app);
 
   QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
@@ -66,6 +74,8 @@ int main(int argc, char** argv) {
     o.panel = cli.value(panel);
     o.compare = cli.value(compare);
     o.vs_xla = cli.value(vs_xla);
+    o.whatif_force = cli.values(whatif_force);
+    o.whatif_forbid = cli.values(whatif_forbid);
     o.output = cli.value(shot);
     o.force = cli.isSet(force);
     o.kernels = cli.isSet(kernels);
@@ -106,6 +116,14 @@ int main(int argc, char** argv) {
     });
   }
   if (cli.isSet(pipeline)) window.setPipelineChoice(cli.value(pipeline));
+  const QStringList wf = cli.values(whatif_force), wb = cli.values(whatif_forbid);
+  if (!wf.isEmpty() || !wb.isEmpty()) {
+    if (!timer) {
+      std::fprintf(stderr, "hloscope: error: --whatif-force / --whatif-forbid need --timing or --screenshot\n");
+      return 2;
+    }
+    timer->setWhatIf(wf, wb);
+  }
   window.show();
   if (!file.isEmpty()) window.openFile(file);
   const int rc = app.exec();

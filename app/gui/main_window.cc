@@ -22,6 +22,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QFontDatabase>
 #include <QSaveFile>
 #include <QSettings>
 #include <QShortcut>
@@ -179,6 +181,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(relay_, &Relay::vsXlaReady, this, [this](quint64 gen, auto diff, QString error) {
     if (gen == vs_gen_) onVsXlaReady(std::move(diff), error);
   });
+  connect(relay_, &Relay::whatIfReady, this, [this](quint64 gen, auto bundle, QString error) {
+    if (gen == whatif_gen_) onWhatIfReady(std::move(bundle), error);
+  });
   installContextMenus();
 
   resize(1400, 900);
@@ -188,6 +193,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 
 MainWindow::~MainWindow() {
   if (cancel_) *cancel_ = true;
+  if (whatif_cancel_) *whatif_cancel_ = true;
   for (QThread* t : threads_) {
     t->wait();
     delete t;
@@ -215,9 +221,18 @@ void MainWindow::buildDocks() {
   QDockWidget* dc = dock(decisions_, tr("Decisions"), "decisions", Qt::BottomDockWidgetArea);
   QDockWidget* tx = dock(text_, tr("Text"), "text", Qt::BottomDockWidgetArea);
   QDockWidget* lg = dock(log_, tr("Log"), "log", Qt::BottomDockWidgetArea);
+  whatif_panel_ = new QPlainTextEdit;
+  whatif_panel_->setObjectName("whatif_panel");
+  whatif_panel_->setReadOnly(true);
+  whatif_panel_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  whatif_panel_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  whatif_panel_->setPlaceholderText(tr("What-if fusion: right-click a decision or a graph edge and choose "
+                                       "\u201cForce this fusion\u201d or \u201cForbid this fusion\u201d."));
+  whatif_dock_ = dock(whatif_panel_, tr("What-if"), "whatif", Qt::BottomDockWidgetArea);
   tabifyDockWidget(tl, dc);
   tabifyDockWidget(dc, tx);
   tabifyDockWidget(tx, lg);
+  tabifyDockWidget(lg, whatif_dock_);
   tl->raise();
   resizeDocks({docks_[0], docks_[1]}, {470, 380}, Qt::Horizontal);
   resizeDocks({tl}, {280}, Qt::Vertical);
@@ -490,6 +505,9 @@ void MainWindow::runPipeline(const QString& pipeline, const QStringList& passes,
     return;
   }
   const quint64 gen = ++run_gen_;
+  run_pipeline_ = pipeline;
+  run_passes_ = passes;
+  run_device_ = device;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   running_ = true;
   pipeline_->setRunning(true);
@@ -847,6 +865,7 @@ QString MainWindow::busyReason() const {
   if (generating_) return "generating kernels";
   if (xla_loading_) return "reading XLA's priority fusion log";
   if (vs_diffing_) return "comparing our decisions with XLA's";
+  if (whatif_running_) return "running the what-if";
   if (step_ >= 0 && shown_step_ != step_) return "showing the step";
   if (graph_->busy()) return "laying out the graph";
   if (text_->diffPending()) return "diffing";

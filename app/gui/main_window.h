@@ -19,6 +19,7 @@ class QFileSystemWatcher;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QPlainTextEdit;
 class QWidget;
 class QThread;
 class QToolBar;
@@ -42,6 +43,7 @@ namespace hloscope::gui {
 class Relay;
 class XlaGpuJob;
 struct CompareBundle;
+struct WhatIfBundle;
 
 struct MainWindowOptions {
   bool persist_settings = true;  // QSettings read/write (off in tests and screenshots)
@@ -94,8 +96,27 @@ class MainWindow : public QMainWindow {
   // `force`). False with `error` set otherwise.
   bool exportPicture(const QString& what, const QString& path, bool force, QString* error);
   // Writes "graph-dot" too. The right-click menu of a panel ("graph",
-  // "timeline"): exports and, on the graph, the selection's name.
-  QMenu* contextMenuFor(const QString& panel);
+  // "timeline"): exports and, on the graph, the selection's name; on a
+  // graph edge (`edge_from` → `edge_to`, node ids of the shown step) also
+  // "Force this fusion" / "Forbid this fusion" (what-if).
+  QMenu* contextMenuFor(const QString& panel, qint64 edge_from = -1, qint64 edge_to = -1);
+  // The decisions table's right-click menu for a visible row: "Force this
+  // fusion" / "Forbid this fusion" for the decision's producer and each of
+  // its consumers (main_window_whatif.cc).
+  QMenu* decisionMenu(int visible_row);
+  // What-if fusion (issue 30; main_window_whatif.cc): runs the pipeline of
+  // the shown run again with the overrides ("P:C": force P into C, keep P
+  // and C apart) on a worker thread — from the input: the session keeps no
+  // state to resume from the pass — then measures both runs as `hloscope-cli
+  // whatif` does. The What-if panel shows the four deltas, each override's
+  // outcome (a refusal with its reason) and the changed decisions; when an
+  // override was applied, the compare window shows the base run's last step
+  // (A) beside the what-if run's (B). A refused force opens no run.
+  // Reported by whatIfFinished.
+  void runWhatIf(const QStringList& force, const QStringList& forbid);
+  bool whatIfRunning() const { return whatif_running_; }
+  const std::shared_ptr<const WhatIfBundle>& whatIf() const { return whatif_; }
+  QString whatIfText() const;  // the What-if panel's text
   // Compares step `step` of the run (-1: the shown step) with the module in
   // `path` (off the UI thread) and shows both side by side in the compare
   // window; `label` names B there ("" = the file's name).
@@ -150,6 +171,9 @@ class MainWindow : public QMainWindow {
   void loadFailed(QString message);
   void runFinished(bool ok);
   void compareShown(bool ok);
+  // A what-if run ended: ok with its result (refused overrides included),
+  // or failed (the error in the What-if panel).
+  void whatIfFinished(bool ok);
   // The XLA GPU compile ended: ok with the output folder, or the error
   // ("cancelled" when cancelled).
   void xlaGpuFinished(bool ok, QString message);
@@ -193,6 +217,13 @@ class MainWindow : public QMainWindow {
   void onXlaGpuDone(int exit_code, bool crashed, bool failed_to_start);
   void showXlaGpuResult(const QString& out, const QString& device);
   void onCompareReady(std::shared_ptr<const CompareBundle> bundle, const QString& error);
+  // Fills the compare window (made on first use) and, with `show`, raises it.
+  void showCompareWindow(const CompareBundle& bundle, const QString& title, bool show = true);
+  void onWhatIfReady(std::shared_ptr<const WhatIfBundle> bundle, const QString& error);
+  void whatIfFailed(const QString& message);
+  // "Force this fusion" / "Forbid this fusion" of P → C (`p`, `c`: names
+  // as the overrides take them; `shown`: the pair as the user sees it).
+  void addWhatIfActions(QMenu* menu, const QString& p, const QString& c, const QString& shown);
   MainWindow* ensureXlaWindow();
   void onXlaDecisionsReady(std::shared_ptr<const views::XlaDecisions> xla, const QString& error);
   void clearXlaDecisions(bool loading);
@@ -248,6 +279,15 @@ class MainWindow : public QMainWindow {
   QPointer<MainWindow> xla_peer_;  // the window whose XLA decisions ours are compared with
   QString xla_peer_path_;          // the file ours was when paired
   quint64 vs_gen_ = 0;
+  QPlainTextEdit* whatif_panel_ = nullptr;
+  QDockWidget* whatif_dock_ = nullptr;
+  std::shared_ptr<const WhatIfBundle> whatif_;
+  std::shared_ptr<std::atomic<bool>> whatif_cancel_;
+  quint64 whatif_gen_ = 0;
+  bool whatif_running_ = false;
+  // What the shown run was made with (runPipeline's arguments), for what-if.
+  QString run_pipeline_, run_device_;
+  QStringList run_passes_;
   bool vs_diffing_ = false;
   int step_ = -1, shown_step_ = -1;
   const Step* prepared_ = nullptr;  // the step object shown or being prepared

@@ -70,19 +70,7 @@ void MainWindow::onCompareReady(std::shared_ptr<const CompareBundle> bundle, con
     emit compareShown(false);
     return;
   }
-  if (!compare_window_) {
-    compare_window_ = new QWidget(this, Qt::Window);
-    compare_window_->setObjectName("compare_window");
-    compare_view_ = new views::CompareView;
-    auto* layout = new QVBoxLayout(compare_window_);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(compare_view_);
-    compare_window_->resize(1500, 900);
-  }
-  compare_window_->setWindowTitle(tr("Compare — %1 vs %2").arg(bundle->a.label, bundle->b.label));
-  compare_view_->setComparison(bundle->a, bundle->b, bundle->result);
-  compare_window_->show();
-  compare_window_->raise();
+  showCompareWindow(*bundle, tr("Compare — %1 vs %2").arg(bundle->a.label, bundle->b.label));
   const auto& r = *bundle->result;
   log_->info(tr("compare: A %1 kernels, B %2 kernels; %3 of %4 ops matched; %5 groupings only in A, %6 only in B")
                  .arg(r.a.kernels)
@@ -92,6 +80,23 @@ void MainWindow::onCompareReady(std::shared_ptr<const CompareBundle> bundle, con
                  .arg(r.fused_only_in_a.size())
                  .arg(r.fused_only_in_b.size()));
   emit compareShown(true);
+}
+
+void MainWindow::showCompareWindow(const CompareBundle& bundle, const QString& title, bool show) {
+  if (!compare_window_) {
+    compare_window_ = new QWidget(this, Qt::Window);
+    compare_window_->setObjectName("compare_window");
+    compare_view_ = new views::CompareView;
+    auto* layout = new QVBoxLayout(compare_window_);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(compare_view_);
+    compare_window_->resize(1500, 900);
+  }
+  compare_window_->setWindowTitle(title);
+  compare_view_->setComparison(bundle.a, bundle.b, bundle.result);
+  if (!show) return;
+  compare_window_->show();
+  compare_window_->raise();
 }
 
 }  // namespace hloscope::gui

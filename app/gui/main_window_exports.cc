@@ -8,11 +8,14 @@
 #include <QMenu>
 #include <QSaveFile>
 #include <QStatusBar>
+#include <QTableView>
 
 #include "app/gui/main_window.h"
 #include "core/layout/graph_layout.h"
 #include "core/report/graph_svg.h"
 #include "core/report/timeline.h"
+#include "core/session/whatif.h"
+#include "views/decisions/decisions_panel.h"
 #include "views/graph/graph_view.h"
 #include "views/log/log_panel.h"
 #include "views/timeline/timeline_widget.h"
@@ -76,7 +79,7 @@ void MainWindow::exportDialog(const QString& what) {
   if (!exportPicture(what, f, /*force=*/true, &error)) showError(tr("Export failed"), error);
 }
 
-QMenu* MainWindow::contextMenuFor(const QString& panel) {
+QMenu* MainWindow::contextMenuFor(const QString& panel, qint64 edge_from, qint64 edge_to) {
   auto* menu = new QMenu(this);
   menu->setAttribute(Qt::WA_DeleteOnClose);
   if (panel == "graph") {
@@ -86,6 +89,17 @@ QMenu* MainWindow::contextMenuFor(const QString& panel) {
       if (rec) {
         const QString name = QString::fromStdString(rec->name);
         menu->addAction(tr("Copy name “%1”").arg(name), this, [name] { QApplication::clipboard()->setText(name); });
+      }
+    }
+    // An edge between two instructions: what-if fusion of its producer into its consumer.
+    if (edge_from >= 0 && edge_to >= 0 && run_ && step_ >= 0 && step_ < run_->size()) {
+      const InstructionRecord* p = run_->step(step_).module->Find(edge_from);
+      const InstructionRecord* c = run_->step(step_).module->Find(edge_to);
+      if (p && c) {
+        menu->addSeparator();
+        addWhatIfActions(menu, QString::fromStdString(OverrideNameIn(*run_, step_, p->name)),
+                         QString::fromStdString(OverrideNameIn(*run_, step_, c->name)),
+                         QString::fromStdString(p->name + " → " + c->name));
       }
     }
     menu->addSeparator();
@@ -102,10 +116,20 @@ QMenu* MainWindow::contextMenuFor(const QString& panel) {
 void MainWindow::installContextMenus() {
   graph_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(graph_, &QWidget::customContextMenuRequested, this,
-          [this](const QPoint& pos) { contextMenuFor("graph")->popup(graph_->mapToGlobal(pos)); });
+          [this](const QPoint& pos) {
+            int64_t from = -1, to = -1;
+            graph_->edgeAt(pos, &from, &to);
+            contextMenuFor("graph", from, to)->popup(graph_->mapToGlobal(pos));
+          });
   timeline_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(timeline_, &QWidget::customContextMenuRequested, this,
           [this](const QPoint& pos) { contextMenuFor("timeline")->popup(timeline_->mapToGlobal(pos)); });
+  QTableView* decisions = decisions_->table();
+  decisions->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(decisions, &QWidget::customContextMenuRequested, this, [this, decisions](const QPoint& pos) {
+    const QModelIndex at = decisions->indexAt(pos);
+    if (at.isValid()) decisionMenu(at.row())->popup(decisions->viewport()->mapToGlobal(pos));
+  });
 }
 
 }  // namespace hloscope::gui

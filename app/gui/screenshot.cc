@@ -27,13 +27,15 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   const bool pass = o.step.startsWith("pass:") && o.step.size() > 5;
   if (o.step != "last" && o.step != "initial" && !pass && (o.step.toInt(&ok) < 0 || !ok))
     return QStringLiteral("--step: expected a step number (0 = the input), 'initial', 'last' or pass:TEXT");
-  static const QStringList panels = {"graph", "timeline", "decisions", "text", "kernels", "llvm-ir", "ptx", "sass", "details", "pipeline", "log"};
+  static const QStringList panels = {"graph", "timeline", "decisions", "text", "kernels", "llvm-ir", "ptx", "sass", "details", "pipeline", "log", "whatif"};
   if (!panels.contains(o.panel)) return QStringLiteral("--panel: expected one of %1").arg(panels.join(", "));
   if (!o.compare.isEmpty() && !QFileInfo(o.compare).isFile())
     return QStringLiteral("--compare: %1: no such file").arg(o.compare);
   if (!o.vs_xla.isEmpty() && !QFileInfo(o.vs_xla).isDir())
     return QStringLiteral("--vs-xla: %1: no such folder").arg(o.vs_xla);
   if (!o.vs_xla.isEmpty() && !o.compare.isEmpty()) return QStringLiteral("--vs-xla and --compare: pick one");
+  if ((!o.whatif_force.isEmpty() || !o.whatif_forbid.isEmpty()) && (!o.compare.isEmpty() || !o.vs_xla.isEmpty()))
+    return QStringLiteral("--whatif-force / --whatif-forbid with --compare or --vs-xla: pick one");
   if (!(o.zoom >= 0.05 && o.zoom <= 20)) return QStringLiteral("--zoom: expected a factor between 0.05 and 20");
   return {};
 }
@@ -49,6 +51,10 @@ void ScreenshotDriver::start() {
   connect(window_, &MainWindow::compareShown, this, [this](bool ok) {
     if (!ok) fail(QStringLiteral("compare failed: ") + window_->lastError());
     compared_ = ok;
+  });
+  connect(window_, &MainWindow::whatIfFinished, this, [this](bool ok) {
+    if (!ok) fail(QStringLiteral("what-if failed: ") + window_->whatIfText());
+    whatif_done_ = ok;
   });
   window_->setPipelineChoice(o_.pipeline);
   window_->resize(o_.size);
@@ -108,6 +114,21 @@ void ScreenshotDriver::poll() {
       phase_ = Phase::kPairing;
       return;
     }
+    if (!o_.whatif_force.isEmpty() || !o_.whatif_forbid.isEmpty()) {
+      window_->runWhatIf(o_.whatif_force, o_.whatif_forbid);
+      phase_ = Phase::kWhatIf;
+      return;
+    }
+    phase_ = Phase::kSettling;
+    return;
+  }
+  if (phase_ == Phase::kWhatIf) {
+    if (!whatif_done_) return;
+    // The compare window (the what-if run beside) stays behind the main
+    // window, which is what is saved: the panel asked for, raised again.
+    window_->raise();
+    window_->activateWindow();
+    window_->showPanel(o_.panel);
     phase_ = Phase::kSettling;
     return;
   }

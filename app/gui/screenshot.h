@@ -8,12 +8,16 @@
 // --compare it compares the step with module B and saves the compare window
 // instead; with --vs-xla it opens the XLA dump or reference folder DIR
 // beside (File → Compare decisions with XLA dump…) and shows the decisions
-// panel's "vs XLA" rows.
+// panel's "vs XLA" rows; with --whatif-force / --whatif-forbid P:C it runs
+// that what-if (right-click → Force / Forbid this fusion) once the step is
+// shown, and saves the window when the result is in (--panel whatif: its
+// summary).
 #pragma once
 
 #include <QObject>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 namespace hloscope::gui {
 
@@ -28,6 +32,7 @@ struct ScreenshotOptions {
   QString panel = "graph";
   QString compare;  // module B: screenshot the compare window
   QString vs_xla;   // an XLA dump or reference folder: the decisions panel's "vs XLA" rows
+  QStringList whatif_force, whatif_forbid;  // "P:C": a what-if run before the picture
   QString output;
   QSize size{1600, 1000};
   double zoom = 1;  // graph zoom factor applied once the window settled
@@ -58,10 +63,11 @@ class ScreenshotDriver : public QObject {
 
   MainWindow* window_;
   ScreenshotOptions o_;
-  enum class Phase { kLoading, kRunning, kStepping, kComparing, kPairing, kSettling, kDone } phase_ = Phase::kLoading;
+  enum class Phase { kLoading, kRunning, kStepping, kComparing, kPairing, kWhatIf, kSettling, kDone } phase_ = Phase::kLoading;
   int waited_ms_ = 0;
   int idle_polls_ = 0;
   bool compared_ = false;
+  bool whatif_done_ = false;
   bool zoomed_ = false;
 };
 

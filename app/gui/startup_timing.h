@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 class QTimer;
@@ -34,6 +35,12 @@ class StartupTiming : public QObject {
   StartupTiming(MainWindow* window, bool exit_when_ready, QObject* parent = nullptr);
 
   const UiStallStats& stalls() const { return stalls_; }
+  // Once the last step is drawn, runs a what-if with these overrides
+  // ("P:C", --whatif-force / --whatif-forbid) and measures the UI thread
+  // from the request until the what-if run is shown (the compare window's
+  // graphs laid out); --exit-when-ready then waits for it.
+  void setWhatIf(const QStringList& force, const QStringList& forbid);
+  const UiStallStats& whatIfStalls() const { return whatif_stalls_; }
   // One line per event, "timing: <event> <ms> ms", plus a summary.
   QString summary() const;
 
@@ -53,7 +60,12 @@ class StartupTiming : public QObject {
   QElapsedTimer clock_;
   QTimer* beat_;
   qint64 last_beat_ns_ = 0;
-  UiStallStats stalls_;
+  void startWhatIf();
+  void whatIfShown();
+  UiStallStats stalls_, whatif_stalls_;
+  QStringList whatif_force_, whatif_forbid_;
+  bool whatif_ = false, whatif_measuring_ = false;
+  int whatif_layouts_ = 0;
   bool painted_ = false, interactive_ = false, finished_ = false, done_ = false;
   std::vector<std::pair<QString, double>> events_;
 };

@@ -13,6 +13,7 @@ void RegisterMetaTypes() {
   qRegisterMetaType<std::shared_ptr<const codegen::CodegenResult>>();
   qRegisterMetaType<std::shared_ptr<const views::KernelListing>>();
   qRegisterMetaType<std::shared_ptr<const CompareBundle>>();
+  qRegisterMetaType<std::shared_ptr<const WhatIfBundle>>();
   qRegisterMetaType<std::shared_ptr<const views::XlaDecisions>>();
   qRegisterMetaType<std::shared_ptr<const views::DecisionsVsXla>>();
 }

@@ -11,7 +11,9 @@
 
 #include "core/codegen/codegen.h"
 #include "core/memory/buffer_assignment.h"
+#include "core/fusion/fusion_overrides.h"
 #include "core/session/session.h"
+#include "core/session/whatif.h"
 #include "views/compare/compare_view.h"
 #include "views/decisions/xla_decisions.h"
 #include "views/kernels/kernels_model.h"
@@ -40,6 +42,22 @@ Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::gui::CompareBundle>)
 
 namespace hloscope::gui {
 
+// A what-if run (right-click → Force / Forbid this fusion): the deltas, and
+// the what-if run beside the base run (null when no override was applied).
+struct WhatIfBundle {
+  FusionOverrides overrides;
+  std::shared_ptr<const WhatIfResult> result;
+  std::shared_ptr<const PipelineRun> run;        // the what-if run
+  std::shared_ptr<const CompareBundle> compare;  // base last step vs what-if last step
+  double ms = 0;                                 // on the worker
+};
+
+}  // namespace hloscope::gui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const hloscope::gui::WhatIfBundle>)
+
+namespace hloscope::gui {
+
 void RegisterMetaTypes();
 
 // Emitted from worker threads; connect with the receiver as context.
@@ -63,6 +81,8 @@ class Relay : public QObject {
                     QString error, double ms);
   // XLA's own decisions for an XLA dump run (null with `error`: none).
   void xlaDecisionsReady(quint64 generation, std::shared_ptr<const hloscope::views::XlaDecisions> xla, QString error);
+  // A what-if run and its deltas (null with `error`).
+  void whatIfReady(quint64 generation, std::shared_ptr<const hloscope::gui::WhatIfBundle> bundle, QString error);
   // Our decisions against XLA's (null with `error`).
   void vsXlaReady(quint64 generation, std::shared_ptr<const hloscope::views::DecisionsVsXla> diff, QString error);
 };

@@ -79,6 +79,7 @@ class Keys {
     for (size_t k = 0; k < results.size(); ++k)
       if (results[k] != d.consumers[k] && !canon_.count(results[k])) canon_[results[k]] = Canon(d.consumers[k]);
   }
+  std::string Name(const std::string& n) const { return Canon(n); }
 
  private:
   std::string Canon(const std::string& n) const {
@@ -270,6 +271,16 @@ SeenNames NamesInRun(const PipelineRun& run, const FusionOverrides& o) {
     }
   }
   return seen;
+}
+
+std::string OverrideNameIn(const PipelineRun& run, int step, const std::string& name, const FusionDecision* before) {
+  Keys keys;
+  for (int k = 0; k <= step && k < run.size(); ++k)
+    for (const FusionDecision& d : run.step(k).decisions) {
+      if (&d == before) return keys.Name(name);
+      keys.Learn(d);
+    }
+  return keys.Name(name);
 }
 
 StatusOr<WhatIfResult> CompareWhatIfRuns(const PipelineRun& base, const PipelineRun& whatif,

@@ -90,6 +90,14 @@ std::vector<WhatIfDecision> DecisionsOfRun(const PipelineRun& run);
 StatusOr<WhatIfTotals> TotalsOfRun(const PipelineRun& run);
 // The names and ids of `o` that any step of `run` held (for ValidateOverrides).
 SeenNames NamesInRun(const PipelineRun& run, const FusionOverrides& o);
+// How an override names `name`, an instruction of step `step` of `run` (or
+// a producer or consumer of the decision `before`, made in that step): a
+// fusion made by a decision of the run stands for the instruction it was
+// made from (the consumer it wrapped), followed back to the input's names,
+// since fusions are numbered in the order they are made, which an override
+// shifts. Other names are returned as they are.
+std::string OverrideNameIn(const PipelineRun& run, int step, const std::string& name,
+                           const FusionDecision* before = nullptr);
 // Two recorded runs of one session: `whatif` made under `o`.
 StatusOr<WhatIfResult> CompareWhatIfRuns(const PipelineRun& base, const PipelineRun& whatif,
                                          const FusionOverrides& o);

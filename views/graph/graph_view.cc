@@ -528,4 +528,24 @@ void GraphView::positionOverlays() {
   busy_label_->move((width() - busy_label_->width()) / 2, (height() - busy_label_->height()) / 2);
 }
 
+bool GraphView::edgeAt(const QPoint& pos, int64_t* from, int64_t* to) const {
+  if (!canvas_) return false;
+  const QPoint at = canvas_->viewport()->mapFrom(this, pos);
+  for (QGraphicsItem* item : canvas_->items(QRect(at - QPoint(3, 3), QSize(7, 7)), Qt::IntersectsItemShape)) {
+    if (dynamic_cast<NodeItem*>(item)) return false;
+    if (auto* e = dynamic_cast<EdgeItem*>(item)) {
+      *from = e->from();
+      *to = e->to();
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::pair<int64_t, int64_t>> GraphView::edges() const {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const EdgeItem* e : edge_items_) out.emplace_back(e->from(), e->to());
+  return out;
+}
+
 }  // namespace hloscope::views

@@ -104,6 +104,11 @@ class GraphView : public QWidget {
   // Ids of nodes drawn with each highlight in the current picture.
   // Also "missing" and "external" (kernel marks) and "refused" (XLA's refusals).
   std::vector<int64_t> highlighted(const QString& kind) const;  // "added", "removed", "folded", "rewritten"
+  // The edge drawn at `pos` (this widget's coordinates; a node there wins),
+  // as (from, to) node ids; false when there is none.
+  bool edgeAt(const QPoint& pos, int64_t* from, int64_t* to) const;
+  // Every edge drawn, as (from, to) node ids.
+  std::vector<std::pair<int64_t, int64_t>> edges() const;
 
  signals:
   void instructionSelected(int64_t id);
