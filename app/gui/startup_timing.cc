@@ -89,7 +89,20 @@ void StartupTiming::setWhatIf(const QStringList& force, const QStringList& forbi
   whatif_forbid_ = forbid;
   whatif_ = !force.isEmpty() || !forbid.isEmpty();
   connect(window_, &MainWindow::whatIfFinished, this, [this](bool ok) {
-    mark(ok ? "what-if finished (result shown)" : "what-if failed");
+    QString what = "what-if failed";
+    if (ok && window_->whatIf() && window_->whatIf()->result) {
+      const WhatIfResult& r = *window_->whatIf()->result;
+      const WhatIfTotals d = r.delta();
+      what = QString("what-if finished (result shown: kernels %1 → %2, Δkernels %3, ΔHBM bytes %4, Δest. µs %5, "
+                     "Δpeak bytes %6)")
+                 .arg(r.base.kernels)
+                 .arg(r.whatif.kernels)
+                 .arg(d.kernels)
+                 .arg(d.hbm_bytes)
+                 .arg(d.est_us, 0, 'f', 3)
+                 .arg(d.peak_bytes);
+    }
+    mark(what);
     if (!ok || !window_->whatIf() || !window_->whatIf()->compare || !window_->compareView()) return whatIfShown();
     // The what-if run is shown once both compare graphs are laid out.
     whatif_layouts_ = 0;

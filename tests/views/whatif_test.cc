@@ -2,6 +2,7 @@
 // decision row and on a graph edge, a forbidden fusion run beside the
 // original with its deltas, a refused force with its reason and no run.
 #include <QAction>
+#include <QGraphicsScene>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -12,6 +13,8 @@
 #include "tests/views/view_test_util.h"
 #include "views/compare/compare_view.h"
 #include "views/decisions/decisions_panel.h"
+#include "views/graph/graph_canvas.h"
+#include "views/graph/graph_items.h"
 #include "views/graph/graph_view.h"
 
 namespace hloscope::gui {
@@ -148,6 +151,33 @@ TEST(WhatIfTest, GraphEdgeOffersForceAndForbid) {
   QMenu* plain = w.contextMenuFor("graph");
   EXPECT_EQ(ActionStartingWith(plain, "Force this fusion"), nullptr);
   delete plain;
+}
+
+TEST(WhatIfTest, EdgeAtFindsTheEdgeUnderThePoint) {
+  MainWindow w(kTestOptions);
+  w.resize(1400, 900);
+  w.show();
+  ASSERT_NO_FATAL_FAILURE(OpenGpu(w, "mlp_gelu.hlo"));
+  w.selectStep(0);
+  ASSERT_TRUE(Idle(w));
+  auto* canvas = w.graph()->findChild<views::GraphCanvas*>();
+  ASSERT_NE(canvas, nullptr);
+  int found = 0;
+  for (QGraphicsItem* item : canvas->scene()->items()) {
+    auto* e = dynamic_cast<views::EdgeItem*>(item);
+    if (!e) continue;
+    // The middle of the edge's path, in the graph widget's coordinates.
+    const QPointF scene = e->mapToScene(e->path().pointAtPercent(0.5));
+    const QPoint at = canvas->viewport()->mapTo(w.graph(), canvas->mapFromScene(scene));
+    int64_t from = -1, to = -1;
+    if (!w.graph()->edgeAt(at, &from, &to)) continue;  // a node drawn over it
+    EXPECT_EQ(from, e->from());
+    EXPECT_EQ(to, e->to());
+    ++found;
+  }
+  EXPECT_GT(found, 0);
+  int64_t from = -1, to = -1;
+  EXPECT_FALSE(w.graph()->edgeAt(QPoint(-50, -50), &from, &to));
 }
 
 TEST(WhatIfTest, UnknownNameFails) {

@@ -6,6 +6,7 @@
 #include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QPainterPathStroker>
 #include <QRegularExpression>
 #include <QThreadPool>
 #include <QVBoxLayout>
@@ -531,9 +532,21 @@ void GraphView::positionOverlays() {
 bool GraphView::edgeAt(const QPoint& pos, int64_t* from, int64_t* to) const {
   if (!canvas_) return false;
   const QPoint at = canvas_->viewport()->mapFrom(this, pos);
-  for (QGraphicsItem* item : canvas_->items(QRect(at - QPoint(3, 3), QSize(7, 7)), Qt::IntersectsItemShape)) {
-    if (dynamic_cast<NodeItem*>(item)) return false;
-    if (auto* e = dynamic_cast<EdgeItem*>(item)) {
+  const QPointF scene = canvas_->mapToScene(at);
+  // The edge whose drawn curve passes nearest, within a few pixels (an
+  // item's default shape would fill the area under an open curve, which its
+  // neighbours overlap).
+  std::vector<EdgeItem*> near;
+  for (QGraphicsItem* item : canvas_->items(QRect(at - QPoint(4, 4), QSize(9, 9)))) {
+    if (dynamic_cast<NodeItem*>(item) && item->contains(item->mapFromScene(scene))) return false;
+    if (auto* e = dynamic_cast<EdgeItem*>(item)) near.push_back(e);
+  }
+  const double px = 1 / std::max(canvas_->zoom(), 0.01);
+  for (double width : {1.0, 3.0, 5.0, 7.0}) {
+    QPainterPathStroker stroker;
+    stroker.setWidth(width * px);
+    for (EdgeItem* e : near) {
+      if (!stroker.createStroke(e->path()).contains(e->mapFromScene(scene))) continue;
       *from = e->from();
       *to = e->to();
       return true;
