@@ -422,6 +422,11 @@ void MainWindow::openFile(const QString& path) {
   dump_dir_.clear();
   clearXlaDecisions(false);
   if (cancel_) *cancel_ = true;
+  if (whatif_running_) {  // a what-if of the previous file: dropped
+    if (whatif_cancel_) *whatif_cancel_ = true;
+    ++whatif_gen_;
+    whatif_running_ = false;
+  }
   const quint64 gen = ++load_gen_;
   ++run_gen_;
   ++prep_gen_;

@@ -180,6 +180,20 @@ TEST(WhatIfTest, EdgeAtFindsTheEdgeUnderThePoint) {
   EXPECT_FALSE(w.graph()->edgeAt(QPoint(-50, -50), &from, &to));
 }
 
+TEST(WhatIfTest, OpeningAnotherFileDropsARunningWhatIf) {
+  MainWindow w(kTestOptions);
+  ASSERT_NO_FATAL_FAILURE(OpenGpu(w, "mlp_gelu.hlo"));
+  QSignalSpy finished(&w, &MainWindow::whatIfFinished);
+  w.runWhatIf({}, {"mul.6:mul.7"});
+  ASSERT_TRUE(w.whatIfRunning());
+  ASSERT_NO_FATAL_FAILURE(OpenGpu(w, "resnet_block.hlo"));
+  EXPECT_FALSE(w.whatIfRunning());
+  // Its result, if the worker got that far, is not shown for the new file.
+  WaitUntil([] { return false; }, 300);
+  EXPECT_EQ(finished.count(), 0);
+  EXPECT_FALSE(w.whatIf());
+}
+
 TEST(WhatIfTest, UnknownNameFails) {
   MainWindow w(kTestOptions);
   ASSERT_NO_FATAL_FAILURE(OpenGpu(w, "mlp_gelu.hlo"));
