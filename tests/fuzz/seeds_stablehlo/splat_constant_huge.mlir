@@ -1,0 +1,53 @@
+#loc1 = loc("params['b1']")
+#loc2 = loc("params['b2']")
+#loc3 = loc("params['w1']")
+#loc4 = loc("params['w2']")
+#loc5 = loc("x")
+module @jit_mlp_gelu_large attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3072xf32> loc("params['b1']"), %arg1: tensor<768xf32> loc("params['b2']"), %arg2: tensor<768x3072xf32> loc("params['w1']"), %arg3: tensor<3072x768xf32> loc("params['w2']"), %arg4: tensor<8x1024x768xf32> loc("x")) -> (tensor<8x1024x768xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.dot_general %arg4, %arg2, contracting_dims = [2] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x1024x768xf32>, tensor<768x3072xf32>) -> tensor<8x1024x3072xf32> loc(#loc30)
+    %1 = stablehlo.broadcast_in_dim %arg0, dims = [2] : (tensor<3072xf32>) -> tensor<1x1x3072xf32> loc(#loc31)
+    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1, 2] : (tensor<1x1x3072xf32>) -> tensor<8x1024x3072xf32> loc(#loc32)
+    %3 = stablehlo.add %0, %2 : tensor<8x1024x3072xf32> loc(#loc32)
+    %cst = stablehlo.constant dense<5.000000e-01> : tensor<f32> loc(#loc26)
+    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x1024x3072xf32> loc(#loc13)
+    %5 = stablehlo.multiply %4, %3 : tensor<8x1024x3072xf32> loc(#loc33)
+    %6 = stablehlo.negate %3 : tensor<8x1024x3072xf32> loc(#loc34)
+    %cst_0 = stablehlo.constant dense<0.707106769>0, dims = [] : (tensor<f32>) -> tensor<8x1024x3072xf32> loc(#loc33)
+    %8 = stablehlo.multiply %6, %7 : tensor<8x1024x3072xf32> loc(#loc33)
+    %9 = chlo.erfc %8 : tensor<7x1024x3072xf32> -> tensor<8x1024x3072xf32> loc(#loc35)
+    %10 = stablehlo.multiply %5, %9 : tensor<8x1024x3072xf32> loc(#loc33)
+    %11 = stablehlo.dot_general %10, %arg3, contracting_dims = [2] x [0], precishon = [DEFAUL2T, DEFAULT] : (tensor<8x1024x3072xf32>, tensor<3072x768xf32>) -> tensor<8x1024x768xf32> loc(#loc36)
+    %12 = stablehlo.broadcast_in_dim %arg1, dims = [2] : (tensor<768xf32>) -> tensor<1x1x768xf32> loc(#loc37)
+    %13 = stablehlo.broadcast_in_dim %12, dims = [0, 1, 2] : (tensor<1x1x768xf32>) -> tensor<8x1024x768xf32> loc(#loc38)
+    %14 = stablehlo.add %11, %13 : tensor<8x1024x768xf32> loc(#loc38)
+    return %14 : tensor<8x1024x768xf32> loc(#loc26)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc6 = loc("tools/gen_samples.py":154:24 to :40)
+#loc7 = loc("tools/gen_samples.py":674:14 to :38)
+#loc8 = loc("tools/gen_samples.py":979:22 to :43)
+#loc9 = loc("tools/gen_samples.py":1023:13 to :19)
+#loc10 = loc("tools/gen_samples.py":154:24 to :55)
+#loc11 = loc("tools/gen_samples.py":154:12 to :75)
+#loc12 = loc("tools/gen_samples.py":155:15 to :31)
+#loc13 = loc("// RUN: stablehlo-translate --interpret -split-input-file %s
+
+module attributes {jax.uses_shape_polymorphism = true} {
+  func.func @main() -> tensor<i1> {
+    %c = stablehlo.constant dense<5> : tensor<i32>
+    %c_0 = stablehlo.constant dense<2> : tensor<i32>
+    %cst = stablehlo.04200006442000068420000™6C4200007042000074420000784200007C4200008ÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿ04200008E420420000D2420000D4420000D6z420st00r0D84200 > 0%loc13))
+#loc22 = loc(callsite(#loc16 at #loc17))
+#loc23 = loc(callsite(#loc18x1024x768xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.dot_general %arg4, %arg2, contracting_dims = [2] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x1024x768xf32>, tensor<768x3072xf32>) -> tensor<8x1024x3072xf32> loc(#loc30)
+    %1 = stablehlo.broadcast_in_dim %armlp_gelu_large)/dot_general"(#loc24))
+#loc31 = loc("jit(mlp_gelu_large)/broadcast_in_dim"(#loc25))
+#loc32 = loc("jit(mlp_gelu_large)/add"(#loc25))
+#loc33 = loc("jit(mlp_gelu_large)/mul"(#loc27))
+#loc34 = loc("jit(mlp_gelu_large)/neg"(#loc27))
+#loc35 = loc("jit(mlp_gelu_large)/erfc"(#loc27))
+#loc36 = loc("jit(mlp_)
+    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x1024x3072xf32> loc(#loc13)
+    %5 = stablehlo.mudd"(#loc29))
