@@ -104,6 +104,15 @@ StatusOr<Literal> LiteralFromDense(const std::string& body_in, const Shape& shap
   if (body_in.starts_with("<")) return Unsupported("constant " + body_in);
   if (!shape.IsArray()) return Error("dense<> for a non-array type");
   PrimitiveType t = shape.element_type();
+  // A literal is built in memory: a type of more than 1 GiB is refused
+  // before allocating (the StableHLO fuzzer asked for 533 PB).
+  constexpr int64_t kMaxConstantBytes = int64_t{1} << 30;
+  const std::optional<int64_t> checked = CheckedElementCount(shape.dims());
+  const int64_t count = checked.value_or(-1);
+  const int64_t elem_bytes = std::max<int64_t>(BitWidth(t), 8) / 8;
+  if (count < 0 || count > kMaxConstantBytes / elem_bytes)
+    return Error("dense<> constant of " + std::to_string(count) + " elements is larger than 1 GiB; "
+                 "write it as a broadcast of a scalar");
   Literal l(shape);
   int64_t n = shape.num_elements();
   std::string body = body_in;

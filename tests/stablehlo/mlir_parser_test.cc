@@ -260,6 +260,19 @@ TEST(MlirParser, SplatDenseConstants) {
   for (int64_t i = 0; i < 2; ++i) EXPECT_EQ(parts[3].GetDouble(i), 1.0) << i;
 }
 
+// A constant whose type would take more than 1 GiB is refused before any
+// allocation (the fuzzer's tensor<2x33333333333333333xui64> asked for 533 PB).
+TEST(MlirParser, HugeConstantIsRefused) {
+  auto ast = ParseMlir(R"(func.func @main() -> tensor<2x33333333333333333xui64> {
+  %0 = stablehlo.constant dense<1> : tensor<2x33333333333333333xui64>
+  return %0 : tensor<2x33333333333333333xui64>
+})", "big.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_FALSE(conv.ok());
+  EXPECT_NE(conv.status().message().find("larger than 1 GiB"), std::string::npos) << conv.status().message();
+}
+
 TEST(MlirParser, UnsupportedNamesTheOp) {
   auto ast = ParseMlir(R"(func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
   return %a : tensor<?xf32>
