@@ -273,6 +273,29 @@ class Parser {
     bool ok;
     std::string axes = lex_.RawUntilClose('<', '>', &ok);
     if (!ok) return Err(start, "unbalanced '<' in sdy.mesh");
+    {
+      // The axes are kept as text in the module's frontend attributes: they
+      // must nest and close (found by the StableHLO fuzzer: `<[T>` printed
+      // into HLO that did not parse back).
+      std::string open;
+      bool in_string = false;
+      for (size_t i = 0; i < axes.size() && ok; ++i) {
+        const char c = axes[i];
+        if (in_string) {
+          if (c == '\\') ++i;
+          else if (c == '"') in_string = false;
+        } else if (c == '"') {
+          in_string = true;
+        } else if (c == '[' || c == '(' || c == '{') {
+          open += c;
+        } else if (c == ']' || c == ')' || c == '}') {
+          const char want = c == ']' ? '[' : c == ')' ? '(' : '{';
+          ok = !open.empty() && open.back() == want;
+          if (ok) open.pop_back();
+        }
+      }
+      if (!ok || in_string || !open.empty()) return Err(start, "unbalanced brackets or quotes in sdy.mesh axes");
+    }
     if (lex_.Peek().text == "{") {
       lex_.Next();
       lex_.RawUntilClose('{', '}', &ok);
