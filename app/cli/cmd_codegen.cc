@@ -30,6 +30,24 @@ int Fail(const std::string& msg, int code = 1) {
 
 // --compare-xla DIR: our kernels against the PTX XLA compiled for the same
 // program (core/report/ptx_compare.h); no bundle is written.
+// The pipeline and codegen of FILE, announced as every command announces
+// its pipeline.
+StatusOr<codegen::CompiledFile> CompileForCodegen(const Args& args, const std::string& file,
+                                                  const codegen::CodegenOptions& opts) {
+  AnnouncePipeline("codegen", args.GetOr("--pipeline", "gpu"));
+  return codegen::CompileFile(file, args.GetOr("--pipeline", "gpu"), opts);
+}
+
+// Codegen's errors are located (FILE:LINE:COL: error: ...) and printed as
+// they are; others get the file's name once.
+int ReportCompileError(const std::string& file, const std::string& m) {
+  if (m.rfind(file + ":", 0) == 0 && m.find(": error: ") != std::string::npos) {
+    std::fprintf(stderr, "%s\n", m.c_str());
+    return 1;
+  }
+  return Fail(file + ": " + m);
+}
+
 int RunCompareXla(const Args& args, const std::string& dir, codegen::CodegenOptions opts) {
   const std::string& file = args.positional()[0];
   auto files = report::ReadXlaKernelFiles(dir, args.GetOr("--module", ""));
@@ -37,16 +55,8 @@ int RunCompareXla(const Args& args, const std::string& dir, codegen::CodegenOpti
   auto xla = LoadModuleFile(files->module_path);
   if (!xla.ok()) return Fail(xla.status().message());
   opts.sass = false;  // ptxas -v runs once per kernel below, on the same -arch for both sides
-  AnnouncePipeline("codegen", args.GetOr("--pipeline", "gpu"));
-  auto compiled = codegen::CompileFile(file, args.GetOr("--pipeline", "gpu"), opts);
-  if (!compiled.ok()) {
-    const std::string& m = compiled.status().message();
-    if (m.rfind(file + ":", 0) == 0 && m.find(": error: ") != std::string::npos) {
-      std::fprintf(stderr, "%s\n", m.c_str());
-      return 1;
-    }
-    return Fail(file + ": " + m);
-  }
+  auto compiled = CompileForCodegen(args, file, opts);
+  if (!compiled.ok()) return ReportCompileError(file, compiled.status().message());
   for (const std::string& m : codegen::MissingKernelMessages(*compiled, file))
     std::fprintf(stderr, "%s (left out of the comparison)\n", m.c_str());
   report::PtxCompareOptions copts;
@@ -116,17 +126,8 @@ int RunCodegen(const std::vector<std::string>& argv) {
   if (!args.Has("--no-sass") && !missing_tools.empty())
     std::fprintf(stderr, "hloscope-cli codegen: note: no SASS or kernel resources: %s\n", missing_tools.c_str());
   const std::string& file = args.positional()[0];
-  AnnouncePipeline("codegen", args.GetOr("--pipeline", "gpu"));
-  auto compiled = codegen::CompileFile(file, args.GetOr("--pipeline", "gpu"), opts);
-  if (!compiled.ok()) {
-    // Codegen's errors are located (FILE:LINE:COL: error: ...); others get the file's name once.
-    const std::string& m = compiled.status().message();
-    if (m.rfind(file + ":", 0) == 0 && m.find(": error: ") != std::string::npos) {
-      std::fprintf(stderr, "%s\n", m.c_str());
-      return 1;
-    }
-    return Fail(file + ": " + m);
-  }
+  auto compiled = CompileForCodegen(args, file, opts);
+  if (!compiled.ok()) return ReportCompileError(file, compiled.status().message());
 
   for (const std::string& c : compiled->synthesized_constants)
     std::fprintf(stderr, "%s: warning: constant %s has elided values ({...}); filled with deterministic values "
