@@ -267,6 +267,9 @@ void MainWindow::buildActions() {
   zin->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal), QKeySequence::ZoomIn});
   QAction* zout = view->addAction(tr("Zoom &out"), this, [this] { graph_->zoomOut(); });
   zout->setShortcuts({QKeySequence(Qt::Key_Minus), QKeySequence::ZoomOut});
+  QAction* legend = view->addAction(tr("Show &legend"), graph_, &views::GraphView::setLegendVisible);
+  legend->setCheckable(true);
+  connect(graph_, &views::GraphView::legendVisibilityChanged, legend, &QAction::setChecked);
   QMenu* budget = view->addMenu(tr("Graph &node budget"));
   auto* budgets = new QActionGroup(budget);
   for (int n : {400, 800, 2000, 5000}) {

@@ -1,10 +1,13 @@
 #include "views/graph/graph_canvas.h"
 
 #include <QMouseEvent>
+#include <QNativeGestureEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTimer>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
 
 #include "core/layout/palette.h"
 #include "views/common/qt_palette.h"
@@ -23,22 +26,83 @@ GraphCanvas::GraphCanvas(GraphView* owner, QGraphicsScene* scene) : QGraphicsVie
   setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
   setBackgroundBrush(Qt::white);
   setFocusPolicy(Qt::StrongFocus);
+  connect(scene, &QGraphicsScene::sceneRectChanged, this, [this] { updateScrollArea(); });
+  // fitInView() and other scale() calls change the zoom behind our back:
+  // the margins follow once the event loop runs.
+  connect(
+      this, &GraphCanvas::viewportChanged, this, [this] {
+        if (zoom() != area_zoom_) updateScrollArea();
+      },
+      Qt::QueuedConnection);
 }
 
-void GraphCanvas::zoomBy(double factor) {
-  double z = zoom() * factor;
-  if (z < 0.02 || z > 8) return;
-  scale(factor, factor);
+QPointF GraphCanvas::viewportCenter() const {
+  return viewportTransform().inverted().map(QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0));
+}
+
+void GraphCanvas::updateScrollArea() {
+  if (!scene()) return;
+  const QRectF content = scene()->sceneRect();
+  const double z = std::max(zoom(), 1e-6);
+  const double mx = viewport()->width() / (2 * z), my = viewport()->height() / (2 * z);
+  const QRectF area = content.adjusted(-mx, -my, mx, my);
+  area_zoom_ = zoom();
+  if (area == sceneRect()) return;
+  const bool keep = !sceneRect().isEmpty() && !content.isEmpty();
+  const QPointF center = viewportCenter();
+  setSceneRect(area);
+  if (keep) centerOn(center);
+}
+
+void GraphCanvas::zoomAt(double factor, const QPointF& at) {
+  const double z0 = zoom();
+  if (!(z0 > 0) || !(factor > 0)) return;
+  const double z = std::clamp(z0 * factor, kMinZoom, kMaxZoom);
+  if (std::abs(z - z0) < 1e-9 * z0) return;
+  const QPointF scene_at = viewportTransform().inverted().map(at);
+  const ViewportAnchor anchor = transformationAnchor();
+  setTransformationAnchor(QGraphicsView::NoAnchor);
+  scale(z / z0, z / z0);
+  setTransformationAnchor(anchor);
+  updateScrollArea();
+  const QPointF off = viewportTransform().map(scene_at) - at;
+  horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(off.x()));
+  verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(off.y()));
   emit viewportChanged();
 }
 
+void GraphCanvas::zoomBy(double factor) {
+  zoomAt(factor, QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0));
+}
+
+void GraphCanvas::panBy(double dx, double dy) {
+  horizontalScrollBar()->setValue(horizontalScrollBar()->value() - qRound(dx));
+  verticalScrollBar()->setValue(verticalScrollBar()->value() - qRound(dy));
+}
+
 void GraphCanvas::wheelEvent(QWheelEvent* e) {
-  if (e->modifiers() & Qt::ControlModifier) {
-    zoomBy(e->angleDelta().y() > 0 ? 1.15 : 1 / 1.15);
-    e->accept();
-    return;
+  // Pixel deltas (touchpads) are what moved on screen; angle deltas are
+  // eighths of a degree, 120 a notch, taken as 60 pixels.
+  const QPointF d = !e->pixelDelta().isNull() ? QPointF(e->pixelDelta()) : QPointF(e->angleDelta()) / 2.0;
+  e->accept();
+  if (e->modifiers() & Qt::ShiftModifier) return panBy(d.y() != 0 ? d.y() : d.x(), 0);
+  if (e->modifiers() & Qt::AltModifier) return panBy(d.x(), d.y());
+  if (std::abs(d.x()) > std::abs(d.y())) return panBy(d.x(), 0);  // a sideways swipe or tilt
+  if (d.y() == 0) return;
+  // 2x per 240 pixels: a notch is 1.19x, a touchpad's few pixels a small step.
+  zoomAt(std::pow(2.0, std::clamp(d.y(), -240.0, 240.0) / 240.0), e->position());
+}
+
+bool GraphCanvas::viewportEvent(QEvent* e) {
+  if (e->type() == QEvent::NativeGesture) {  // a touchpad's pinch
+    auto* g = static_cast<QNativeGestureEvent*>(e);
+    if (g->gestureType() == Qt::ZoomNativeGesture) {
+      zoomAt(1 + std::clamp(g->value(), -0.5, 1.0), viewport()->mapFromGlobal(g->globalPosition()));
+      e->accept();
+      return true;
+    }
   }
-  QGraphicsView::wheelEvent(e);
+  return QGraphicsView::viewportEvent(e);
 }
 
 void GraphCanvas::scrollContentsBy(int dx, int dy) {
@@ -48,6 +112,7 @@ void GraphCanvas::scrollContentsBy(int dx, int dy) {
 
 void GraphCanvas::resizeEvent(QResizeEvent* e) {
   QGraphicsView::resizeEvent(e);
+  updateScrollArea();
   emit viewportChanged();
 }
 
@@ -153,7 +218,9 @@ constexpr int kRow = 15;
 }  // namespace
 
 GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent) {
-  setAttribute(Qt::WA_TransparentForMouseEvents);
+  setObjectName(QStringLiteral("graphLegend"));
+  setCursor(Qt::PointingHandCursor);
+  setToolTip(tr("Click to hide the legend"));
   for (ChangeKind k : kLegendChanges) labels_ << QString::fromLatin1(ChangeName(k));
   resize(sizeHint());
 }
@@ -186,12 +253,21 @@ QSize GraphLegend::sizeHint() const {
   return {150, rows * kRow + 12};
 }
 
+void GraphLegend::mousePressEvent(QMouseEvent* e) {
+  e->accept();
+  emit closeRequested();
+}
+
 void GraphLegend::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   p.setPen(QColor(200, 200, 200));
   p.setBrush(QColor(255, 255, 255, 225));
   p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 4, 4);
+  const QRectF close(width() - kCloseSize - 5, 5, kCloseSize, kCloseSize);
+  p.setPen(QPen(QColor(120, 120, 120), 1.4));
+  p.drawLine(close.topLeft() + QPointF(3, 3), close.bottomRight() - QPointF(3, 3));
+  p.drawLine(close.topRight() + QPointF(-3, 3), close.bottomLeft() + QPointF(3, -3));
   QFont f = font();
   f.setPixelSize(10);
   p.setFont(f);

@@ -1,6 +1,7 @@
 // The widgets around the graph scene: the zoomable/pannable canvas, the
 // minimap (the same scene small, with the viewport rectangle; click to move)
-// and the legend overlay (the shared palette and the change colours).
+// and the legend (the shared palette and the change colours; an overlay the
+// view shows on request and a click on it hides).
 #pragma once
 
 #include <QGraphicsView>
@@ -12,25 +13,42 @@ namespace hloscope::views {
 
 class GraphView;
 
+// Map-like navigation: the wheel zooms around the cursor (a touchpad's
+// pixel deltas in small steps), Shift+wheel pans sideways, Alt+wheel pans,
+// a sideways wheel or swipe pans sideways, drag pans. The scrollable area is
+// the scene plus half a viewport on every side, so that any point of the
+// graph can be centred and a zoom keeps the point under the cursor.
 class GraphCanvas : public QGraphicsView {
   Q_OBJECT
 
  public:
+  static constexpr double kMinZoom = 0.02, kMaxZoom = 8;
   GraphCanvas(GraphView* owner, QGraphicsScene* scene);
-  void zoomBy(double factor);
+  // Zooms by `factor` (clamped to [kMinZoom, kMaxZoom]) keeping the scene
+  // point under `at` (viewport coordinates) where it is.
+  void zoomAt(double factor, const QPointF& at);
+  void zoomBy(double factor);  // around the viewport's centre
   double zoom() const { return transform().m11(); }
+  QPointF viewportCenter() const;
 
  signals:
   void viewportChanged();
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
+  bool viewportEvent(QEvent* e) override;
   void scrollContentsBy(int dx, int dy) override;
   void resizeEvent(QResizeEvent* e) override;
   void paintEvent(QPaintEvent* e) override;
 
  private:
+  // The scene's rect plus half a viewport (at the current zoom) around it,
+  // keeping the scene point at the viewport's centre.
+  void updateScrollArea();
+  void panBy(double dx, double dy);
+
   GraphView* owner_;
+  double area_zoom_ = 0;  // the zoom updateScrollArea() last sized for
 };
 
 class GraphMinimap : public QGraphicsView {
@@ -63,6 +81,7 @@ class GraphLegend : public QWidget {
 
  public:
   explicit GraphLegend(QWidget* parent);
+  static constexpr int kCloseSize = 12;  // the "×" in the top-right corner
   QSize sizeHint() const override;
   // Relabels the highlight rows (added, removed, folded, rewritten); an
   // empty label hides its row. The compare view uses its own meanings.
@@ -73,8 +92,12 @@ class GraphLegend : public QWidget {
   // Shows the "XLA refused" row (orange, "XLA") while the graph has such marks.
   void setRefusalMarks(bool refused);
 
+ signals:
+  void closeRequested();  // a click on it
+
  protected:
   void paintEvent(QPaintEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
 
  private:
   QStringList labels_;

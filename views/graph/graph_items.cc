@@ -5,6 +5,7 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
 #include <QtMath>
 
 #include "views/common/qt_palette.h"
@@ -17,6 +18,17 @@ QFont NodeFont() {
   QFont f(QStringLiteral("monospace"));
   f.setStyleHint(QFont::TypeWriter);
   f.setPixelSize(static_cast<int>(layout::kFontPt));
+  return f;
+}
+
+// The font of an aggregated edge's count, made once.
+const QFont& CountFont() {
+  static const QFont f = [] {
+    QFont font(QStringLiteral("sans-serif"));
+    font.setPixelSize(9);
+    font.setBold(true);
+    return font;
+  }();
   return f;
 }
 
@@ -247,9 +259,18 @@ EdgeItem::EdgeItem(const layout::GraphEdge& edge, const layout::EdgePath& path)
   setToolTip(tip);
   setZValue(2);
   setPen(QPen(QColor(97, 97, 97), edge.count > 1 ? 1.0 + std::min(3.0, std::log2(double(edge.count))) : 1.0));
+  if (edge.count > 1 && !pp.isEmpty()) {
+    count_label_ = QStringLiteral("\u00d7%1").arg(edge.count);
+    static const QFontMetricsF metrics(CountFont());
+    const QSizeF size(metrics.horizontalAdvance(count_label_) + 6, metrics.height() + 1);
+    count_rect_ = QRectF(pp.pointAtPercent(0.5) - QPointF(size.width() / 2, size.height() / 2), size);
+  }
 }
 
-QRectF EdgeItem::boundingRect() const { return QGraphicsPathItem::boundingRect().united(arrow_.boundingRect()).adjusted(-2, -2, 2, 2); }
+QRectF EdgeItem::boundingRect() const {
+  QRectF r = QGraphicsPathItem::boundingRect().united(arrow_.boundingRect()).adjusted(-2, -2, 2, 2);
+  return count_label_.isEmpty() ? r : r.united(count_rect_.adjusted(-1, -1, 1, 1));
+}
 
 void EdgeItem::setEmphasis(bool on) {
   emphasis_ = on;
@@ -265,6 +286,14 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   p->drawPath(path());
   p->setBrush(pen.color());
   p->drawPolygon(arrow_);
+  if (count_label_.isEmpty() ||
+      QStyleOptionGraphicsItem::levelOfDetailFromTransform(p->worldTransform()) < 0.35)
+    return;
+  p->setPen(QPen(pen.color(), 1));
+  p->setBrush(QColor(255, 255, 255, 235));
+  p->drawRoundedRect(count_rect_, 3, 3);
+  p->setFont(CountFont());
+  p->drawText(count_rect_, Qt::AlignCenter, count_label_);
 }
 
 // ------------------------------------------------------------- ClusterItem

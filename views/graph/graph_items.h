@@ -41,6 +41,7 @@ class NodeItem : public QGraphicsItem {
 
   int64_t id() const { return id_; }
   bool ghost() const { return ghost_; }
+  QRectF labelRect() const { return rect_; }  // the box its label fills
   const QString& searchText() const { return search_; }
   void setChange(ChangeKind k);
   ChangeKind change() const { return change_; }
@@ -76,6 +77,9 @@ class NodeItem : public QGraphicsItem {
   void updateToolTip();
 };
 
+// An aggregated edge between groups (count > 1) is drawn thicker, with its
+// count ("×200") in a small box at the middle of the curve; the box is left
+// out below 0.35x, where it would not be readable.
 class EdgeItem : public QGraphicsPathItem {
  public:
   EdgeItem(const layout::GraphEdge& edge, const layout::EdgePath& path);
@@ -84,11 +88,15 @@ class EdgeItem : public QGraphicsPathItem {
   int64_t from() const { return from_; }
   int64_t to() const { return to_; }
   void setEmphasis(bool on);
+  const QString& countLabel() const { return count_label_; }  // "" unless aggregated
+  QRectF countLabelRect() const { return count_rect_; }        // scene = item coordinates
 
  private:
   int64_t from_, to_;
   QPolygonF arrow_;
   bool emphasis_ = false;
+  QString count_label_;
+  QRectF count_rect_;
 };
 
 class ClusterItem : public QGraphicsItem {
@@ -97,6 +105,10 @@ class ClusterItem : public QGraphicsItem {
   QRectF boundingRect() const override;
   void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
   int64_t id() const { return id_; }
+  // Where its title is drawn (top-left, one line).
+  QRectF labelRect() const {
+    return QRectF(rect_.left() + 8, rect_.top() + 2, label_.size() * layout::kCharWidthPt, layout::kLineHeightPt);
+  }
   void setKernelMark(KernelMark m, const QString& text);  // an expanded fusion
 
  protected:

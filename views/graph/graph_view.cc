@@ -9,6 +9,7 @@
 #include <QPainterPathStroker>
 #include <QRegularExpression>
 #include <QThreadPool>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QVariantAnimation>
 #include <chrono>
@@ -30,6 +31,20 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   box->setContentsMargins(0, 0, 0, 0);
   box->addWidget(canvas_);
   legend_ = new GraphLegend(this);
+  legend_->hide();
+  legend_button_ = new QToolButton(this);
+  legend_button_->setObjectName(QStringLiteral("graphLegendButton"));
+  legend_button_->setText(tr("Legend"));
+  legend_button_->setCheckable(true);
+  legend_button_->setToolTip(tr("Show or hide the colour legend (View → Show legend)"));
+  legend_button_->setFocusPolicy(Qt::NoFocus);
+  legend_button_->setStyleSheet(QStringLiteral(
+      "QToolButton { background: rgba(255,255,255,210); border: 1px solid #b0bec5; border-radius: 3px;"
+      " padding: 1px 6px; font-size: 11px; color: #455a64; }"
+      "QToolButton:checked { background: #e3f2fd; border-color: #1565c0; }"));
+  legend_button_->adjustSize();
+  connect(legend_button_, &QToolButton::toggled, this, &GraphView::setLegendVisible);
+  connect(legend_, &GraphLegend::closeRequested, this, [this] { setLegendVisible(false); });
   minimap_ = new GraphMinimap(canvas_, scene_, this);
   minimap_->hide();
   busy_label_ = new QLabel(tr("Laying out..."), this);
@@ -285,6 +300,16 @@ void GraphView::setChangeLegend(const QString& added, const QString& rewritten) 
   positionOverlays();
 }
 
+void GraphView::setLegendVisible(bool visible) {
+  if (visible == legendVisible()) return;
+  legend_->setVisible(visible);
+  legend_button_->setChecked(visible);
+  positionOverlays();
+  emit legendVisibilityChanged(visible);
+}
+
+bool GraphView::legendVisible() const { return !legend_->isHidden(); }
+
 void GraphView::setKernelListing(std::shared_ptr<const KernelListing> listing) {
   if (listing == kernels_) return;
   ReplaceOffThread(kernels_, std::move(listing));
@@ -389,8 +414,25 @@ void GraphView::fitView() {
   emit canvas_->viewportChanged();
 }
 
-void GraphView::zoomIn() { canvas_->zoomBy(1.25); }
-void GraphView::zoomOut() { canvas_->zoomBy(1 / 1.25); }
+void GraphView::zoomIn() { zoomAroundSelection(1.25); }
+void GraphView::zoomOut() { zoomAroundSelection(1 / 1.25); }
+
+void GraphView::zoomAroundSelection(double factor) {
+  const QRect vp = canvas_->viewport()->rect();
+  QPointF at = QRectF(vp).center();
+  if (NodeItem* n = selectedItem()) {
+    const QPointF p = canvas_->viewportTransform().map(n->sceneBoundingRect().center());
+    if (QRectF(vp).contains(p)) at = p;
+  }
+  canvas_->zoomAt(factor, at);
+}
+
+NodeItem* GraphView::selectedItem() const {
+  for (NodeItem* n : node_items_)
+    if (n->selectedNode() && !n->ghost()) return n;
+  return nullptr;
+}
+
 double GraphView::zoom() const { return canvas_->zoom(); }
 
 bool GraphView::find(const QString& regex, int direction) {
@@ -439,6 +481,10 @@ bool GraphView::find(const QString& regex, int direction) {
   find_total_ = n;
   find_position_ = next + 1;
   selectInstruction(id, true);
+  if (NodeItem* item = selectedItem()) {  // readable and in the middle
+    if (canvas_->zoom() < kReadableZoom) canvas_->zoomBy(1.0 / canvas_->zoom());
+    canvas_->centerOn(item);
+  }
   if (id >= 0) emit instructionSelected(id);
   return true;
 }
@@ -522,7 +568,9 @@ void GraphView::resizeEvent(QResizeEvent* e) {
 
 void GraphView::positionOverlays() {
   const int m = 8;
-  legend_->move(width() - legend_->width() - m - 16, m);
+  legend_button_->move(width() - legend_button_->width() - m - 16, m);
+  legend_button_->raise();
+  legend_->move(width() - legend_->width() - m - 16, m + legend_button_->height() + 4);
   legend_->raise();
   minimap_->move(width() - minimap_->width() - m - 16, height() - minimap_->height() - m - 16);
   minimap_->raise();

@@ -2,8 +2,10 @@
 // laid out on a worker thread), coloured by category with the shared palette,
 // fusion clusters and namespace groups that open on double-click, the step's
 // changes highlighted (added, removed = ghosted, folded into a fusion,
-// rewritten) with a short animation of surviving nodes, a legend, a minimap
-// for large graphs, search, zoom (Ctrl+wheel, +/-), pan (drag) and fit (F).
+// rewritten) with a short animation of surviving nodes, a legend (hidden
+// until its corner button is pressed), a minimap for large graphs, search
+// (centres and zooms to readable), zoom (wheel around the cursor, +/- around
+// the selection), pan (drag, Shift/Alt+wheel) and fit (F).
 #pragma once
 
 #include <QHash>
@@ -25,6 +27,7 @@
 class QGraphicsScene;
 class QLabel;
 class QThreadPool;
+class QToolButton;
 class QVariantAnimation;
 
 namespace hloscope::views {
@@ -60,19 +63,30 @@ class GraphView : public QWidget {
   void selectInstruction(int64_t id, bool center);
   int64_t selectedInstruction() const { return selected_; }
   void fitView();
+  // By 1.25x around the selected node when it is in sight (it stays at the
+  // same screen point), else around the centre.
   void zoomIn();
   void zoomOut();
   double zoom() const;
+  // Below this zoom the node labels (10 px at 1x) are under 9 px: find
+  // zooms to 1x around its match.
+  static constexpr double kReadableZoom = 0.9;
   // Regex over name, opcode and metadata op_name of every instruction of the
   // shown computation and its fusions (hidden ones too: their visible
   // container is selected); selects and centres the next/previous match;
-  // false when nothing matches. findStatus() says "k of n" after a find.
+  // false when nothing matches. The match is centred and, when the labels
+  // would be unreadable (zoom < kReadableZoom), zoomed to 1x.
+  // findStatus() says "k of n" after a find.
   QString findStatus() const { return find_total_ ? QStringLiteral("%1 of %2").arg(find_position_).arg(find_total_) : QString(); }
   bool findNext(const QString& regex);
   bool findPrevious(const QString& regex);
   // The legend's names for the "added" and "rewritten" highlights (the
   // compare view uses them for other differences); hides the other two.
   void setChangeLegend(const QString& added, const QString& rewritten);
+  // The legend: hidden by default; the "Legend" button in the top-right
+  // corner, View → Show legend and a click on the legend toggle it.
+  void setLegendVisible(bool visible);
+  bool legendVisible() const;
   // The shown step's kernel plan (after Step → Generate kernels; null: none):
   // instructions whose kernel is missing get a red dashed outline and a "!"
   // badge, custom-calls into external targets a dash-dot outline and an
@@ -116,6 +130,7 @@ class GraphView : public QWidget {
   void layoutFinished(double ms, int nodes);
   void layoutFailed(QString message);
   void computationChanged(QString name);
+  void legendVisibilityChanged(bool visible);
 
  protected:
   void keyPressEvent(QKeyEvent* e) override;
@@ -134,6 +149,8 @@ class GraphView : public QWidget {
   void nodeClicked(int64_t id);
   void nodeDoubleClicked(int64_t id);
   bool find(const QString& regex, int direction);
+  NodeItem* selectedItem() const;  // the node drawn selected, or null
+  void zoomAroundSelection(double factor);
   void positionOverlays();
   void applyKernelMarks();
   void applyRefusalMarks();
@@ -142,6 +159,7 @@ class GraphView : public QWidget {
   QGraphicsScene* scene_ = nullptr;
   GraphMinimap* minimap_ = nullptr;
   GraphLegend* legend_ = nullptr;
+  QToolButton* legend_button_ = nullptr;
   QLabel* busy_label_ = nullptr;
   QVariantAnimation* animation_ = nullptr;
 
