@@ -45,6 +45,7 @@
 #include "views/pipeline/pipeline_panel.h"
 #include "views/text/text_panel.h"
 #include "views/text/text_viewer.h"
+#include "views/timeline/timeline_panel.h"
 #include "views/timeline/timeline_widget.h"
 
 namespace hloscope::gui {
@@ -203,7 +204,8 @@ MainWindow::~MainWindow() {
 void MainWindow::buildDocks() {
   pipeline_ = new views::PipelinePanel;
   details_ = new views::DetailsPanel;
-  timeline_ = new views::TimelineWidget;
+  auto* timeline_panel = new views::TimelinePanel;  // the timeline and the buffers live at the peak
+  timeline_ = timeline_panel->timeline();
   decisions_ = new views::DecisionsPanel;
   text_ = new views::TextPanel;
   log_ = new views::LogPanel;
@@ -217,7 +219,7 @@ void MainWindow::buildDocks() {
   };
   dock(pipeline_, tr("Pipeline"), "pipeline", Qt::LeftDockWidgetArea);
   dock(details_, tr("Details"), "details", Qt::RightDockWidgetArea);
-  QDockWidget* tl = dock(timeline_, tr("Buffer timeline"), "timeline", Qt::BottomDockWidgetArea);
+  QDockWidget* tl = dock(timeline_panel, tr("Buffer timeline"), "timeline", Qt::BottomDockWidgetArea);
   QDockWidget* dc = dock(decisions_, tr("Decisions"), "decisions", Qt::BottomDockWidgetArea);
   QDockWidget* tx = dock(text_, tr("Text"), "text", Qt::BottomDockWidgetArea);
   QDockWidget* lg = dock(log_, tr("Log"), "log", Qt::BottomDockWidgetArea);

@@ -2,6 +2,7 @@
 #include "views/common/release_off_thread.h"
 
 #include <QApplication>
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -23,6 +24,7 @@
 namespace hloscope::views {
 namespace {
 constexpr double kMargin = 6, kSummaryHeight = 18, kLeftAxis = 56;
+constexpr double kBandRow = 16;  // a collapsed band: its label row
 
 // Everything the worker needs to draw the buffers and the curve.
 struct LayerInput {
@@ -133,8 +135,8 @@ void TimelineWidget::setAssignment(std::shared_ptr<const BufferAssignment> ba,
   names_indexed_ = false;
   hi_for_ = {nullptr, -2};  // no selection is -1: recomputed on next use
   order_.clear();
-  alloc_base_.clear();
-  total_height_ = 1;
+  for (Group& g : groups_) g = Group{};
+  bands_for_ = {-1, 0};
   positions_ = 1;
   if (ba_) {
     // Big buffers first so small ones stay visible on top.
@@ -142,18 +144,13 @@ void TimelineWidget::setAssignment(std::shared_ptr<const BufferAssignment> ba,
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
     std::stable_sort(order_.begin(), order_.end(),
                      [&](int a, int b) { return ba_->buffers[a].bytes > ba_->buffers[b].bytes; });
-    int max_alloc = -1;
-    for (const AllocationInfo& a : ba_->allocations) max_alloc = std::max(max_alloc, a.index);
-    alloc_base_.assign(static_cast<size_t>(max_alloc + 1), 0);
-    alloc_scale_.assign(static_cast<size_t>(max_alloc + 1), 0);
-    double base = 0;
     for (const AllocationInfo& a : ba_->allocations) {
-      const double size = static_cast<double>(std::max<int64_t>(a.size, 1));
-      alloc_base_[a.index] = base;
-      alloc_scale_[a.index] = std::sqrt(size) / size;
-      base += std::sqrt(size);
+      Group& g = groups_[std::clamp(static_cast<int>(a.kind), 0, 3)];
+      g.allocations.push_back(a.index);
+      g.buffers += static_cast<int>(a.buffers.size());
+      g.bytes += a.size;
+      g.weight += std::sqrt(static_cast<double>(std::max<int64_t>(a.size, 1)));
     }
-    total_height_ = std::max(base, 1.0);
     positions_ = std::max<int64_t>(static_cast<int64_t>(ba_->sequence.size()), 1);
     for (const AssignedBuffer& b : ba_->buffers) positions_ = std::max(positions_, b.end + 1);
   }
@@ -161,6 +158,7 @@ void TimelineWidget::setAssignment(std::shared_ptr<const BufferAssignment> ba,
   layer_key_ = pending_key_ = LayerKey{};
   startLayer();
   update();
+  emit assignmentChanged();
 }
 
 void TimelineWidget::setMessage(const QString& message) {
@@ -168,11 +166,131 @@ void TimelineWidget::setMessage(const QString& message) {
   ba_.reset();
   message_ = message;
   update();
+  emit assignmentChanged();
 }
 
 void TimelineWidget::selectInstruction(int64_t id) {
   selected_ = id;
   update();
+  emit selectionChanged(id);
+}
+
+void TimelineWidget::activateInstruction(int64_t id) {
+  if (id < 0) return;
+  selectInstruction(id);
+  emit instructionSelected(id);
+}
+
+void TimelineWidget::setBandExpanded(BufferKind kind, bool expanded) {
+  const unsigned bit = 1u << static_cast<int>(kind);
+  expanded_ = expanded ? expanded_ | bit : expanded_ & ~bit;
+  update();
+}
+
+std::vector<TimelineWidget::Band> TimelineWidget::bands() const {
+  layoutBands();
+  return bands_;
+}
+
+void TimelineWidget::layoutBands() const {
+  const QRectF area = plotArea();
+  const double h = std::max(1.0, area.height());
+  if (bands_for_ == std::make_pair(h, expanded_) || !ba_) return;
+  bands_for_ = {h, expanded_};
+  bands_.clear();
+  int max_alloc = -1;
+  for (const AllocationInfo& a : ba_->allocations) max_alloc = std::max(max_alloc, a.index);
+  alloc_base_.assign(static_cast<size_t>(max_alloc + 1), 0);
+  alloc_scale_.assign(static_cast<size_t>(max_alloc + 1), 0);
+  total_height_ = h;
+  // Heights: a collapsed band is one label row; expanded bands share what
+  // the rows leave of half the plot (all of it when there is no heap); the
+  // heap the rest, so never less than half.
+  const BufferKind kinds[] = {BufferKind::kParameter, BufferKind::kConstant, BufferKind::kOutput};
+  const Group& heap = groups_[static_cast<int>(BufferKind::kTemp)];
+  const bool has_heap = !heap.allocations.empty();
+  double rows = 0, weight = 0;
+  for (BufferKind k : kinds) {
+    const Group& g = groups_[static_cast<int>(k)];
+    if (g.allocations.empty()) continue;
+    rows += kBandRow;
+    if (bandExpanded(k)) weight += std::max(g.weight, 1.0);
+  }
+  const double rest = std::max(0.0, h - rows);
+  const double shared = weight > 0 ? (has_heap ? std::max(0.0, 0.5 * h - rows) : rest) : 0;
+  double y = 0;
+  auto name = [](BufferKind k) {
+    switch (k) {
+      case BufferKind::kParameter: return tr("parameters");
+      case BufferKind::kConstant: return tr("constants");
+      case BufferKind::kOutput: return tr("outputs");
+      case BufferKind::kTemp: break;
+    }
+    return tr("temporaries (heap)");
+  };
+  auto count = [](int n) { return n == 1 ? tr("1 buffer") : tr("%1 buffers").arg(n); };
+  QFontMetricsF fm(smallFont());
+  for (BufferKind k : kinds) {
+    const Group& g = groups_[static_cast<int>(k)];
+    if (g.allocations.empty()) continue;
+    Band b;
+    b.kind = k;
+    b.expanded = bandExpanded(k);
+    b.buffers = g.buffers;
+    b.allocations = static_cast<int>(g.allocations.size());
+    b.bytes = g.bytes;
+    b.label = tr("%1 %2 · %3 · %4")
+                  .arg(b.expanded ? QStringLiteral("▾") : QStringLiteral("▸"), name(k), count(b.buffers))
+                  .arg(HumanBytes(b.bytes));
+    const double bh = kBandRow + (b.expanded ? shared * std::max(g.weight, 1.0) / weight : 0);
+    b.rect = QRectF(area.left(), area.top() + y, area.width(), bh);
+    b.header = QRectF(area.left() + 1, b.rect.top() + 1, std::min(area.width() - 2, fm.horizontalAdvance(b.label) + 10),
+                      std::min(kBandRow, bh) - 2);
+    // Strips of height ∝ √size, stacked in allocation order.
+    double strip = y;
+    for (int a : g.allocations) {
+      const double size = static_cast<double>(std::max<int64_t>(ba_->allocations[a].size, 1));
+      const double sh = bh * std::sqrt(size) / std::max(g.weight, 1.0);
+      alloc_base_[a] = strip;
+      alloc_scale_[a] = sh / size;
+      strip += sh;
+    }
+    y += bh;
+    bands_.push_back(std::move(b));
+  }
+  if (has_heap) {
+    Band b;
+    b.kind = BufferKind::kTemp;
+    b.expanded = true;
+    b.buffers = heap.buffers;
+    b.allocations = static_cast<int>(heap.allocations.size());
+    b.bytes = heap.bytes;
+    b.label = tr("%1 · %2 · %3").arg(name(BufferKind::kTemp), count(b.buffers), HumanBytes(b.bytes));
+    b.rect = QRectF(area.left(), area.top() + y, area.width(), std::max(0.0, h - y));
+    // Offsets linear over the whole band (one temp allocation in practice).
+    const double per_byte = b.rect.height() / static_cast<double>(std::max<int64_t>(heap.bytes, 1));
+    double base = y;
+    for (int a : heap.allocations) {
+      alloc_base_[a] = base;
+      alloc_scale_[a] = per_byte;
+      base += static_cast<double>(ba_->allocations[a].size) * per_byte;
+    }
+    bands_.push_back(std::move(b));
+  }
+}
+
+QFont TimelineWidget::smallFont() const {
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
+  return small;
+}
+
+int TimelineWidget::bandHeaderAt(QPointF p) const {
+  if (!ba_) return -1;
+  layoutBands();
+  for (size_t i = 0; i < bands_.size(); ++i)
+    if (bands_[i].kind != BufferKind::kTemp && bands_[i].header.contains(p)) return static_cast<int>(i);
+  return -1;
 }
 
 QString TimelineWidget::summary() const {
@@ -184,6 +302,11 @@ QString TimelineWidget::summary() const {
       .arg(QString::fromStdString(ba_->scheduler))
       .arg(ba_->buffers.size())
       .arg(positions_);
+}
+
+int64_t TimelineWidget::instructionOf(int buffer) const {
+  if (!ba_ || buffer < 0 || buffer >= static_cast<int>(ba_->buffers.size())) return -1;
+  return idOfBuffer(buffer);
 }
 
 int64_t TimelineWidget::idOfBuffer(int buffer) const {
@@ -212,7 +335,7 @@ std::vector<int> TimelineWidget::highlightedBuffers() const {
 
 QRectF TimelineWidget::plotArea() const {
   QRectF r = rect().adjusted(kMargin + kLeftAxis, kMargin + kSummaryHeight, -kMargin, -kMargin);
-  r.setHeight(r.height() * 0.68);
+  r.setHeight(r.height() * 0.72);
   return r;
 }
 
@@ -227,12 +350,13 @@ double TimelineWidget::xOf(double position) const {
 }
 
 QRectF TimelineWidget::bufferRect(int buffer) const {
+  layoutBands();
   return BufferRectOf(ba_->buffers[buffer], plotArea(), alloc_base_, alloc_scale_, total_height_,
                       [this](double pos) { return xOf(pos); });
 }
 
 TimelineWidget::LayerKey TimelineWidget::currentKey() const {
-  return {ba_.get(), size(), zoom_, pan_, ba_ && selected_ >= 0 && !highlightedBuffers().empty()};
+  return {ba_.get(), size(), zoom_, pan_, ba_ && selected_ >= 0 && !highlightedBuffers().empty(), expanded_};
 }
 
 bool TimelineWidget::rendering() const { return ba_ && pending_key_ == currentKey() && layer_key_ != pending_key_; }
@@ -241,6 +365,7 @@ void TimelineWidget::startLayer() {
   const LayerKey key = currentKey();
   if (!ba_ || key == layer_key_ || key == pending_key_) return;
   pending_key_ = key;
+  layoutBands();
   const quint64 gen = ++layer_gen_;
   LayerInput in{ba_, order_, alloc_base_, alloc_scale_, total_height_, positions_, zoom_, pan_, plotArea(),
                 curveArea(), size(), devicePixelRatioF(), key.dimmed};
@@ -260,7 +385,7 @@ void TimelineWidget::startLayer() {
 }
 
 int TimelineWidget::bufferAt(QPointF pt) const {
-  if (!ba_ || !plotArea().contains(pt)) return -1;
+  if (!ba_ || !plotArea().contains(pt) || bandHeaderAt(pt) >= 0) return -1;
   // Last drawn wins; small buffers are drawn after big ones.
   int best = -1;
   double best_area = 0;
@@ -298,9 +423,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, message_);
     return;
   }
-  QFont small = font();
-  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
-  p.setFont(small);
+  p.setFont(smallFont());
   p.setPen(QColor("#222222"));
   p.drawText(QRectF(kMargin, kMargin, width() - 2 * kMargin, kSummaryHeight), Qt::AlignLeft | Qt::AlignVCenter, summary());
   const QRectF area = plotArea();
@@ -324,17 +447,33 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   p.restore();
   p.setPen(QColor("#444444"));
   p.drawRect(area);
-  // Band labels: allocation kind and size.
-  for (const AllocationInfo& a : ba_->allocations) {
-    const double top = area.top() + alloc_base_[a.index] * area.height() / total_height_;
-    const double h = std::sqrt(static_cast<double>(std::max<int64_t>(a.size, 1))) * area.height() / total_height_;
-    p.setPen(QColor("#bbbbbb"));
-    p.drawLine(QPointF(area.left() - 4, top), QPointF(area.left(), top));
-    if (h < 12) continue;
-    p.setPen(QColor("#444444"));
-    const std::string_view kind = BufferKindName(a.kind);
-    p.drawText(QRectF(0, top, kLeftAxis + kMargin - 2, std::min(h, 28.0)), Qt::AlignRight | Qt::TextWordWrap,
-               QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())) + "\n" + HumanBytes(a.size));
+  // Bands: a rule between them, the label (a toggle, except the heap's), the
+  // heap's size on the axis; ticks between the strips of an expanded band.
+  layoutBands();
+  for (const Band& b : bands_) {
+    p.setPen(QColor("#9e9e9e"));
+    if (b.rect.top() > area.top()) p.drawLine(QPointF(area.left() - 6, b.rect.top()), b.rect.topRight());
+    if (b.kind == BufferKind::kTemp) {
+      p.setPen(QColor("#444444"));
+      p.drawText(QRectF(0, b.rect.top() + 2, kLeftAxis + kMargin - 2, std::min(b.rect.height(), 42.0)),
+                 Qt::AlignRight | Qt::TextWordWrap, tr("heap\n%1\n%2 buf").arg(HumanBytes(b.bytes)).arg(b.buffers));
+      continue;
+    }
+    if (b.expanded) {
+      p.setPen(QColor("#bbbbbb"));
+      for (int a : groups_[static_cast<int>(b.kind)].allocations) {
+        const double top = area.top() + alloc_base_[a];
+        p.drawLine(QPointF(area.left() - 4, top), QPointF(area.left(), top));
+      }
+    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(255, 255, 255, 225));
+    p.drawRect(b.header);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QColor("#9e9e9e"));
+    p.drawRect(b.header);
+    p.setPen(QColor("#212121"));
+    p.drawText(b.header.adjusted(5, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter, b.label);
   }
   // Memory over time: temp bytes live per position, the lower bound, the packed peak.
   const QRectF ca = curveArea();
@@ -364,6 +503,19 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
 bool TimelineWidget::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip && ba_) {
     auto* he = static_cast<QHelpEvent*>(e);
+    if (const int h = bandHeaderAt(he->pos()); h >= 0) {
+      const Band& b = bands_[static_cast<size_t>(h)];
+      QToolTip::showText(he->globalPos(),
+                         tr("<b>%1</b>: %2 buffers in %3 allocations, %4<br>Click to %5 the band.")
+                             .arg(QString::fromUtf8(BufferKindName(b.kind).data(),
+                                                    static_cast<qsizetype>(BufferKindName(b.kind).size())))
+                             .arg(b.buffers)
+                             .arg(b.allocations)
+                             .arg(HumanBytes(b.bytes))
+                             .arg(b.expanded ? tr("collapse") : tr("expand")),
+                         this);
+      return true;
+    }
     int i = bufferAt(he->pos());
     if (i < 0) {
       QToolTip::hideText();
@@ -409,7 +561,10 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
 }
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
-  if (!dragging_) return;
+  if (!dragging_) {
+    setCursor(bandHeaderAt(e->position()) >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    return;
+  }
   const double dx = e->position().x() - drag_x_;
   if (std::abs(dx) > 3) moved_ = true;
   if (!moved_) return;
@@ -422,6 +577,11 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
   if (!dragging_) return;
   dragging_ = false;
   if (moved_ || !ba_) return;
+  if (const int h = bandHeaderAt(e->position()); h >= 0) {
+    const BufferKind kind = bands_[static_cast<size_t>(h)].kind;
+    setBandExpanded(kind, !bandExpanded(kind));
+    return;
+  }
   int i = bufferAt(e->position());
   if (i < 0) return;
   int64_t id = idOfBuffer(i);

@@ -1,12 +1,16 @@
 // The buffer timeline: one step's buffer assignment drawn with x = schedule
-// position and y = offset (allocations stacked), one rectangle per buffer
-// coloured by kind, the peak position marked, and below it the temp bytes
-// live over time with the lower-bound line. Hover shows a buffer's name,
+// position and y = offset, one rectangle per buffer coloured by kind, the
+// peak position marked, and below it the temp bytes live over time with the
+// lower-bound line. The temp heap (what buffer assignment packs) is the main
+// band; parameters, constants and outputs are one labelled band each above
+// it, collapsed to a thin row until their label is clicked (then their
+// allocations stack with height √size). Hover shows a buffer's name,
 // shape, bytes, live range and defining instruction; a click selects the
 // instruction; the selected instruction's buffers are highlighted. The
 // wheel zooms horizontally around the cursor, dragging pans.
 #pragma once
 
+#include <QFont>
 #include <QImage>
 #include <QWidget>
 #include <cstdint>
@@ -36,6 +40,27 @@ class TimelineWidget : public QWidget {
   int64_t selectedInstruction() const { return selected_; }
 
   const BufferAssignment* assignment() const { return ba_.get(); }
+  std::shared_ptr<const BufferAssignment> sharedAssignment() const { return ba_; }
+  // The stable id of buffer's defining instruction, or -1.
+  int64_t instructionOf(int buffer) const;
+  // Selects `id` and emits instructionSelected, as a click on its buffer does
+  // (the peak list uses it).
+  void activateInstruction(int64_t id);
+
+  // The plot's bands, top to bottom: parameters, constants, outputs (those
+  // the step has), then the temp heap (kind kTemp, always last when present).
+  struct Band {
+    BufferKind kind = BufferKind::kTemp;
+    QRectF rect;    // widget coordinates
+    QRectF header;  // the clickable label that toggles expansion (empty for the heap)
+    int buffers = 0, allocations = 0;
+    int64_t bytes = 0;
+    bool expanded = false;
+    QString label;  // "parameters · 412 buffers · 15.2 GB"
+  };
+  std::vector<Band> bands() const;
+  void setBandExpanded(BufferKind kind, bool expanded);
+  bool bandExpanded(BufferKind kind) const { return (expanded_ >> static_cast<int>(kind)) & 1u; }
   QString summary() const;
   // Indices into assignment()->buffers drawn highlighted.
   std::vector<int> highlightedBuffers() const;
@@ -57,6 +82,10 @@ class TimelineWidget : public QWidget {
 
  signals:
   void instructionSelected(qint64 id);
+  // After setAssignment/setMessage, and after selectInstruction (from here
+  // or from elsewhere): the peak list follows both.
+  void assignmentChanged();
+  void selectionChanged(qint64 id);
 
  protected:
   void paintEvent(QPaintEvent* e) override;
@@ -87,6 +116,7 @@ class TimelineWidget : public QWidget {
     QSize size;
     double zoom = 0, pan = 0;
     bool dimmed = false;  // buffers drawn fainter while some are highlighted
+    unsigned expanded = 0;
     bool operator==(const LayerKey&) const = default;
   };
   LayerKey currentKey() const;
@@ -94,11 +124,27 @@ class TimelineWidget : public QWidget {
   QImage layer_;
   LayerKey layer_key_, pending_key_;
   quint64 layer_gen_ = 0;
-  // Each allocation is a band of height √size (so one large parameter does
-  // not flatten the temp heap); offsets are linear within a band.
-  std::vector<double> alloc_base_;   // band top per allocation index
-  std::vector<double> alloc_scale_;  // band height per byte
-  double total_height_ = 1;
+  // y of every allocation, in pixels from the plot's top: the temp heap's
+  // offsets are linear over its band; in the other bands each allocation is
+  // a strip of height ∝ √size (so one large parameter does not flatten the
+  // rest); offsets are linear within a strip. Recomputed for the plot's
+  // height and the expanded bands (layoutBands()).
+  void layoutBands() const;
+  QFont smallFont() const;
+  int bandHeaderAt(QPointF p) const;  // index into bands_ whose header holds p, or -1
+  mutable std::vector<double> alloc_base_;   // strip top per allocation index
+  mutable std::vector<double> alloc_scale_;  // pixels per byte
+  mutable double total_height_ = 1;
+  mutable std::vector<Band> bands_;
+  mutable std::pair<double, unsigned> bands_for_{-1, 0};  // plot height, expanded_
+  struct Group {
+    std::vector<int> allocations;
+    int buffers = 0;
+    int64_t bytes = 0;
+    double weight = 0;  // Σ√size
+  };
+  Group groups_[4];    // per BufferKind, from setAssignment
+  unsigned expanded_ = 0;  // bit per BufferKind
   int64_t positions_ = 1;
   QString message_;
   int64_t selected_ = -1;
