@@ -109,7 +109,7 @@ std::shared_ptr<const ModuleSnapshot> StepSnapshot(const Args& args, const char*
 int RunExportGraph(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--pipeline", "--step", "--format", "-o", "--computation", "--device", "--max-nodes"},
+  if (!args.Parse(argv, {"--pipeline", "--step", "--format", "-o", "--computation", "--device", "--max-nodes", "--fit"},
                   {"--expand-fusions", "--force"}, &err) ||
       args.positional().size() != 1 || !args.Has("-o")) {
     std::fprintf(stderr, "hloscope-cli export-graph: error: %s\n", err.empty() ? "expected FILE and -o OUT" : err.c_str());
@@ -139,6 +139,17 @@ int RunExportGraph(const std::vector<std::string>& argv) {
       return 2;
     }
     go.max_nodes = static_cast<size_t>(max_nodes);
+  }
+  if (args.Has("--fit")) {  // the GUI's first view for a WxH view
+    const std::string fit = args.GetOr("--fit", "");
+    int w = 0, h = 0;
+    if (std::sscanf(fit.c_str(), "%dx%d", &w, &h) != 2 || w < 100 || h < 100 || w > 20000 || h > 20000) {
+      std::fprintf(stderr, "hloscope-cli export-graph: error: --fit: expected WxH (100..20000 pixels), got '%s'\n",
+                   fit.c_str());
+      return 2;
+    }
+    go.fit_width = w;
+    go.fit_height = h;
   }
   std::string text;
   if (format == "dot") {
@@ -282,10 +293,12 @@ int RunXlaDump(const std::vector<std::string>& argv) {
 HLOSCOPE_CLI_COMMAND(export_graph, "export-graph", "the graph of a step as SVG, PNG or DOT",
                      "usage: hloscope-cli export-graph FILE -o OUT [--format svg|png|dot] [--pipeline P|none]\n"
                      "                                 [--step N|last|initial] [--computation NAME]\n"
-                     "                                 [--expand-fusions] [--max-nodes N] [--device ID] [--force]\n"
+                     "                                 [--expand-fusions] [--max-nodes N] [--fit WxH] [--device ID] [--force]\n"
                      "Runs the pipeline (default gpu; none with --step initial) and draws the chosen step's\n"
                      "computation (default: entry) as the GUI does: SVG (own renderer of the GUI's layout),\n"
                      "PNG (Graphviz's renderer) or DOT (renders with `dot`). Computations over --max-nodes (default 800) are grouped; graphs over 900 nodes or 450 edges get hloscope's own layered layout instead of dot's (PNG always re-renders with Graphviz).\n"
+                     "--fit WxH: the GUI's first view for a view of WxH pixels: grouped (repeated blocks, chunks,\n"
+                     "namespaces) and opened only as far as labels stay readable (docs/graph-view.md).\n"
                      "--step: 0 (or initial) is the input, 1, 2, 3... the pass runs in execution order, numbered\n"
                      "as `opt --json`, `explain`, reports, --dump-dir files and the GUI's step table number them.",
                      RunExportGraph);

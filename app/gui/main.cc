@@ -40,6 +40,11 @@ int main(int argc, char** argv) {
                             "Screenshot: open this XLA dump or reference folder of FILE beside and show the "
                             "decisions panel's \"vs XLA\" rows (our decisions against XLA's).",
                             "DIR");
+  QCommandLineOption layout_stats(
+      "layout-stats",
+      "Print one JSON object about the graph view as a user first sees it at --step (default last) and --size, "
+      "and exit: visible_boxes, groups, min_label_px (label size at the fitted zoom), label_overlaps, edges_drawn, "
+      "first_view_ms (from asking for the step's graph to its scene drawn).");
   QCommandLineOption force("force", "Screenshot: overwrite an existing OUT.png.");
   QCommandLineOption timing("timing",
                             "Print to stderr when the first frame, the file, the first interactive graph and the "
@@ -53,7 +58,7 @@ int main(int argc, char** argv) {
                                   "--screenshot saves the window with the What-if panel raised.",
                                   "P:C");
   QCommandLineOption whatif_forbid("whatif-forbid", "What-if: as --whatif-force, keeping P and C apart.", "P:C");
-  cli.addOptions({pipeline, step, select, panel, kernels, compare, vs_xla, shot, size, zoom, force, timing, exit_ready,
+  cli.addOptions({pipeline, step, select, panel, kernels, compare, vs_xla, shot, layout_stats, size, zoom, force, timing, exit_ready,
                   whatif_force, whatif_forbid});
   cli.process(app);
 
@@ -64,7 +69,7 @@ int main(int argc, char** argv) {
   }
   if (file.isEmpty()) file = hloscope::gui::DefaultSamplePath();
 
-  if (cli.isSet(shot)) {
+  if (cli.isSet(shot) || cli.isSet(layout_stats)) {
     hloscope::gui::ScreenshotOptions o;
     o.file = file;
     o.pipeline = cli.value(pipeline);
@@ -79,8 +84,10 @@ int main(int argc, char** argv) {
     o.output = cli.value(shot);
     o.force = cli.isSet(force);
     o.kernels = cli.isSet(kernels);
+    o.layout_stats = cli.isSet(layout_stats);
     const QStringList wh = cli.value(size).split('x');
     o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+    if (o.layout_stats && !cli.isSet(size)) o.size = QSize(1400, 860);  // the measuring size
     if (file.isEmpty()) {
       std::fprintf(stderr, "hloscope: error: no FILE given and no default sample found\n");
       return 2;

@@ -236,8 +236,9 @@ void MainWindow::buildDocks() {
   tabifyDockWidget(tx, lg);
   tabifyDockWidget(lg, whatif_dock_);
   tl->raise();
-  resizeDocks({docks_[0], docks_[1]}, {470, 380}, Qt::Horizontal);
-  resizeDocks({tl}, {280}, Qt::Vertical);
+  // The graph gets the most room (docs/graph-view.md, "The first view").
+  resizeDocks({docks_[0], docks_[1]}, {420, 280}, Qt::Horizontal);
+  resizeDocks({tl}, {260}, Qt::Vertical);
 }
 
 void MainWindow::buildActions() {
@@ -274,6 +275,15 @@ void MainWindow::buildActions() {
   connect(graph_, &views::GraphView::legendVisibilityChanged, legend, &QAction::setChecked);
   QMenu* budget = view->addMenu(tr("Graph &node budget"));
   auto* budgets = new QActionGroup(budget);
+  // "Readable first view" (data -1): grouped to fit the view with readable labels.
+  QAction* readable = budget->addAction(tr("&Readable first view (group to fit)"), this, [this] {
+    graph_->setReadableFirstView(true);
+    if (options_.persist_settings) QSettings().setValue("graph/max_nodes", -1);
+  });
+  readable->setCheckable(true);
+  readable->setData(-1);
+  readable->setChecked(graph_->readableFirstView());
+  budgets->addAction(readable);
   for (int n : {400, 800, 2000, 5000}) {
     QAction* a = budget->addAction(tr("up to %1 nodes").arg(n), this, [this, n] {
       graph_->setMaxNodes(n);
@@ -281,7 +291,7 @@ void MainWindow::buildActions() {
     });
     a->setCheckable(true);
     a->setData(n);
-    a->setChecked(n == graph_->maxNodes());
+    a->setChecked(!graph_->readableFirstView() && n == graph_->maxNodes());
     budgets->addAction(a);
   }
   view->addSeparator();
@@ -338,10 +348,13 @@ void MainWindow::restoreSettings() {
   pipeline_->setCustomPasses(s.value("customPasses").toStringList());
   pipeline_->setHideNoOps(s.value("hideNoOps", false).toBool());
   if (s.contains("graph/max_nodes")) {
-    graph_->setMaxNodes(s.value("graph/max_nodes").toInt());
+    const int n = s.value("graph/max_nodes").toInt();
+    if (n > 0) graph_->setMaxNodes(n);
+    else graph_->setReadableFirstView(true);
     for (QAction* a : findChildren<QAction*>())
-      if (a->isCheckable() && a->data().isValid() && a->data().toInt() > 0)
-        a->setChecked(a->data().toInt() == graph_->maxNodes());
+      if (a->isCheckable() && a->data().isValid() && a->data().toInt() != 0)
+        a->setChecked(graph_->readableFirstView() ? a->data().toInt() == -1
+                                                  : a->data().toInt() == graph_->maxNodes());
   }
   rebuildRecentMenu();
 }

@@ -2,6 +2,9 @@
 
 #include <QFileInfo>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cmath>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
@@ -17,10 +20,14 @@ constexpr int kPollMs = 50;
 }
 
 QString CheckScreenshotOptions(const ScreenshotOptions& o) {
-  if (o.output.isEmpty()) return QStringLiteral("--screenshot needs an output file");
-  if (!o.output.endsWith(".png", Qt::CaseInsensitive)) return QStringLiteral("--screenshot: the output must end in .png");
-  if (QFileInfo::exists(o.output) && !o.force)
-    return QStringLiteral("%1: file exists (use --force to overwrite)").arg(o.output);
+  if (o.layout_stats && !o.output.isEmpty()) return QStringLiteral("--layout-stats and --screenshot: pick one");
+  if (!o.layout_stats) {
+    if (o.output.isEmpty()) return QStringLiteral("--screenshot needs an output file");
+    if (!o.output.endsWith(".png", Qt::CaseInsensitive))
+      return QStringLiteral("--screenshot: the output must end in .png");
+    if (QFileInfo::exists(o.output) && !o.force)
+      return QStringLiteral("%1: file exists (use --force to overwrite)").arg(o.output);
+  }
   if (o.size.width() < 200 || o.size.height() < 150 || o.size.width() > 8000 || o.size.height() > 8000)
     return QStringLiteral("--size: expected WxH between 200x150 and 8000x8000");
   bool ok = false;
@@ -172,6 +179,24 @@ void ScreenshotDriver::poll() {
     }
     if (!o_.select.isEmpty()) window_->selectInstructionByName(o_.select, true);
     idle_polls_ = 0;
+    return;
+  }
+  if (o_.layout_stats) {
+    const views::GraphView* g = window_->graph();
+    const views::GraphView::ViewStats st = g->viewStats();
+    const QSize vp = g->canvasViewportSize();
+    QJsonObject j{{"file", o_.file},
+                  {"step", window_->currentStep()},
+                  {"visible_boxes", st.visible_boxes},
+                  {"groups", st.groups},
+                  {"min_label_px", std::round(st.min_label_px * 100) / 100},
+                  {"label_overlaps", st.label_overlaps},
+                  {"edges_drawn", st.edges_drawn},
+                  {"first_view_ms", std::round(st.first_view_ms)},
+                  {"window", QStringLiteral("%1x%2").arg(window_->width()).arg(window_->height())},
+                  {"graph_view", QStringLiteral("%1x%2").arg(vp.width()).arg(vp.height())}};
+    phase_ = Phase::kDone;
+    emit finished(0, QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Compact)));
     return;
   }
   QWidget* shown = o_.compare.isEmpty() ? static_cast<QWidget*>(window_) : window_->compareView()->window();

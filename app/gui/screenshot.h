@@ -39,6 +39,9 @@ struct ScreenshotOptions {
   bool kernels = false;  // Step → Generate kernels on the step before the picture
   bool force = false;
   int timeout_ms = 300000;
+  // --layout-stats: instead of a picture, one JSON object on stdout with what
+  // the graph view shows (GraphView::ViewStats) once the window settled.
+  bool layout_stats = false;
 };
 
 // Checks the options (output exists without force, bad size/step/panel);

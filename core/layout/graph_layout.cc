@@ -161,6 +161,7 @@ const NodeBox* LaidOutGraph::FindBox(int64_t id) const {
 
 std::vector<std::string> NodeLabelLines(const GraphNode& n) {
   std::vector<std::string> lines{n.label};
+  for (const std::string& d : n.details) lines.push_back(d);
   for (const std::string& c : n.inlined_constants) lines.push_back(c);
   return lines;
 }
@@ -168,7 +169,11 @@ std::vector<std::string> NodeLabelLines(const GraphNode& n) {
 std::pair<double, double> NodeSize(const GraphNode& n) {
   size_t chars = 0;
   std::vector<std::string> lines = NodeLabelLines(n);
-  for (const std::string& l : lines) chars = std::max(chars, l.size());
+  for (const std::string& l : lines) {  // characters, not UTF-8 bytes ("≡", "·")
+    size_t n = 0;
+    for (unsigned char c : l) n += (c & 0xC0) != 0x80;
+    chars = std::max(chars, n);
+  }
   double w = std::max<double>(40.0, static_cast<double>(chars) * kCharWidthPt + 2 * kNodePadPt);
   double h = static_cast<double>(lines.size()) * kLineHeightPt + kNodePadPt;
   return {w, h};
@@ -197,6 +202,30 @@ StatusOr<LaidOutGraph> LayoutGraph(const Graph& g, const LayoutOptions& options,
   return out;
 }
 
+double FittedZoom(const LaidOutGraph& g, double w, double h) {
+  constexpr double kMargin = 56;  // GraphView::fitView: 20 around the items, which reach 3 past the boxes
+  return std::min(w / (g.width + kMargin), h / (g.height + kMargin));
+}
+
+StatusOr<LaidOutGraph> BuildAndLayout(const Module& m, const ModuleSnapshot& snap, const GraphOptions& options,
+                                      const LayoutOptions& layout_options, const LaidOutGraph* previous) {
+  GraphOptions o = options;
+  const bool fit = o.fit_width > 0 && o.fit_height > 0;
+  for (int attempt = 0;; ++attempt) {
+    ASSIGN_OR_RETURN(Graph g, BuildGraph(m, snap, o));
+    ASSIGN_OR_RETURN(LaidOutGraph l, LayoutGraph(g, layout_options, previous));
+    if (!fit || attempt == 3 || !g.grouped) return l;
+    const double zoom = FittedZoom(l, options.fit_width, options.fit_height);
+    const double want = o.min_label_px / kFontPt;
+    if (zoom >= want) return l;
+    // Ask the grouping for a view as much smaller as the picture was too large.
+    const double shrink = std::max(0.5, zoom / want * 0.97);
+    o.fit_width *= shrink;
+    o.fit_height *= shrink;
+    o.min_label_px = options.min_label_px;
+  }
+}
+
 std::shared_ptr<const LaidOutGraph> LayoutCache::Find(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = map_.find(key);
@@ -218,7 +247,9 @@ std::string OptionsKey(const GraphOptions& g, const LayoutOptions& l) {
                   std::to_string(g.group_by_namespace) + "|" + std::to_string(g.neighbourhood_hops) +
                   "|" + std::to_string(g.center_id) + "|" + std::to_string(g.max_nodes) + "|" +
                   std::to_string(g.inline_small_constants) + "|" + std::to_string(l.tuned) + "|" +
-                  std::to_string(l.layered_threshold) + "|e";
+                  std::to_string(l.layered_threshold) + "|f" + std::to_string(static_cast<int>(g.fit_width)) + "x" +
+                  std::to_string(static_cast<int>(g.fit_height)) + "/" + std::to_string(g.min_label_px) + "/" +
+                  std::to_string(g.max_boxes) + "|e";
   for (int64_t id : g.expanded) k += std::to_string(id) + ",";
   k += "|c";
   for (int64_t id : g.collapsed) k += std::to_string(id) + ",";

@@ -88,6 +88,15 @@ std::pair<double, double> NodeSize(const GraphNode& n);  // w, h in points
 StatusOr<LaidOutGraph> LayoutGraph(const Graph& g, const LayoutOptions& options,
                                    const LaidOutGraph* previous = nullptr);
 
+// The readable first view (GraphOptions::fit_width/height set): builds the
+// graph and lays it out; when the laid-out picture would not fit the view at
+// min_label_px (the grouping's estimate was short), builds it again for a
+// smaller view, up to three times. Without fit sizes: BuildGraph + LayoutGraph.
+StatusOr<LaidOutGraph> BuildAndLayout(const Module& m, const ModuleSnapshot& snap, const GraphOptions& options,
+                                      const LayoutOptions& layout_options, const LaidOutGraph* previous = nullptr);
+// The zoom at which `g` fits a w x h view (GraphView::fitView's margins).
+double FittedZoom(const LaidOutGraph& g, double w, double h);
+
 // DOT text for `g` with the shared palette; clusters as subgraph cluster_*.
 // Graphviz's `dot` renders it.
 std::string ToDot(const Graph& g);

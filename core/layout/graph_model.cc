@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/cost/cost_model.h"
 #include "core/ir/attributes.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
@@ -86,12 +87,25 @@ class Builder {
         continue;
       }
       int item = static_cast<int>(items_.size());
-      items_.push_back({i->MetadataValue("op_name"), CategoryOf(i->opcode()), 1, {}});
+      items_.emplace_back();
+      items_.back().op_name = i->MetadataValue("op_name");
+      items_.back().category = CategoryOf(i->opcode());
+      DescribeItem(i, items_.back());
+      item_of_instr_[i] = item;
       if (IsExpandedFusion(i)) {
         RETURN_IF_ERROR(AddFusionCluster(i, -1, item));
       } else {
         RETURN_IF_ERROR(AddNode(i, -1, item));
       }
+    }
+    for (const Instruction* i : top) {
+      auto it = item_of_instr_.find(i);
+      if (it == item_of_instr_.end()) continue;
+      std::vector<int>& ops = items_[static_cast<size_t>(it->second)].operands;
+      for (const Instruction* op : i->operands())
+        if (auto o = item_of_instr_.find(op); o != item_of_instr_.end() &&
+                                              std::find(ops.begin(), ops.end(), o->second) == ops.end())
+          ops.push_back(o->second);
     }
     // Edges between visible top-level nodes (fusion internals were added with
     // their cluster).
@@ -136,6 +150,26 @@ class Builder {
         if (inlined_ids_.count(u))
           if (int64_t s = ShownFor(u, depth + 1); s != -1) return s;
     return -1;
+  }
+
+  static int64_t LeafBytes(const Shape& s) {
+    if (s.IsTuple()) {
+      int64_t b = 0;
+      for (const Shape& e : s.tuple_shapes()) b += LeafBytes(e);
+      return b;
+    }
+    return s.IsArray() ? s.byte_size() : 0;
+  }
+
+  static void DescribeItem(const Instruction* i, internal::TopItem& it) {
+    it.opcode = std::string(OpcodeName(i->opcode()));
+    const std::string shape = i->shape().ToString(false);
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : shape) h = (h ^ c) * 1099511628211ull;
+    it.shape_hash = h;
+    it.out_bytes = LeafBytes(i->shape());
+    it.leaf_input = i->opcode() == Opcode::kParameter || i->opcode() == Opcode::kConstant;
+    it.kernels = LaunchesKernel(*i) ? 1 : 0;
   }
 
   bool IsExpandedFusion(const Instruction* i) {
@@ -199,6 +233,10 @@ class Builder {
     if (i->opcode() == Opcode::kFusion) n.opcode += " " + std::string(FusionKindName(i->fusion_kind()));
     n.shape = ShapeText(i->shape());
     n.label = n.name + " = " + n.opcode + " " + n.shape;
+    if (o_.fit_width > 0 && o_.fit_height > 0) {  // the readable first view: name over "opcode shape"
+      n.label = n.name;
+      n.details = {n.opcode + " " + n.shape};
+    }
     n.category = CategoryOf(i->opcode());
     n.op_name = i->MetadataValue("op_name");
     n.cluster = cluster;
@@ -287,6 +325,7 @@ class Builder {
   std::unordered_map<const Instruction*, std::vector<const Instruction*>> fused_param_;
   std::unordered_map<const Instruction*, const Instruction*> out_of_;
   std::vector<internal::TopItem> items_;
+  std::unordered_map<const Instruction*, int> item_of_instr_;
   std::vector<int> item_of_node_, item_of_cluster_;
 };
 

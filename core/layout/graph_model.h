@@ -40,6 +40,15 @@ struct GraphOptions {
   int neighbourhood_hops = 0;      // 0 = off; else only nodes within N hops of center_id
   int64_t center_id = -1;
   size_t max_nodes = 800;          // no layout call sees more than this
+  // A first view that reads (docs/graph-view.md, "The first view"): when
+  // fit_width and fit_height (the view's size in pixels, 1 px = 1 pt at zoom
+  // 1) are set, the graph is grouped whenever drawing it whole would not fit
+  // that size with labels of at least min_label_px, and groups open, largest
+  // first, while at most max_boxes boxes are visible and the estimated
+  // layout still fits at that label size.
+  double fit_width = 0, fit_height = 0;
+  double min_label_px = 9;
+  size_t max_boxes = 80;
   bool inline_small_constants = true;
 };
 
@@ -47,6 +56,10 @@ struct GraphNode {
   int64_t id = -1;  // stable instruction id (ModuleSnapshot), or a synthetic (negative) group id
   std::string name, opcode, shape;
   std::string label;  // "name = opcode shape" (groups: "namespace (N)")
+  // Groups: summary lines under the label (ops and kernels, the commonest
+  // opcodes, bytes in and out); "≡ block 1" marks a repeat of another group.
+  std::vector<std::string> details;
+  int64_t identical_to = 0;  // a group repeating another: that group's id (0 = none)
   OpCategory category = OpCategory::kOther;
   std::string op_name;  // metadata op_name ("" if none)
   int64_t cluster = -1;  // id of the innermost GraphCluster holding it, -1 = top level

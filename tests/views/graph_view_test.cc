@@ -97,6 +97,7 @@ TEST(GraphViewTest, SelectionFindAndExpansion) {
   ASSERT_FALSE(run->modules.empty());
   const auto& step = run->recorder.steps().back();
   GraphView view;
+  view.setReadableFirstView(false);  // every fusion drawn (the readable first view groups them)
   view.resize(900, 600);
   view.show();
   QSignalSpy finished(&view, &GraphView::layoutFinished);

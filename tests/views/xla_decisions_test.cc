@@ -67,6 +67,7 @@ TEST(XlaDecisionsTest, ReferenceFolderShowsXlaDecisionsAtPriorityFusion) {
   ASSERT_FALSE(refused.empty()) << "the reference's log has no \"" << kBitcastRefusal << "\"";
 
   MainWindow w(kOptions);
+  w.graph()->setReadableFirstView(false);  // every node drawn, so the marked ones are items
   w.resize(1400, 900);
   w.show();
   w.openFile(Sample("xla_gpu/transformer_block"));  // a folder: opened as an XLA dump

@@ -114,6 +114,7 @@ NodeItem::NodeItem(GraphView* view, const layout::GraphNode& node, const layout:
   for (const std::string& l : layout::NodeLabelLines(node)) lines_ << QString::fromStdString(l);
   search_ = QString::fromStdString(node.name + "\n" + node.opcode + "\n" + node.op_name);
   QString tip = QString::fromStdString(node.label);
+  for (const std::string& d : node.details) tip += QStringLiteral("\n") + QString::fromStdString(d);
   if (!node.op_name.empty()) tip += QStringLiteral("\nop_name: ") + QString::fromStdString(node.op_name);
   if (node.is_group) tip += QStringLiteral("\n(double-click to open)");
   if (node.is_fusion) tip += QStringLiteral("\n(double-click to expand)");

@@ -91,6 +91,17 @@ void GraphView::relayout() {
   busy_label_->show();
   busy_label_->raise();
   positionOverlays();
+  relayout_started_ = std::chrono::steady_clock::now();
+  if (readable_) {
+    // The view's size, in steps of 40 px (a resize by a few pixels keeps the
+    // cached layouts); a view not laid out yet counts as 900x560.
+    QSize v = canvas_->viewport()->size();
+    if (v.width() < 200 || v.height() < 150) v = QSize(900, 560);
+    options_.fit_width = v.width() / 40 * 40;
+    options_.fit_height = v.height() / 40 * 40;
+  } else {
+    options_.fit_width = options_.fit_height = 0;
+  }
   auto module = module_;
   auto snapshot = snapshot_;
   auto diff = diff_;
@@ -108,22 +119,17 @@ void GraphView::relayout() {
                       std::to_string(snapshot->instructions.size()) + "|" + layout::OptionsKey(options, {});
     result = cache->Find(key);
     if (!result) {
-      auto g = layout::BuildGraph(*module, *snapshot, options);
-      if (!g.ok()) {
-        error = QString::fromStdString(g.status().message());
+      layout::LayoutOptions lo;
+      if (diff) {
+        for (const Replacement& r : diff->replaced) lo.replaced.push_back({r.old_id, r.new_id});
+        for (const Replacement& r : diff->folded_into) lo.replaced.push_back({r.old_id, r.new_id});
+      }
+      auto l = layout::BuildAndLayout(*module, *snapshot, options, lo, previous.get());
+      if (!l.ok()) {
+        error = QString::fromStdString(l.status().message());
       } else {
-        layout::LayoutOptions lo;
-        if (diff) {
-          for (const Replacement& r : diff->replaced) lo.replaced.push_back({r.old_id, r.new_id});
-          for (const Replacement& r : diff->folded_into) lo.replaced.push_back({r.old_id, r.new_id});
-        }
-        auto l = layout::LayoutGraph(*g, lo, previous.get());
-        if (!l.ok()) {
-          error = QString::fromStdString(l.status().message());
-        } else {
-          result = std::make_shared<const layout::LaidOutGraph>(std::move(*l));
-          cache->Insert(key, result);
-        }
+        result = std::make_shared<const layout::LaidOutGraph>(std::move(*l));
+        cache->Insert(key, result);
       }
     }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -149,6 +155,7 @@ void GraphView::onLayoutReady(quint64 generation, std::shared_ptr<const layout::
   bool animate = current_ && before == QString::fromStdString(g->graph.computation);
   buildScene(g, diff_.get(), animate);
   last_total_ms_ = total_ms;
+  last_view_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - relayout_started_).count();
   if (before != QString::fromStdString(g->graph.computation)) emit computationChanged(computation());
   emit layoutFinished(total_ms, static_cast<int>(g->nodes.size()));
 }
@@ -508,9 +515,46 @@ void GraphView::setNeighbourhood(int hops) {
 
 void GraphView::setMaxNodes(int n) {
   const size_t want = static_cast<size_t>(std::clamp(n, 50, 20000));
-  if (options_.max_nodes == want) return;
+  if (options_.max_nodes == want && !readable_) return;
   options_.max_nodes = want;
+  readable_ = false;
   relayout();
+}
+
+void GraphView::setReadableFirstView(bool on) {
+  if (readable_ == on) return;
+  readable_ = on;
+  if (on) options_.max_nodes = layout::GraphOptions().max_nodes;
+  relayout();
+}
+
+QSize GraphView::canvasViewportSize() const { return canvas_->viewport()->size(); }
+
+GraphView::ViewStats GraphView::viewStats() const {
+  ViewStats s;
+  const double zoom = canvas_->zoom();
+  s.min_label_px = current_ ? layout::kFontPt * zoom : 0;
+  std::vector<QRectF> labels;  // scene rectangles of the drawn label text
+  for (const NodeItem* n : node_items_) {
+    if (n->ghost()) continue;
+    ++s.visible_boxes;
+    labels.push_back(n->mapRectToScene(n->labelRect()));
+  }
+  for (const ClusterItem* c : cluster_items_) labels.push_back(c->mapRectToScene(c->labelRect()));
+  if (current_) {
+    for (const layout::GraphNode& n : current_->graph.nodes) s.groups += n.is_group;
+    for (const layout::GraphCluster& c : current_->graph.clusters) s.groups += !c.is_fusion;
+  }
+  // Sweep over x: pairs whose rectangles intersect by more than a pixel.
+  std::sort(labels.begin(), labels.end(), [](const QRectF& a, const QRectF& b) { return a.left() < b.left(); });
+  for (size_t i = 0; i < labels.size(); ++i)
+    for (size_t j = i + 1; j < labels.size() && labels[j].left() < labels[i].right(); ++j) {
+      QRectF both = labels[i].intersected(labels[j]);
+      if (both.width() * zoom > 1 && both.height() * zoom > 1) ++s.label_overlaps;
+    }
+  s.edges_drawn = static_cast<int>(edge_items_.size());
+  s.first_view_ms = last_view_ms_;
+  return s;
 }
 
 void GraphView::openComputation(const QString& name) {

@@ -16,6 +16,7 @@
 #include <QWidget>
 #include <cstdint>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -103,8 +104,26 @@ class GraphView : public QWidget {
   void setNeighbourhood(int hops);  // 0 = off; around the selection
   // Node budget of one picture: larger computations are grouped (default
   // 800; above ~900 the layout is hloscope's own layered one, not dot).
+  // (Choosing a budget turns the readable first view off.)
   void setMaxNodes(int n);
   int maxNodes() const { return static_cast<int>(options_.max_nodes); }
+  // The readable first view (default on; docs/graph-view.md): a graph that
+  // would not fit the view with labels of >= 9 px is grouped (repeated
+  // blocks, chunks, namespaces) and groups open, largest first, only while
+  // at most 80 boxes show and the labels stay readable at the fitted zoom.
+  void setReadableFirstView(bool on);
+  bool readableFirstView() const { return readable_; }
+  // What the view shows now, as `hloscope --layout-stats` prints it.
+  struct ViewStats {
+    int visible_boxes = 0;   // nodes drawn (ghosts of removed ones excluded)
+    int groups = 0;          // closed group nodes and open group frames
+    double min_label_px = 0; // node and frame labels at the current zoom
+    int label_overlaps = 0;  // pairs of labels drawn over each other
+    int edges_drawn = 0;
+    double first_view_ms = 0;  // from asking for the step's graph to its scene drawn
+  };
+  ViewStats viewStats() const;
+  QSize canvasViewportSize() const;
   void openComputation(const QString& name);  // "" = entry
   QString computation() const;
   QStringList computations() const;  // of the current step
@@ -192,6 +211,9 @@ class GraphView : public QWidget {
   std::vector<Move> moves_;
   std::vector<EdgeItem*> edge_items_;
   double last_total_ms_ = 0;
+  bool readable_ = true;
+  std::chrono::steady_clock::time_point relayout_started_{};
+  double last_view_ms_ = 0;
 };
 
 }  // namespace hloscope::views
