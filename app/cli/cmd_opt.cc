@@ -16,8 +16,10 @@
 #include "core/report/decisions_diff.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/parser/parser.h"
+#include "core/passes/cost_arithmetic.h"
 #include "core/passes/differential_checker.h"
 #include "core/passes/dump_writer.h"
+#include "core/passes/pass_explanations.h"
 #include "core/passes/pass_registry.h"
 #include "core/passes/step_recorder.h"
 #include "core/passes/verifier_instrumentation.h"
@@ -92,7 +94,7 @@ std::string Wrap(const std::string& text, size_t indent, size_t width) {
 int RunListPasses(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {}, {"--json"}, &err) || !args.positional().empty()) {
+  if (!args.Parse(argv, {}, {"--json", "--long"}, &err) || !args.positional().empty()) {
     std::fprintf(stderr, "hloscope-cli list-passes: error: %s\n", err.empty() ? "takes no files" : err.c_str());
     return 2;
   }
@@ -101,7 +103,10 @@ int RunListPasses(const std::vector<std::string>& argv) {
     nlohmann::ordered_json j;
     j["passes"] = nlohmann::ordered_json::array();
     for (const PassInfo& p : reg.passes())
-      j["passes"].push_back({{"name", p.name}, {"pipelines", reg.PipelinesContaining(p.name)}, {"description", p.description}});
+      j["passes"].push_back({{"name", p.name},
+                             {"pipelines", reg.PipelinesContaining(p.name)},
+                             {"description", p.description},
+                             {"explanation", std::string(PassExplanation(p.name))}});
     j["pipelines"] = nlohmann::ordered_json::array();
     for (const PipelineSpec& p : reg.pipelines()) {
       auto built = reg.BuildPipeline(p.name);
@@ -126,9 +131,17 @@ int RunListPasses(const std::vector<std::string>& argv) {
   }
   const size_t indent = name_w + pipe_w + 2;
   std::printf("%-*s %-*s %s\n", static_cast<int>(name_w), "pass", static_cast<int>(pipe_w), "pipelines", "description");
-  for (size_t k = 0; k < rows.size(); ++k)
+  const bool long_form = args.Has("--long");
+  for (size_t k = 0; k < rows.size(); ++k) {
     std::printf("%-*s %-*s %s\n", static_cast<int>(name_w), rows[k].first.c_str(), static_cast<int>(pipe_w),
                 rows[k].second.c_str(), Wrap(reg.passes()[k].description, indent, 100).c_str());
+    // --long: the teaching paragraph (pass_explanations.h) under the row,
+    // indented by 4 and wrapped at 100 columns, then a blank line.
+    if (long_form) {
+      const std::string_view text = PassExplanation(rows[k].first);
+      if (!text.empty()) std::printf("\n    %s\n\n", Wrap(std::string(text), 4, 100).c_str());
+    }
+  }
   std::printf("\npipelines:\n");
   for (const PipelineSpec& p : reg.pipelines()) {
     auto built = reg.BuildPipeline(p.name);
@@ -347,6 +360,7 @@ int RunExplain(const std::vector<std::string>& argv) {
       if (!producer && !(consumer && (merge || d.verdict == FusionVerdict::kNotFused))) continue;
       nlohmann::ordered_json e = DecisionJson(d);
       e["step"] = s->index;
+      if (std::string a = CostArithmetic(d); !a.empty()) e["arithmetic"] = std::move(a);
       story.push_back(e);
       lines.push_back({s->index, &d});
     }
@@ -364,7 +378,8 @@ int RunExplain(const std::vector<std::string>& argv) {
     std::snprintf(cost, sizeof cost, "    bytes %lld → %lld, est. %.3f → %.3f us\n",
                   static_cast<long long>(d.bytes_before), static_cast<long long>(d.bytes_after), d.us_before,
                   d.us_after);
-    return t + cost;
+    const std::string arithmetic = CostArithmetic(d);
+    return t + cost + (arithmetic.empty() ? "" : "    " + arithmetic + "\n");
   };
   for (size_t k = 0; k < lines.size();) {
     const FusionDecision& d = *lines[k].d;
@@ -623,9 +638,12 @@ int RunCheck(const std::vector<std::string>& argv_in) {
 }  // namespace
 
 HLOSCOPE_CLI_COMMAND(list_passes, "list-passes", "list the registered passes and pipelines",
-                     "usage: hloscope-cli list-passes [--json]\n"
+                     "usage: hloscope-cli list-passes [--long] [--json]\n"
                      "Prints every pass (name, the pipelines that run it, a one-line description)\n"
-                     "and every pipeline with its passes.",
+                     "and every pipeline with its passes. --long adds, under each pass, a paragraph on\n"
+                     "what it does, why compilers do it and what to look for in the graph (the text the\n"
+                     "GUI's pipeline panel and the report show). --json has both, as \"description\" and\n"
+                     "\"explanation\".",
                      RunListPasses);
 HLOSCOPE_CLI_COMMAND(opt, "opt", "run a pass pipeline and record every step",
                      "usage: hloscope-cli opt FILE [--pipeline NAME | --passes a,b,c] [--device ID|FILE.json]\n"
@@ -669,8 +687,9 @@ HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
                      "                            [--device ID] [--json] [--all] [--xla-dump DIR [--module M]]\n"
                      "Runs the pipeline (default gpu) and prints every fusion decision that\n"
                      "named the instruction (or the fusions it became part of), with its reason and\n"
-                     "cost numbers, then every fusion it ended in (a duplicated producer is in several)\n"
-                     "and the later merges of those fusions. Three or more refusals in a row for the\n"
+                     "cost numbers and the arithmetic behind them (HBM bytes at the device's bandwidth plus\n"
+                     "launches; --json: \"arithmetic\"), then every fusion it ended in (a duplicated\n"
+                     "producer is in several) and the later merges of those fusions. Three or more refusals in a row for the\n"
                      "same reason fold into one line with a count; --all lists each.\n"
                      "--xla-dump DIR (an --xla_dump_to folder or samples/xla_gpu/STEM) adds XLA GPU's own\n"
                      "records from its priority fusion log: the instruction XLA's module had for it and\n"

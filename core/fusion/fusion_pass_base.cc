@@ -55,6 +55,24 @@ void FusionPassBase::RecordMissingForced(const Module& m) {
   }
 }
 
+void SetDecisionCostBefore(FusionDecision& d, const Cost& c, const DeviceSpec& device) {
+  d.bytes_before = c.bytes();
+  d.us_before = c.time_us;
+  d.kernels_before = c.kernels;
+  d.read_before = c.bytes_read;
+  d.hbm_gbs = device.hbm_bandwidth_gbs;
+  d.launch_overhead_us = device.launch_overhead_us;
+}
+
+void SetDecisionCostAfter(FusionDecision& d, const Cost& c, const DeviceSpec& device) {
+  d.bytes_after = c.bytes();
+  d.us_after = c.time_us;
+  d.kernels_after = c.kernels;
+  d.read_after = c.bytes_read;
+  d.hbm_gbs = device.hbm_bandwidth_gbs;
+  d.launch_overhead_us = device.launch_overhead_us;
+}
+
 size_t FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                               FusionVerdict v, std::string reason, const Cost& before, const Cost& after) {
   // The same candidate with the same verdict and reason is logged once.
@@ -83,10 +101,8 @@ size_t FusionPassBase::Decide(const Instruction& producer, const std::vector<con
   }
   d.verdict = v;
   d.reason = std::move(reason);
-  d.bytes_before = before.bytes();
-  d.bytes_after = after.bytes();
-  d.us_before = before.time_us;
-  d.us_after = after.time_us;
+  SetDecisionCostBefore(d, before, device_);
+  SetDecisionCostAfter(d, after, device_);
   if (v != FusionVerdict::kNotFused) mutable_log().Count(v == FusionVerdict::kMerged ? "merged" : "fused");
   else mutable_log().Count("not fused");
   mutable_log().decisions.push_back(std::move(d));

@@ -50,6 +50,12 @@ class FusionPassBase : public Pass {
   std::unordered_multimap<uint64_t, size_t> logged_;
 };
 
+// Sets a decision's costs before or after the fusion (bytes, µs and the
+// breakdown behind them: kernels, bytes read, the device's bandwidth and
+// launch overhead), for Decide and for passes that measure the result after.
+void SetDecisionCostBefore(FusionDecision& d, const Cost& c, const DeviceSpec& device);
+void SetDecisionCostAfter(FusionDecision& d, const Cost& c, const DeviceSpec& device);
+
 // Registers fusion, fusion_merger, multi_output_fusion, priority_fusion,
 // horizontal_loop_fusion and the gpu / gpu-classic pipelines.
 class PassRegistry;

@@ -126,8 +126,7 @@ class HorizontalLoopFusion : public FusionPassBase {
     Cost now = KernelCost(*merged, device_);
     auto& d = mutable_log().decisions[record];
     d.result = merged->name();
-    d.bytes_after = now.bytes();
-    d.us_after = now.time_us;
+    SetDecisionCostAfter(d, now, device_);
     return merged;
   }
 };

@@ -120,8 +120,7 @@ class InstructionFusion : public FusionPassBase {
           if (other_users) now += KernelCost(*producer, device_);
           FusionDecision& d = mutable_log().decisions[record];
           d.result = consumer->name();
-          d.bytes_after = now.bytes();
-          d.us_after = now.time_us;
+          SetDecisionCostAfter(d, now, device_);
           changed = true;
           again = true;
           break;

@@ -387,8 +387,7 @@ class MultiOutputFusion : public FusionPassBase {
         Cost now = KernelCost(*c, device_);
         auto& d = mutable_log().decisions[record];
         d.result = c->name();
-        d.bytes_after = now.bytes();
-        d.us_after = now.time_us;
+        SetDecisionCostAfter(d, now, device_);
         return true;
       }
       return false;
@@ -513,8 +512,7 @@ class MultiOutputFusion : public FusionPassBase {
           Cost now = KernelCost(*merged, device_);
           auto& d = mutable_log().decisions[record];
           d.result = merged->name();
-          d.bytes_after = now.bytes();
-          d.us_after = now.time_us;
+          SetDecisionCostAfter(d, now, device_);
           return true;
         }
       }

@@ -33,6 +33,14 @@ struct FusionDecision {
   std::string result;                   // the fusion it ended in ("" if none)
   int64_t bytes_before = 0, bytes_after = 0;
   double us_before = 0, us_after = 0;
+  // What the cost numbers above are made of (the fusion passes fill them
+  // with the numbers; 0 on records without a breakdown, such as XLA's own
+  // decisions): kernels launched, the part of bytes_* that is read (the rest
+  // is written), and the device's HBM bandwidth (GB/s) and launch overhead
+  // (µs) they were costed with. cost_arithmetic.h turns them into a sentence.
+  int64_t kernels_before = 0, kernels_after = 0;
+  int64_t read_before = 0, read_after = 0;
+  double hbm_gbs = 0, launch_overhead_us = 0;
 };
 
 }  // namespace hloscope

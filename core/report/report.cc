@@ -23,6 +23,8 @@
 #include "core/passes/pass_registry.h"
 #include "core/passes/step_recorder.h"
 #include "core/report/decisions_diff.h"
+#include "core/passes/cost_arithmetic.h"
+#include "core/passes/pass_explanations.h"
 #include "core/session/session.h"
 #include "core/passes/verifier_instrumentation.h"
 #include "core/printer/printer.h"
@@ -141,6 +143,20 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
   pipeline->AddInstrumentation(&verifier);
   auto ran = pipeline->Run(m);
   if (!ran.ok()) return Status::Error("pipeline " + opts.pipeline + " failed: " + ran.status().message());
+  // What each pass that ran does (pass_explanations.h), in the order they
+  // first ran: the "What the passes do" section, linked from the steps.
+  J passes = J::array();
+  {
+    std::set<std::string> seen;
+    for (const auto& s : recorder.steps())
+      if (seen.insert(s->pass).second) {
+        const PassInfo* info = PassRegistry::Global().FindPass(s->pass);
+        passes.push_back({{"name", s->pass},
+                          {"description", info ? info->description : std::string()},
+                          {"explanation", std::string(PassExplanation(s->pass))}});
+      }
+  }
+  d["passes"] = std::move(passes);
 
   d["initial"] = CostJson(recorder.initial_cost(), recorder.initial()->instruction_count());
   ModuleCost final_cost = recorder.steps().empty() ? recorder.initial_cost() : recorder.steps().back()->cost;
@@ -177,7 +193,8 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
                            {"bytes_before", fd.bytes_before},
                            {"bytes_after", fd.bytes_after},
                            {"us_before", fd.us_before},
-                           {"us_after", fd.us_after}});
+                           {"us_after", fd.us_after},
+                           {"arithmetic", CostArithmetic(fd)}});
   }
   d["steps"] = std::move(steps);
   d["decisions"] = std::move(decisions);

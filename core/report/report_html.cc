@@ -68,8 +68,10 @@ std::string ResourceCells(const J& x, const std::string& device) {
 std::string StepRow(const J& s) {
   std::string pass = Str(s["pass"]);
   if (!Str(s["group"]).empty()) pass = Str(s["group"]) + " / " + pass + " #" + Num(s["iteration"]);
+  // The pass name links to its paragraph in "What the passes do".
   return std::string("<tr") + (s["changed"].get<bool>() ? " class=\"changed\"" : "") + "><td class=\"n\">" +
-         Num(s["index"]) + "</td><td>" + E(pass) + "</td><td>" + (s["changed"].get<bool>() ? "yes" : "no") +
+         Num(s["index"]) + "</td><td><a href=\"#pass-" + E(Str(s["pass"])) + "\">" + E(pass) + "</a></td><td>" +
+         (s["changed"].get<bool>() ? "yes" : "no") +
          "</td><td class=\"n\">" + Num(s["instructions"]) + "</td>" + Delta(s["d_instructions"]) + "<td class=\"n\">" +
          Num(s["kernels"]) + "</td>" + Delta(s["d_kernels"]) + Delta(s["d_hbm_bytes"]) + "<td class=\"n\">" +
          Num(s["ms"]) + "</td></tr>\n";
@@ -101,6 +103,20 @@ std::string StepsTable(const J& steps) {
     i = j;
   }
   return out + "</table>\n";
+}
+
+// Each pass that ran, with its one-line description and its paragraph on
+// what it does, why and what to look for (pass_explanations.h).
+std::string PassesSection(const J& passes) {
+  std::string h = "<section id=\"passes\">\n<h2>What the passes do</h2>\n<p class=\"muted\">Every pass this "
+                  "pipeline ran, in the order it first ran: what it does, why compilers do it and what to look for "
+                  "in the graph (<code>hloscope-cli list-passes --long</code> prints the same).</p>\n"
+                  "<details><summary>" +
+                  std::to_string(passes.size()) + " passes</summary>\n<dl>\n";
+  for (const J& p : passes)
+    h += "<dt id=\"pass-" + E(Str(p["name"])) + "\"><code>" + E(Str(p["name"])) + "</code> — " +
+         E(Str(p["description"])) + "</dt>\n<dd>" + E(Str(p["explanation"])) + "</dd>\n";
+  return h + "</dl>\n</details>\n</section>\n";
 }
 
 std::string Picture(const std::string& id, const std::string& title, const std::string& svg, const std::string& note) {
@@ -213,7 +229,9 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
        std::string(d.contains("xla_memory") ? "<a href=\"#xla-timeline\">XLA's buffer timeline</a>" : "") +
        (d.contains("compare") ? "<a href=\"#compare\">compare</a>" : "") +
        (d.contains("decisions_vs_xla") ? "<a href=\"#decisions-vs-xla\">decisions vs XLA</a>" : "") +
-       "<a href=\"#kernels\">kernels</a><a href=\"#files\">files</a></nav>\n";
+       "<a href=\"#kernels\">kernels</a>" +
+       std::string(d.contains("passes") ? "<a href=\"#passes\">what the passes do</a>" : "") +
+       "<a href=\"#files\">files</a></nav>\n";
   // Summary.
   const J& in = d["initial"];
   const J& fin = d["final"];
@@ -260,11 +278,14 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
     std::string consumers;
     for (const auto& c : x["consumers"]) consumers += (consumers.empty() ? "" : ", ") + Str(c);
     std::string verdict = Str(x["verdict"]), cls = verdict;
+    const std::string arithmetic = x.value("arithmetic", std::string());  // under the reason
     for (char& c : cls)
       if (c == ' ') c = '-';
     h += "<tr><td class=\"n\">" + Num(x["step"]) + "</td><td>" + E(Str(x["pass"])) + "</td><td><code>" +
          E(Str(x["producer"])) + "</code></td><td><code>" + E(consumers) + "</code></td><td class=\"verdict-" + cls +
-         "\">" + E(verdict) + "</td><td>" + E(Str(x["reason"])) + "</td><td><code>" + E(Str(x["result"])) +
+         "\">" + E(verdict) + "</td><td>" + E(Str(x["reason"])) +
+         (arithmetic.empty() ? "" : "<div class=\"muted\">" + E(arithmetic) + "</div>") +
+         "</td><td><code>" + E(Str(x["result"])) +
          "</code></td><td class=\"n\">" + Num(x["bytes_before"]) + " → " + Num(x["bytes_after"]) +
          "</td><td class=\"n\">" + Num(x["us_before"]) + " → " + Num(x["us_after"]) + "</td></tr>\n";
   }
@@ -371,6 +392,7 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
     }
   }
   h += "</section>\n";
+  if (d.contains("passes")) h += PassesSection(d["passes"]);
   h += "<section id=\"files\">\n<h2>Files</h2>\n<ul>\n";
   for (const auto& f : d["files"]) h += "<li><a href=\"" + E(Str(f)) + "\">" + E(Str(f)) + "</a></li>\n";
   h += "</ul>\n<p class=\"muted\">" + std::string(kReportFormat) + " version " + std::to_string(kReportVersion) +
