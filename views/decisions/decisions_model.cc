@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include "core/passes/cost_arithmetic.h"
+
 namespace hloscope::views {
 
 DecisionsModel::DecisionsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -54,10 +56,21 @@ QVariant DecisionsModel::data(const QModelIndex& index, int role) const {
       if (index.column() == kVerdict)
         return QBrush(QColor(d.verdict == FusionVerdict::kNotFused ? "#c62828" : "#2e7d32"));
       return {};
-    case Qt::ToolTipRole:
-      if (index.column() == kReason || index.column() == kVerdict) return QString::fromStdString(d.reason);
+    case Qt::ToolTipRole: {
+      // The reason, and the arithmetic behind the cost numbers (HBM bytes
+      // at the device's bandwidth plus launches) on the reason, verdict and
+      // cost columns; rich text so that the tooltip wraps.
+      const QString arithmetic = row.xla ? QString() : QString::fromStdString(CostArithmetic(d));
+      const bool cost_column = index.column() >= kDeltaBytes;
+      if (index.column() == kReason || index.column() == kVerdict || (cost_column && !arithmetic.isEmpty())) {
+        QString tip = cost_column ? QString() : "<p>" + QString::fromStdString(d.reason).toHtmlEscaped() + "</p>";
+        if (!arithmetic.isEmpty()) tip += "<p>" + arithmetic.toHtmlEscaped() + "</p>";
+        return tip;
+      }
       if (!d.result.empty()) return QString("→ %1").arg(QString::fromStdString(d.result));
       return {};
+    }
+    case kArithmeticRole: return row.xla ? QString() : QString::fromStdString(CostArithmetic(d));
     case Qt::TextAlignmentRole:
       if (index.column() == kStep || index.column() >= kDeltaBytes)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);

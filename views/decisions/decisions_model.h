@@ -25,6 +25,9 @@ class DecisionsModel : public QAbstractTableModel {
   static constexpr int kProducerIdRole = Qt::UserRole + 1;
   static constexpr int kConsumerIdsRole = Qt::UserRole + 2;  // QVariantList of qint64
   static constexpr int kVerdictRole = Qt::UserRole + 3;      // FusionVerdictName
+  // The arithmetic behind the row's cost numbers (cost_arithmetic.h); ""
+  // for XLA's rows. Also in the reason, verdict and cost columns' tooltips.
+  static constexpr int kArithmeticRole = Qt::UserRole + 4;
 
   explicit DecisionsModel(QObject* parent = nullptr);
 

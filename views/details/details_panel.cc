@@ -7,6 +7,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/ir/attributes.h"
+#include "core/passes/cost_arithmetic.h"
 #include "core/report/decisions_diff.h"
 #include "views/decisions/xla_decisions.h"
 #include "views/kernels/kernels_model.h"
@@ -173,7 +174,7 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, con
       cons << (c < d->consumer_ids.size() ? Link(d->consumer_ids[c], d->consumers[c]) : Esc(d->consumers[c]));
     const bool fused = d->verdict != FusionVerdict::kNotFused;
     h += QString("<p style='margin:3px'>step %1 <b>%2</b>: %3 → {%4}: <span style='color:%5'><b>%6</b></span>%7<br>"
-                 "<span style='color:#444'>%8</span><br><span style='color:#777'>bytes %9 → %10, est. %11 → %12 µs</span></p>")
+                 "<span style='color:#444'>%8</span><br><span style='color:#777'>bytes %9 → %10, est. %11 → %12 µs%13</span></p>")
              .arg(k)
              .arg(Esc(d->pass))
              .arg(Link(d->producer_id, d->producer))
@@ -185,7 +186,8 @@ QString InstructionDetailsHtml(const PipelineRun& run, int step, int64_t id, con
              .arg(d->bytes_before)
              .arg(d->bytes_after)
              .arg(d->us_before, 0, 'f', 3)
-             .arg(d->us_after, 0, 'f', 3);
+             .arg(d->us_after, 0, 'f', 3)
+             .arg(HasCostBreakdown(*d) ? "<br>" + Esc(CostArithmetic(*d)) : QString());
   }
   if (xla && xla->pf) h += XlaLogHtml(rec->name, *xla);
   return h;

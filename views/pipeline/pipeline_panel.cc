@@ -11,6 +11,7 @@
 #include <QStyle>
 #include <QPushButton>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -70,6 +71,19 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setMinimumSectionSize(24);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
+  // What the selected step's pass does, why, and what to look for: a few
+  // lines, scrollable; the "?" toggle hides it.
+  explanation_ = new QTextBrowser;
+  explanation_->setReadOnly(true);
+  explanation_->setOpenLinks(false);
+  explanation_->setMaximumHeight(5 * fontMetrics().lineSpacing() + 12);
+  explanation_->setPlaceholderText(tr("Select a step to see what its pass does."));
+  explain_ = new QToolButton;
+  explain_->setText(QStringLiteral("?"));
+  explain_->setCheckable(true);
+  explain_->setChecked(true);
+  explain_->setToolTip(tr("Show what the selected step's pass does, why compilers do it and what to look for"));
+
   auto tool = [this](QStyle::StandardPixmap icon, const QString& tip) {
     auto* b = new QToolButton;
     b->setIcon(style()->standardIcon(icon));
@@ -97,6 +111,7 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
   nav->addWidget(last_);
   nav->addStretch(1);
   nav->addWidget(hide_noops_);
+  nav->addWidget(explain_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(form);
@@ -116,6 +131,8 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
   connect(forward_, &QToolButton::clicked, this, &PipelinePanel::stepForward);
   connect(last_, &QToolButton::clicked, this, &PipelinePanel::stepLast);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &PipelinePanel::onRowChanged);
+  layout->addWidget(explanation_);  // last: under the table (and what sits below it)
+  connect(explain_, &QToolButton::toggled, this, &PipelinePanel::setExplanationShown);
   updateButtons();
 }
 
@@ -246,7 +263,27 @@ void PipelinePanel::stepForward() {
     if (v > current_) return setCurrentStep(v);
 }
 
+void PipelinePanel::setExplanationShown(bool shown) {
+  if (explain_->isChecked() != shown) explain_->setChecked(shown);
+  explanation_->setVisible(shown);
+}
+
+bool PipelinePanel::explanationShown() const { return explain_->isChecked(); }
+
+void PipelinePanel::updateExplanation() {
+  const auto& steps = model_->steps();
+  if (current_ < 0 || current_ >= static_cast<int>(steps.size())) {
+    explanation_->clear();
+    return;
+  }
+  const std::string& pass = steps[static_cast<size_t>(current_)]->pass;
+  QString text = PassExplanationText(pass);
+  if (text.isEmpty()) text = tr("No explanation for this pass.");
+  explanation_->setHtml("<b>" + QString::fromStdString(pass).toHtmlEscaped() + "</b>: " + text.toHtmlEscaped());
+}
+
 void PipelinePanel::updateButtons() {
+  updateExplanation();
   const int n = model_->rowCount();
   first_->setEnabled(n > 0);
   last_->setEnabled(n > 0);

@@ -17,6 +17,7 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTextBrowser;
 class QToolButton;
 
 namespace hloscope::views {
@@ -44,6 +45,11 @@ class PipelinePanel : public QWidget {
   StepsModel* model() const { return model_; }
   ChangedStepsFilter* filter() const { return filter_; }
   QTableView* table() const { return table_; }
+  // At the bottom, a few read-only lines on what the current step's pass
+  // does (pass_explanations.h); the "?" toggle shows or hides them.
+  QTextBrowser* explanation() const { return explanation_; }
+  void setExplanationShown(bool shown);
+  bool explanationShown() const;
   void setHideNoOps(bool hide);
 
  public slots:
@@ -65,6 +71,7 @@ class PipelinePanel : public QWidget {
   std::vector<int> visibleSteps() const;
   void onRowChanged();
   void updateButtons();
+  void updateExplanation();
 
   StepsModel* model_;
   ChangedStepsFilter* filter_;
@@ -78,6 +85,8 @@ class PipelinePanel : public QWidget {
   QCheckBox* hide_noops_;
   QTableView* table_;
   QToolButton *first_, *back_, *forward_, *last_;
+  QTextBrowser* explanation_;  // the current step's pass explained
+  QToolButton* explain_;       // shows / hides it
   int current_ = -1;
   bool running_ = false;
   bool updating_ = false;

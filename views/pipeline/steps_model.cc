@@ -4,6 +4,8 @@
 #include <QColor>
 #include <cstdlib>
 
+#include "core/passes/pass_explanations.h"
+
 namespace hloscope::views {
 
 QString SignedCount(long long delta) {
@@ -24,6 +26,15 @@ QString HumanBytes(long long bytes) {
 QString SignedBytes(long long delta) {
   if (delta == 0) return QStringLiteral("0");
   return (delta > 0 ? QStringLiteral("+") : QString()) + HumanBytes(delta);
+}
+
+QString PassExplanationText(std::string_view pass) {
+  if (pass == "input") return QStringLiteral("The module as it was loaded, before any pass ran.");
+  if (pass == "stablehlo→hlo")
+    return QStringLiteral("The StableHLO module converted to HLO, before any pass ran: each StableHLO op became "
+                          "the HLO instruction (or the few) that computes the same thing.");
+  const std::string_view text = PassExplanation(pass);
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 StepsModel::StepsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -65,6 +76,11 @@ QVariant StepsModel::data(const QModelIndex& index, int role) const {
                .arg(s.cost.est_us, 0, 'f', 2);
     for (const auto& [k, v] : s.stats) tip += QString("\n%1: %2").arg(QString::fromStdString(k)).arg(v);
     if (!s.decisions.empty()) tip += QString("\n%1 fusion decisions").arg(s.decisions.size());
+    // The pass cell also teaches: the pass's paragraph (pass_explanations.h),
+    // as rich text so that the tooltip wraps.
+    const QString text = PassExplanationText(s.pass);
+    if (index.column() == kPass && !text.isEmpty())
+      return "<p>" + tip.toHtmlEscaped().replace('\n', "<br>") + "</p><p>" + text.toHtmlEscaped() + "</p>";
     return tip;
   }
   if (role == Qt::ForegroundRole && !s.changed && index.row() > 0) return QBrush(QColor("#888888"));

@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "core/passes/step_recorder.h"
@@ -52,6 +53,10 @@ class ChangedStepsFilter : public QSortFilterProxyModel {
  private:
   bool hide_ = false;
 };
+
+// The teaching paragraph of a step's pass (pass_explanations.h), with a
+// sentence for the input step; "" for a pass without one.
+QString PassExplanationText(std::string_view pass);
 
 // "+12", "−3", "0"; bytes as "+1.5 MB".
 QString SignedCount(long long delta);
