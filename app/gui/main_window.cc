@@ -273,6 +273,13 @@ void MainWindow::buildActions() {
   QAction* legend = view->addAction(tr("Show &legend"), graph_, &views::GraphView::setLegendVisible);
   legend->setCheckable(true);
   connect(graph_, &views::GraphView::legendVisibilityChanged, legend, &QAction::setChecked);
+  QAction* changed = view->addAction(tr("Only what &changed in this step"), graph_, &views::GraphView::setChangesOnly);
+  changed->setCheckable(true);
+  changed->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+  changed->setToolTip(tr("Draw the step's added and rewritten instructions with their operands and users"));
+  QAction* fold = view->addAction(tr("Fold &parameters and constants into their users"), graph_,
+                                  &views::GraphView::setFoldInputs);
+  fold->setCheckable(true);
   QMenu* budget = view->addMenu(tr("Graph &node budget"));
   auto* budgets = new QActionGroup(budget);
   // "Readable first view" (data -1): grouped to fit the view with readable labels.

@@ -249,7 +249,9 @@ std::string OptionsKey(const GraphOptions& g, const LayoutOptions& l) {
                   std::to_string(g.inline_small_constants) + "|" + std::to_string(l.tuned) + "|" +
                   std::to_string(l.layered_threshold) + "|f" + std::to_string(static_cast<int>(g.fit_width)) + "x" +
                   std::to_string(static_cast<int>(g.fit_height)) + "/" + std::to_string(g.min_label_px) + "/" +
-                  std::to_string(g.max_boxes) + "|e";
+                  std::to_string(g.max_boxes) + "|" + std::to_string(g.fold_inputs) + "|F";
+  for (int64_t id : g.focus) k += std::to_string(id) + ",";
+  k += "|e";
   for (int64_t id : g.expanded) k += std::to_string(id) + ",";
   k += "|c";
   for (int64_t id : g.collapsed) k += std::to_string(id) + ",";

@@ -42,7 +42,17 @@ bool IsInlinable(const Instruction* i) {
   return false;
 }
 
+// Parameters and constants of any size, folded into their users on request
+// (GraphOptions::fold_inputs).
+bool IsFoldableInput(const Instruction* i) {
+  if (i->user_count() == 0 || i->IsRoot()) return false;
+  return i->opcode() == Opcode::kParameter || i->opcode() == Opcode::kConstant;
+}
+
 std::string InlinedText(const Instruction* i) {
+  if (i->opcode() == Opcode::kParameter) return Truncate("param " + i->name() + " " + ShapeText(i->shape()), 56);
+  if (i->opcode() == Opcode::kConstant && !IsSmallConstant(i))
+    return Truncate("constant " + i->name() + " " + ShapeText(i->shape()), 56);
   const Instruction* c = i->opcode() == Opcode::kConstant ? i : i->operand(0);
   std::string value = c->literal() ? c->literal()->ToString() : "{...}";
   std::string text = i == c ? "constant " + value
@@ -73,7 +83,7 @@ class Builder {
 
     std::vector<const Instruction*> top;
     for (const auto& up : comp->instructions()) top.push_back(up.get());
-    if (o_.neighbourhood_hops > 0 && o_.center_id >= 0) {
+    if ((o_.neighbourhood_hops > 0 && o_.center_id >= 0) || !o_.focus.empty()) {
       ASSIGN_OR_RETURN(std::vector<const Instruction*> kept, Neighbourhood(top));
       top = std::move(kept);
     }
@@ -81,7 +91,7 @@ class Builder {
 
     // Nodes.
     for (const Instruction* i : top) {
-      if (o_.inline_small_constants && IsInlinable(i)) {
+      if (Inlined(i)) {
         ASSIGN_OR_RETURN(int64_t id, IdOf(i));
         inlined_ids_[i] = id;
         continue;
@@ -191,27 +201,38 @@ class Builder {
       if (c.get() != m_.entry() && !fused.count(c.get())) g_.computations.push_back(c->name());
   }
 
+  bool Inlined(const Instruction* i) const {
+    return (o_.inline_small_constants && IsInlinable(i)) || (o_.fold_inputs && IsFoldableInput(i));
+  }
+
+  // The instructions within neighbourhood_hops of center_id, or within one
+  // hop of the focus set (what changed in the step).
   StatusOr<std::vector<const Instruction*>> Neighbourhood(const std::vector<const Instruction*>& top) {
-    std::unordered_map<int64_t, const Instruction*> by_id;
-    const Instruction* center = nullptr;
+    std::unordered_set<int64_t> wanted(o_.focus.begin(), o_.focus.end());
+    const int hops = o_.focus.empty() ? o_.neighbourhood_hops : 1;
+    if (o_.focus.empty()) wanted.insert(o_.center_id);
+    std::vector<const Instruction*> centers;
     for (const Instruction* i : top) {
       ASSIGN_OR_RETURN(int64_t id, IdOf(i));
-      if (id == o_.center_id) center = i;
-      if (i->opcode() == Opcode::kFusion && i->fused_computation() && !center) {
+      bool hit = wanted.count(id) > 0;
+      if (i->opcode() == Opcode::kFusion && i->fused_computation() && !hit) {
         for (const auto& f : i->fused_computation()->instructions()) {
           auto fid = IdOf(f.get());
-          if (fid.ok() && *fid == o_.center_id) center = i;
+          if (fid.ok() && wanted.count(*fid)) hit = true;
         }
       }
+      if (hit) centers.push_back(i);
     }
-    if (!center) return top;  // not in this computation: draw everything
-    std::unordered_map<const Instruction*, int> dist{{center, 0}};
-    std::deque<const Instruction*> queue{center};
+    if (centers.empty()) return top;  // not in this computation: draw everything
+    std::unordered_map<const Instruction*, int> dist;
+    std::deque<const Instruction*> queue;
+    for (const Instruction* c : centers)
+      if (dist.emplace(c, 0).second) queue.push_back(c);
     while (!queue.empty()) {
       const Instruction* i = queue.front();
       queue.pop_front();
       int d = dist[i];
-      if (d >= o_.neighbourhood_hops) continue;
+      if (d >= hops) continue;
       auto visit = [&](const Instruction* n) {
         if (dist.emplace(n, d + 1).second) queue.push_back(n);
       };
@@ -245,7 +266,7 @@ class Builder {
       for (const Computation* c : i->called_computations()) n.called.push_back(c->name());
     for (int k = 0; k < i->operand_count(); ++k) {
       const Instruction* op = i->operand(k);
-      if (o_.inline_small_constants && IsInlinable(op))
+      if (Inlined(op))
         n.inlined_constants.push_back("op" + std::to_string(k) + ": " + InlinedText(op));
     }
     node_of_[i] = id;
@@ -278,7 +299,7 @@ class Builder {
     std::vector<const Instruction*> inner;
     for (const auto& up : fc->instructions()) inner.push_back(up.get());
     for (const Instruction* i : inner) {
-      if (o_.inline_small_constants && IsInlinable(i)) {
+      if (Inlined(i)) {
         ASSIGN_OR_RETURN(int64_t iid, IdOf(i));
         inlined_ids_[i] = iid;
         continue;

@@ -39,6 +39,13 @@ struct GraphOptions {
   bool group_by_namespace = true;  // group when the graph exceeds max_nodes
   int neighbourhood_hops = 0;      // 0 = off; else only nodes within N hops of center_id
   int64_t center_id = -1;
+  // "What changed in this step": when not empty, only these instructions
+  // (the step's added and rewritten ones) and their operands and users are
+  // drawn (an instruction inside a fusion counts as its fusion).
+  std::vector<int64_t> focus;
+  // Parameters and constants (any size) drawn inside their users' labels,
+  // like small constants, instead of as boxes of their own.
+  bool fold_inputs = false;
   size_t max_nodes = 800;          // no layout call sees more than this
   // A first view that reads (docs/graph-view.md, "The first view"): when
   // fit_width and fit_height (the view's size in pixels, 1 px = 1 pt at zoom

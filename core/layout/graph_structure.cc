@@ -38,16 +38,18 @@ struct Run {
 
 // Values live across the cut before each position b of seq (cut[b], b in
 // [0, n]): producers at positions < b with a user at a position >= b.
-std::vector<int> LiveCuts(const std::vector<TopItem>& items, const std::vector<int>& seq) {
+// `pos` is scratch of one entry per item, -1 outside calls.
+std::vector<int> LiveCuts(const std::vector<TopItem>& items, const std::vector<int>& seq, std::vector<int>& pos) {
   const size_t n = seq.size();
-  std::unordered_map<int, size_t> pos;
-  pos.reserve(n * 2);
-  for (size_t p = 0; p < n; ++p) pos.emplace(seq[p], p);
+  for (size_t p = 0; p < n; ++p) pos[static_cast<size_t>(seq[p])] = static_cast<int>(p);
   std::vector<size_t> last(n);
   for (size_t p = 0; p < n; ++p) last[p] = p;
   for (size_t p = 0; p < n; ++p)
-    for (int o : items[static_cast<size_t>(seq[p])].operands)
-      if (auto it = pos.find(o); it != pos.end() && it->second < p) last[it->second] = std::max(last[it->second], p);
+    for (int o : items[static_cast<size_t>(seq[p])].operands) {
+      int q = pos[static_cast<size_t>(o)];
+      if (q >= 0 && static_cast<size_t>(q) < p) last[static_cast<size_t>(q)] = std::max(last[static_cast<size_t>(q)], p);
+    }
+  for (int i : seq) pos[static_cast<size_t>(i)] = -1;
   std::vector<int> diff(n + 2, 0);
   for (size_t p = 0; p < n; ++p)
     if (last[p] > p) {  // live for cuts b in (p, last[p]]
@@ -163,7 +165,12 @@ std::vector<int> Slice(const std::vector<int>& seq, size_t b, size_t e) {
 class Splitter {
  public:
   Splitter(const std::vector<TopItem>& items, size_t fanout, size_t leaf)
-      : items_(items), fanout_(std::max<size_t>(fanout, 2)), leaf_(std::max<size_t>(leaf, 2)) {}
+      : items_(items), fanout_(std::max<size_t>(fanout, 2)), leaf_(std::max<size_t>(leaf, 2)) {
+    std::vector<int> all(items.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+    sig_ = Signatures(items, all);  // an item's signature does not depend on the sequence
+    pos_.assign(items.size(), -1);
+  }
 
   std::vector<Segment> Level(const std::vector<int>& seq, int depth) {
     std::vector<Segment> out;
@@ -171,8 +178,9 @@ class Splitter {
       out.push_back({Segment::kItems, "", seq, {}, -1, 0});
       return out;
     }
-    const std::vector<uint64_t> sig = Signatures(items_, seq);
-    const std::vector<int> cut = LiveCuts(items_, seq);
+    std::vector<uint64_t> sig(seq.size());
+    for (size_t p = 0; p < seq.size(); ++p) sig[p] = sig_[static_cast<size_t>(seq[p])];
+    const std::vector<int> cut = LiveCuts(items_, seq, pos_);
     std::vector<Run> runs = FindRuns(sig, cut);
     // Units in order: a repeat (one box), a few loose items, or a gap chunk.
     std::vector<Segment> units;
@@ -182,7 +190,8 @@ class Splitter {
         for (size_t p = b; p < e; ++p) units.push_back({Segment::kItems, "", {seq[p]}, {}, -1, 0});
         return;
       }
-      units.push_back(Chunk(Slice(seq, b, e), RangeName(seq, b, e), depth));
+      // Not split yet: when the gap is the whole sequence, it is split below.
+      units.push_back({Segment::kChunk, RangeName(seq, b, e), Slice(seq, b, e), {}, -1, 0});
     };
     size_t at = 0;
     for (const Run& r : runs) {
@@ -201,7 +210,7 @@ class Splitter {
     }
     add_gap(at, seq.size());
     // One gap and no repeat: split it at the smallest cuts.
-    if (units.size() == 1 && units[0].kind == Segment::kChunk) {
+    if (units.size() == 1 && units[0].kind == Segment::kChunk && runs.empty()) {
       size_t parts = std::min(fanout_, (seq.size() + leaf_ - 1) / leaf_);
       parts = std::max<size_t>(parts, 2);
       std::vector<size_t> bounds = MinCutBounds(cut, seq.size(), parts);
@@ -210,6 +219,11 @@ class Splitter {
         units.push_back(Chunk(Slice(seq, bounds[k], bounds[k + 1]), RangeName(seq, bounds[k], bounds[k + 1]), depth));
       return units;
     }
+    for (Segment& u : units)  // gaps between repeats: their own structure
+      if (u.kind == Segment::kChunk && u.items.size() > leaf_) {
+        u.children = Level(u.items, depth + 1);
+        u.items.clear();
+      }
     if (units.size() <= fanout_) return units;
     // Too many units: merge the adjacent pair with the fewest items (pairs
     // holding a repeat last) until `fanout` are left; a merged chunk with
@@ -243,10 +257,13 @@ class Splitter {
       Segment& u = units[k];
       if (u.kind == Segment::kChunk && u.name.empty()) {
         u.name = RangeName(seq, begin, begin + sizes[k]);
-        if (u.children.size() > fanout_) {
-          std::vector<int> inner = Slice(seq, begin, begin + sizes[k]);
-          u.children = Level(inner, depth + 1);
-        }
+        if (u.children.size() > fanout_) u.children = Bucket(std::move(u.children), seq, begin);
+        // A chunk around a repeat says so: "ops 1-3630 · 31 identical blocks".
+        for (const Segment& c : u.children)
+          if (c.kind == Segment::kRepeat) {
+            u.name += " · " + c.name;
+            break;
+          }
       }
       begin += sizes[k];
     }
@@ -254,6 +271,36 @@ class Splitter {
   }
 
  private:
+  // Consecutive segments (starting at position `begin` of seq) in chunks of
+  // at most fanout_, nested until one level holds at most fanout_; the
+  // segments keep what was worked out for them.
+  std::vector<Segment> Bucket(std::vector<Segment> kids, const std::vector<int>& seq, size_t begin) {
+    while (kids.size() > fanout_) {
+      const size_t per = (kids.size() + fanout_ - 1) / fanout_;
+      std::vector<Segment> next;
+      size_t at = begin;
+      for (size_t k = 0; k < kids.size(); k += per) {
+        const size_t end = std::min(kids.size(), k + per);
+        if (end - k == 1) {
+          at += Count(kids[k]);
+          next.push_back(std::move(kids[k]));
+          continue;
+        }
+        Segment chunk{Segment::kChunk, "", {}, {}, -1, 0};
+        size_t n = 0;
+        for (size_t j = k; j < end; ++j) {
+          n += Count(kids[j]);
+          chunk.children.push_back(std::move(kids[j]));
+        }
+        chunk.name = RangeName(seq, at, at + n);
+        at += n;
+        next.push_back(std::move(chunk));
+      }
+      kids = std::move(next);
+    }
+    return kids;
+  }
+
   static size_t Count(const Segment& s) {
     size_t n = s.items.size();
     for (const Segment& c : s.children) n += Count(c);
@@ -272,6 +319,8 @@ class Splitter {
 
   const std::vector<TopItem>& items_;
   size_t fanout_, leaf_;
+  std::vector<uint64_t> sig_;  // per item
+  std::vector<int> pos_;       // LiveCuts' scratch
 };
 
 }  // namespace

@@ -6,7 +6,10 @@
 //     below their operands / above their users), repeated while it helps;
 //  4. new nodes are then pushed right until they overlap nothing;
 //  5. if more than max(8, a quarter of the nodes) could not be placed by 1-3,
-//     or nothing survived, the caller makes a fresh dot layout instead.
+//     or nothing survived, the caller makes a fresh dot layout instead;
+//  6. so does a picture left sparse by a large step (a fusion step that
+//     removed most nodes): boxes covering under 60% of the share of the
+//     picture they covered before.
 // Edges are re-routed as single cubics; clusters are re-fitted.
 #include <algorithm>
 #include <cmath>
@@ -24,6 +27,13 @@ constexpr double kRankStep = 48.0;
 struct Centre {
   double x = 0, y = 0;
 };
+
+// Share of the picture the boxes (with their spacing) cover.
+double Density(const LaidOutGraph& l) {
+  double area = 0;
+  for (const NodeBox& b : l.nodes) area += (b.w + kGap) * (b.h + kRankStep / 2);
+  return area / std::max(1.0, (l.width + kGap) * (l.height + kRankStep / 2));
+}
 
 bool Overlaps(const NodeBox& a, const NodeBox& b) {
   return a.x < b.x + b.w + kGap && b.x < a.x + a.w + kGap && a.y < b.y + b.h + kGap &&
@@ -197,6 +207,7 @@ std::optional<LaidOutGraph> StableLayout(const Graph& g, const LayoutOptions& op
     out.width = std::max(out.width, c.x + c.w);
     out.height = std::max(out.height, c.y + c.h);
   }
+  if (previous.nodes.size() >= 8 && Density(out) < 0.6 * Density(previous)) return std::nullopt;  // rule 6
   return out;
 }
 

@@ -161,5 +161,50 @@ TEST(GraphFirstView, LlamaCorpusModuleShowsItsRepeatedLayers) {
   for (const auto& n : l->graph.nodes) EXPECT_EQ(n.name.rfind("ops ", 0) == 0 && n.details.empty(), false) << n.label;
 }
 
+std::map<std::string, int64_t> Ids(const ModuleSnapshot& snap) {
+  std::map<std::string, int64_t> out;
+  for (const auto& r : snap.instructions) out[r.name] = r.id;
+  return out;
+}
+
+TEST(GraphFocus, OnlyTheChangeAndItsOperandsAndUsers) {
+  auto m = ParseHloModule(Layers(3), "<test>");
+  ASSERT_TRUE(m.ok());
+  auto snap = ModuleSnapshot::Capture(**m);
+  auto ids = Ids(*snap);
+  GraphOptions o;
+  o.focus = {ids["l1.t"]};
+  Graph g = MustBuild(*snap, o);
+  std::set<std::string> names;
+  for (const auto& n : g.nodes) names.insert(n.name);
+  EXPECT_EQ(names, (std::set<std::string>{"l1.d", "l1.t", "l1.m", "l1.s"}));
+  // Two changes: the union of their neighbourhoods.
+  o.focus = {ids["l0.r"], ids["l2.n"]};
+  names.clear();
+  for (const auto& n : MustBuild(*snap, o).nodes) names.insert(n.name);
+  EXPECT_EQ(names, (std::set<std::string>{"l0.s", "x", "l0.r", "l1.d", "l1.r", "l2.e", "l2.n", "l2.s"}));
+}
+
+TEST(GraphFocus, ParametersFoldIntoTheirUsers) {
+  auto m = ParseHloModule(Layers(2), "<test>");
+  ASSERT_TRUE(m.ok());
+  auto snap = ModuleSnapshot::Capture(**m);
+  auto ids = Ids(*snap);
+  GraphOptions o;
+  o.fold_inputs = true;
+  Graph g = MustBuild(*snap, o);
+  for (const auto& n : g.nodes) EXPECT_NE(n.opcode, "parameter") << n.name;
+  const layout::GraphNode* d = g.FindNode(ids["l0.d"]);
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->inlined_constants.size(), 2u);
+  EXPECT_EQ(d->inlined_constants[0], "op0: param x f32[16,64]");
+  EXPECT_EQ(d->inlined_constants[1], "op1: param l0.w f32[64,64]");
+  EXPECT_EQ(layout::VisibleNodeFor(g, ids["l0.w"]), ids["l0.d"]);
+  // Off: every parameter is a box.
+  size_t params = 0;
+  for (const auto& n : MustBuild(*snap).nodes) params += n.opcode == "parameter";
+  EXPECT_EQ(params, 3u);
+}
+
 }  // namespace
 }  // namespace hloscope::testing

@@ -1,5 +1,6 @@
 // Layout with Graphviz: boxes that do not overlap, splines in Graphviz's
 // 3n+1 form, DOT that the real `dot` renders, stable layout across steps.
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -161,6 +162,45 @@ TEST(GraphLayout, TooMuchChangeFallsBackToFreshLayout) {
   ASSERT_TRUE(lb.ok());
   EXPECT_FALSE(lb->stable);
   ExpectWellFormed(*lb);
+}
+
+// Rule 6: a step that leaves the picture sparse (most nodes gone, the
+// survivors spread over the old area) gets a fresh, compact layout; a step
+// that removes a few keeps the places.
+TEST(GraphLayout, SparseAfterLargeStepCompacts) {
+  PipelineRun a = RunPipeline("transformer_block.hlo", "simplify");
+  auto full = layout::LayoutGraph(MustBuild(*a.recorder->initial()), {});
+  ASSERT_TRUE(full.ok());
+  ASSERT_GT(full->nodes.size(), 40u);
+  auto keep_every = [&](size_t k) {
+    Graph g = full->graph;
+    std::set<int64_t> kept;
+    std::vector<layout::GraphNode> nodes;
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      if (i % k == 0) nodes.push_back(g.nodes[i]), kept.insert(g.nodes[i].id);
+    g.nodes = nodes;
+    std::vector<layout::GraphEdge> edges;
+    for (const auto& e : g.edges)
+      if (kept.count(e.from) && kept.count(e.to)) edges.push_back(e);
+    g.edges = edges;
+    g.clusters.clear();
+    for (auto& n : g.nodes) n.cluster = -1;
+    return g;
+  };
+  auto sparse = layout::LayoutGraph(keep_every(6), {}, &*full);
+  ASSERT_TRUE(sparse.ok());
+  EXPECT_FALSE(sparse->stable) << "a sixth of the nodes left at their old places";
+  EXPECT_LT(sparse->width * sparse->height, 0.5 * full->width * full->height);
+  ExpectWellFormed(*sparse);
+  Graph most = full->graph;  // one node gone: stable
+  most.nodes.pop_back();
+  std::vector<layout::GraphEdge> edges;
+  for (const auto& e : most.edges)
+    if (e.from != full->graph.nodes.back().id && e.to != full->graph.nodes.back().id) edges.push_back(e);
+  most.edges = edges;
+  auto kept = layout::LayoutGraph(most, {}, &*full);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_TRUE(kept->stable);
 }
 
 // Above the threshold our own layered layout runs (dot would take minutes on

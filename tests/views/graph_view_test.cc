@@ -6,6 +6,7 @@
 #include <QTest>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -192,6 +193,48 @@ TEST(GraphViewTest, TwoThousandVisibleNodes) {
   EXPECT_EQ(view.laidOut()->nodes.size(), 2003u);
   EXPECT_EQ(view.laidOut()->engine, "layered");
   EXPECT_FALSE(view.laidOut()->graph.grouped);
+}
+
+// View → Only what changed in this step: the step's added and rewritten
+// instructions with their operands and users, nothing else.
+TEST(GraphViewTest, ChangesOnlyDrawsTheStepsChangeAndItsNeighbours) {
+  auto run = RunGpu();
+  ASSERT_FALSE(run->modules.empty());
+  size_t k = 0;  // priority fusion: a large change, not the whole graph
+  for (size_t i = 0; i < run->recorder.steps().size(); ++i)
+    if (run->recorder.steps()[i]->pass == "priority_fusion") k = i;
+  ASSERT_GT(k, 0u);
+  const auto& step = run->recorder.steps()[k];
+  auto diff = std::make_shared<const StepDiff>(step->diff);
+  ASSERT_FALSE(diff->added.empty());
+  GraphView view;
+  view.setReadableFirstView(false);
+  view.resize(900, 600);
+  view.show();
+  QSignalSpy finished(&view, &GraphView::layoutFinished);
+  view.showStep(run->modules[k], step->module, diff);
+  ASSERT_TRUE(WaitLayout(view, finished, 0));
+  const size_t whole = view.laidOut()->nodes.size();
+  view.setChangesOnly(true);
+  ASSERT_TRUE(WaitLayout(view, finished, 1));
+  const auto& g = view.laidOut()->graph;
+  EXPECT_LT(g.nodes.size(), whole);
+  std::set<int64_t> shown;
+  for (const auto& n : g.nodes) shown.insert(n.id);
+  // Every added top-level instruction is drawn (or shown by its fusion).
+  for (int64_t id : diff->added) EXPECT_NE(layout::VisibleNodeFor(g, id), -1) << id;
+  // Every drawn node is a change or one hop from one.
+  std::set<int64_t> changed(diff->added.begin(), diff->added.end());
+  changed.insert(diff->modified.begin(), diff->modified.end());
+  std::set<int64_t> near = changed;
+  for (const auto& e : g.edges) {
+    if (changed.count(e.from)) near.insert(e.to);
+    if (changed.count(e.to)) near.insert(e.from);
+  }
+  for (int64_t id : shown) EXPECT_TRUE(near.count(id)) << "node " << id << " is neither a change nor next to one";
+  view.setChangesOnly(false);
+  ASSERT_TRUE(WaitLayout(view, finished, 2));
+  EXPECT_EQ(view.laidOut()->nodes.size(), whole);
 }
 
 }  // namespace

@@ -92,6 +92,15 @@ void GraphView::relayout() {
   busy_label_->raise();
   positionOverlays();
   relayout_started_ = std::chrono::steady_clock::now();
+  options_.focus.clear();
+  if (changes_only_ && diff_) {
+    options_.focus = diff_->added;
+    options_.focus.insert(options_.focus.end(), diff_->modified.begin(), diff_->modified.end());
+    for (const Replacement& r : diff_->replaced) options_.focus.push_back(r.new_id);
+    for (const Replacement& r : diff_->folded_into) options_.focus.push_back(r.new_id);
+    std::sort(options_.focus.begin(), options_.focus.end());
+    options_.focus.erase(std::unique(options_.focus.begin(), options_.focus.end()), options_.focus.end());
+  }
   if (readable_) {
     // The view's size, in steps of 40 px (a resize by a few pixels keeps the
     // cached layouts); a view not laid out yet counts as 900x560.
@@ -518,6 +527,18 @@ void GraphView::setMaxNodes(int n) {
   if (options_.max_nodes == want && !readable_) return;
   options_.max_nodes = want;
   readable_ = false;
+  relayout();
+}
+
+void GraphView::setChangesOnly(bool on) {
+  if (changes_only_ == on) return;
+  changes_only_ = on;
+  relayout();
+}
+
+void GraphView::setFoldInputs(bool on) {
+  if (options_.fold_inputs == on) return;
+  options_.fold_inputs = on;
   relayout();
 }
 

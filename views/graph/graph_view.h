@@ -113,6 +113,15 @@ class GraphView : public QWidget {
   // at most 80 boxes show and the labels stay readable at the fitted zoom.
   void setReadableFirstView(bool on);
   bool readableFirstView() const { return readable_; }
+  // "What changed in this step": only the step's added and rewritten
+  // instructions (and those that replaced removed ones), with their
+  // operands and users; removed ones are ghosted as always. A step that
+  // changed nothing is drawn whole.
+  void setChangesOnly(bool on);
+  bool changesOnly() const { return changes_only_; }
+  // Parameters and constants drawn inside their users' labels.
+  void setFoldInputs(bool on);
+  bool foldInputs() const { return options_.fold_inputs; }
   // What the view shows now, as `hloscope --layout-stats` prints it.
   struct ViewStats {
     int visible_boxes = 0;   // nodes drawn (ghosts of removed ones excluded)
@@ -212,6 +221,7 @@ class GraphView : public QWidget {
   std::vector<EdgeItem*> edge_items_;
   double last_total_ms_ = 0;
   bool readable_ = true;
+  bool changes_only_ = false;
   std::chrono::steady_clock::time_point relayout_started_{};
   double last_view_ms_ = 0;
 };
