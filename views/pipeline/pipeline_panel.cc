@@ -77,6 +77,9 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
   explanation_->setReadOnly(true);
   explanation_->setOpenLinks(false);
   explanation_->setMaximumHeight(5 * fontMetrics().lineSpacing() + 12);
+  // One line at least (a scroll area's own minimum is taller): the panel
+  // must still fit a small window (900×600 screenshots).
+  explanation_->setMinimumHeight(fontMetrics().lineSpacing() + 10);
   explanation_->setPlaceholderText(tr("Select a step to see what its pass does."));
   explain_ = new QToolButton;
   explain_->setText(QStringLiteral("?"));
