@@ -261,6 +261,8 @@ void AddComputation(const Computation& c, const DeviceSpec& d, ModuleCost& mc, i
     Cost k = KernelCost(*i, d);
     mc.kernels += k.kernels;
     mc.hbm_bytes += k.bytes();
+    mc.bytes_read += k.bytes_read;
+    mc.bytes_written += k.bytes_written;
     mc.est_us += k.time_us;
     mc.flops += k.flops;
   }

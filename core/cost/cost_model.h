@@ -51,9 +51,10 @@ void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_
 
 struct ModuleCost {
   int64_t kernels = 0;
-  int64_t hbm_bytes = 0;
+  int64_t hbm_bytes = 0;  // bytes_read + bytes_written
   double est_us = 0;
   double flops = 0;
+  int64_t bytes_read = 0, bytes_written = 0;  // HBM traffic split (core/report/traffic.h)
 };
 // Sum over the kernels of the entry (nested while/conditional/call bodies
 // counted once).

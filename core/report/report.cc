@@ -32,6 +32,7 @@
 #include "core/report/graph_svg.h"
 #include "core/report/plan_listing.h"
 #include "core/report/timeline.h"
+#include "core/report/traffic.h"
 
 namespace hloscope::report {
 namespace fs = std::filesystem;
@@ -198,6 +199,18 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
   }
   d["steps"] = std::move(steps);
   d["decisions"] = std::move(decisions);
+  // HBM traffic per step (the warehouse trips), step 0 = the input.
+  const std::vector<TrafficPoint> traffic = TrafficSeries(recorder);
+  J tj = J::array();
+  for (const TrafficPoint& p : traffic)
+    tj.push_back({{"step", p.step},
+                  {"pass", p.pass},
+                  {"changed", p.changed},
+                  {"bytes_read", p.bytes_read},
+                  {"bytes_written", p.bytes_written},
+                  {"kernels", p.kernels},
+                  {"est_us", p.est_us}});
+  d["traffic"] = std::move(tj);
   J fusions = J::array();
   if (m.entry())
     for (const auto& i : m.entry()->instructions())
@@ -208,6 +221,9 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
   d["fusions"] = std::move(fusions);
 
   ReportPictures pics;
+  TrafficSvgOptions traffic_opts;
+  traffic_opts.title = "HBM traffic per step — " + m.name() + ", pipeline " + opts.pipeline;
+  pics.traffic = RenderTrafficSvg(traffic, traffic_opts);
   J graphs;
   Progress(opts, "laying out the graph before optimization");
   J gj;

@@ -68,6 +68,7 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts);
 struct ReportPictures {
   std::string graph_before, graph_after, timeline, xla_timeline;  // inline <svg> or ""
   std::string cost_scatter;  // ours against XLA's cost estimates (decisions_vs_xla), or ""
+  std::string traffic;       // HBM traffic per step (core/report/traffic.h), or ""
   std::string graph_before_note, graph_after_note, timeline_note;  // why a picture is missing / grouped
 };
 std::string RenderReportHtml(const nlohmann::ordered_json& data, const ReportPictures& pictures);

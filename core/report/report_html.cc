@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/report/report.h"
+#include "core/report/traffic.h"
 #include "core/report/xml_escape.h"
 
 namespace hloscope::report {
@@ -216,6 +217,46 @@ std::string DecisionsVsXlaSection(const J& x, const std::string& scatter) {
   return h + "</section>\n";
 }
 
+// HBM traffic per step: the chart and the steps that changed the traffic or
+// the launches (all of them are in report.json's "traffic").
+std::string TrafficSection(const J& t, const std::string& svg) {
+  std::string h = "<section id=\"traffic\">\n<h2>HBM traffic per step</h2>\n<p class=\"muted\">The warehouse trips: "
+                  "bytes every kernel reads from HBM and writes back, and kernel launches, after each step (the cost "
+                  "model's estimate; an unfused producer writes its result and its consumer reads it back, a fusion "
+                  "hands it over on chip). Hover a bar for its numbers.</p>\n";
+  if (!svg.empty()) h += "<div class=\"picture\">\n" + svg + "</div>\n";
+  h += "<table>\n<tr><th>#</th><th>pass</th><th>read</th><th>written</th><th>total</th><th>Δtotal</th>"
+       "<th>kernels</th><th>Δkernels</th><th>estimated µs</th></tr>\n";
+  size_t left_out = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const J& p = t[i];
+    const int64_t total = p["bytes_read"].get<int64_t>() + p["bytes_written"].get<int64_t>();
+    int64_t d_total = 0, d_kernels = 0;
+    if (i > 0) {
+      d_total = total - t[i - 1]["bytes_read"].get<int64_t>() - t[i - 1]["bytes_written"].get<int64_t>();
+      d_kernels = p["kernels"].get<int64_t>() - t[i - 1]["kernels"].get<int64_t>();
+      if (d_total == 0 && d_kernels == 0 && i + 1 < t.size()) {
+        ++left_out;
+        continue;
+      }
+    }
+    auto signed_bytes = [](int64_t v) {
+      if (v == 0) return std::string("<td class=\"n muted\">0</td>");
+      return std::string("<td class=\"n ") + (v > 0 ? "pos\">+" : "neg\">") + E(TrafficBytes(v)) + "</td>";
+    };
+    h += "<tr><td class=\"n\">" + Num(p["step"]) + "</td><td>" + E(Str(p["pass"])) + "</td><td class=\"n\">" +
+         E(TrafficBytes(p["bytes_read"].get<int64_t>())) + "</td><td class=\"n\">" +
+         E(TrafficBytes(p["bytes_written"].get<int64_t>())) + "</td><td class=\"n\">" + E(TrafficBytes(total)) +
+         "</td>" + (i ? signed_bytes(d_total) : "<td></td>") + "<td class=\"n\">" + Num(p["kernels"]) + "</td>" +
+         (i ? Delta(J(d_kernels)) : "<td></td>") + "<td class=\"n\">" + Num(p["est_us"], "%.2f") + "</td></tr>\n";
+  }
+  h += "</table>\n";
+  if (left_out)
+    h += "<p class=\"muted\">" + std::to_string(left_out) + " step" + (left_out == 1 ? "" : "s") +
+         " that changed neither the traffic nor the launches left out (all steps: report.json, \"traffic\").</p>\n";
+  return h + "</section>\n";
+}
+
 }  // namespace
 
 std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
@@ -223,7 +264,8 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>hloscope report — " +
                   E(Str(mod["name"])) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n";
   h += "<h1>hloscope report — " + E(Str(mod["name"])) + "</h1>\n";
-  h += "<nav><a href=\"#summary\">summary</a><a href=\"#steps\">steps</a><a href=\"#graph-before\">graph before</a>"
+  h += "<nav><a href=\"#summary\">summary</a><a href=\"#steps\">steps</a>" +
+       std::string(d.contains("traffic") ? "<a href=\"#traffic\">HBM traffic</a>" : "") + "<a href=\"#graph-before\">graph before</a>"
        "<a href=\"#graph-after\">graph after</a><a href=\"#decisions\">fusion decisions</a><a href=\"#timeline\">buffer "
        "timeline</a>" +
        std::string(d.contains("xla_memory") ? "<a href=\"#xla-timeline\">XLA's buffer timeline</a>" : "") +
@@ -257,6 +299,7 @@ std::string RenderReportHtml(const J& d, const ReportPictures& pics) {
        " pass runs, " + std::to_string(changed) + " changed the module; runs of no-op steps are folded. # is the step number (0 = the input), as "
        "<code>hloscope-cli export-graph --step</code> and the GUI number steps.</p>\n" +
        StepsTable(d["steps"]) + "</section>\n";
+  if (d.contains("traffic")) h += TrafficSection(d["traffic"], pics.traffic);
   h += Picture("graph-before", "Graph before optimization (entry computation)", pics.graph_before, pics.graph_before_note);
   h += Picture("graph-after", "Graph after optimization (fusions collapsed: one node per kernel)", pics.graph_after,
                pics.graph_after_note);

@@ -41,6 +41,11 @@ struct LessonStage {
   std::vector<std::string> subjects;
   // Numbers the text quotes, for tests and the HTML page ("kernels_before": "144", ...).
   std::vector<std::pair<std::string, std::string>> facts;
+  // The "kernels" stage: the kernel shown (an instruction of the last
+  // step's entry) and, with LessonOptions::kernel_code, its LLVM IR (after
+  // libdevice and O3) and PTX, compiled on their own; empty otherwise.
+  std::string kernel;
+  std::string kernel_ir, kernel_ptx;
 };
 
 struct Lesson {

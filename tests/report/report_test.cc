@@ -55,12 +55,14 @@ Report* ReportTest::report_ = nullptr;
 TEST_F(ReportTest, HtmlHasEverySectionAndPictures) {
   ASSERT_NE(report_, nullptr);
   const std::string& h = report_->html;
-  for (const char* id : {"summary", "steps", "graph-before", "graph-after", "decisions", "timeline", "kernels", "files"})
+  for (const char* id :
+       {"summary", "steps", "traffic", "graph-before", "graph-after", "decisions", "timeline", "kernels", "files"})
     EXPECT_NE(h.find(std::string("<section id=\"") + id + "\">"), std::string::npos) << id;
-  // Two graphs and the timeline as inline SVG, with nodes, edges and buffers.
+  // The HBM traffic chart, two graphs and the timeline as inline SVG, with
+  // bars, nodes, edges and buffers.
   size_t svgs = 0;
   for (size_t p = 0; (p = h.find("<svg ", p)) != std::string::npos; ++p) ++svgs;
-  EXPECT_EQ(svgs, 3u);
+  EXPECT_EQ(svgs, 4u);
   EXPECT_NE(h.find("class=\"node\""), std::string::npos);
   EXPECT_NE(h.find("marker-end=\"url(#hs-arrow)\""), std::string::npos);
   EXPECT_NE(h.find("class=\"lower-bound\""), std::string::npos);
@@ -73,6 +75,33 @@ TEST_F(ReportTest, HtmlHasEverySectionAndPictures) {
   EXPECT_EQ(h.find("<link"), std::string::npos);
   std::string problem = CheckXml(h.substr(h.find("<html")));
   EXPECT_EQ(problem, "") << problem;
+}
+
+// HBM traffic per step: report.json's "traffic" (step 0 = the input, then
+// every step) and the section's chart, one bar group per step.
+TEST_F(ReportTest, TrafficPerStep) {
+  ASSERT_NE(report_, nullptr);
+  const auto& d = report_->data;
+  ASSERT_TRUE(d.contains("traffic"));
+  const auto& t = d["traffic"];
+  ASSERT_EQ(t.size(), d["steps"].size() + 1);
+  EXPECT_EQ(t[0]["step"], 0);
+  EXPECT_EQ(t[0]["pass"], "input");
+  EXPECT_EQ(t[0]["kernels"], d["initial"]["kernels"]);
+  EXPECT_EQ(t[0]["bytes_read"].get<int64_t>() + t[0]["bytes_written"].get<int64_t>(), d["initial"]["hbm_bytes"]);
+  EXPECT_EQ(t.back()["kernels"], d["final"]["kernels"]);
+  EXPECT_EQ(t.back()["bytes_read"].get<int64_t>() + t.back()["bytes_written"].get<int64_t>(), d["final"]["hbm_bytes"]);
+  for (size_t k = 1; k < t.size(); ++k) EXPECT_EQ(t[k]["step"], d["steps"][k - 1]["step"]);
+  const std::string& h = report_->html;
+  const size_t at = h.find("<section id=\"traffic\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string sec = h.substr(at, h.find("</section>", at) - at);
+  size_t bars = 0;
+  for (size_t p = 0; (p = sec.find("<g class=\"traffic-step\">", p)) != std::string::npos; ++p) ++bars;
+  EXPECT_EQ(bars, t.size());
+  EXPECT_NE(sec.find("<table>"), std::string::npos);
+  EXPECT_NE(sec.find("priority_fusion"), std::string::npos);
+  EXPECT_NE(h.find("<a href=\"#traffic\">"), std::string::npos);
 }
 
 TEST_F(ReportTest, JsonHasSchemaFields) {

@@ -11,10 +11,10 @@ set -uo pipefail
 cli=$1 sample=$2 work=$3
 shift 3
 extra_args=("$@")
-sections="summary steps graph-before graph-after decisions timeline kernels files"
-min_svgs=3
+sections="summary steps traffic graph-before graph-after decisions timeline kernels files"
+min_svgs=4  # the HBM traffic chart, the graphs before/after, the timeline
 case " ${extra_args[*]} " in *" --compare-with "*|*" --xla-dump "*) sections="$sections compare" ;; esac
-case " ${extra_args[*]} " in *" --xla-dump "*|*" --xla-buffer-assignment "*) sections="$sections xla-timeline"; min_svgs=4 ;; esac
+case " ${extra_args[*]} " in *" --xla-dump "*|*" --xla-buffer-assignment "*) sections="$sections xla-timeline"; min_svgs=$((min_svgs + 1)) ;; esac
 # An --xla-dump folder with XLA's priority fusion log: the decisions-vs-XLA
 # section with its cost scatter, its rows, and disagreements first.
 decisions_vs_xla=0
@@ -59,8 +59,24 @@ for id in $sections; do
   grep -q "<section id=\"$id\"" "$dom" || fail "section #$id missing from the rendered page"
 done
 svgs=$(grep -o '<svg' "$dom" | wc -l)
-[ "$svgs" -ge "$min_svgs" ] || fail "expected $min_svgs inline SVG pictures (graphs before/after, timelines), found $svgs"
+[ "$svgs" -ge "$min_svgs" ] || fail "expected $min_svgs inline SVG pictures (traffic chart, graphs before/after, timelines), found $svgs"
 grep -q '<table' "$dom" || fail "no tables in the rendered page"
+# The HBM traffic chart as the browser parsed it: one bar group per step of
+# report.json's "traffic" (step 0 = the input), and its table.
+python3 - "$dom" "$work/report/report.json" <<'PY' || fail "the HBM traffic section is not as expected"
+import json, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+steps = len(json.load(open(sys.argv[2], encoding="utf-8"))["traffic"])
+m = re.search(r'<section id="traffic">(.*?)</section>', dom, re.S)
+if not m:
+    sys.exit("no section")
+bars = len(re.findall(r'<g class="traffic-step">', m.group(1)))
+if bars != steps or steps < 2:
+    sys.exit("%d bar groups for %d steps" % (bars, steps))
+if "<table" not in m.group(1):
+    sys.exit("no table")
+print("traffic: %d steps, one bar each" % steps)
+PY
 if [ "$decisions_vs_xla" = 1 ]; then
   # The section as the browser parsed it: its table's rows, disagreement rows
   # (class warn) all before the first agreement, and XLA's own words.

@@ -10,6 +10,7 @@
 #include <QProgressBar>
 #include <QStyle>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -17,6 +18,7 @@
 
 #include "core/cost/device.h"
 #include "core/passes/pass_registry.h"
+#include "views/pipeline/traffic_chart.h"
 
 namespace hloscope::views {
 
@@ -173,6 +175,7 @@ void PipelinePanel::setSteps(std::vector<std::shared_ptr<const Step>> steps) {
   current_ = -1;
   updating_ = true;
   model_->setSteps(std::move(steps));
+  traffic_->setSteps(model_->steps());
   updating_ = false;
   status_->setText(tr("%1 steps").arg(model_->rowCount()));
   updateButtons();
@@ -181,6 +184,7 @@ void PipelinePanel::setSteps(std::vector<std::shared_ptr<const Step>> steps) {
 void PipelinePanel::appendStep(std::shared_ptr<const Step> step) {
   status_->setText(tr("step %1: %2").arg(step->index).arg(QString::fromStdString(step->pass)));
   updating_ = true;
+  traffic_->appendStep(*step);
   model_->appendStep(std::move(step));
   updating_ = false;
   updateButtons();

@@ -1,6 +1,7 @@
 // The pipeline panel: pipeline and device choosers (a custom pass list with
 // checkboxes from the registry), Run/Cancel with progress, the steps table
-// (no-op steps can be hidden) and first/back/forward/last stepping.
+// (no-op steps can be hidden), first/back/forward/last stepping and, under
+// the table, the HBM traffic per step (TrafficChart; a click selects a step).
 #pragma once
 
 #include <QWidget>
@@ -21,6 +22,8 @@ class QTextBrowser;
 class QToolButton;
 
 namespace hloscope::views {
+
+class TrafficChart;
 
 class PipelinePanel : public QWidget {
   Q_OBJECT
@@ -50,6 +53,7 @@ class PipelinePanel : public QWidget {
   QTextBrowser* explanation() const { return explanation_; }
   void setExplanationShown(bool shown);
   bool explanationShown() const;
+  TrafficChart* trafficChart() const { return traffic_; }
   void setHideNoOps(bool hide);
 
  public slots:
@@ -84,6 +88,7 @@ class PipelinePanel : public QWidget {
   QLabel* status_;
   QCheckBox* hide_noops_;
   QTableView* table_;
+  TrafficChart* traffic_;  // HBM traffic per step, under the table
   QToolButton *first_, *back_, *forward_, *last_;
   QTextBrowser* explanation_;  // the current step's pass explained
   QToolButton* explain_;       // shows / hides it
