@@ -124,7 +124,18 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(runrow);
   layout->addWidget(status_);
   layout->addLayout(nav);
-  layout->addWidget(table_, 1);
+  // The steps table over the HBM traffic chart; a click on a bar selects its step.
+  traffic_ = new TrafficChart;
+  auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName("pipeline_steps_split");
+  split->setChildrenCollapsible(false);
+  split->addWidget(table_);
+  split->addWidget(traffic_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
+  connect(traffic_, &TrafficChart::stepClicked, this, &PipelinePanel::setCurrentStep);
+  connect(this, &PipelinePanel::stepSelected, traffic_, &TrafficChart::setCurrentStep);
 
   connect(pipeline_combo_, &QComboBox::currentTextChanged, this,
           [this](const QString& t) { pass_list_->setVisible(t == "custom"); });
