@@ -132,7 +132,8 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
   split->addWidget(table_);
   split->addWidget(traffic_);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 1);
+  split->setStretchFactor(1, 2);
+  split->setSizes({300, 200});  // scaled to the room there is; the chart may shrink to 96 px
   layout->addWidget(split, 1);
   connect(traffic_, &TrafficChart::stepClicked, this, &PipelinePanel::setCurrentStep);
   connect(this, &PipelinePanel::stepSelected, traffic_, &TrafficChart::setCurrentStep);

@@ -38,7 +38,7 @@ class TrafficChart : public QWidget {
   QString describe(int k) const;
 
   QSize sizeHint() const override { return {420, 210}; }
-  QSize minimumSizeHint() const override { return {200, 140}; }
+  QSize minimumSizeHint() const override { return {200, 96}; }
 
  public slots:
   void setCurrentStep(int k);
