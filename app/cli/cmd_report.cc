@@ -1,4 +1,5 @@
 // report: a self-contained HTML report + JSON + optimized HLO in one folder.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -7,7 +8,10 @@
 #include "app/cli/cli_args.h"
 #include "core/stablehlo/load_module.h"
 #include "core/parser/parser.h"
+#include "core/report/lesson_html.h"
 #include "core/report/report.h"
+#include "core/session/lesson.h"
+#include "core/session/session.h"
 #include "core/report/xla_dump.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/verify/verifier.h"
@@ -15,12 +19,70 @@
 namespace hloscope::cli {
 namespace {
 
+double MsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// report --lesson: the guided tour as DIR/lesson.html (core/report/lesson_html.h).
+int RunLessonReport(const Args& args, const std::string& file, const std::string& out) {
+  for (const char* flag : {"--compare-with", "--xla-buffer-assignment", "--xla-dump", "--xla-module", "--run"})
+    if (args.Has(flag)) {
+      std::fprintf(stderr, "hloscope-cli report: error: --lesson does not take %s (it belongs to the full report)\n", flag);
+      return 2;
+    }
+  const bool quiet = args.Has("--quiet");
+  auto say = [&](const std::string& line) {
+    if (!quiet) std::fprintf(stderr, "report: %s\n", line.c_str());
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  auto session = Session::Load(file);
+  if (!session.ok()) {
+    std::fprintf(stderr, "%s\n", session.status().message().c_str());
+    return 1;
+  }
+  say("loaded " + file + " (" + std::to_string((*session)->instruction_count()) + " instructions) in " +
+      std::to_string(static_cast<int>(MsSince(t0))) + " ms");
+  RunOptions ro;
+  ro.pipeline = args.GetOr("--pipeline", "gpu");
+  ro.device = args.GetOr("--device", "h200");
+  AnnouncePipeline("report", ro.pipeline);
+  auto t1 = std::chrono::steady_clock::now();
+  auto run = (*session)->RunPipeline(ro);
+  if (!run.ok()) {
+    std::fprintf(stderr, "%s: error: %s\n", file.c_str(), run.status().message().c_str());
+    return 1;
+  }
+  say("pipeline " + ro.pipeline + ": " + std::to_string((*run)->size() - 1) + " steps in " +
+      std::to_string(static_cast<int>(MsSince(t1))) + " ms");
+  auto t2 = std::chrono::steady_clock::now();
+  auto lesson = BuildLesson(**session, **run);
+  if (!lesson.ok()) {
+    std::fprintf(stderr, "%s: error: %s\n", file.c_str(), lesson.status().message().c_str());
+    return 1;
+  }
+  say("lesson: " + std::to_string(lesson->stages.size()) + " stages in " + std::to_string(static_cast<int>(MsSince(t2))) +
+      " ms");
+  auto t3 = std::chrono::steady_clock::now();
+  report::LessonPageOptions po;
+  po.source = file;
+  po.progress = say;
+  std::string html = report::RenderLessonHtml(**session, **run, *lesson, po);
+  say("lesson.html rendered in " + std::to_string(static_cast<int>(MsSince(t3))) + " ms");
+  if (Status s = report::WriteReportDir(out, {{"lesson.html", html}}, args.Has("--force")); !s.ok()) {
+    std::fprintf(stderr, "%s\n", s.message().c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "report: wrote %s/lesson.html (%zu bytes, %zu stages)\n", out.c_str(), html.size(),
+               lesson->stages.size());
+  return 0;
+}
+
 int RunReport(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
   if (!args.Parse(argv, {"--pipeline", "--device", "--out", "--compare-with", "--xla-buffer-assignment", "--xla-dump",
                          "--xla-module", "--run"},
-                  {"--force", "--quiet", "--no-sass"}, &err) ||
+                  {"--force", "--quiet", "--no-sass", "--lesson"}, &err) ||
       args.positional().size() != 1 || !args.Has("--out")) {
     std::fprintf(stderr, "hloscope-cli report: error: %s\n", err.empty() ? "expected FILE and --out DIR" : err.c_str());
     return 2;
@@ -30,6 +92,7 @@ int RunReport(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "%s: error: already exists (use --force to replace it)\n", out.c_str());
     return 1;
   }
+  if (args.Has("--lesson")) return RunLessonReport(args, file, out);
   auto m = LoadModuleFile(file);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
@@ -127,6 +190,7 @@ HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, opti
                      "usage: hloscope-cli report FILE --out DIR [--pipeline gpu] [--device h200] [--force] [--quiet]\n"
                      "                           [--compare-with OTHER.hlo] [--xla-buffer-assignment F.txt]\n"
                      "                           [--xla-dump DIR [--xla-module ID|NAME]] [--run cpu|cuda] [--no-sass]\n"
+                     "       hloscope-cli report FILE --lesson --out DIR [--pipeline gpu] [--device h200] [--force] [--quiet]\n"
                      "Runs the pipeline (default gpu) with the verifier and writes DIR/report.html (one file:\n"
                      "inline CSS and SVG, opens offline: summary, steps with no-op steps folded, graphs before\n"
                      "and after, fusion decisions, buffer timeline, kernels), DIR/report.json (schema\n"
@@ -145,7 +209,12 @@ HLOSCOPE_CLI_COMMAND(report, "report", "self-contained HTML report (+ JSON, opti
                      "decisions beside XLA's with the cost scatter (as `decisions-diff`; --device then defaults\n"
                      "to the log's device). --run runs the kernels (random inputs, seed 1) on\n"
                      "the CPU executor or the local GPU, checks them against the interpreter and fills the kernel\n"
-                     "table's measured µs (a failed run, e.g. no GPU, is noted in the report).",
+                     "table's measured µs (a failed run, e.g. no GPU, is noted in the report).\n"
+                     "--lesson writes, instead of the report, DIR/lesson.html: the guided tour of the run (docs/lesson.md;\n"
+                     "the GUI's Help > Guided tour) as one offline page, each stage with its text generated from the\n"
+                     "run, the graph of its step with its subjects outlined, the HBM traffic chart (fusion), the buffer\n"
+                     "timeline (buffers) and one kernel's LLVM IR and PTX (kernels). It compiles one kernel, not all,\n"
+                     "so it stays quick on large modules; the full report is the same command without --lesson.",
                      RunReport);
 
 }  // namespace hloscope::cli

@@ -61,9 +61,13 @@ std::string RenderGraphSvg(const layout::LaidOutGraph& g, const GraphSvgOptions&
     layout::CategoryStyle st = layout::StyleOf(n.is_fusion ? OpCategory::kFusion : n.category);
     std::string tip = n.label;
     if (!n.op_name.empty()) tip += "\n" + n.op_name;
-    svg.Raw("<g class=\"node\"><title>" + XmlEscape(tip) + "</title>\n");
-    std::string extra = n.is_group ? "stroke-dasharray=\"5 3\" stroke-width=\"1.5\"" : "stroke-width=\"1.2\"";
-    svg.Rect(ox + b.x, oy + b.y, b.w, b.h, st.fill, st.border, 5, extra);
+    const bool subject = opts.highlight.count(n.id) > 0;
+    svg.Raw(std::string(subject ? "<g class=\"node subject\">" : "<g class=\"node\">") + "<title>" + XmlEscape(tip) +
+            "</title>\n");
+    std::string extra = subject       ? "stroke-width=\"3.5\""
+                        : n.is_group ? "stroke-dasharray=\"5 3\" stroke-width=\"1.5\""
+                                     : "stroke-width=\"1.2\"";
+    svg.Rect(ox + b.x, oy + b.y, b.w, b.h, st.fill, subject ? "#e65100" : st.border, 5, extra);
     std::vector<std::string> lines = layout::NodeLabelLines(n);
     double ty = oy + b.y + layout::kNodePadPt / 2 + layout::kLineHeightPt - 3;
     for (size_t k = 0; k < lines.size(); ++k) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 
 #include "core/layout/graph_layout.h"
@@ -19,6 +20,9 @@ struct GraphSvgOptions {
   std::string title;
   bool standalone = true;  // XML declaration (false: inline in HTML)
   double max_width = 0;    // > 0: scale the picture down to this width (viewBox keeps it sharp)
+  // Node ids (stable instruction ids) drawn highlighted: a thick orange
+  // border and class "node subject" (the lesson page's subjects).
+  std::set<int64_t> highlight;
 };
 
 std::string RenderGraphSvg(const layout::LaidOutGraph& g, const GraphSvgOptions& opts = {});

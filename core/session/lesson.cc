@@ -236,8 +236,8 @@ std::optional<LessonStage> CseStage(const PipelineRun& run) {
   s.panel = "graph";
   int64_t n = static_cast<int64_t>(st.diff.removed.size());
   s.text = "In step " + Str(best) + ", CSE found " + Plural(n, "instruction", "instructions") +
-           " that computed the same value as an instruction before them, and removed " + (n == 1 ? "it" : "them") +
-           ": their users now read the first one.";
+           (n == 1 ? " that computed the same value as an instruction before it, and removed it: its users now read the first one."
+                   : " that computed the same value as an instruction before them, and removed them: their users now read the first one.");
   // The largest groups first (ties: the earliest survivor).
   std::vector<std::pair<int64_t, std::vector<int64_t>>> g(groups.begin(), groups.end());
   std::stable_sort(g.begin(), g.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
@@ -295,7 +295,7 @@ std::optional<LessonStage> FusionStage(const PipelineRun& run) {
   s.text = "Fusion ran in steps " + Str(first) + "–" + Str(last) + ": the module's kernels went from " +
            Str(before.kernels) + " to " + Str(after.kernels) + ", its HBM traffic from " +
            FormatDecimalBytes(before.hbm_bytes) + " to " + FormatDecimalBytes(after.hbm_bytes) +
-           " and the estimated time from " + FormatMicros(before.est_us) + " to " + FormatMicros(after.est_us) + ". " +
+           " and the estimated time from " + FormatMicros(before.est_us) + " µs to " + FormatMicros(after.est_us) + " µs. " +
            Plural(fused + refused, "candidate was", "candidates were") + " considered: " + Str(fused) + " fused, " +
            Str(refused) + " not.";
   if (!reasons.empty()) {
