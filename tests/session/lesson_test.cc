@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <map>
 
 #include "core/cost/cost_model.h"
@@ -220,6 +222,31 @@ TEST(Lesson, InputOnlyRunHasOnlyTheKernelsStage) {
   std::vector<std::string> ids = Ids(*l);
   EXPECT_EQ(ids.back(), "kernels");
   EXPECT_EQ(std::count(ids.begin(), ids.end(), "fusion"), 0);
+}
+
+// A 30k-instruction module: every stage is there, valid, and built in
+// seconds (linear scans; one kernel compiled). Skipped without the corpus.
+TEST(Lesson, Llama8BIsQuick) {
+  const std::string shared = hloscope::testing::SharedDir();
+  if (shared.empty()) GTEST_SKIP() << "no shared corpus";
+  auto s = Session::Load(shared + "/corpus/xla/tools/benchmarks/hlo/hlo_llama31_8b_bf16_1x8.hlo");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  RunOptions opts;
+  opts.pipeline = "gpu";
+  opts.device = "h200";
+  auto run = (*s)->RunPipeline(opts);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  auto t0 = std::chrono::steady_clock::now();
+  auto l = BuildLesson(**s, **run);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(l.ok()) << l.status().message();
+  std::printf("BuildLesson on Llama 3.1 8B (%lld instructions): %.0f ms\n",
+              static_cast<long long>((*s)->instruction_count()), ms);
+  Built b{*s, *run, *l};
+  CheckCommon(b);
+  EXPECT_EQ(Ids(b.lesson), (std::vector<std::string>{"simplify", "cse", "fusion", "buffers", "kernels"}));
+  EXPECT_FALSE(b.lesson.stages.back().kernel_ptx.empty());
+  EXPECT_LT(ms, 10000) << "the lesson must stay linear";  // 0.44 s measured (RelWithDebInfo, 2 cores shared)
 }
 
 }  // namespace
