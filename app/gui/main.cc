@@ -58,8 +58,15 @@ int main(int argc, char** argv) {
                                   "--screenshot saves the window with the What-if panel raised.",
                                   "P:C");
   QCommandLineOption whatif_forbid("whatif-forbid", "What-if: as --whatif-force, keeping P and C apart.", "P:C");
+  QCommandLineOption lesson("lesson",
+                            "Open the guided tour (Help → Guided tour) on FILE at stage 1: a side panel that walks "
+                            "the pipeline's stages on the module, written from this run's data.");
+  QCommandLineOption lesson_stage("lesson-stage",
+                                  "The guided tour at stage N (1 = the first); with --screenshot, the picture of "
+                                  "that stage once it is shown (its step, subject and panel).",
+                                  "N");
   cli.addOptions({pipeline, step, select, panel, kernels, compare, vs_xla, shot, layout_stats, size, zoom, force, timing, exit_ready,
-                  whatif_force, whatif_forbid});
+                  whatif_force, whatif_forbid, lesson, lesson_stage});
   cli.process(app);
 
   QString file = cli.positionalArguments().isEmpty() ? QString() : cli.positionalArguments().front();
@@ -68,6 +75,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (file.isEmpty()) file = hloscope::gui::DefaultSamplePath();
+
+  int tour_stage = 0;  // --lesson / --lesson-stage N: the guided tour at stage N (1-based); 0: none
+  if (cli.isSet(lesson) || cli.isSet(lesson_stage)) {
+    bool ok = true;
+    tour_stage = cli.isSet(lesson_stage) ? cli.value(lesson_stage).toInt(&ok) : 1;
+    if (!ok || tour_stage < 1) {
+      std::fprintf(stderr, "hloscope: error: --lesson-stage: expected a stage number from 1\n");
+      return 2;
+    }
+  }
 
   if (cli.isSet(shot) || cli.isSet(layout_stats)) {
     hloscope::gui::ScreenshotOptions o;
@@ -85,6 +102,7 @@ int main(int argc, char** argv) {
     o.force = cli.isSet(force);
     o.kernels = cli.isSet(kernels);
     o.layout_stats = cli.isSet(layout_stats);
+    o.lesson_stage = tour_stage;
     const QStringList wh = cli.value(size).split('x');
     o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
     if (o.layout_stats && !cli.isSet(size)) o.size = QSize(1400, 860);  // the measuring size
@@ -133,6 +151,10 @@ int main(int argc, char** argv) {
   }
   window.show();
   if (!file.isEmpty()) window.openFile(file);
+  // The tour's panel opens now and is written once the pipeline has run;
+  // with --timing, once the last step is drawn, and it is walked to the end.
+  if (tour_stage > 0 && timer) timer->setLesson(tour_stage - 1);
+  else if (tour_stage > 0) window.openLesson(tour_stage - 1);
   const int rc = app.exec();
   if (timer) std::fprintf(stderr, "%s\n", qPrintable(timer->summary()));
   return timer && cli.isSet(exit_ready) ? code : rc;

@@ -91,6 +91,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   setCentralWidget(central);
   buildDocks();
   buildActions();
+  buildLessonActions();
 
   // All connections in one place.
   connect(relay_, &Relay::loaded, this, [this](quint64 gen, auto session, auto input) {
@@ -512,6 +513,7 @@ void MainWindow::onLoaded(std::shared_ptr<const Session> session, std::shared_pt
   pipeline_->setSteps(run_->steps());
   decisions_->setSteps(run_->steps(), 0);
   updateVsXla();
+  onLessonRunChanged();
   emit fileLoaded(path_);
   if (dump) {
     log_->info(tr("XLA dump: %1 steps (before_optimizations, pass files, after_optimizations)").arg(run_->size()));
@@ -605,6 +607,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const PipelineRun> run) {
   decisions_->setSteps(run_->steps(), keep);
   pipeline_->setCurrentStep(std::min(keep, run_->size() - 1));
   updateVsXla();
+  onLessonRunChanged();
   emit runFinished(true);
 }
 
@@ -896,6 +899,8 @@ QString MainWindow::busyReason() const {
   if (xla_loading_) return "reading XLA's priority fusion log";
   if (vs_diffing_) return "comparing our decisions with XLA's";
   if (whatif_running_) return "running the what-if";
+  if (lesson_building_) return "writing the guided tour";
+  if (lesson_pending_ >= 0) return "showing the tour's stage";
   if (step_ >= 0 && shown_step_ != step_) return "showing the step";
   if (graph_->busy()) return "laying out the graph";
   if (text_->diffPending()) return "diffing";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/codegen/codegen.h"
+#include "core/session/lesson.h"
 #include "core/session/session.h"
 
 class QDockWidget;
@@ -33,6 +34,7 @@ class PipelinePanel;
 class TextPanel;
 class TimelineWidget;
 class CompareView;
+class LessonPanel;
 struct KernelListing;
 struct XlaDecisions;
 struct DecisionsVsXla;
@@ -137,6 +139,21 @@ class MainWindow : public QMainWindow {
   void cancelXlaGpu();
   bool compilingWithXlaGpu() const;
   MainWindow* xlaGpuWindow() const { return xla_gpu_window_; }
+  // The guided tour (issue 30, item 3; main_window_lesson.cc): Help →
+  // Guided tour. Opens the tour's side panel at `stage` (0-based) and builds
+  // the tour of the shown run on a worker thread (core/session/lesson.h;
+  // again whenever a run finishes while the panel is open); before the
+  // pipeline has run it says so and starts when the run is in. Going to a
+  // stage shows its step, raises its panel and selects its first subject
+  // (graph, details, timeline and text follow); the kernels stage generates
+  // the step's kernels (Step → Generate kernels) and raises its code tab.
+  void openLesson(int stage = -1);
+  void closeLesson();
+  void showLessonStage(int k);
+  bool lessonOpen() const;
+  int lessonStage() const;  // the stage shown (-1: none)
+  const std::shared_ptr<const Lesson>& lesson() const { return lesson_; }
+  views::LessonPanel* lessonPanel() const { return lesson_panel_; }
   bool comparing() const { return comparing_; }
   views::CompareView* compareView() const { return compare_view_; }
   bool kernelsReadyForStep() const { return kernels_ && kernels_step_ == step_ && run_ == kernels_run_; }
@@ -181,6 +198,9 @@ class MainWindow : public QMainWindow {
   // XLA's decisions of this window's XLA dump run arrived, failed or were dropped.
   void xlaDecisionsChanged();
   void buffersShown(int k);  // its buffer assignment handed to the timeline
+  // The tour's stage k was shown: its step, panel and subject (and, for the
+  // kernels stage, its kernels were asked for).
+  void lessonStageShown(int k);
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -232,6 +252,13 @@ class MainWindow : public QMainWindow {
   void pairWithXla(MainWindow* xla);
   void updateVsXla();
   void onVsXlaReady(std::shared_ptr<const views::DecisionsVsXla> diff, const QString& error);
+  void buildLessonActions();  // Help → Guided tour, and the tour's connections
+  void ensureLessonDock();
+  void buildLesson();  // of the shown run, on a worker thread
+  void onLessonReady(quint64 gen, std::shared_ptr<const Lesson> lesson, const QString& error, double ms);
+  void onLessonRunChanged();  // a new file (no run yet) or a finished run
+  void startLessonStage(int k);
+  void finishLessonStage();  // the stage's step is shown: subject, panel, kernels
 
   MainWindowOptions options_;
   Relay* relay_;
@@ -289,6 +316,14 @@ class MainWindow : public QMainWindow {
   QString run_pipeline_, run_device_;
   QStringList run_passes_;
   bool vs_diffing_ = false;
+  views::LessonPanel* lesson_panel_ = nullptr;
+  QDockWidget* lesson_dock_ = nullptr;
+  std::shared_ptr<const Lesson> lesson_;
+  std::shared_ptr<const PipelineRun> lesson_run_;  // the run lesson_ (or the one building) is of
+  quint64 lesson_gen_ = 0;
+  bool lesson_building_ = false;
+  int lesson_wanted_stage_ = 0;    // the stage to open at once the tour is built
+  int lesson_pending_ = -1;        // the stage whose step is being shown
   int step_ = -1, shown_step_ = -1;
   const Step* prepared_ = nullptr;  // the step object shown or being prepared
   qint64 selected_ = -1;

@@ -13,6 +13,7 @@
 #include "views/compare/compare_view.h"
 #include "views/decisions/decisions_panel.h"
 #include "views/graph/graph_view.h"
+#include "views/lesson/lesson_panel.h"
 
 namespace hloscope::gui {
 namespace {
@@ -43,6 +44,10 @@ QString CheckScreenshotOptions(const ScreenshotOptions& o) {
   if (!o.vs_xla.isEmpty() && !o.compare.isEmpty()) return QStringLiteral("--vs-xla and --compare: pick one");
   if ((!o.whatif_force.isEmpty() || !o.whatif_forbid.isEmpty()) && (!o.compare.isEmpty() || !o.vs_xla.isEmpty()))
     return QStringLiteral("--whatif-force / --whatif-forbid with --compare or --vs-xla: pick one");
+  if (o.lesson_stage < 0) return QStringLiteral("--lesson-stage: expected a stage number from 1");
+  if (o.lesson_stage > 0 && (!o.compare.isEmpty() || !o.vs_xla.isEmpty() || !o.whatif_force.isEmpty() ||
+                             !o.whatif_forbid.isEmpty()))
+    return QStringLiteral("--lesson-stage with --compare, --vs-xla or a what-if: pick one");
   if (!(o.zoom >= 0.05 && o.zoom <= 20)) return QStringLiteral("--zoom: expected a factor between 0.05 and 20");
   return {};
 }
@@ -83,6 +88,24 @@ void ScreenshotDriver::poll() {
   QTimer::singleShot(kPollMs, this, &ScreenshotDriver::poll);
   if (window_->busy() || !window_->run()) {
     idle_polls_ = 0;
+    return;
+  }
+  if ((phase_ == Phase::kLoading || phase_ == Phase::kRunning) && o_.lesson_stage > 0) {
+    window_->openLesson(o_.lesson_stage - 1);
+    phase_ = Phase::kLesson;
+    return;
+  }
+  if (phase_ == Phase::kLesson) {
+    // Not busy: the tour is written and the stage's step, subject and panel are shown.
+    const auto& lesson = window_->lesson();
+    if (!lesson)
+      return fail(QStringLiteral("--lesson-stage: no tour: ") + window_->lessonPanel()->bodyText());
+    if (static_cast<int>(lesson->stages.size()) < o_.lesson_stage)
+      return fail(QStringLiteral("--lesson-stage %1: the tour of this run has %2 stages")
+                      .arg(o_.lesson_stage)
+                      .arg(lesson->stages.size()));
+    if (window_->lessonStage() != o_.lesson_stage - 1) return;
+    phase_ = Phase::kSettling;
     return;
   }
   if (phase_ == Phase::kLoading || phase_ == Phase::kRunning) {
@@ -205,8 +228,13 @@ void ScreenshotDriver::poll() {
   if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG", 0) || !out.commit())
     return fail(QStringLiteral("%1: cannot write the screenshot").arg(o_.output));
   phase_ = Phase::kDone;
-  emit finished(0, QStringLiteral("%1: %2x%3, step %4").arg(o_.output).arg(image.width()).arg(image.height())
-                       .arg(window_->currentStep()));
+  QString what = QStringLiteral("step %1").arg(window_->currentStep());
+  if (o_.lesson_stage > 0 && window_->lesson())
+    what += QStringLiteral(", tour stage %1 of %2 (%3)")
+                .arg(o_.lesson_stage)
+                .arg(window_->lesson()->stages.size())
+                .arg(QString::fromStdString(window_->lesson()->stages[o_.lesson_stage - 1].id));
+  emit finished(0, QStringLiteral("%1: %2x%3, %4").arg(o_.output).arg(image.width()).arg(image.height()).arg(what));
 }
 
 }  // namespace hloscope::gui

@@ -11,7 +11,8 @@
 // panel's "vs XLA" rows; with --whatif-force / --whatif-forbid P:C it runs
 // that what-if (right-click → Force / Forbid this fusion) once the step is
 // shown, and saves the window when the result is in (--panel whatif: its
-// summary).
+// summary); with --lesson-stage N it opens the guided tour at stage N
+// (Help → Guided tour) and saves the window once that stage is shown.
 #pragma once
 
 #include <QObject>
@@ -37,6 +38,11 @@ struct ScreenshotOptions {
   QSize size{1600, 1000};
   double zoom = 1;  // graph zoom factor applied once the window settled
   bool kernels = false;  // Step → Generate kernels on the step before the picture
+  // --lesson-stage N (1-based; 0 = no tour): Help → Guided tour at stage N
+  // once the pipeline has run; the picture waits for the stage to be shown
+  // (its step, subject and panel; its kernels for the kernels stage).
+  // --step, --select and --panel are the stage's then.
+  int lesson_stage = 0;
   bool force = false;
   int timeout_ms = 300000;
   // --layout-stats: instead of a picture, one JSON object on stdout with what
@@ -66,7 +72,7 @@ class ScreenshotDriver : public QObject {
 
   MainWindow* window_;
   ScreenshotOptions o_;
-  enum class Phase { kLoading, kRunning, kStepping, kComparing, kPairing, kWhatIf, kSettling, kDone } phase_ = Phase::kLoading;
+  enum class Phase { kLoading, kRunning, kStepping, kComparing, kPairing, kWhatIf, kLesson, kSettling, kDone } phase_ = Phase::kLoading;
   int waited_ms_ = 0;
   int idle_polls_ = 0;
   bool compared_ = false;

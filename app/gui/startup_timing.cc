@@ -81,7 +81,43 @@ void StartupTiming::checkDone() {
     QTimer::singleShot(300, this, [this] { startWhatIf(); });
     return;
   }
+  if (tour_stage_ >= 0) {
+    QTimer::singleShot(300, this, [this] { startTour(); });
+    return;
+  }
   if (exit_when_ready_) emit ready(0);
+}
+
+void StartupTiming::setLesson(int stage) { tour_stage_ = std::max(stage, 0); }
+
+void StartupTiming::startTour() {
+  mark(QString("guided tour opened at stage %1").arg(tour_stage_ + 1));
+  window_->openLesson(tour_stage_);
+  auto* poll = new QTimer(this);
+  connect(poll, &QTimer::timeout, this, [this, poll] {
+    if (window_->busy()) return;
+    const auto& lesson = window_->lesson();
+    const int n = lesson ? static_cast<int>(lesson->stages.size()) : 0;
+    if (tour_stage_ >= n) {  // no tour, or fewer stages
+      poll->stop();
+      mark(lesson ? QString("guided tour: %1 stages, none numbered %2").arg(n).arg(tour_stage_ + 1)
+                  : QString("guided tour failed"));
+      if (exit_when_ready_) emit ready(1);
+      return;
+    }
+    if (window_->lessonStage() != tour_stage_) return;
+    const LessonStage& s = lesson->stages[tour_stage_];
+    mark(QString("tour stage %1 of %2 shown (%3: step %4, %5)")
+             .arg(tour_stage_ + 1)
+             .arg(n)
+             .arg(QString::fromStdString(s.id))
+             .arg(window_->shownStep())
+             .arg(QString::fromStdString(s.panel)));
+    if (++tour_stage_ < n) return window_->showLessonStage(tour_stage_);
+    poll->stop();
+    if (exit_when_ready_) emit ready(0);
+  });
+  poll->start(50);
 }
 
 void StartupTiming::setWhatIf(const QStringList& force, const QStringList& forbid) {

@@ -41,6 +41,11 @@ class StartupTiming : public QObject {
   // graphs laid out); --exit-when-ready then waits for it.
   void setWhatIf(const QStringList& force, const QStringList& forbid);
   const UiStallStats& whatIfStalls() const { return whatif_stalls_; }
+  // `hloscope --lesson`: once the last step is drawn, opens the guided tour
+  // at `stage` (0-based) and walks it to the last stage with Next, marking
+  // when each stage is shown (its step, subject, panel, kernels); the UI
+  // thread is measured throughout. --exit-when-ready then waits for it.
+  void setLesson(int stage);
   // One line per event, "timing: <event> <ms> ms", plus a summary.
   QString summary() const;
 
@@ -61,6 +66,8 @@ class StartupTiming : public QObject {
   QTimer* beat_;
   qint64 last_beat_ns_ = 0;
   void startWhatIf();
+  void startTour();
+  int tour_stage_ = -1;  // the stage to walk from (-1: no tour)
   void whatIfShown();
   UiStallStats stalls_, whatif_stalls_;
   QStringList whatif_force_, whatif_forbid_;
