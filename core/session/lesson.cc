@@ -29,6 +29,14 @@
 namespace hloscope {
 namespace {
 
+// A time with its unit: "45.6 µs", "12.3 ms", "1.54 s".
+std::string FormatTime(double us) {
+  const double a = std::fabs(us);
+  if (a >= 1e6) return FormatMicros(us / 1e6) + " s";
+  if (a >= 1e3) return FormatMicros(us / 1e3) + " ms";
+  return FormatMicros(us) + " µs";
+}
+
 std::string Code(std::string_view name) { return "`" + std::string(name) + "`"; }
 std::string Str(int64_t v) { return std::to_string(v); }
 std::string Plural(int64_t n, const std::string& one, const std::string& many) {
@@ -295,7 +303,7 @@ std::optional<LessonStage> FusionStage(const PipelineRun& run) {
   s.text = "Fusion ran in steps " + Str(first) + "–" + Str(last) + ": the module's kernels went from " +
            Str(before.kernels) + " to " + Str(after.kernels) + ", its HBM traffic from " +
            FormatDecimalBytes(before.hbm_bytes) + " to " + FormatDecimalBytes(after.hbm_bytes) +
-           " and the estimated time from " + FormatMicros(before.est_us) + " µs to " + FormatMicros(after.est_us) + " µs. " +
+           " and the estimated time from " + FormatTime(before.est_us) + " to " + FormatTime(after.est_us) + ". " +
            Plural(fused + refused, "candidate was", "candidates were") + " considered: " + Str(fused) + " fused, " +
            Str(refused) + " not.";
   if (!reasons.empty()) {
@@ -318,7 +326,7 @@ std::optional<LessonStage> FusionStage(const PipelineRun& run) {
     if (!arith.empty()) s.text += " " + arith;
     else
       s.text += " HBM bytes " + FormatDecimalBytes(pick->bytes_before) + " → " + FormatDecimalBytes(pick->bytes_after) +
-                ", ≈ " + FormatMicros(pick->us_before) + " → " + FormatMicros(pick->us_after) + ".";
+                ", ≈ " + FormatTime(pick->us_before) + " → " + FormatTime(pick->us_after) + ".";
     std::string para = Paragraph(pick->pass);
     if (!para.empty()) s.text += "\n\n" + para;
     for (const std::string& name : {pick->result, pick->producer})
@@ -526,7 +534,7 @@ LessonStage KernelsStage(const PipelineRun& run, const LessonOptions& options, c
   AddFact(s, "kernel", pick->name());
   s.kernel = pick->name();
   if (!options.kernel_code) {
-    s.text += "\n\nIts code is generated on demand.";
+    s.text += "\n\nIts LLVM IR and PTX are generated when this stage is shown (Step → Generate kernels).";
     return s;
   }
   // Compile that kernel alone: a module of it, its own buffer assignment and
