@@ -287,6 +287,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const PipelineRun> kernels_run_;
   int kernels_step_ = -1;
   bool generating_ = false;
+  int listing_pending_ = 0;  // kernel listings still being shown (showKernelListing)
   quint64 kernels_gen_ = 0;
   std::shared_ptr<std::atomic<bool>> cancel_;
   std::vector<QThread*> threads_;
