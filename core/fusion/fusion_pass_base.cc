@@ -55,22 +55,25 @@ void FusionPassBase::RecordMissingForced(const Module& m) {
   }
 }
 
-void SetDecisionCostBefore(FusionDecision& d, const Cost& c, const DeviceSpec& device) {
-  d.bytes_before = c.bytes();
-  d.us_before = c.time_us;
-  d.kernels_before = c.kernels;
-  d.read_before = c.bytes_read;
+namespace {
+// One side (before or after the fusion) of a decision's cost, and the device
+// numbers its arithmetic sentence uses (core/passes/cost_arithmetic.h).
+void SetDecisionCost(FusionDecision& d, const Cost& c, const DeviceSpec& device, bool after) {
+  (after ? d.bytes_after : d.bytes_before) = c.bytes();
+  (after ? d.us_after : d.us_before) = c.time_us;
+  (after ? d.kernels_after : d.kernels_before) = c.kernels;
+  (after ? d.read_after : d.read_before) = c.bytes_read;
   d.hbm_gbs = device.hbm_bandwidth_gbs;
   d.launch_overhead_us = device.launch_overhead_us;
 }
+}  // namespace
+
+void SetDecisionCostBefore(FusionDecision& d, const Cost& c, const DeviceSpec& device) {
+  SetDecisionCost(d, c, device, false);
+}
 
 void SetDecisionCostAfter(FusionDecision& d, const Cost& c, const DeviceSpec& device) {
-  d.bytes_after = c.bytes();
-  d.us_after = c.time_us;
-  d.kernels_after = c.kernels;
-  d.read_after = c.bytes_read;
-  d.hbm_gbs = device.hbm_bandwidth_gbs;
-  d.launch_overhead_us = device.launch_overhead_us;
+  SetDecisionCost(d, c, device, true);
 }
 
 size_t FusionPassBase::Decide(const Instruction& producer, const std::vector<const Instruction*>& consumers,
