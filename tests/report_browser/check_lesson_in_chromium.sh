@@ -12,27 +12,8 @@ set -uo pipefail
 cli=$1 sample=$2 work=$3
 shift 3
 stages=("$@")
-browser=""
-for b in chromium chromium-browser google-chrome; do
-  if command -v "$b" >/dev/null 2>&1; then browser=$(command -v "$b"); break; fi
-done
-if [ -z "$browser" ]; then
-  echo "SKIP: no chromium on PATH (tools/install_deps.sh installs it)"
-  exit 77
-fi
-rm -rf "$work" && mkdir -p "$work"
-fail() { echo "FAIL: $*"; exit 1; }
-run_browser() {  # URL DOM_OUT LOG_OUT
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
-    --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND" \
-    --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom "$1" >"$2" 2>"$3"
-}
-console_errors() { grep -E 'CONSOLE|Uncaught' "$1" || true; }
-
-# The checker must be able to fail: a page with a script error is caught.
-printf '<!DOCTYPE html><html><body><script>no_such_function();</script></body></html>\n' >"$work/sentinel.html"
-run_browser "file://$work/sentinel.html" "$work/sentinel.dom" "$work/sentinel.log"
-[ -n "$(console_errors "$work/sentinel.log")" ] || fail "the console-error check does not see a script error"
+# shellcheck source=chromium_common.sh
+source "$(dirname "$0")/chromium_common.sh"
 
 "$cli" report "$sample" --lesson --out "$work/lesson" --quiet >"$work/cli.log" 2>&1 || { cat "$work/cli.log"; fail "hloscope-cli report --lesson failed"; }
 [ "$(ls "$work/lesson")" = "lesson.html" ] || fail "expected lesson.html alone in the folder, found: $(ls "$work/lesson")"
