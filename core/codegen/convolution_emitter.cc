@@ -6,6 +6,11 @@
 // numbers, strides, padding, lhs/rhs dilation, window reversal,
 // feature_group_count and batch_group_count, with the interpreter's numerics
 // (operands → result type → compute type; one rounding at the end).
+//
+// XLA GPU's cuDNN convolution (`__cudnn$convForward`, a library call in XLA's
+// thunk sequence) is implemented here too, as the convolution it stands for:
+// we call no cuDNN. Its result is the first element of its (result, scratch)
+// tuple; the scratch buffer is not written.
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -13,6 +18,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
 namespace {
@@ -25,12 +31,12 @@ constexpr int64_t kBlock = 256;
 StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec& spec) {
   auto roots = KernelRoots(*spec.instr);
   const Instruction* conv = roots[0];
-  if (roots.size() != 1 || conv->opcode() != Opcode::kConvolution)
+  if (roots.size() != 1 || (conv->opcode() != Opcode::kConvolution && !IsCudnnConvCustomCall(*conv)))
     return Status::Error(spec.instr->name() + ": the convolution emitter needs a convolution at the kernel root");
   if (conv->operand_count() != 2) return Status::Error(conv->name() + ": convolution takes two operands");
   const Shape& ls = conv->operand(0)->shape();
   const Shape& rs = conv->operand(1)->shape();
-  const Shape& os = conv->shape();
+  const Shape& os = ConvolutionResultShape(*conv);
   int rank = ls.rank();
   ConvDnums def;
   const ConvDnums* dn = conv->attrs().conv.get();
@@ -137,7 +143,7 @@ StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec&
   b.CreateRetVoid();
   MarkKernel(f, kBlock);
   EmittedKernel k;
-  k.kind = "convolution";
+  k.kind = IsCudnnConvCustomCall(*conv) ? "library-convolution" : "convolution";
   k.dims.block[0] = kBlock;
   k.dims.grid[0] = BlocksFor(total, kBlock);
   return k;

@@ -61,6 +61,7 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
+  if (IsCudnnConvCustomCall(hero)) return &EmitConvolutionKernel;  // cuDNN's library call, as our kernel
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
   if (IsLoopOp(hero.opcode()) || MathCustomCallOpcode(hero) != Opcode::kParameter) return &EmitLoopKernel;
   return NoEmitter(hero, "no kernel emitter implements this op");

@@ -61,7 +61,7 @@ int64_t LeafElements(const Shape& s) {
 
 bool IsMatrixOp(const Instruction& i) {
   return i.opcode() == Opcode::kDot || i.opcode() == Opcode::kConvolution || i.opcode() == Opcode::kRaggedDot ||
-         i.opcode() == Opcode::kScaledDot;
+         i.opcode() == Opcode::kScaledDot || IsCudnnConvCustomCall(i);
 }
 
 }  // namespace
@@ -89,6 +89,9 @@ double InstructionFlops(const Instruction& i) {
         if (d >= 0 && d < lhs.rank()) k *= lhs.dim(static_cast<int>(d));
       return 2.0 * static_cast<double>(s.num_elements()) * static_cast<double>(k);
     }
+    case Opcode::kCustomCall:
+      if (!IsCudnnConvCustomCall(i)) return 0;
+      [[fallthrough]];  // cuDNN's convolution: the convolution's flops
     case Opcode::kConvolution: {
       if (!i.attrs().conv) return 0;
       const Shape& kernel = i.operand(1)->shape();
@@ -97,7 +100,7 @@ double InstructionFlops(const Instruction& i) {
         if (d >= 0 && d < kernel.rank()) per_out *= kernel.dim(static_cast<int>(d));
       int64_t kin = i.attrs().conv->kernel_input_feature;
       if (kin >= 0 && kin < kernel.rank()) per_out *= kernel.dim(static_cast<int>(kin));
-      return 2.0 * static_cast<double>(s.num_elements()) * static_cast<double>(per_out);
+      return 2.0 * static_cast<double>(ConvolutionResultShape(i).num_elements()) * static_cast<double>(per_out);
     }
     case Opcode::kReduce: {
       int64_t in = 0;

@@ -254,6 +254,16 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
       if (IsIdentityCustomCall(instr)) return *ops[0];
       if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());
       if (IsTopKCustomCall(instr)) return EvalTopK(instr, ops);  // largest: no "largest" attribute
+      if (IsCudnnConvCustomCall(instr)) {  // the convolution it stands for, and an untouched scratch buffer
+        Instruction conv(Opcode::kConvolution, ConvolutionResultShape(instr), instr.name());
+        conv.attrs() = instr.attrs();
+        conv.attrs().clear(Attr::kCustomCallTarget);
+        conv.attrs().custom_call_target.clear();
+        ASSIGN_OR_RETURN(Literal result, EvalConvolution(conv, ops));
+        Literal out(instr.shape());
+        out.tuple_elements()[0] = std::move(result);
+        return out;
+      }
       if (Opcode math = MathCustomCallOpcode(instr); math != Opcode::kParameter) {
         if (math == Opcode::kAtan2) return EvalAtan(instr, *ops[0]);  // atan(x), see custom_calls.h
         Instruction as_op(math, instr.shape(), instr.name());

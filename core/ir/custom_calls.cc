@@ -1,5 +1,7 @@
 #include "core/ir/custom_calls.h"
 
+#include <nlohmann/json.hpp>
+
 namespace hloscope {
 
 bool IsIdentityCustomCall(const Instruction& i) {
@@ -51,9 +53,52 @@ bool IsTopKCustomCall(const Instruction& i) {
   return values.dim(in.rank() - 1) <= in.dim(in.rank() - 1);
 }
 
+namespace {
+
+// The cuDNN convolution's backend_config asks for nothing beyond the
+// convolution: result scale 1, no side input, no activation.
+bool PlainConvBackendConfig(const Instruction& i) {
+  const RawAttr* raw = i.FindRaw("backend_config");
+  if (!raw) return true;
+  nlohmann::json j = nlohmann::json::parse(raw->value, nullptr, /*allow_exceptions=*/false);
+  if (j.is_string()) j = nlohmann::json::parse(j.get<std::string>(), nullptr, false);  // backend_config="{...}"
+  if (j.is_discarded() || !j.is_object()) return false;
+  auto it = j.find("cudnn_conv_backend_config");
+  if (it == j.end()) return true;
+  if (!it->is_object()) return false;
+  auto number = [&](const char* key, double want) {
+    auto f = it->find(key);
+    if (f == it->end()) return true;
+    if (f->is_number()) return f->get<double>() == want;
+    if (f->is_string()) return f->get<std::string>() == (want == 0 ? "0" : "1");
+    return false;
+  };
+  auto act = it->find("activation_mode");
+  bool no_activation = act == it->end() || (act->is_string() && act->get<std::string>() == "kNone");
+  return no_activation && number("conv_result_scale", 1) && number("side_input_scale", 0);
+}
+
+}  // namespace
+
+bool IsCudnnConvCustomCall(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall || i.attrs().custom_call_target != kCudnnConvForwardTarget ||
+      i.operand_count() != 2 || !i.attrs().conv || !i.attrs().window)
+    return false;
+  const Shape& out = i.shape();
+  if (!out.IsTuple() || out.tuple_size() != 2 || !out.tuple_shapes()[0].IsArray() || !out.tuple_shapes()[1].IsArray() ||
+      out.tuple_shapes()[1].element_type() != PrimitiveType::kU8 || out.tuple_shapes()[1].rank() != 1)
+    return false;
+  if (!i.operand(0)->shape().IsArray() || !i.operand(1)->shape().IsArray()) return false;
+  return PlainConvBackendConfig(i);
+}
+
+const Shape& ConvolutionResultShape(const Instruction& i) {
+  return IsCudnnConvCustomCall(i) ? i.shape().tuple_shapes()[0] : i.shape();
+}
+
 bool IsExternalCustomCall(const Instruction& i) {
   return i.opcode() == Opcode::kCustomCall && !IsIdentityCustomCall(i) && MathCustomCallOpcode(i) == Opcode::kParameter &&
-         !IsCreateBufferCustomCall(i) && !IsTopKCustomCall(i);
+         !IsCreateBufferCustomCall(i) && !IsTopKCustomCall(i) && !IsCudnnConvCustomCall(i);
 }
 
 }  // namespace hloscope

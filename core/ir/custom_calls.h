@@ -39,6 +39,21 @@ bool IsCreateBufferCustomCall(const Instruction& i);
 // it as that topk.
 bool IsTopKCustomCall(const Instruction& i);
 
+// XLA GPU's cuDNN convolution, `__cudnn$convForward` (what its conv rewriter
+// makes of a forward convolution): operands input and filter, result
+// (convolution result, u8[scratch]), with the window, dim_labels and group
+// counts of a convolution. Recognized only when its backend_config asks for
+// the plain convolution: conv_result_scale 1, side_input_scale 0, activation
+// kNone (or no backend_config). The interpreter computes it and our kernels
+// implement it as that convolution (we call no cuDNN); the scratch buffer is
+// left alone.
+bool IsCudnnConvCustomCall(const Instruction& i);
+inline constexpr std::string_view kCudnnConvForwardTarget = "__cudnn$convForward";
+
+// The shape a convolution-like op computes: the first element of a cuDNN
+// convolution's (result, scratch) tuple, else the op's own shape.
+const Shape& ConvolutionResultShape(const Instruction& i);
+
 // A custom-call whose target no kernel of ours implements (it is not an
 // identity, a client-library math function or CreateBuffer): a call into
 // whatever library or framework registered the target (Transformer Engine,

@@ -351,18 +351,20 @@ bool Parser::ParseAttribute(Instruction* instr) {
   if (name == "slice_sizes" && op == Opcode::kGather)
     return once(Attr::kSliceSizes) && ParseBracedInts(&A().dynamic_slice_sizes);
   if (name == "padding" && op == Opcode::kPad) return once(Attr::kPadding) && ParsePadding(&A().padding);
-  if (name == "window" && (op == Opcode::kConvolution || op == Opcode::kReduceWindow ||
-                           op == Opcode::kSelectAndScatter)) {
+  // A custom-call carries a convolution's window and dim_labels when it is
+  // one (XLA GPU's cuDNN calls, `__cudnn$convForward`).
+  const bool conv_like = op == Opcode::kConvolution || op == Opcode::kCustomCall;
+  if (name == "window" && (conv_like || op == Opcode::kReduceWindow || op == Opcode::kSelectAndScatter)) {
     A().window = std::make_unique<Window>();
     return once(Attr::kWindow) && ParseWindow(A().window.get());
   }
-  if (name == "dim_labels" && op == Opcode::kConvolution) {
+  if (name == "dim_labels" && conv_like) {
     A().conv = std::make_unique<ConvDnums>();
     return once(Attr::kDimLabels) && ParseDimLabels(A().conv.get());
   }
-  if (name == "feature_group_count" && op == Opcode::kConvolution)
+  if (name == "feature_group_count" && conv_like)
     return once(Attr::kFeatureGroupCount) && ParseInt(&A().feature_group_count);
-  if (name == "batch_group_count" && op == Opcode::kConvolution)
+  if (name == "batch_group_count" && conv_like)
     return once(Attr::kBatchGroupCount) && ParseInt(&A().batch_group_count);
   if (op == Opcode::kDot || op == Opcode::kRaggedDot || op == Opcode::kScaledDot) {
     if (name == "lhs_batch_dims") return ParseBracedInts(&dot().lhs_batch);

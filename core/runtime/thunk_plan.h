@@ -55,7 +55,7 @@ struct KernelThunk {
   std::string kernel;
   std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "normalization" | "transpose" |
                              // "dot" | "gemm-mma" | "dynamic-update-slice" | "scatter" | "concatenate" |
-                             // "copy" | "sort" | "convolution" | "topk" | "fft" | "cholesky" |
+                             // "copy" | "sort" | "convolution" | "library-convolution" | "topk" | "fft" | "cholesky" |
                              // "select-and-scatter" | "rng-bit-generator" | "elemental" | ...
                              // (docs/bundle-format.md)
   std::string instruction;   // the HLO instruction (usually a fusion) it implements
