@@ -14,6 +14,7 @@ std::unique_ptr<Pass> MakeHorizontalLoopFusionPass();
 std::unique_ptr<Pass> MakeGemmFusionPass();
 std::unique_ptr<Pass> MakeSoftmaxRewriterPass();
 std::unique_ptr<Pass> MakeTreeReductionRewriterPass();
+std::unique_ptr<Pass> MakeConvRewriterPass();
 
 namespace {
 template <typename F>
@@ -34,13 +35,14 @@ void RegisterFusionPasses(PassRegistry& r) {
   Add(r, [] { return MakeGemmFusionPass(); });
   Add(r, [] { return MakeSoftmaxRewriterPass(); });
   Add(r, [] { return MakeTreeReductionRewriterPass(); });
+  Add(r, [] { return MakeConvRewriterPass(); });
   using S = PipelineStage;
   (void)r.RegisterPipeline({"gpu",
-                            "Today's XLA GPU pipeline, simplified: rng expansion, simplify, GEMM fusion (triton-gemm-rewriter), "
+                            "Today's XLA GPU pipeline, simplified: rng expansion, simplify, convolutions as cuDNN calls (conv-rewriter), GEMM fusion (triton-gemm-rewriter), "
                             "normalization fusion (triton-softmax-rewriter), long reductions split in two (tree-reduction-rewriter), priority fusion, multi-output fusion, then CSE, DCE and "
                             "copy insertion. (Horizontal loop fusion is not in it: XLA GPU 0.12 changed nothing with "
                             "it on any sample; run it by name to see what it would merge.)",
-                            {S::Pass("rng_expander"), S::Include("simplify"), S::Pass("triton-gemm-rewriter"),
+                            {S::Pass("rng_expander"), S::Include("simplify"), S::Pass("conv-rewriter"), S::Pass("triton-gemm-rewriter"),
                              S::Pass("triton-softmax-rewriter"), S::Pass("tree-reduction-rewriter"), S::Pass("priority_fusion"), S::Pass("multi_output_fusion"),
                              S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
   (void)r.RegisterPipeline({"gpu-classic",

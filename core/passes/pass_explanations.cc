@@ -211,6 +211,18 @@ constexpr std::array kEntries = {
           "one more launch and a small round trip of the partial results through HBM, the warehouse. In the "
           "graph, look for a reduce becoming reduce → reduce (sometimes with a pad and a reshape before), one more "
           "kernel in the step's Δkernels."},
+    Entry{"conv-rewriter", true,
+          "Every forward convolution that cuDNN can take becomes a library call, a custom-call to "
+          "__cudnn$convForward returning the result and a scratch buffer, as XLA GPU's ConvRewriter makes it. cuDNN "
+          "is given its operands in one layout: on Hopper NHWC (batch, spatial, feature) with the filter as output "
+          "feature, spatial, input feature; NCHW where XLA picks it (f64, 3-D). An operand in another order gets a "
+          "transpose, usually the filter, which JAX writes as HWIO. Why: vendors' convolution libraries choose among "
+          "many algorithms (implicit GEMM, Winograd, FFT) per shape, and a compiler's own generated convolution "
+          "rarely beats them; the price is that a library call is a wall for fusion: nothing fuses into it or out of "
+          "it, so the batch-norm and ReLU around it read its result from HBM, the warehouse. (This tool calls no "
+          "cuDNN: our convolution kernel stands in for it, and the interpreter computes it as the convolution.) In "
+          "the graph, look for each convolution turning into a custom-call with a get-tuple-element after it and a "
+          "transpose of its filter before it; the transposes are kernels of their own, one more launch each."},
 };
 
 }  // namespace

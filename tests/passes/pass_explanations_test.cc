@@ -51,8 +51,9 @@ TEST(PassExplanations, FusionParagraphsUseTheWarehousePicture) {
     EXPECT_NE(text.find("warehouse"), std::string_view::npos);
   }
   // fusion, fusion_dup, fusion_merger, multi_output_fusion, priority_fusion,
-  // horizontal_loop_fusion, the two Triton rewriters, tree-reduction-rewriter.
-  EXPECT_EQ(fusion, 9);
+  // horizontal_loop_fusion, the two Triton rewriters, tree-reduction-rewriter,
+  // conv-rewriter.
+  EXPECT_EQ(fusion, 10);
   for (const char* name : {"fusion", "fusion_dup", "fusion_merger", "multi_output_fusion", "priority_fusion"})
     EXPECT_NE(PassExplanation(name).find("registers"), std::string_view::npos) << name;
   EXPECT_FALSE(IsFusionPass("dce"));
