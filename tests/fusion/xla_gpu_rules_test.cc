@@ -4,8 +4,12 @@
 // IsUnnestedReductionFasterThanElemental), and siblings reading disjoint
 // slices are not merged (multi_output_fusion.cc's
 // ParameterSlicesAreNonOverlapping), and reductions too long to run without
-// atomics are split in two (TreeReductionRewriter). Changed and no-change
-// cases.
+// atomics are split in two (TreeReductionRewriter), and convolutions become
+// cuDNN library calls in the layout XLA gives them (ConvRewriter,
+// HeuristicLayoutAssignment). Changed and no-change cases; RunFusion checks
+// every result against the interpreter.
+#include <map>
+
 #include "core/fusion/fusibility.h"
 #include "tests/fusion/fusion_test_util.h"
 
@@ -151,6 +155,111 @@ ENTRY main {
   ROOT t = (f32[8], f32[4]) tuple(a, b)
 })");
   EXPECT_FALSE(r.changed) << r.Text();
+}
+
+const Instruction* OnlyCudnnCall(const FusionRun& r) {
+  const Instruction* call = nullptr;
+  for (const auto& i : r.module->entry()->instructions())
+    if (i->opcode() == Opcode::kCustomCall) {
+      EXPECT_EQ(call, nullptr) << r.Text();
+      call = i.get();
+    }
+  return call;
+}
+
+int Count(const FusionRun& r, Opcode op) {
+  int n = 0;
+  for (const auto& i : r.module->entry()->instructions()) n += i->opcode() == op;
+  return n;
+}
+
+// JAX's NHWC convolution with an HWIO filter (resnet_block's): on Hopper the
+// call takes NHWC as it is, and the filter is transposed to OHWI (o01i).
+TEST(XlaGpuRules, ConvolutionBecomesACudnnCallWithItsFilterTransposed) {
+  FusionRun r = RunFusion("conv-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[2,8,8,4] parameter(0)
+  w = f32[3,3,4,8] parameter(1)
+  ROOT c = f32[2,4,4,8] convolution(x, w), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+})");
+  EXPECT_TRUE(r.changed);
+  const Instruction* call = OnlyCudnnCall(r);
+  ASSERT_NE(call, nullptr) << r.Text();
+  EXPECT_EQ(call->attrs().custom_call_target, "__cudnn$convForward");
+  EXPECT_EQ(ConvDnumsToString(*call->attrs().conv), "b01f_o01i->b01f");
+  EXPECT_EQ(call->operand(0)->name(), "x");
+  EXPECT_EQ(call->operand(1)->opcode(), Opcode::kTranspose);
+  EXPECT_EQ(call->operand(1)->dimensions(), (std::vector<int64_t>{3, 0, 1, 2}));
+  EXPECT_EQ(call->shape().ToString(false), "(f32[2,4,4,8], u8[0])");
+  EXPECT_EQ(r.module->entry()->root()->opcode(), Opcode::kGetTupleElement) << r.Text();
+  EXPECT_EQ(Count(r, Opcode::kTranspose), 1) << r.Text();
+  const FusionDecision* d = r.DecisionFor("c", FusionVerdict::kNotFused);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("NHWC"), std::string::npos) << d->reason;
+}
+
+// An NCHW convolution goes to cuDNN in NHWC on Hopper: the input is
+// transposed in, the result transposed back to the module's order.
+TEST(XlaGpuRules, NchwConvolutionIsTransposedToNhwcAndBack) {
+  FusionRun r = RunFusion("conv-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[2,3,9,7] parameter(0)
+  w = f32[5,3,2,2] parameter(1)
+  ROOT c = f32[2,5,8,6] convolution(x, w), window={size=2x2}, dim_labels=bf01_oi01->bf01
+})");
+  EXPECT_TRUE(r.changed);
+  const Instruction* call = OnlyCudnnCall(r);
+  ASSERT_NE(call, nullptr) << r.Text();
+  EXPECT_EQ(ConvDnumsToString(*call->attrs().conv), "b01f_o01i->b01f");
+  EXPECT_EQ(Count(r, Opcode::kTranspose), 3) << r.Text();  // input, filter, result
+  EXPECT_EQ(r.module->entry()->root()->opcode(), Opcode::kTranspose);
+}
+
+// f64 is NCHW in XLA (cuDNN has no NHWC f64): an NCHW f64 convolution needs
+// no transpose; and grouped (depthwise) convolutions are cuDNN calls too.
+TEST(XlaGpuRules, F64ConvolutionStaysNchwAndGroupsAreKept) {
+  FusionRun r = RunFusion("conv-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f64[1,4,6,6] parameter(0)
+  w = f64[4,2,3,3] parameter(1)
+  ROOT c = f64[1,4,4,4] convolution(x, w), window={size=3x3}, dim_labels=bf01_oi01->bf01, feature_group_count=2
+})");
+  EXPECT_TRUE(r.changed);
+  const Instruction* call = OnlyCudnnCall(r);
+  ASSERT_NE(call, nullptr) << r.Text();
+  EXPECT_EQ(ConvDnumsToString(*call->attrs().conv), "bf01_oi01->bf01");
+  EXPECT_EQ(call->attrs().feature_group_count, 2);
+  EXPECT_EQ(Count(r, Opcode::kTranspose), 0) << r.Text();
+}
+
+// No change: batch groups (a filter-gradient pattern), lhs dilation (an
+// input-gradient pattern) and integer convolutions stay our convolution
+// kernels, each decision naming why.
+TEST(XlaGpuRules, ConvolutionsCudnnCannotTakeStay) {
+  FusionRun r = RunFusion("conv-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[4,5,5,2] parameter(0)
+  w = f32[3,3,2,4] parameter(1)
+  bg = f32[2,3,3,4] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, batch_group_count=2
+  xd = f32[4,5,5,2] parameter(2)
+  wd = f32[2,2,2,3] parameter(3)
+  ld = f32[4,8,8,3] convolution(xd, wd), window={size=2x2 lhs_dilate=2x2}, dim_labels=b01f_01io->b01f
+  xi = s32[1,4,4,1] parameter(4)
+  wi = s32[2,2,1,1] parameter(5)
+  ic = s32[1,3,3,1] convolution(xi, wi), window={size=2x2}, dim_labels=b01f_01io->b01f
+  ROOT t = (f32[2,3,3,4], f32[4,8,8,3], s32[1,3,3,1]) tuple(bg, ld, ic)
+})");
+  EXPECT_FALSE(r.changed) << r.Text();
+  std::map<std::string, std::string> why = {{"bg", "batch_group_count"}, {"ld", "lhs (base) dilation"}, {"ic", "s32"}};
+  for (const auto& [conv, reason] : why) {
+    const FusionDecision* d = r.DecisionFor(conv, FusionVerdict::kNotFused);
+    ASSERT_NE(d, nullptr) << conv;
+    EXPECT_NE(d->reason.find(reason), std::string::npos) << d->reason;
+  }
 }
 
 }  // namespace
