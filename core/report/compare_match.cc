@@ -66,11 +66,12 @@ std::string AttrKey(const Instruction* i) {
   return key;
 }
 
-// Opcode + shape + operand classes ("" when an operand is not matched yet).
-std::string Signature(const Side& s, const Instruction* i) {
+// Opcode + shape + operand classes ("" when an operand is not matched yet);
+// `leaf_values`: see Side::ClassOf.
+std::string Signature(const Side& s, const Instruction* i, bool leaf_values = false) {
   std::vector<std::string> ops;
   for (const Instruction* o : i->operands()) {
-    std::string c = s.ClassOf(o);
+    std::string c = s.ClassOf(o, leaf_values);
     if (c.empty()) return {};
     ops.push_back(c);
   }
@@ -99,6 +100,17 @@ int CommonCount(const std::multiset<std::string>& x, const std::multiset<std::st
     else ++n, ++i, ++j;
   }
   return n;
+}
+
+// A rematerializable leaf: an iota, or a broadcast of a constant or of a
+// scalar. Fusion duplicates these into every consumer kernel, on both sides,
+// so their names and op_names are no identities: an op of that name in
+// another kernel is another copy.
+bool RematLeaf(const Side& s, const Instruction* i) {
+  if (i->opcode() == Opcode::kIota) return true;
+  if (i->opcode() != Opcode::kBroadcast || i->operand_count() != 1) return false;
+  const Shape& o = i->operand(0)->shape();
+  return (o.IsArray() && o.rank() == 0) || s.Resolve(i->operand(0))->opcode() == Opcode::kConstant;
 }
 
 }  // namespace
@@ -165,11 +177,20 @@ const Instruction* Side::Resolve(const Instruction* i) const {
   return i;
 }
 
-std::string Side::ClassOf(const Instruction* operand) const {
+std::string Side::ClassOf(const Instruction* operand, bool leaf_values) const {
   const Instruction* r = Resolve(operand);
   if (r->opcode() == Opcode::kParameter) return "p" + std::to_string(r->parameter_number());
   if (r->opcode() == Opcode::kConstant && r->literal())
     return "c" + r->shape().ToString(false) + (r->shape().num_elements() <= 16 ? r->literal()->ToString() : r->name());
+  if (leaf_values && RematLeaf(*this, r)) {  // whichever copy: by what it broadcasts, or the iota
+    if (r->opcode() == Opcode::kIota) return "i" + ShapeKey(r) + AttrKey(r);
+    const Instruction* o = r->operand(0);
+    std::string v = ClassOf(o, true);
+    if (v.empty()) return v;
+    if (o->shape().rank() == 0)  // every element the scalar: the dimensions do not matter
+      return "s" + std::to_string(r->shape().num_elements()) + "|" + v;
+    return "b" + ShapeKey(r) + AttrKey(r) + "|" + v;
+  }
   auto it = class_of.find(r);
   return it == class_of.end() ? std::string() : it->second;
 }
@@ -204,18 +225,37 @@ class Matcher {
   Matcher(Side& a, Side& b, std::map<std::string, int64_t>* by) : a_(a), b_(b), by_(by) {
     for (const Atom& x : a_.atoms) a_names_.insert(x.instr->name());
     for (const Atom& y : b_.atoms) b_names_.insert(y.instr->name());
+    for (const Atom& x : a_.atoms) a_leaf_.push_back(RematLeaf(a_, x.instr));
+    for (const Atom& y : b_.atoms) b_leaf_.push_back(RematLeaf(b_, y.instr));
   }
 
   void Run() {
+    // Rematerializable leaves (RematLeaf) are matched through their users
+    // (ByUsers); those that no matched user placed are matched by name,
+    // op_name, scheduling_name and structure in a second pass (LeafHeld).
+    leaves_by_name_ = false;
     ByName();
     ByOutputs();
-    // Each round tries the ways in order of trust and starts over as soon
-    // as one matched something: later ways see the earlier ones' matches.
-    // The numbers are docs/compare.md's ("How instructions are matched"):
-    // 3 op_name, 4 scheduling_name, 5 structure (exact shapes), 6 fused
-    // contents, 7 structure by element count and op_name ties, 8 copies.
+    Rounds();
+    leaves_by_name_ = true;
+    ByName();
+    Rounds();
+    any_type_ = true;
+    ByCopies();
+    any_type_ = false;
+  }
+
+ private:
+  // Each round tries the ways in order of trust and starts over as soon as
+  // one matched something: later ways see the earlier ones' matches. The
+  // numbers are docs/compare.md's ("How instructions are matched"): leaves
+  // by their users first, 3 op_name, 4 scheduling_name, 5 structure (exact
+  // shapes), 6 fused contents, 7 structure by element count and op_name
+  // ties; 8 copies after the rounds.
+  void Rounds() {
     for (int round = 0; round < 1000; ++round) {
-      int64_t n = ByOpName(false);
+      int64_t n = ByUsers();
+      if (n == 0) n = ByOpName(false);
       if (n == 0) n = BySchedulingName();
       if (n == 0) n = ByStructure(true);
       if (n == 0) n = ByOperands(false);
@@ -226,13 +266,10 @@ class Matcher {
       if (n == 0) n = ByOpName(true);
       if (n == 0) break;
     }
-    any_type_ = true;
-    ByCopies();
-    any_type_ = false;
   }
 
- private:
   void Pair(int ia, int ib, const char* how) {
+    ++changes_;
     Atom& x = a_.atoms[ia];
     Atom& y = b_.atoms[ib];
     x.match = ib;
@@ -253,6 +290,117 @@ class Matcher {
     return !op.empty() && op != i->name() && other_names.count(op);
   }
 
+  // Whether a pair of A's `ia` and B's `ib` waits when either is a leaf,
+  // rather than being matched by name, op_name, scheduling_name, structure
+  // or as a copy: always in Run's first pass. In the second, a leaf that a
+  // matched user's counterpart has a leaf in the place of (ForLeafOperands:
+  // another copy took that place, this one is a copy too) waits, and the
+  // others pair only within kernels already linked by a match, or kernels
+  // with no match yet on either side: the same leaf in another kernel is
+  // another copy.
+  bool LeafHeld(int ia, int ib) const {
+    if (!a_leaf_[ia] && !b_leaf_[ib]) return false;
+    if (!leaves_by_name_) return true;
+    if (seen_changes_ != changes_) {  // placed and linked change with every match
+      a_placed_.assign(a_.atoms.size(), 0);
+      b_placed_.assign(b_.atoms.size(), 0);
+      ForLeafOperands([&](int x, int y) { a_placed_[x] = b_placed_[y] = 1; });
+      linked_.clear();
+      a_linked_.clear();
+      b_linked_.clear();
+      for (const Atom& y : b_.atoms) {
+        if (y.match < 0) continue;
+        const Instruction* ka = a_.atoms[y.match].kernel;
+        linked_.insert({ka, y.kernel});
+        a_linked_.insert(ka);
+        b_linked_.insert(y.kernel);
+      }
+      seen_changes_ = changes_;
+    }
+    if ((a_placed_[ia] && a_.atoms[ia].match < 0) || (b_placed_[ib] && b_.atoms[ib].match < 0)) return true;
+    const Instruction* ka = a_.atoms[ia].kernel;
+    const Instruction* kb = b_.atoms[ib].kernel;
+    return !linked_.count({ka, kb}) && (a_linked_.count(ka) || b_linked_.count(kb));
+  }
+
+  // Calls f(ia, ib) for the leaves in the same place under a matched pair:
+  // operand k of the op of A and operand k of its match on B (for a
+  // commutative binary op, the other operand where k's does not fit), both
+  // leaves of the same opcode and element type and count, the same
+  // attributes if the same dimensions, and their own operands (the
+  // broadcast value) not known to differ.
+  template <typename F>
+  void ForLeafOperands(F f) const {
+    auto fits = [&](const Instruction* ox, const Instruction* oy, int* ia, int* ib) {
+      *ia = a_.AtomIndex(ox);
+      *ib = b_.AtomIndex(oy);
+      if (*ia < 0 || *ib < 0 || !a_leaf_[*ia] || !b_leaf_[*ib]) return false;
+      const Instruction* p = a_.atoms[*ia].instr;
+      const Instruction* q = b_.atoms[*ib].instr;
+      int fit = ShapeFit(p, q);
+      if (p->opcode() != q->opcode() || fit == 0 || (fit == 2 && Attrs(p) != Attrs(q))) return false;
+      for (int k = 0; k < p->operand_count() && k < q->operand_count(); ++k) {
+        std::string cp = a_.ClassOf(p->operand(k)), cq = b_.ClassOf(q->operand(k));
+        if (!cp.empty() && !cq.empty() && cp != cq) return false;
+      }
+      return true;
+    };
+    auto under = [&](const Instruction* u, const Instruction* v) {
+      if (u->operand_count() != v->operand_count()) return;
+      bool swappable = IsCommutative(u->opcode()) && u->opcode() == v->opcode() && u->operand_count() == 2;
+      for (int o = 0; o < u->operand_count(); ++o) {
+        int ia = -1, ib = -1;
+        if (fits(u->operand(o), v->operand(o), &ia, &ib) ||
+            (swappable && fits(u->operand(o), v->operand(1 - o), &ia, &ib)))
+          f(ia, ib);
+      }
+    };
+    for (const Atom& x : a_.atoms)
+      if (x.match >= 0) under(x.instr, b_.atoms[x.match].instr);
+    for (size_t k = 0; k < b_.atoms.size(); ++k) {  // B's copies (many to one)
+      const Atom& y = b_.atoms[k];
+      if (y.match >= 0 && a_.atoms[y.match].match != static_cast<int>(k))
+        under(a_.atoms[y.match].instr, y.instr);
+    }
+  }
+
+  // Rematerializable leaves through their users, first in every round: a
+  // free leaf of A in the place of a free leaf of B under a matched pair
+  // (ForLeafOperands).
+  int64_t ByUsers() {
+    int64_t n = 0;
+    ForLeafOperands([&](int ia, int ib) {
+      if (!Free(ia, ib)) return;
+      Pair(ia, ib, "user");
+      ++n;
+    });
+    return n;
+  }
+
+  // With the copies (8): a leaf of B left over in the place of a leaf of A
+  // under a matched pair or a copy — many to one when A's is matched (XLA
+  // made a copy for each consumer where we have one), one to one when it is
+  // free too.
+  int64_t ByUserCopies() {
+    int64_t n = 0;
+    ForLeafOperands([&](int ia, int ib) {
+      const Atom& x = a_.atoms[ia];
+      const Atom& y = b_.atoms[ib];
+      if (y.match >= 0) return;
+      if (x.match < 0) {  // under a copy, still free on both sides: one to one
+        Pair(ia, ib, "user");
+        ++n;
+        return;
+      }
+      // The copy takes the class of what it copies, so that its users'
+      // signatures are known (ByStructuralCopies).
+      if (auto c = a_.class_of.find(x.instr); c != a_.class_of.end()) b_.class_of[y.instr] = c->second;
+      Point(ib, ia, "user");
+      ++n;
+    });
+    return n;
+  }
+
   // 1. Exact names (unique on B), same opcode, element type and dimensions.
   void ByName() {
     std::unordered_map<std::string, int> b_index;
@@ -265,6 +413,7 @@ class Matcher {
       if (it == b_index.end() || dup.count(i->name()) || b_.atoms[it->second].match >= 0) continue;
       const Instruction* j = b_.atoms[it->second].instr;
       if (NamesOther(i, b_names_) || NamesOther(j, a_names_)) continue;
+      if (LeafHeld(static_cast<int>(k), it->second)) continue;
       if (i->opcode() == j->opcode() && ShapeFit(i, j) == 2) Pair(static_cast<int>(k), it->second, "name");
     }
   }
@@ -363,7 +512,9 @@ class Matcher {
   // instruction it was made from), same opcode and element count.
   int64_t ByOpName(bool ties) {
     auto has_op_name = [](const Instruction* i) { return !i->MetadataValue("op_name").empty(); };
-    auto valid = [&](int ia, int ib) { return has_op_name(a_.atoms[ia].instr) || has_op_name(b_.atoms[ib].instr); };
+    auto valid = [&](int ia, int ib) {
+      return (has_op_name(a_.atoms[ia].instr) || has_op_name(b_.atoms[ib].instr)) && !LeafHeld(ia, ib);
+    };
     any_type_ = true;
     int64_t n = ByKeys(SourceKey, SourceKey, valid, ties, "op_name");
     any_type_ = false;
@@ -375,7 +526,8 @@ class Matcher {
   // op_name.
   int64_t BySchedulingName() {
     auto valid = [&](int ia, int ib) {
-      return !NamesOther(a_.atoms[ia].instr, b_names_) && !NamesOther(b_.atoms[ib].instr, a_names_);
+      return !NamesOther(a_.atoms[ia].instr, b_names_) && !NamesOther(b_.atoms[ib].instr, a_names_) &&
+             !LeafHeld(ia, ib);
     };
     int64_t n = ByKeys(OwnName, EarlierNames, valid, false, "scheduling_name");
     return n + ByKeys(EarlierNames, OwnName, valid, false, "scheduling_name");
@@ -465,6 +617,7 @@ class Matcher {
       for (int x : it == a_by_key.end() ? std::vector<int>() : it->second) {
         const Instruction* xi = a_.atoms[x].instr;
         if (xi->opcode() != y.instr->opcode() || ShapeFit(xi, y.instr, true) == 0) continue;
+        if (LeafHeld(x, static_cast<int>(kb))) continue;
         names.insert(xi->name());
         if (a_.atoms[x].match < 0) best = -2;  // a candidate one to one could not place: ambiguous
         if (best == -2) break;
@@ -472,6 +625,9 @@ class Matcher {
         if (s > score) score = s, best = x;
       }
       if (best >= 0 && names.size() == 1) {
+        // The copy takes the class of what it copies (as in ByStructuralCopies).
+        if (auto c = a_.class_of.find(a_.atoms[best].instr); c != a_.class_of.end())
+          b_.class_of[y.instr] = c->second;
         Point(static_cast<int>(kb), best, "duplicate");
         continue;
       }
@@ -491,24 +647,31 @@ class Matcher {
   // computes (same signature: opcode, shape, attributes and operand classes)
   // is a copy XLA made — a broadcast or a layer norm's arithmetic duplicated
   // into a GEMM prologue — and points to the same op of ours. The copy takes
-  // the original's class, so copies of copies follow (a few rounds).
+  // the original's class, so copies of copies follow (a few rounds, each
+  // after ByUserCopies for the leaves under the copies so far). Leaves count
+  // by value here (whichever copy an op holds), and a leaf joins only a
+  // kernel LeafHeld allows.
   void ByStructuralCopies() {
-    for (int round = 0; round < 4; ++round) {
-      std::unordered_map<std::string, int> matched_sig;
+    for (int round = 0; round < 16; ++round) {
+      int64_t found = ByUserCopies();  // the leaves of the copies found so far
+      std::unordered_map<std::string, std::vector<int>> matched_sig;
       for (size_t k = 0; k < b_.atoms.size(); ++k) {
         if (b_.atoms[k].match < 0) continue;
-        std::string sig = Signature(b_, b_.atoms[k].instr);
-        if (!sig.empty()) matched_sig.emplace(std::move(sig), static_cast<int>(k));
+        std::string sig = Signature(b_, b_.atoms[k].instr, true);
+        if (!sig.empty()) matched_sig[sig].push_back(static_cast<int>(k));
       }
-      int found = 0;
       for (size_t kb = 0; kb < b_.atoms.size(); ++kb) {
         Atom& y = b_.atoms[kb];
         if (y.match >= 0) continue;
-        std::string sig = Signature(b_, y.instr);
+        std::string sig = Signature(b_, y.instr, true);
         if (sig.empty()) continue;
         auto it = matched_sig.find(sig);
         if (it == matched_sig.end()) continue;
-        const Atom& orig = b_.atoms[static_cast<size_t>(it->second)];
+        // The first whose counterpart's kernel a leaf may join (LeafHeld).
+        auto o = std::find_if(it->second.begin(), it->second.end(),
+                              [&](int k) { return !LeafHeld(b_.atoms[k].match, static_cast<int>(kb)); });
+        if (o == it->second.end()) continue;
+        const Atom& orig = b_.atoms[static_cast<size_t>(*o)];
         if (auto c = b_.class_of.find(orig.instr); c != b_.class_of.end()) b_.class_of[y.instr] = c->second;
         Point(static_cast<int>(kb), orig.match, "duplicate");
         ++found;
@@ -533,6 +696,7 @@ class Matcher {
 
   // B's atom `ib` to A's `ia`, one way (A's keeps its own match).
   void Point(int ib, int ia, const char* how) {
+    ++changes_;
     b_.atoms[ib].match = ia;
     b_.atoms[ib].how = how;
     (*by_)[how]++;
@@ -592,8 +756,13 @@ class Matcher {
       if (unique_only && (it->second.size() != 1 || a_sigs[s].size() != 1)) continue;
       size_t& u = used[s];
       while (u < it->second.size() && b_.atoms[it->second[u]].match >= 0) ++u;
-      if (u >= it->second.size()) continue;
-      Pair(static_cast<int>(k), it->second[u++], "structure");
+      size_t v = u;  // the first that may pair with k (LeafHeld)
+      while (v < it->second.size() &&
+             (b_.atoms[it->second[v]].match >= 0 || LeafHeld(static_cast<int>(k), it->second[v])))
+        ++v;
+      if (v >= it->second.size()) continue;
+      Pair(static_cast<int>(k), it->second[v], "structure");
+      if (v == u) ++u;
       ++n;
     }
     return n;
@@ -669,6 +838,15 @@ class Matcher {
   bool any_type_ = false;  // Score: element types may differ (op_name only)
   std::set<std::string> a_names_, b_names_;
   int64_t next_ = 0;
+  std::vector<char> a_leaf_, b_leaf_;  // RematLeaf, by atom
+  bool leaves_by_name_ = false;        // Run's second pass (LeafHeld)
+  int64_t changes_ = 0;                // matches made so far (Pair, Point)
+  // LeafHeld's view of the matches, as of seen_changes_: leaves whose place
+  // a copy took, kernels linked by a match, kernels with any match.
+  mutable int64_t seen_changes_ = -1;
+  mutable std::vector<char> a_placed_, b_placed_;
+  mutable std::set<std::pair<const Instruction*, const Instruction*>> linked_;
+  mutable std::unordered_set<const Instruction*> a_linked_, b_linked_;
 };
 
 }  // namespace

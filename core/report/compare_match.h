@@ -41,8 +41,10 @@ struct Side {
   // parameters, fusions (their root), tuples and transparent ops.
   const Instruction* Resolve(const Instruction* i) const;
   // Entry parameters by number, small constants by value, matched ops by
-  // their match; "" for an op not matched yet.
-  std::string ClassOf(const Instruction* operand) const;
+  // their match; "" for an op not matched yet. With `leaf_values`,
+  // rematerializable leaves (iotas, broadcasts of constants or scalars) by
+  // their value too, whichever copy and whether matched or not.
+  std::string ClassOf(const Instruction* operand, bool leaf_values = false) const;
   // The atom computing `i`'s value, or -1.
   int AtomIndex(const Instruction* i) const;
 };

@@ -98,14 +98,16 @@ ENTRY e {
 
 TEST(CompareMatch, SharedOpNameTiesBrokenByShape) {
   // JAX gives every op of one source line the same op_name: element count,
-  // then exact dimensions, then operands tell them apart.
+  // then exact dimensions, then operands tell them apart. (Broadcasts of a
+  // vector: those of a scalar or a constant are matched through their users,
+  // RematerializedLeafMatchedThroughItsUser.)
   auto a = Parse(R"hlo(
 HloModule m
 ENTRY e {
-  s = f32[] parameter(0)
-  x = f32[8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
-  y = f32[4,8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
-  z = f32[8,4] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  s = f32[8] parameter(0)
+  x = f32[8] broadcast(s), dimensions={0}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  y = f32[4,8] broadcast(s), dimensions={1}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  z = f32[8,4] broadcast(s), dimensions={0}, metadata={op_name="jit(f)/broadcast_in_dim"}
   nx = f32[8] negate(x)
   ny = f32[4,8] negate(y)
   nz = f32[8,4] negate(z)
@@ -114,10 +116,10 @@ ENTRY e {
   auto b = Parse(R"hlo(
 HloModule m
 ENTRY e {
-  s = f32[] parameter(0)
-  broadcast.2 = f32[8,4] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
-  broadcast.1 = f32[4,8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
-  broadcast.0 = f32[8] broadcast(s), dimensions={}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  s = f32[8] parameter(0)
+  broadcast.2 = f32[8,4] broadcast(s), dimensions={0}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  broadcast.1 = f32[4,8] broadcast(s), dimensions={1}, metadata={op_name="jit(f)/broadcast_in_dim"}
+  broadcast.0 = f32[8] broadcast(s), dimensions={0}, metadata={op_name="jit(f)/broadcast_in_dim"}
   negate.0 = f32[8] negate(broadcast.0)
   negate.1 = f32[4,8] negate(broadcast.1)
   negate.2 = f32[8,4] negate(broadcast.2)
@@ -167,6 +169,99 @@ ENTRY e {
   EXPECT_EQ(MatchOf(r, "m"), std::make_pair(std::string("multiply.1"), std::string("op_name")));
   EXPECT_EQ(MatchOf(r, "e"), std::make_pair(std::string("exponential.3"), std::string("fused_contents")));
   EXPECT_EQ(MatchOf(r, "n"), std::make_pair(std::string("negate.9"), std::string("fused_contents")));
+  EXPECT_EQ(r.same_groups, 1);
+}
+
+TEST(CompareMatch, RematerializedLeafMatchedThroughItsUser) {
+  // Fusion copies broadcasts of constants into every consumer, so their
+  // names say nothing: B's broadcast.12 (1/32, under multiply.7) shares its
+  // name with A's broadcast of 1e-5 in another kernel. Each is matched
+  // through its user instead, and both of B's fusions are reproduced.
+  auto a = Parse(R"hlo(
+HloModule m
+fa {
+  p = f32[8] parameter(0)
+  c = f32[] constant(0.03125)
+  broadcast.1 = f32[8] broadcast(c), dimensions={}
+  ROOT multiply.1 = f32[8] multiply(p, broadcast.1)
+}
+fb {
+  p = f32[8] parameter(0)
+  c = f32[] constant(1e-05)
+  broadcast.12 = f32[8] broadcast(c), dimensions={}
+  ROOT add.2 = f32[8] add(p, broadcast.12)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[8] parameter(1)
+  fusion.30 = f32[8] fusion(x), kind=kLoop, calls=fa
+  fusion.2 = f32[8] fusion(y), kind=kLoop, calls=fb
+  ROOT t = (f32[8], f32[8]) tuple(fusion.30, fusion.2)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+fused_multiply {
+  param_0 = f32[8] parameter(0)
+  constant_4 = f32[] constant(0.03125)
+  broadcast.12 = f32[8] broadcast(constant_4), dimensions={}, metadata={scheduling_name="broadcast.12"}
+  ROOT multiply.7 = f32[8] multiply(broadcast.12, param_0), metadata={op_name="multiply.1"}
+}
+fused_add {
+  param_0 = f32[8] parameter(0)
+  constant_11 = f32[] constant(1e-05)
+  broadcast.3 = f32[8] broadcast(constant_11), dimensions={}, metadata={scheduling_name="broadcast.3"}
+  ROOT add.5 = f32[8] add(param_0, broadcast.3), metadata={op_name="add.2"}
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[8] parameter(1)
+  loop_multiply_fusion = f32[8] fusion(x), kind=kLoop, calls=fused_multiply
+  loop_add_fusion = f32[8] fusion(y), kind=kLoop, calls=fused_add
+  ROOT t = (f32[8], f32[8]) tuple(loop_multiply_fusion, loop_add_fusion)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "broadcast.1"), std::make_pair(std::string("broadcast.12"), std::string("user")));
+  EXPECT_EQ(MatchOf(r, "broadcast.12"), std::make_pair(std::string("broadcast.3"), std::string("user")));
+  EXPECT_EQ(r.matched_by.count("name"), 0u);
+  EXPECT_EQ(r.matched_by["user"], 2);
+  EXPECT_EQ(r.b.matched, r.b.ops);
+  EXPECT_EQ(r.same_groups, 2);
+  EXPECT_TRUE(r.fused_only_in_b.empty());
+  EXPECT_TRUE(r.fused_only_in_a.empty());
+}
+
+TEST(CompareMatch, RematerializedLeafWithoutMisleadingNameUnchanged) {
+  // No change: the same module on both sides. The leaves (a broadcast of a
+  // constant, an iota) pair as their names would have, through their users;
+  // the broadcast of a vector is no leaf and still pairs by name.
+  const char* text = R"hlo(
+HloModule m
+f {
+  p = f32[4,8] parameter(0)
+  v = f32[8] parameter(1)
+  c = f32[] constant(2)
+  two = f32[4,8] broadcast(c), dimensions={}
+  iota.1 = f32[4,8] iota(), iota_dimension=1
+  rows = f32[4,8] broadcast(v), dimensions={1}
+  m = f32[4,8] multiply(p, two)
+  s = f32[4,8] add(m, iota.1)
+  ROOT d = f32[4,8] subtract(s, rows)
+}
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  y = f32[8] parameter(1)
+  ROOT fusion = f32[4,8] fusion(x, y), kind=kLoop, calls=f
+})hlo";
+  auto a = Parse(text);
+  auto b = Parse(text);
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  for (const char* n : {"two", "iota.1", "rows", "m", "s", "d"}) EXPECT_EQ(MatchOf(r, n).first, n);
+  EXPECT_EQ(MatchOf(r, "two").second, "user");
+  EXPECT_EQ(MatchOf(r, "iota.1").second, "user");
+  EXPECT_EQ(MatchOf(r, "rows").second, "name");
+  EXPECT_EQ(r.b.matched, r.b.ops);
   EXPECT_EQ(r.same_groups, 1);
 }
 
