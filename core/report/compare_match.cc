@@ -7,6 +7,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <cmath>
+#include <optional>
+
+#include "core/ir/custom_calls.h"
 #include "core/ir/literal.h"
 #include "core/printer/printer.h"
 
@@ -19,7 +23,40 @@ bool Transparent(Opcode op) {
          op == Opcode::kConstant;  // constants match by value (Side::ClassOf), they are no kernels
 }
 
-std::string ShapeKey(const Instruction* i) { return i->shape().ToString(false); }
+// A cuDNN convolution's value is the first element of its (result, scratch).
+std::string ShapeKey(const Instruction* i) { return ConvolutionResultShape(*i).ToString(false); }
+
+// The value of a float scalar constant, seen through broadcasts (both sides
+// keep such constants inside the fusions that read them).
+std::optional<double> SplatValue(const Instruction* i) {
+  while (i->opcode() == Opcode::kBroadcast && i->operand_count() == 1) i = i->operand(0);
+  if (i->opcode() != Opcode::kConstant || !i->literal() || !i->shape().IsArray() || i->shape().rank() != 0 ||
+      !IsFloat(i->shape().element_type()))
+    return std::nullopt;
+  return i->literal()->GetDouble(0);
+}
+
+// x / c on one side and x * d on the other with c · d = 1 (to f32
+// rounding): XLA's algsimp multiplies by the reciprocal where ours keeps
+// the division (exact only for powers of two; docs/fusion.md).
+bool ReciprocalPair(const Instruction* x, const Instruction* y) {
+  if (x->opcode() == Opcode::kMultiply && y->opcode() == Opcode::kDivide) std::swap(x, y);
+  if (x->opcode() != Opcode::kDivide || y->opcode() != Opcode::kMultiply) return false;
+  std::optional<double> c = SplatValue(x->operand(1));
+  std::optional<double> d = SplatValue(y->operand(1));
+  if (!d) d = SplatValue(y->operand(0));
+  return c && d && std::fabs(*c * *d - 1.0) < 1e-6;
+}
+
+// The same operation on both sides: the same opcode, XLA GPU's cuDNN call
+// for a convolution, or a division by a constant for the multiplication by
+// its reciprocal.
+bool SameOp(const Instruction* x, const Instruction* y) {
+  if (x->opcode() == y->opcode()) return x->opcode() != Opcode::kCustomCall || IsCudnnConvCustomCall(*x) == IsCudnnConvCustomCall(*y);
+  auto conv = [](const Instruction* i) { return i->opcode() == Opcode::kConvolution || IsCudnnConvCustomCall(*i); };
+  if (conv(x) && conv(y)) return true;
+  return ReciprocalPair(x, y);
+}
 
 // How well two ops' shapes agree: 2 the same element type and dimensions,
 // 1 the same element type and element count (XLA GPU flattens batch
@@ -27,8 +64,8 @@ std::string ShapeKey(const Instruction* i) { return i->shape().ToString(false); 
 // With `any_type`, another element type counts as 1 too (XLA GPU computes
 // some bf16 ops in f32 between converts).
 int ShapeFit(const Instruction* x, const Instruction* y, bool any_type = false) {
-  const Shape& s = x->shape();
-  const Shape& t = y->shape();
+  const Shape& s = ConvolutionResultShape(*x);
+  const Shape& t = ConvolutionResultShape(*y);
   if (!s.IsArray() || !t.IsArray()) return ShapeKey(x) == ShapeKey(y) ? 2 : 0;
   if (s.element_type() != t.element_type()) return any_type && s.num_elements() == t.num_elements() ? 1 : 0;
   if (s.SameDims(t)) return 2;
@@ -414,7 +451,7 @@ class Matcher {
       const Instruction* j = b_.atoms[it->second].instr;
       if (NamesOther(i, b_names_) || NamesOther(j, a_names_)) continue;
       if (LeafHeld(static_cast<int>(k), it->second)) continue;
-      if (i->opcode() == j->opcode() && ShapeFit(i, j) == 2) Pair(static_cast<int>(k), it->second, "name");
+      if (SameOp(i, j) && ShapeFit(i, j) == 2) Pair(static_cast<int>(k), it->second, "name");
     }
   }
 
@@ -444,7 +481,7 @@ class Matcher {
   int Score(int ia, int ib) const {
     const Instruction* x = a_.atoms[ia].instr;
     const Instruction* y = b_.atoms[ib].instr;
-    if (x->opcode() != y->opcode()) return -1;
+    if (!SameOp(x, y)) return -1;
     int fit = ShapeFit(x, y, any_type_);
     if (fit == 0) return -1;
     int s = fit == 2 ? 1 : 0;
@@ -616,7 +653,7 @@ class Matcher {
       std::set<std::string> names;
       for (int x : it == a_by_key.end() ? std::vector<int>() : it->second) {
         const Instruction* xi = a_.atoms[x].instr;
-        if (xi->opcode() != y.instr->opcode() || ShapeFit(xi, y.instr, true) == 0) continue;
+        if (!SameOp(xi, y.instr) || ShapeFit(xi, y.instr, true) == 0) continue;
         if (LeafHeld(x, static_cast<int>(kb))) continue;
         names.insert(xi->name());
         if (a_.atoms[x].match < 0) best = -2;  // a candidate one to one could not place: ambiguous
@@ -717,7 +754,7 @@ class Matcher {
         if (ia < 0 || ib < 0 || !Free(ia, ib)) return false;
         const Instruction* p = a_.atoms[ia].instr;
         const Instruction* q = b_.atoms[ib].instr;
-        if (p->opcode() != q->opcode() || ShapeFit(p, q) < (relaxed ? 1 : 2)) return false;
+        if (!SameOp(p, q) || ShapeFit(p, q) < (relaxed ? 1 : 2)) return false;
         Pair(ia, ib, "operand");
         ++n;
         return true;
@@ -782,7 +819,7 @@ class Matcher {
     };
     auto ua = users_of(a_), ub = users_of(b_);
     auto like = [&](const Instruction* p, const Instruction* q) {
-      return p->opcode() == q->opcode() && ShapeFit(p, q) >= (relaxed ? 1 : 2);
+      return SameOp(p, q) && ShapeFit(p, q) >= (relaxed ? 1 : 2);
     };
     for (size_t k = 0; k < a_.atoms.size(); ++k) {
       if (a_.atoms[k].match < 0) continue;

@@ -265,6 +265,66 @@ ENTRY e {
   EXPECT_EQ(r.same_groups, 1);
 }
 
+TEST(CompareMatch, DivisionMatchesTheMultiplicationByItsReciprocal) {
+  // XLA's algsimp writes x / 768 as x * (1/768) and keeps op_name "div.2";
+  // ours keeps the division. A division by 3 is no match for x * (1/768),
+  // whatever its op_name says.
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p = f32[8] parameter(0)
+  c = f32[] constant(768)
+  cb = f32[8] broadcast(c), dimensions={}
+  div.2 = f32[8] divide(p, cb)
+  k = f32[] constant(3)
+  kb = f32[8] broadcast(k), dimensions={}
+  div.3 = f32[8] divide(p, kb)
+  add.1 = f32[8] add(div.3, p)
+  add.0 = f32[8] add(div.2, p)
+  ROOT t = (f32[8], f32[8]) tuple(add.0, add.1)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p = f32[8] parameter(0)
+  c = f32[] constant(0.00130208337)
+  cb = f32[8] broadcast(c), dimensions={}
+  multiply.13 = f32[8] multiply(p, cb), metadata={op_name="div.2"}
+  k = f32[] constant(0.00130208337)
+  kb = f32[8] broadcast(k), dimensions={}
+  multiply.14 = f32[8] multiply(p, kb), metadata={op_name="div.3"}
+  add.1 = f32[8] add(multiply.14, p)
+  add.0 = f32[8] add(multiply.13, p)
+  ROOT t = (f32[8], f32[8]) tuple(add.0, add.1)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "div.2").first, "multiply.13");
+  EXPECT_NE(MatchOf(r, "div.3").first, "multiply.14");
+}
+
+TEST(CompareMatch, ConvolutionMatchesXlaGpusCudnnCall) {
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[1,6,6,2] parameter(0)
+  w = f32[3,3,2,4] parameter(1)
+  ROOT conv.1 = f32[1,4,4,4] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[1,6,6,2] parameter(0)
+  w = f32[3,3,2,4] parameter(1)
+  t = f32[4,3,3,2] transpose(w), dimensions={3,0,1,2}
+  cudnn-conv.3 = (f32[1,4,4,4], u8[0]) custom-call(x, t), window={size=3x3}, dim_labels=b01f_o01i->b01f, custom_call_target="__cudnn$convForward", metadata={op_name="conv.1"}
+  ROOT g = f32[1,4,4,4] get-tuple-element(cudnn-conv.3), index=0
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "conv.1").first, "cudnn-conv.3");
+}
+
 TEST(CompareMatch, UnrelatedModulesMatchNothing) {
   // Other shapes, other ops; B's op_name and scheduling_name name A's
   // instructions, but those compute something else.
