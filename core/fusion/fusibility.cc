@@ -187,6 +187,27 @@ bool IsElementalReduceProducer(const Instruction& p) {
 
 namespace {
 // A reduce the reduction emitter would take (a real reduction hero).
+// The consumer reduces `producer`'s value, directly or through other ops of
+// its fusion (XLA's CreatesHeavyComputation: it walks the users of the
+// parameter that stands for the producer). A reduction of the consumer that
+// reads only other values does not count.
+bool ReducesValueOf(const Instruction& producer, const Instruction& consumer) {
+  if (consumer.opcode() != Opcode::kFusion || !consumer.fused_computation()) return consumer.opcode() == Opcode::kReduce;
+  const Computation* fc = consumer.fused_computation();
+  std::vector<const Instruction*> todo;
+  std::unordered_set<const Instruction*> seen;
+  for (int k = 0; k < consumer.operand_count(); ++k)
+    if (consumer.operand(k) == &producer && fc->parameter(k)) todo.push_back(fc->parameter(k));
+  while (!todo.empty()) {
+    const Instruction* x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x).second) continue;
+    if (x->opcode() == Opcode::kReduce) return true;
+    for (const Instruction* u : x->users()) todo.push_back(u);
+  }
+  return false;
+}
+
 bool ContainsRealReduce(const Instruction& i) {
   if (i.opcode() == Opcode::kReduce) return !ReductionPrefersElemental(i);
   if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return false;
@@ -346,9 +367,9 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   if (!elemental)
     if (Refusal r = ProducerFusible(producer); !r.empty()) return r;
   if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
-  if (elemental && ContainsReduce(consumer))
-    return "the consumer reduces too: each value it reduces would recompute the producer's whole reduction "
-           "(nested reductions)";
+  if (elemental && ReducesValueOf(producer, consumer))
+    return "the consumer reduces its value: each value it reduces would recompute the producer's whole reduction "
+           "(nested reductions; XLA: CreatesHeavyComputation)";
   if (elemental_reductions ? ContainsRealReduce(producer) && ContainsRealReduce(consumer)
                            : ContainsReduce(producer) && ContainsReduce(consumer))
     return "both contain a reduction; XLA keeps two reductions in separate kernels";

@@ -73,6 +73,27 @@ ENTRY main {
   EXPECT_TRUE(explained);
 }
 
+// A small reduction joins a consumer that holds another, unrelated small
+// reduction: only a reduction of the producer's own value would recompute it
+// (XLA's CreatesHeavyComputation walks the producer's users inside the
+// consumer). resnet_block's shortcut variance joins the kernel that also
+// recomputes bn2's, as in XLA GPU's loop_maximum_fusion.
+TEST(XlaGpuRules, SmallReductionJoinsAConsumerWithAnUnrelatedReduction) {
+  FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[2,4,4,8] parameter(0)
+  y = f32[2,4,4,8] parameter(1)
+  c0 = f32[] constant(0)
+  s = f32[8] reduce(x, c0), dimensions={0,1,2}, to_apply=scalar_add
+  t = f32[8] reduce(y, c0), dimensions={0,1,2}, to_apply=scalar_add
+  ROOT a = f32[8] add(s, t)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_NE(r.Group("a"), "") << r.Text();
+  EXPECT_EQ(r.Group("s"), r.Group("a")) << r.Text();
+  EXPECT_EQ(r.Group("t"), r.Group("a")) << r.Text();
+}
+
 // Siblings that read disjoint slices of one input (the q, k and v of a fused
 // projection) stay separate kernels; overlapping reads still merge.
 TEST(XlaGpuRules, SiblingsReadingDisjointSlicesStayApart) {
