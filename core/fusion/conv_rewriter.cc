@@ -179,6 +179,9 @@ class ConvRewriter : public FusionPassBase {
     a.mark(Attr::kCustomCallTarget);
     call->raw_attrs().push_back({"backend_config", kBackendConfig});
     CopyMetadataIfMissing(*c, *call);
+    // Where the call came from, as XLA's cuDNN calls say it (their op_name
+    // names the convolution): kept when the convolution had no op_name.
+    if (call->MetadataValue("op_name").empty()) call->metadata().Add("op_name", "\"" + c->name() + "\"");
     Instruction* value = AddNew(comp, c, Opcode::kGetTupleElement, result, {call});
     value->attrs().index = 0;
     value->attrs().mark(Attr::kIndex);

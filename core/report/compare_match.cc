@@ -249,6 +249,14 @@ std::vector<std::string> SourceKey(const Instruction* i) {
   std::string op = i->MetadataValue("op_name");
   return {op.empty() ? i->name() : op};
 }
+// The same, and the op's own name when its op_name is another (XLA CPU's
+// op_name is JAX's path, "jit(f)/conv_general_dilated", while an op of ours
+// made from its instruction names it: op_name="conv_general_dilated.3").
+std::vector<std::string> SourceKeyAndName(const Instruction* i) {
+  std::vector<std::string> keys = SourceKey(i);
+  if (keys[0] != i->name()) keys.push_back(i->name());
+  return keys;
+}
 std::vector<std::string> OwnName(const Instruction* i) { return {i->name()}; }
 std::vector<std::string> EarlierNames(const Instruction* i) {
   std::vector<std::string> out;
@@ -553,7 +561,7 @@ class Matcher {
       return (has_op_name(a_.atoms[ia].instr) || has_op_name(b_.atoms[ib].instr)) && !LeafHeld(ia, ib);
     };
     any_type_ = true;
-    int64_t n = ByKeys(SourceKey, SourceKey, valid, ties, "op_name");
+    int64_t n = ByKeys(SourceKey, SourceKeyAndName, valid, ties, "op_name");
     any_type_ = false;
     return n;
   }
