@@ -185,12 +185,9 @@ bool IsElementalReduceProducer(const Instruction& p) {
   return any;
 }
 
-namespace {
-// A reduce the reduction emitter would take (a real reduction hero).
-// The consumer reduces `producer`'s value, directly or through other ops of
-// its fusion (XLA's CreatesHeavyComputation: it walks the users of the
-// parameter that stands for the producer). A reduction of the consumer that
-// reads only other values does not count.
+// XLA's CreatesHeavyComputation walks the users of the parameter that stands
+// for the producer; a reduction of the consumer that reads only other values
+// does not count.
 bool ReducesValueOf(const Instruction& producer, const Instruction& consumer) {
   if (consumer.opcode() != Opcode::kFusion || !consumer.fused_computation()) return consumer.opcode() == Opcode::kReduce;
   const Computation* fc = consumer.fused_computation();
@@ -208,6 +205,8 @@ bool ReducesValueOf(const Instruction& producer, const Instruction& consumer) {
   return false;
 }
 
+namespace {
+// A reduce the reduction emitter would take (a real reduction hero).
 bool ContainsRealReduce(const Instruction& i) {
   if (i.opcode() == Opcode::kReduce) return !ReductionPrefersElemental(i);
   if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return false;

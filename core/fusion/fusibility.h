@@ -49,6 +49,9 @@ bool ReductionPrefersElemental(const Instruction& reduce);
 // A non-variadic reduce that prefers the elemental emitter, or a loop
 // fusion whose reduces all do: a loop-fusible producer in `gpu`.
 bool IsElementalReduceProducer(const Instruction& p);
+// `consumer` reduces `producer`'s value, directly or through the ops of its
+// fusion that read it (XLA's CreatesHeavyComputation).
+bool ReducesValueOf(const Instruction& producer, const Instruction& consumer);
 
 // True if the instruction (or fusion) contains a reduce / has one at its root.
 bool ContainsReduce(const Instruction& i);

@@ -339,10 +339,23 @@ class MultiOutputFusion : public FusionPassBase {
         auto [it, fresh] = seen.try_emplace(Key{c->id(), p->id(), 0});
         Seen& s = it->second;
         if (fresh || s.stamp_a != stamps.Of(p) || s.stamp_b != stamps.Of(c)) {
-          s = Seen{stamps.Of(p), stamps.Of(c), PairFusible(*p, *c, /*duplicate=*/false),
+          s = Seen{stamps.Of(p), stamps.Of(c),
+                   PairFusible(*p, *c, /*duplicate=*/false, /*epilogue=*/false, /*elemental_reductions=*/true),
                    CostUnfused(*p, cons, device_), -1};
           if (s.pre.empty() && LoopShape(*p) != LoopShape(*c))
             s.pre = "the producer and the consumer iterate over different shapes";
+          // XLA merges a producer's sibling users before it takes the
+          // producer as an extra output: a small reduction is then refused
+          // when a sibling of the consumer (same loop shape) reduces its
+          // value, as the merged consumer would (CreatesHeavyComputation).
+          if (s.pre.empty() && IsElementalReduceProducer(*p))
+            for (const Instruction* u : p->users())
+              if (u != c && u->opcode() == Opcode::kFusion && LoopShape(*u) == LoopShape(*c) && ReducesValueOf(*p, *u)) {
+                s.pre = "a sibling of the consumer (" + u->name() + ") reduces the producer's value; XLA merges the "
+                        "siblings first, and the merged kernel would recompute the producer's reduction for each "
+                        "value it reduces (CreatesHeavyComputation)";
+                break;
+              }
           if (const FusionOverridePair* f = s.pre.empty() ? Forbidden(*p, *c) : nullptr) s.pre = ForbiddenReason(*f);
           if (!s.pre.empty()) Decide(*p, cons, FusionVerdict::kNotFused, s.pre, s.before, s.before);
         }

@@ -94,6 +94,66 @@ ENTRY main {
   EXPECT_EQ(r.Group("t"), r.Group("a")) << r.Text();
 }
 
+// An Adam moment update that recomputes a small bias-gradient reduction is
+// taken by the parameter update as an extra output (XLA GPU's
+// loop_add_subtract_fusion: the new parameter and moment in one kernel).
+TEST(XlaGpuRules, LoopFusionWithASmallReductionBecomesAnExtraOutput) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  g = f32[16,32] parameter(0)
+  m = f32[32] parameter(1)
+  p = f32[32] parameter(2)
+  c0 = f32[] constant(0)
+  gb = f32[32] reduce(g, c0), dimensions={0}, to_apply=scalar_add
+  k9 = f32[] constant(0.9)
+  k9b = f32[32] broadcast(k9), dimensions={}
+  k1 = f32[] constant(0.1)
+  k1b = f32[32] broadcast(k1), dimensions={}
+  mm = f32[32] multiply(m, k9b)
+  gm = f32[32] multiply(gb, k1b)
+  m2 = f32[32] add(mm, gm)
+  lr = f32[] constant(0.01)
+  lrb = f32[32] broadcast(lr), dimensions={}
+  step = f32[32] multiply(m2, lrb)
+  u = f32[32] subtract(p, step)
+  ROOT t = (f32[32], f32[32]) tuple(u, m2)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_NE(r.Group("u"), "") << r.Text();
+  EXPECT_EQ(r.Group("m2"), r.Group("u")) << r.Text();
+  EXPECT_EQ(r.Group("gb"), r.Group("u")) << r.Text();
+}
+
+// No change: a batch-norm mean stays its own kernel when a sibling of its
+// consumer reduces its value (the variance): XLA merges the running-mean
+// and variance siblings first, and the mean would then be recomputed for
+// every value the variance sums (resnet_block's loop_multiply_fusion).
+TEST(XlaGpuRules, SmallReductionIsNoExtraOutputWhenASiblingReducesIt) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[4,8] parameter(0)
+  rm = f32[8] parameter(1)
+  c0 = f32[] constant(0)
+  s = f32[8] reduce(x, c0), dimensions={0}, to_apply=scalar_add
+  q = f32[] constant(0.25)
+  qb = f32[8] broadcast(q), dimensions={}
+  mean = f32[8] multiply(s, qb)
+  k9 = f32[] constant(0.9)
+  k9b = f32[8] broadcast(k9), dimensions={}
+  run = f32[8] add(mean, k9b)
+  mb = f32[4,8] broadcast(mean), dimensions={1}
+  d = f32[4,8] subtract(x, mb)
+  sq = f32[4,8] multiply(d, d)
+  var = f32[8] reduce(sq, c0), dimensions={0}, to_apply=scalar_add
+  mb2 = f32[4,8] broadcast(mean), dimensions={1}
+  norm = f32[4,8] subtract(x, mb2)
+  ROOT t = (f32[8], f32[8], f32[4,8]) tuple(run, var, norm)
+})");
+  EXPECT_NE(r.Group("mean"), "") << r.Text();
+  EXPECT_NE(r.Group("mean"), r.Group("run")) << r.Text();
+  EXPECT_NE(r.Group("mean"), r.Group("var")) << r.Text();
+}
+
 // Siblings that read disjoint slices of one input (the q, k and v of a fused
 // projection) stay separate kernels; overlapping reads still merge.
 TEST(XlaGpuRules, SiblingsReadingDisjointSlicesStayApart) {
