@@ -60,14 +60,23 @@ INSTANTIATE_TEST_SUITE_P(All, XlaGpuReferencePtx,
 
 class XlaGpuReferenceCpuRun : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(XlaGpuReferenceCpuRun, KernelsMatchTheInterpreterOnXlasModule) {
+// XLA's module as given, its kernels for the CPU run; `skip` says why it
+// cannot run here (a library call no runner provides), else "".
+StatusOr<CompiledFile> CompileForCpuRun(const std::string& name, std::string* skip) {
   CodegenOptions opts;
   opts.emit_ptx = false;
-  auto r = CompileFile(ReferencePath(GetParam()), "none", opts);
+  auto r = CompileFile(ReferencePath(name), "none", opts);
+  if (r.ok() && !runtime::AllCustomCalls(r->codegen.plan).empty())
+    *skip = "calls into a library (" + runtime::AllCustomCalls(r->codegen.plan)[0]->target +
+            ") that neither the interpreter nor the CPU run provides";
+  return r;
+}
+
+TEST_P(XlaGpuReferenceCpuRun, KernelsMatchTheInterpreterOnXlasModule) {
+  std::string skip;
+  auto r = CompileForCpuRun(GetParam(), &skip);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  if (!runtime::AllCustomCalls(r->codegen.plan).empty())
-    GTEST_SKIP() << "calls into a library (" << runtime::AllCustomCalls(r->codegen.plan)[0]->target
-                 << ") that neither the interpreter nor the CPU run provides";
+  if (!skip.empty()) GTEST_SKIP() << skip;
   std::vector<Literal> inputs = MakeRandomInputs(*r->module->entry(), 28);
   auto want = EvaluateModule(*r->module, inputs);
   ASSERT_TRUE(want.ok()) << want.status().message();
@@ -91,13 +100,10 @@ class XlaGpuReferenceRecorded : public ::testing::TestWithParam<std::string> {};
 TEST_P(XlaGpuReferenceRecorded, XlasModuleReproducesJaxsRecordedOutputs) {
   auto data = ReadDataFile(hloscope::testing::SamplesDir() + "/" + GetParam() + ".data.json");
   ASSERT_TRUE(data.ok()) << data.status().message();
-  CodegenOptions opts;
-  opts.emit_ptx = false;
-  auto r = CompileFile(ReferencePath(GetParam()), "none", opts);
+  std::string skip;
+  auto r = CompileForCpuRun(GetParam(), &skip);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  if (!runtime::AllCustomCalls(r->codegen.plan).empty())
-    GTEST_SKIP() << "calls into a library (" << runtime::AllCustomCalls(r->codegen.plan)[0]->target
-                 << ") that neither the interpreter nor the CPU run provides";
+  if (!skip.empty()) GTEST_SKIP() << skip;
   auto want = EvaluateModule(*r->module, data->inputs);
   ASSERT_TRUE(want.ok()) << want.status().message();
   std::vector<Literal> interpreted = FlattenTuple(*want);
