@@ -158,6 +158,16 @@ void Side::Collect(const Computation& c, const Instruction* kernel) {
       Collect(*i->fused_computation(), kernel ? kernel : i);
       continue;
     }
+    // An asynchronous op is its wrapped computation's work: its ops are
+    // the ops of the kernel it wraps, and the async-done is its value.
+    if (i->opcode() == Opcode::kAsyncStart && !i->called_computations().empty()) {
+      for (const Computation* w : i->called_computations()) {
+        async_caller[w] = i;
+        Collect(*w, kernel);  // the wrapped fusion is the kernel (XLA's loop_dynamic_slice_fusion)
+      }
+      continue;
+    }
+    if (i->opcode() == Opcode::kAsyncUpdate || i->opcode() == Opcode::kAsyncDone) continue;
     if (Transparent(i->opcode())) continue;
     atom_of[i] = static_cast<int>(atoms.size());
     atoms.push_back({i, kernel ? kernel : i, -1, nullptr});
@@ -187,7 +197,23 @@ const Instruction* Side::Resolve(const Instruction* i) const {
         i = c->fusion_instruction->operand(static_cast<int>(i->parameter_number()));
         continue;
       }
+      if (auto a = c ? async_caller.find(c) : async_caller.end();
+          a != async_caller.end() && i->parameter_number() < a->second->operand_count()) {
+        i = a->second->operand(static_cast<int>(i->parameter_number()));
+        continue;
+      }
       return i;
+    }
+    // async-done (through async-updates) carries the wrapped computation's
+    // result.
+    if ((op == Opcode::kAsyncDone || op == Opcode::kAsyncUpdate) && i->operand_count() == 1) {
+      i = i->operand(0);
+      continue;
+    }
+    if (op == Opcode::kAsyncStart && !i->called_computations().empty() && i->called_computations()[0]->root() &&
+        index.empty()) {
+      i = i->called_computations()[0]->root();
+      continue;
     }
     if (op == Opcode::kFusion && i->fused_computation() && i->fused_computation()->root()) {
       i = i->fused_computation()->root();

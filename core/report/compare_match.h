@@ -29,6 +29,11 @@ struct Side {
   std::vector<Atom> atoms;
   std::unordered_map<const Instruction*, int> atom_of;
   std::unordered_map<const Instruction*, std::string> class_of;  // resolved value → class key
+  // The async-start that runs each asynchronous computation (XLA GPU's
+  // `fusion-start`/`fusion-done` around a dynamic-slice fusion): the wrapped
+  // computation's ops are the kernel's ops, its parameters the
+  // async-start's operands.
+  std::unordered_map<const Computation*, const Instruction*> async_caller;
 
   // Collects the ops of `c`, descending into fusions (their fused
   // instructions are ops of the fusion's kernel).

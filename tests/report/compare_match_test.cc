@@ -325,6 +325,56 @@ ENTRY e {
   EXPECT_EQ(MatchOf(r, "conv.1").first, "cudnn-conv.3");
 }
 
+TEST(CompareMatch, AsyncWrappedFusionIsTheKernelItWraps) {
+  // XLA GPU runs scan_rnn's dynamic slices asynchronously: async-start
+  // wraps a computation holding the dynamic-slice fusion, async-done gives
+  // its value. The wrapped fusion is matched as our fusion, its value flows
+  // on through the async-done.
+  auto a = Parse(R"hlo(
+HloModule m
+fds {
+  p0 = f32[6,4] parameter(0)
+  p1 = s32[] parameter(1)
+  z = s32[] constant(0)
+  ROOT dynamic_slice.2 = f32[1,4] dynamic-slice(p0, p1, z), dynamic_slice_sizes={1,4}
+}
+ENTRY e {
+  x = f32[6,4] parameter(0)
+  i = s32[] parameter(1)
+  fusion.5 = f32[1,4] fusion(x, i), kind=kLoop, calls=fds
+  tanh.1 = f32[1,4] tanh(fusion.5)
+  ROOT n = f32[1,4] negate(tanh.1)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+fds {
+  p0 = f32[6,4] parameter(0)
+  p1 = s32[] parameter(1)
+  z = s32[] constant(0)
+  ROOT dynamic_slice.0.2 = f32[1,4] dynamic-slice(p0, p1, z), dynamic_slice_sizes={1,4}, metadata={op_name="dynamic_slice.2"}
+}
+wrapped {
+  q0 = f32[6,4] parameter(0)
+  q1 = s32[] parameter(1)
+  ROOT loop_dynamic_slice_fusion = f32[1,4] fusion(q0, q1), kind=kLoop, calls=fds
+}
+ENTRY e {
+  x = f32[6,4] parameter(0)
+  i = s32[] parameter(1)
+  fusion-start = ((f32[6,4], s32[]), f32[1,4], u32[]) async-start(x, i), calls=wrapped
+  fusion-done = f32[1,4] async-done(fusion-start)
+  tanh.0 = f32[1,4] tanh(fusion-done), metadata={op_name="tanh.1"}
+  ROOT n = f32[1,4] negate(tanh.0)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "dynamic_slice.2").first, "dynamic_slice.0.2");
+  EXPECT_EQ(MatchOf(r, "tanh.1").first, "tanh.0");
+  EXPECT_EQ(r.b.matched, r.b.ops);
+  EXPECT_EQ(r.same_groups, 1);
+  for (const std::string& u : r.unmatched_b) EXPECT_NE(u.rfind("fusion-", 0), 0u) << u;
+}
+
 TEST(CompareMatch, UnrelatedModulesMatchNothing) {
   // Other shapes, other ops; B's op_name and scheduling_name name A's
   // instructions, but those compute something else.
