@@ -8,9 +8,14 @@
 // cuDNN library calls in the layout XLA gives them (ConvRewriter,
 // HeuristicLayoutAssignment). Changed and no-change cases; RunFusion checks
 // every result against the interpreter.
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "core/fusion/fusibility.h"
+#include "core/ir/custom_calls.h"
+#include "tests/support/test_paths.h"
 #include "tests/fusion/fusion_test_util.h"
 
 namespace hloscope::fusion_testing {
@@ -340,6 +345,44 @@ ENTRY main {
     const FusionDecision* d = r.DecisionFor(conv, FusionVerdict::kNotFused);
     ASSERT_NE(d, nullptr) << conv;
     EXPECT_NE(d->reason.find(reason), std::string::npos) << d->reason;
+  }
+}
+
+// XLA GPU itself is the referee: tests/fusion/data/xla_gpu_conv/ holds
+// inputs and the after_optimizations XLA GPU 0.12 wrote for them (H100).
+// Our conv-rewriter makes the same cuDNN calls (dim_labels, feature groups)
+// with the same transposes (shapes and permutations) around them.
+std::string ConvLayouts(const Module& m) {
+  std::multiset<std::string> parts;
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions()) {
+      if (i->opcode() == Opcode::kTranspose)
+        parts.insert("transpose " + i->shape().ToString(false) + " dims=" + IntListBraced(i->dimensions()));
+      if (IsCudnnConvCustomCall(*i))
+        parts.insert("cudnn " + ConvDnumsToString(*i->attrs().conv) + " groups=" +
+                     std::to_string(i->attrs().feature_group_count) + " " + i->shape().ToString(false));
+    }
+  std::string out;
+  for (const std::string& p : parts) out += p + "\n";
+  return out;
+}
+
+TEST(XlaGpuRules, ConvRewriterAgreesWithXlaGpu) {
+  const std::string dir = hloscope::testing::SourceDir() + "/tests/fusion/data/xla_gpu_conv/";
+  for (const char* stem : {"nchw", "f64"}) {
+    SCOPED_TRACE(stem);
+    auto read = [](const std::string& path) {
+      std::ifstream f(path);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      return ss.str();
+    };
+    FusionRun r = RunFusion("conv-rewriter", read(dir + stem + ".hlo"));
+    ASSERT_NE(r.module, nullptr);
+    auto xla = ParseHloModule(read(dir + stem + ".xla_gpu_h100.txt"), std::string(stem) + ".xla_gpu_h100.txt");
+    ASSERT_TRUE(xla.ok()) << xla.status().message();
+    EXPECT_NE(ConvLayouts(**xla).find("cudnn"), std::string::npos);
+    EXPECT_EQ(ConvLayouts(*r.module), ConvLayouts(**xla));
   }
 }
 
