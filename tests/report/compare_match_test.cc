@@ -303,6 +303,32 @@ ENTRY e {
   EXPECT_NE(MatchOf(r, "div.3").first, "multiply.14");
 }
 
+TEST(CompareMatch, Bf16DivisionMatchesItsRoundedReciprocal) {
+  // In bf16 XLA's 1/768 rounds to 0.00130462646 (c · d = 1.0019): still the
+  // same division, matched within bf16's rounding.
+  auto a = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p = bf16[8] parameter(0)
+  c = bf16[] constant(768)
+  cb = bf16[8] broadcast(c), dimensions={}
+  div.2 = bf16[8] divide(p, cb)
+  ROOT add.0 = bf16[8] add(div.2, p)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+ENTRY e {
+  p = bf16[8] parameter(0)
+  c = bf16[] constant(0.00130462646)
+  cb = bf16[8] broadcast(c), dimensions={}
+  multiply.13 = bf16[8] multiply(p, cb), metadata={op_name="div.2"}
+  ROOT add.0 = bf16[8] add(multiply.13, p)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_EQ(MatchOf(r, "div.2").first, "multiply.13");
+}
+
 TEST(CompareMatch, ConvolutionMatchesXlaGpusCudnnCall) {
   auto a = Parse(R"hlo(
 HloModule m
