@@ -146,6 +146,83 @@ struct Builder {
   // Last position at which each buffer is used, filled as we go.
   void Use(int id, int64_t pos) { a.buffers[id].end = std::max(a.buffers[id].end, pos); }
 
+  // A loop fusion whose root is a dynamic-update-slice of fused parameter
+  // `slots` (read by nothing else): the dynamic-update-slice emitter then
+  // writes the update alone into the operand's bytes (XLA's in-place
+  // dynamic-update-slice fusions).
+  static bool UpdatesFusedOperandInPlace(const Instruction& x, const std::vector<int>& slots) {
+    const Computation* fused = x.opcode() == Opcode::kFusion ? x.fused_computation() : nullptr;
+    if (!fused || x.fusion_kind() != FusionKind::kLoop || slots.size() != 1 || slots[0] >= fused->num_parameters())
+      return false;
+    const Instruction* root = fused->root();
+    const Instruction* p = fused->parameter(slots[0]);
+    return root && root->opcode() == Opcode::kDynamicUpdateSlice && root->operand(0) == p && p->user_count() == 1 &&
+           std::count(root->operands().begin(), root->operands().end(), p) == 1 && root->shape() == p->shape();
+  }
+
+  // A while body's next state element goes straight into the state buffer
+  // it replaces when nothing reads that element after it is computed (XLA
+  // shares them the same way): an h' = tanh(h + x·w) or a dynamic update of
+  // ys in place, instead of a device copy of the root into the state after
+  // every iteration. `first` is the first buffer the body's run defined.
+  void WriteNextStateInPlace(const Computation& body, const Sequence& seq, int run, size_t first) {
+    const Instruction* root = body.root();
+    if (body.num_parameters() != 1 || !root || root->opcode() != Opcode::kTuple) return;
+    auto [state, count] = LeavesOf(body.parameter(0), run);
+    if (count != root->operand_count()) return;  // flat array state only
+    std::vector<int64_t> position(static_cast<size_t>(index.size()), -1);
+    for (size_t k = 0; k < seq.size(); ++k)
+      if (int d = index.Of(seq[k]); d >= 0) position[static_cast<size_t>(d)] = static_cast<int64_t>(k);
+    for (int l = 0; l < count; ++l) {
+      const Instruction* v = root->operand(l);
+      const int sb = state[l];
+      auto [vleaves, vcount] = LeavesOf(v, run);
+      if (vcount != 1 || std::count(root->operands().begin(), root->operands().end(), v) != 1) continue;
+      const int vb = vleaves[0];
+      if (a.buffers[vb].instr != v || a.buffers[vb].kind != BufferKind::kTemp || Find(vb) != vb ||
+          a.buffers[vb].bytes != a.buffers[sb].bytes || a.buffers[sb].kind != BufferKind::kTemp)
+        continue;
+      const int vd = index.Of(v);
+      if (vd < 0 || position[static_cast<size_t>(vd)] < 0) continue;
+      const int64_t pv = position[static_cast<size_t>(vd)];
+      // The state's storage holds nothing else of the body's.
+      const int ss = Find(sb);
+      bool alone = true;
+      for (size_t b = first; b < a.buffers.size() && alone; ++b) {
+        const int f = Find(static_cast<int>(b));
+        if ((static_cast<int>(b) != sb && f == ss && a.buffers[b].instr != body.parameter(0)) ||
+            (static_cast<int>(b) != vb && f == vb))
+          alone = false;
+      }
+      if (!alone) continue;
+      // Every read of the element comes before v, or is v's own
+      // element-by-element (or in-place update) read.
+      bool ok = true;
+      for (size_t k = 0; k < seq.size() && ok; ++k) {
+        const Instruction* x = seq[k];
+        std::vector<int> slots;
+        for (int o = 0; o < x->operand_count(); ++o) {
+          auto [leaves, c] = LeavesOf(x->operand(o), run);
+          for (int q = 0; q < c; ++q)
+            if (Find(leaves[q]) == ss) slots.push_back(o);
+        }
+        if (slots.empty()) continue;
+        if (x == root) {  // the element forwarded into another one: read after v
+          ok = false;
+          break;
+        }
+        if (x->opcode() == Opcode::kGetTupleElement || x->opcode() == Opcode::kTuple || IsBufferView(*x))
+          continue;  // views, not reads
+        const int64_t px = static_cast<int64_t>(k);
+        if (px < pv) continue;
+        ok = x == v && (WritesOverOperandInPlace(*x, slots) || UpdatesFusedOperandInPlace(*x, slots));
+      }
+      if (!ok) continue;
+      Union(sb, vb);
+      a.buffers[vb].share_reason = "the while body's next state element " + std::to_string(l) + ", in place";
+    }
+  }
+
   // Runs one computation's sequence at positions [base, base + n); returns
   // the run's id (for LeavesOf). Nested computations (while bodies,
   // branches, calls) run entirely at the caller's position: their values
@@ -293,10 +370,34 @@ struct Builder {
             for (const Computation* callee : i->called_computations()) {
               Sequence s = DfsSchedule(*callee);
               size_t before = a.buffers.size();
-              Run(*callee, s, pos, false);
+              const int callee_run = Run(*callee, s, pos, false);
+              if (i->opcode() == Opcode::kWhile && callee == i->called("body") && opts.allow_sharing &&
+                  !known_end.empty())
+                WriteNextStateInPlace(*callee, s, callee_run, before);
               for (size_t b = before; b < a.buffers.size(); ++b) {
                 a.buffers[b].start = pos;
                 a.buffers[b].end = pos;
+              }
+              // A while loop's state is one set of buffers, as XLA's buffer
+              // assignment makes it: the body's and the condition's
+              // parameter share the result's storage, so the runtime
+              // copies the state in only where the init lives elsewhere (a
+              // parameter, a constant, a value still read after the loop:
+              // copy_insertion copies those that the loop changes) and never
+              // copies it out.
+              if (i->opcode() == Opcode::kWhile && opts.allow_sharing && !known_end.empty() &&
+                  callee->num_parameters() == 1) {
+                auto [state, count] = LeavesOf(callee->parameter(0), callee_run);
+                if (count == static_cast<int>(out.size())) {
+                  for (size_t l = 0; l < out.size(); ++l) {
+                    if (Reserved(out[l]) || a.buffers[state[l]].kind != BufferKind::kTemp ||
+                        a.buffers[state[l]].bytes != a.buffers[out[l]].bytes)
+                      continue;
+                    Union(out[l], state[l]);
+                    if (a.buffers[state[l]].share_reason.empty())
+                      a.buffers[state[l]].share_reason = "while loop state (" + std::string(callee == i->called("body") ? "body" : "condition") + " parameter → result)";
+                  }
+                }
               }
             }
           }

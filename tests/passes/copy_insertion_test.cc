@@ -366,11 +366,120 @@ ENTRY e {
 }
 )hlo");
   ASSERT_TRUE(r.module);
-  EXPECT_FALSE(r.changed) << ::testing::PrintToString(r.rules);
+  // The donated w is the loop's to overwrite; the constant counter is not.
+  ASSERT_EQ(r.rules.size(), 1u) << ::testing::PrintToString(r.rules);
+  EXPECT_NE(r.rules[0].find("copy of %zero for state element 1 of while %loop: the loop changes it and it is a constant"),
+            std::string::npos)
+      << r.rules[0];
   Assigned a = Assign(*r.module);
   ASSERT_TRUE(a.ba);
   EXPECT_EQ(a.clobbered, 0);
   EXPECT_TRUE(a.ba->io_aliases[0].taken) << Reasons(*a.ba);
+}
+
+// The storage (allocation and offset) of `instr`'s leaf `index`.
+std::pair<int, int64_t> StorageOf(const BufferAssignment& ba, const std::string& instr, std::vector<int64_t> index) {
+  for (const AssignedBuffer& b : ba.buffers)
+    if (b.instruction == instr && b.index == index) return {b.allocation, b.offset};
+  ADD_FAILURE() << "no buffer " << instr;
+  return {-1, -1};
+}
+
+// scan_rnn's loop, as XLA GPU compiles it: the counter (a constant) and h
+// (a parameter) change in the loop and get copies; xs and w pass through
+// unchanged and ys starts from a value made for the loop alone: no copies.
+constexpr const char* kScanLoop = R"hlo(
+HloModule m
+cond {
+  s = (s32[], f32[2,8], f32[6,2,8], f32[6,2,4], f32[4,8]) parameter(0)
+  k = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(6)
+  ROOT lt = pred[] compare(k, n), direction=LT
+}
+body {
+  s = (s32[], f32[2,8], f32[6,2,8], f32[6,2,4], f32[4,8]) parameter(0)
+  k = s32[] get-tuple-element(s), index=0
+  h = f32[2,8] get-tuple-element(s), index=1
+  ys = f32[6,2,8] get-tuple-element(s), index=2
+  xs = f32[6,2,4] get-tuple-element(s), index=3
+  w = f32[4,8] get-tuple-element(s), index=4
+  zero = s32[] constant(0)
+  x3 = f32[1,2,4] dynamic-slice(xs, k, zero, zero), dynamic_slice_sizes={1,2,4}
+  x = f32[2,4] reshape(x3)
+  xw = f32[2,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  hx = f32[2,8] add(h, xw)
+  h2 = f32[2,8] tanh(hx)
+  h3 = f32[1,2,8] reshape(h2)
+  ys2 = f32[6,2,8] dynamic-update-slice(ys, h3, k, zero, zero)
+  one = s32[] constant(1)
+  k2 = s32[] add(k, one)
+  ROOT t = (s32[], f32[2,8], f32[6,2,8], f32[6,2,4], f32[4,8]) tuple(k2, h2, ys2, xs, w)
+}
+ENTRY e {
+  h0 = f32[2,8] parameter(0)
+  xs = f32[6,2,4] parameter(1)
+  w = f32[4,8] parameter(2)
+  c0 = s32[] constant(0)
+  z = f32[] constant(0)
+  ys0 = f32[6,2,8] broadcast(z), dimensions={}
+  init = (s32[], f32[2,8], f32[6,2,8], f32[6,2,4], f32[4,8]) tuple(c0, h0, ys0, xs, w)
+  loop = (s32[], f32[2,8], f32[6,2,8], f32[6,2,4], f32[4,8]) while(init), condition=cond, body=body
+  h = f32[2,8] get-tuple-element(loop), index=1
+  ys = f32[6,2,8] get-tuple-element(loop), index=2
+  ROOT r = (f32[2,8], f32[6,2,8]) tuple(h, ys)
+}
+)hlo";
+
+TEST(CopyInsertionTest, AWhileLoopCopiesTheInitialStateItChangesButCannotOverwrite) {
+  PassRun r = RunPass("copy_insertion", kScanLoop);
+  ASSERT_TRUE(r.module);
+  ASSERT_EQ(r.rules.size(), 2u) << ::testing::PrintToString(r.rules);
+  EXPECT_NE(r.rules[0].find("copy of %c0 for state element 0 of while %loop: the loop changes it and it is a constant"),
+            std::string::npos) << r.rules[0];
+  EXPECT_NE(r.rules[1].find("copy of %h0 for state element 1 of while %loop: the loop changes it and it is a parameter"),
+            std::string::npos) << r.rules[1];
+  const Instruction* init = r.module->entry()->root()->operand(0)->operand(0)->operand(0);
+  ASSERT_EQ(init->opcode(), Opcode::kTuple);
+  EXPECT_EQ(init->operand(0)->opcode(), Opcode::kCopy);
+  EXPECT_EQ(init->operand(1)->opcode(), Opcode::kCopy);
+  EXPECT_EQ(init->operand(2)->name(), "ys0");
+  EXPECT_EQ(init->operand(3)->name(), "xs");
+  EXPECT_EQ(init->operand(4)->name(), "w");
+  // Once copied, nothing more to copy.
+  PassRun again = RunPass("copy_insertion", PrintModule(*r.module));
+  EXPECT_FALSE(again.changed) << ::testing::PrintToString(again.rules);
+
+  // Buffer assignment: the body's and condition's parameters are the loop's
+  // result buffers, and the copies and ys0 are too (they die at the loop),
+  // so the runtime copies only the pass-through parameters in.
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  for (int64_t k = 0; k < 5; ++k) {
+    auto result = StorageOf(*a.ba, "loop", {k});
+    EXPECT_EQ(StorageOf(*a.ba, "s", {k}), result) << "element " << k;
+  }
+  EXPECT_EQ(StorageOf(*a.ba, init->operand(0)->name(), {}), StorageOf(*a.ba, "loop", {0}));
+  EXPECT_EQ(StorageOf(*a.ba, init->operand(1)->name(), {}), StorageOf(*a.ba, "loop", {1}));
+  EXPECT_EQ(StorageOf(*a.ba, "ys0", {}), StorageOf(*a.ba, "loop", {2}));
+  EXPECT_NE(StorageOf(*a.ba, "xs", {}), StorageOf(*a.ba, "loop", {3}));
+}
+
+TEST(CopyInsertionTest, AWhileLoopCopiesAValueThatIsReadAfterIt) {
+  // ys0 is read again after the loop: the loop may not write over it.
+  std::string text = kScanLoop;
+  const std::string old_root = "ROOT r = (f32[2,8], f32[6,2,8]) tuple(h, ys)";
+  text.replace(text.find(old_root), old_root.size(),
+               "ys1 = f32[6,2,8] add(ys, ys0)\n  ROOT r = (f32[2,8], f32[6,2,8]) tuple(h, ys1)");
+  PassRun r = RunPass("copy_insertion", text);
+  ASSERT_TRUE(r.module);
+  ASSERT_EQ(r.rules.size(), 3u) << ::testing::PrintToString(r.rules);
+  EXPECT_NE(r.rules[2].find("copy of %ys0 for state element 2 of while %loop: the loop changes it and %ys1 reads it too"),
+            std::string::npos) << r.rules[2];
+  Assigned a = Assign(*r.module);
+  ASSERT_TRUE(a.ba);
+  EXPECT_EQ(a.clobbered, 0);
+  EXPECT_NE(StorageOf(*a.ba, "ys0", {}), StorageOf(*a.ba, "loop", {2}));
 }
 
 }  // namespace
