@@ -9,11 +9,15 @@
 //    elementwise op with a broadcast parameter or constant as one operand
 //    (a layer norm's scale and bias), or when its only user is the dot side
 //    and its operands are parameters or constants read by nothing else.
-//    At most 4 inputs per operand (XLA's kMaxParameterPerDotOperand).
+//    Both operands are searched breadth first together; the fusion as a
+//    whole takes at most 8 inputs (2 × XLA's kMaxParameterPerDotOperand, as
+//    its search-space GemmFusion counts them); a candidate that would exceed
+//    that is skipped, the search goes on. Bitcasts and reshapes take no step.
 //  - its epilogue: grown from the dot toward its users while each value has
-//    a single user that is elementwise arithmetic distributive over addition
-//    or a bitcast/convert (bias, residual, scaling), taking the other
-//    operands (a broadcast bias, the residual) as inputs.
+//    a single elementwise user whose other operands are parameters or
+//    broadcasts of parameters or scalars (a bias, a scale; XLA's rule for
+//    fusing toward the output) — a residual add of a computed tensor ends it
+//    —, the user's new inputs going through the same search.
 // Dots too small for a GEMM kernel ((M + N) × K < 100) and dots Triton does
 // not take stay as they are, with the reason. Every decision is logged.
 #include <algorithm>
@@ -31,6 +35,9 @@ namespace {
 
 // XLA's TritonFusionAnalysis::kMaxParameterPerDotOperand.
 constexpr int kMaxInputsPerDotOperand = 4;
+// XLA's GemmFusion (the search-space version) limits the whole fusion to two
+// operands' worth of inputs.
+constexpr int kMaxFusionInputs = 2 * kMaxInputsPerDotOperand;
 
 std::string Op(const Instruction& i) { return std::string(OpcodeName(i.opcode())); }
 
@@ -131,16 +138,43 @@ std::string PrologueRefusal(const Instruction& x) {
   return "";
 }
 
-// One-operand or arithmetic ops XLA's GEMM epilogue takes (distributive over
-// the dot's accumulation, or layout-only).
-bool EpilogueOpcode(Opcode op) {
-  switch (op) {
-    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kNegate:
-    case Opcode::kConvert: case Opcode::kBitcast: case Opcode::kReshape: case Opcode::kCopy:
-      return true;
-    default:
-      return false;
+// A parameter seen through bitcasts (XLA's IsEffectiveParameter).
+bool IsEffectiveParameter(const Instruction& i) {
+  const Instruction* x = &i;
+  while (x->opcode() == Opcode::kBitcast && x->operand_count() == 1) x = x->operand(0);
+  return x->opcode() == Opcode::kParameter;
+}
+
+// Why `u`, the single user of the epilogue's last op `out`, does not join the
+// epilogue ("" = it joins). XLA's rule for fusing toward the output
+// (triton_tiling_propagation.cc): every operand besides `out` must be an
+// effective parameter or a broadcast of one or of a scalar, and the op must
+// not grow the traffic by more than 1 KiB (IsOutputWorthFusing).
+std::string EpilogueRefusal(const Instruction& u, const Instruction& out) {
+  const bool layout = u.opcode() == Opcode::kBitcast || u.opcode() == Opcode::kReshape ||
+                      u.opcode() == Opcode::kCopy || u.opcode() == Opcode::kConvert;
+  if (!(layout || IsElementwise(u.opcode())) || !GemmTileOp(u) || u.shape().IsTuple() ||
+      u.shape().num_elements() != out.shape().num_elements())
+    return Op(u) + " is not an elementwise op Triton's GEMM applies to output tiles";
+  int64_t in = 0;
+  for (const Instruction* o : u.operands()) {
+    if (!o->shape().IsArray()) return Op(u) + " reads a tuple";
+    in += o->shape().byte_size();
+    if (o == &out) continue;
+    bool ok = IsEffectiveParameter(*o) ||
+              (o->opcode() == Opcode::kConstant && o->shape().num_elements() <= 1) ||
+              (o->opcode() == Opcode::kBroadcast && o->operand_count() == 1 &&
+               (o->operand(0)->shape().rank() == 0 || IsEffectiveParameter(*o->operand(0))));
+    if (!ok)
+      return "its operand " + o->name() +
+             " is computed, not a parameter or a broadcast of a parameter or scalar; XLA fuses such "
+             "multi-input ops only into the prologue";
   }
+  const bool root = u.IsRoot() || (u.users().size() == 1 && u.users()[0]->IsRoot() &&
+                                   u.users()[0]->opcode() == Opcode::kTuple);
+  if (!root && in - u.shape().byte_size() < -kIoToleranceBytes)
+    return Op(u) + " grows the output traffic by more than 1 KiB";
+  return "";
 }
 
 class GemmFusion : public FusionPassBase {
@@ -184,31 +218,55 @@ class GemmFusion : public FusionPassBase {
       notes.push_back("the dot's " + std::to_string(dot->attrs().dot->lhs_batch.size()) +
                       " batch dimensions are merged into one by bitcasts that neither the prologue nor the "
                       "epilogue crosses");
-    // Prologue, per operand, breadth first from the operand.
-    for (int k = 0; k < 2 && !merged_batch; ++k) {
-      Instruction* start = dot->operand(k);
-      std::unordered_set<Instruction*> inputs{start};
-      std::deque<Instruction*> queue{start};
+    // Prologue: breadth first from both operands at once (XLA's V2 search
+    // starts its queue with the LHS and the RHS). The limit counts the
+    // fusion's inputs as a whole; a candidate that would exceed it is skipped
+    // and the search goes on with the others.
+    std::vector<Instruction*> inputs;  // the fusion's operands so far, in order
+    auto is_input = [&](Instruction* x) { return std::find(inputs.begin(), inputs.end(), x) != inputs.end(); };
+    auto take = [&](Instruction* x, std::deque<Instruction*>* queue) {
+      in.insert(x);
+      inputs.erase(std::remove(inputs.begin(), inputs.end(), x), inputs.end());
+      for (Instruction* o : x->operands()) {
+        if (in.count(o)) continue;
+        if (!is_input(o)) inputs.push_back(o);
+        if (queue) queue->push_back(o);
+      }
+    };
+    auto grow = [&](std::deque<Instruction*>& queue) {
       while (!queue.empty()) {
         Instruction* x = queue.front();
         queue.pop_front();
-        if (in.count(x)) continue;
+        if (in.count(x) || !is_input(x)) continue;
         std::string why = PrologueRefusal(*x);
-        if (why.empty() && static_cast<int>(inputs.size()) + AddedInputs(*x) > kMaxInputsPerDotOperand)
-          why = "taking it would give operand " + std::to_string(k) + " more than " +
-                std::to_string(kMaxInputsPerDotOperand) + " inputs";
+        if (why.empty() && static_cast<int>(inputs.size()) + AddedInputs(*x) > kMaxFusionInputs)
+          why = "taking it would give the fusion more than " + std::to_string(kMaxFusionInputs) + " inputs";
         if (!why.empty()) {
           if (x->opcode() != Opcode::kParameter && x->opcode() != Opcode::kConstant)
             notes.push_back(x->name() + " stays an input (" + why + ")");
           continue;
         }
-        in.insert(x);
-        inputs.erase(x);
-        for (Instruction* o : x->operands())
-          if (!in.count(o) && inputs.insert(o).second) queue.push_back(o);
+        // XLA moves bitcasts and reshapes toward the fusion's inputs as it
+        // goes (HoistBitcast): they take no step of the search, so the op
+        // under one is looked at at once.
+        const bool layout_only = (x->opcode() == Opcode::kBitcast || x->opcode() == Opcode::kReshape) &&
+                                 x->operand_count() == 1;
+        take(x, layout_only ? nullptr : &queue);
+        if (layout_only && !in.count(x->operand(0))) queue.push_front(x->operand(0));
       }
+    };
+    std::deque<Instruction*> queue;
+    for (Instruction* o : dot->operands()) {
+      if (!is_input(o)) inputs.push_back(o);
+      if (!merged_batch) queue.push_back(o);
     }
-    // Epilogue: a single-user chain from the dot.
+    grow(queue);
+    // Epilogue: a single-user chain from the dot. XLA takes a user whose
+    // other operands are parameters (or bitcasts of them) or broadcasts of
+    // parameters or scalars (a bias, a scale), and which does not grow the
+    // output traffic by more than 1 KiB; a residual add (the other operand a
+    // computed tensor) ends it. The user's new inputs then go through the
+    // prologue's search (a broadcast bias joins while the input limit allows).
     Instruction* out = dot;
     while (!merged_batch) {
       if (out->users().size() != 1) {
@@ -218,19 +276,14 @@ class GemmFusion : public FusionPassBase {
         break;
       }
       Instruction* u = out->users()[0];
-      if (!EpilogueOpcode(u->opcode()) || !GemmTileOp(*u) || u->shape().IsTuple() ||
-          u->shape().num_elements() != out->shape().num_elements()) {
-        notes.push_back("the epilogue ends before " + u->name() + " (" + Op(*u) +
-                        " is not arithmetic distributive over the dot's sum)");
+      std::string why = EpilogueRefusal(*u, *out);
+      if (!why.empty()) {
+        notes.push_back("the epilogue ends before " + u->name() + " (" + why + ")");
         break;
       }
-      in.insert(u);
-      for (Instruction* o : u->operands()) {
-        if (in.count(o)) continue;
-        if (IsBroadcastOfInput(*o) || (o->opcode() == Opcode::kConstant && o->shape().num_elements() <= 1))
-          in.insert(o);
-        if (o->opcode() == Opcode::kBroadcast && o->user_count() == 1) in.insert(o);
-      }
+      std::deque<Instruction*> more;
+      take(u, &more);
+      grow(more);
       out = u;
     }
     // Scalar constants read by members join too.

@@ -190,8 +190,6 @@ Refusal TritonPairFusible(const Instruction& producer, const Instruction& consum
              "); one Triton fusion tiles one row shape";
   }
   if (!rows) return "neither side holds a row reduction; elementwise kernels stay loop fusions";
-  if (duplicate && ContainsReduce(producer))
-    return "the producer holds a reduction and has other consumers; it is not recomputed in each of them";
   std::vector<int64_t> reduced(rows->dims().begin(), rows->dims().end() - 1);
   const int64_t row_len = rows->dim(rows->rank() - 1);
   auto row_shaped = [&](const Shape& s) {

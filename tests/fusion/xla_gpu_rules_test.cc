@@ -386,5 +386,171 @@ TEST(XlaGpuRules, ConvRewriterAgreesWithXlaGpu) {
   }
 }
 
+// GemmFusion's epilogue (triton_tiling_propagation.cc, fusing toward the
+// output): a user joins when its other operands are parameters or broadcasts
+// of parameters or scalars. The bias add joins; the residual add, whose other
+// operand is a computed tensor, ends the epilogue (XLA leaves it to the next
+// layer norm's GEMM prologue or a loop fusion).
+TEST(XlaGpuRules, GemmEpilogueTakesTheBiasNotAComputedResidual) {
+  const char* hlo = R"(
+HloModule m
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  b = f32[8] parameter(2)
+  r = f32[16,8] parameter(3)
+  rn = f32[16,8] negate(r)
+  dot = f32[16,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[16,8] broadcast(b), dimensions={1}
+  bias = f32[16,8] add(dot, bb)
+  ROOT res = f32[16,8] add(rn, bias)
+})";
+  FusionRun r = RunFusion("triton-gemm-rewriter", hlo);
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.Group("bias"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("bb"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("res"), "") << r.Text();
+  bool explained = false;
+  for (const auto& d : r.decisions) explained |= d.reason.find("rn is computed") != std::string::npos;
+  EXPECT_TRUE(explained);
+}
+
+// The same add with a parameter as its other operand is an output fusion
+// XLA takes.
+TEST(XlaGpuRules, GemmEpilogueTakesAnAddOfAParameter) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  r = f32[16,8] parameter(2)
+  dot = f32[16,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT res = f32[16,8] add(r, dot)
+})");
+  EXPECT_EQ(r.Group("res"), r.Group("dot")) << r.Text();
+}
+
+// A layer norm on a small residual stream (every tensor under 1 KiB): the
+// GEMM's prologue recomputes the residual add and x − mean, as XLA's
+// gemm_fusion_dot does in the train step. The input limit counts the whole
+// fusion (8 = 2 × kMaxParameterPerDotOperand): here 7 inputs.
+TEST(XlaGpuRules, GemmPrologueRecomputesASmallLayerNorm) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  e = f32[16,8] parameter(1)
+  mean = f32[16] parameter(2)
+  var = f32[16] parameter(3)
+  g = f32[8] parameter(4)
+  b = f32[8] parameter(5)
+  w = f32[8,8] parameter(6)
+  h = f32[16,8] add(x, e)
+  mb = f32[16,8] broadcast(mean), dimensions={0}
+  c = f32[16,8] subtract(h, mb)
+  rs = f32[16] rsqrt(var)
+  rb = f32[16,8] broadcast(rs), dimensions={0}
+  n = f32[16,8] multiply(c, rb)
+  gb = f32[16,8] broadcast(g), dimensions={1}
+  ng = f32[16,8] multiply(n, gb)
+  bb = f32[16,8] broadcast(b), dimensions={1}
+  o = f32[16,8] add(ng, bb)
+  ROOT dot = f32[16,8] dot(o, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_TRUE(r.changed);
+  for (const char* x : {"h", "c", "rs", "n", "ng", "o"}) EXPECT_EQ(r.Group(x), r.Group("dot")) << x << r.Text();
+  EXPECT_EQ(r.CountFusions(), 1);
+}
+
+// No change past the limit: two more residual adds would give the fusion 9
+// inputs; the farthest add stays an input and the search goes on.
+TEST(XlaGpuRules, GemmPrologueStopsAtEightInputs) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  e = f32[16,8] parameter(1)
+  e2 = f32[16,8] parameter(2)
+  e3 = f32[16,8] parameter(3)
+  mean = f32[16] parameter(4)
+  var = f32[16] parameter(5)
+  g = f32[8] parameter(6)
+  b = f32[8] parameter(7)
+  w = f32[8,8] parameter(8)
+  h1 = f32[16,8] add(x, e)
+  h2 = f32[16,8] add(h1, e2)
+  h3 = f32[16,8] add(h2, e3)
+  mb = f32[16,8] broadcast(mean), dimensions={0}
+  c = f32[16,8] subtract(h3, mb)
+  rs = f32[16] rsqrt(var)
+  rb = f32[16,8] broadcast(rs), dimensions={0}
+  n = f32[16,8] multiply(c, rb)
+  gb = f32[16,8] broadcast(g), dimensions={1}
+  ng = f32[16,8] multiply(n, gb)
+  bb = f32[16,8] broadcast(b), dimensions={1}
+  o = f32[16,8] add(ng, bb)
+  ROOT dot = f32[16,8] dot(o, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_EQ(r.Group("h2"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("h1"), "") << r.Text();
+  bool explained = false;
+  for (const auto& d : r.decisions) explained |= d.reason.find("more than 8 inputs") != std::string::npos;
+  EXPECT_TRUE(explained);
+}
+
+// XLA's priority fusion recomputes a Triton fusion holding a reduction in
+// each of its consumers when the result stays tileable by rows (the
+// attention softmax: the x − max diamond with its exp joins the sum, the
+// division and the backward pass's products, one Triton kernel each).
+TEST(XlaGpuRules, TritonProducerWithAReductionJoinsEachConsumer) {
+  FusionRun r = RunFusion({"triton-softmax-rewriter", "priority_fusion"}, std::string("HloModule m\n") + kAdd + R"(
+scalar_max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[8,16] parameter(0)
+  y = f32[8,16] parameter(1)
+  ninf = f32[] constant(-inf)
+  mx = f32[8] reduce(x, ninf), dimensions={1}, to_apply=scalar_max
+  mxb = f32[8,16] broadcast(mx), dimensions={0}
+  d = f32[8,16] subtract(x, mxb)
+  e = f32[8,16] exponential(d)
+  c0 = f32[] constant(0)
+  s = f32[8] reduce(e, c0), dimensions={1}, to_apply=scalar_add
+  sb = f32[8,16] broadcast(s), dimensions={0}
+  p = f32[8,16] divide(e, sb)
+  q = f32[8,16] multiply(e, y)
+  ROOT t = (f32[8,16], f32[8,16]) tuple(p, q)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_NE(r.Group("mx").find(','), std::string::npos) << r.Text();  // recomputed in several kernels
+  EXPECT_NE(r.Group("s"), "") << r.Text();
+  EXPECT_NE(r.Group("mx").find(r.Group("s")), std::string::npos) << r.Text();
+}
+
+// No change: a consumer reducing columns cannot be tiled by rows; the Triton
+// fusion stays apart from it.
+TEST(XlaGpuRules, TritonProducerStaysOutOfAColumnReduction) {
+  FusionRun r = RunFusion({"triton-softmax-rewriter", "priority_fusion"}, std::string("HloModule m\n") + kAdd + R"(
+scalar_max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[8,16] parameter(0)
+  ninf = f32[] constant(-inf)
+  mx = f32[8] reduce(x, ninf), dimensions={1}, to_apply=scalar_max
+  mxb = f32[8,16] broadcast(mx), dimensions={0}
+  d = f32[8,16] subtract(x, mxb)
+  c0 = f32[] constant(0)
+  col = f32[16] reduce(d, c0), dimensions={0}, to_apply=scalar_add
+  ROOT t = (f32[8,16], f32[16]) tuple(d, col)
+})");
+  EXPECT_EQ(r.Group("col").find(r.Group("mx")), std::string::npos) << r.Text();
+}
+
 }  // namespace
 }  // namespace hloscope::fusion_testing
