@@ -184,13 +184,14 @@ constexpr std::array kEntries = {
     Entry{"triton-gemm-rewriter", true,
           "XLA's GemmFusion: each dot that Triton's GEMM emitter can take becomes one custom fusion "
           "(__triton_gemm) holding the dot with its prologue, the cheap elementwise work on each operand (converts, "
-          "broadcasts, a normalized input's scale and bias, at most 4 inputs per operand), and its epilogue, the "
-          "single-user elementwise ops after it (bias, residual, scaling). Dots too small for a GEMM kernel and "
+          "broadcasts, a normalized input's scale and bias, at most 8 inputs for the whole fusion), and its epilogue, "
+          "the single-user elementwise ops after it whose other operands are inputs (a bias, a scale; a residual "
+          "add of a computed tensor ends it). Dots too small for a GEMM kernel and "
           "dots Triton does not take stay, with the reason. Why: HBM is the warehouse. Without the epilogue the "
           "matrix product is written to HBM and the bias-add kernel walks back to fetch it; fused, the bias is "
           "added to each tile while it is still in registers. The prologue likewise converts and scales operand "
           "tiles as they are loaded instead of writing a converted copy first. In the graph, look for every dot "
-          "ending inside a gemm fusion together with its converts and its bias or residual add."},
+          "ending inside a gemm fusion together with its converts and its bias add."},
     Entry{"triton-softmax-rewriter", true,
           "XLA's SoftmaxRewriterTriton: it finds normalization diamonds, a value read twice, once through a row "
           "reduction (over the last dimension) whose result is broadcast back along the row and once directly, "

@@ -587,8 +587,19 @@ class Matcher {
   // instruction it was made from), same opcode and element count.
   int64_t ByOpName(bool ties) {
     auto has_op_name = [](const Instruction* i) { return !i->MetadataValue("op_name").empty(); };
+    // A pair made by one side's own name, where that side's op_name names
+    // another instruction of the other side, is a coincidence of numbering
+    // (XLA GPU renames its ops: its `rsqrt.10` with op_name="rsqrt.5" is our
+    // rsqrt.5, not an op of ours that our passes happened to name rsqrt.10).
+    auto named_elsewhere = [&](const Instruction* i, const Instruction* other, const std::set<std::string>& names) {
+      std::string op = i->MetadataValue("op_name");
+      return !op.empty() && op != SourceKey(other)[0] && op != other->name() && names.count(op);
+    };
     auto valid = [&](int ia, int ib) {
-      return (has_op_name(a_.atoms[ia].instr) || has_op_name(b_.atoms[ib].instr)) && !LeafHeld(ia, ib);
+      const Instruction* x = a_.atoms[ia].instr;
+      const Instruction* y = b_.atoms[ib].instr;
+      return (has_op_name(x) || has_op_name(y)) && !named_elsewhere(y, x, a_names_) &&
+             !named_elsewhere(x, y, b_names_) && !LeafHeld(ia, ib);
     };
     any_type_ = true;
     int64_t n = ByKeys(SourceKey, SourceKeyAndName, valid, ties, "op_name");

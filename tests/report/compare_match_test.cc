@@ -329,6 +329,54 @@ ENTRY e {
   EXPECT_EQ(MatchOf(r, "div.2").first, "multiply.13");
 }
 
+TEST(CompareMatch, AnOpNameNamingAnotherOpOutweighsTheSameOwnName) {
+  // XLA GPU renamed our rsqrt.5 to rsqrt.10 (op_name keeps "rsqrt.5");
+  // our passes named an unrelated op rsqrt.10. The names agree by
+  // coincidence: B's rsqrt.10 is A's rsqrt.5 (copied into two fusions on
+  // our side, so op_name alone cannot pick one).
+  auto a = Parse(R"hlo(
+HloModule m
+f1 {
+  p = f32[8] parameter(0)
+  rsqrt.5 = f32[8] rsqrt(p)
+  ROOT m1 = f32[8] multiply(rsqrt.5, p)
+}
+f2 {
+  p = f32[8] parameter(0)
+  rsqrt.5 = f32[8] rsqrt(p)
+  ROOT m2 = f32[8] add(rsqrt.5, p)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[8] parameter(1)
+  a1 = f32[8] fusion(x), kind=kLoop, calls=f1
+  a2 = f32[8] fusion(x), kind=kLoop, calls=f2
+  rsqrt.10 = f32[8] rsqrt(y)
+  ROOT t = (f32[8], f32[8], f32[8]) tuple(a1, a2, rsqrt.10)
+})hlo");
+  auto b = Parse(R"hlo(
+HloModule m
+g1 {
+  p = f32[8] parameter(0)
+  rsqrt.10 = f32[8] rsqrt(p), metadata={op_name="rsqrt.5"}
+  ROOT m1 = f32[8] multiply(rsqrt.10, p), metadata={op_name="m1"}
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[8] parameter(1)
+  b1 = f32[8] fusion(x), kind=kLoop, calls=g1
+  s = f32[8] sqrt(y), metadata={op_name="s"}
+  ROOT t = (f32[8], f32[8]) tuple(b1, s)
+})hlo");
+  ASSERT_TRUE(a && b);
+  CompareResult r = CompareModules(*a, *b, CurrentDevice());
+  EXPECT_NE(MatchOf(r, "rsqrt.10").first, "rsqrt.10") << MatchOf(r, "rsqrt.10").second;
+  bool copy_matched = false;
+  for (size_t k = 0; k < r.matches.size(); ++k)
+    copy_matched |= r.matches[k].first == "rsqrt.5" && r.matches[k].second == "rsqrt.10";
+  EXPECT_TRUE(copy_matched);
+}
+
 TEST(CompareMatch, ConvolutionMatchesXlaGpusCudnnCall) {
   auto a = Parse(R"hlo(
 HloModule m
