@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -318,6 +319,110 @@ class Matcher {
     any_type_ = true;
     ByCopies();
     any_type_ = false;
+    PlaceCopies();
+  }
+
+  // Copies meet copies in the kernels that hold them. Fusion duplicates a
+  // producer into several consumers on both sides (our copies keep the
+  // producer's name; XLA's are renamed), and the ways above pair each of
+  // XLA's copies with one of ours without looking at where either sits.
+  // Each kernel of B is anchored in the A kernel holding most of the
+  // counterparts of its ops that have no copies (the dot of a GEMM fusion,
+  // a reduction); a B op matched to an op of ours that has copies is moved
+  // to the copy in its kernel's anchor, where there is one. A's side then
+  // points at a B op that now points back, preferring one anchored in its
+  // own kernel, or at none.
+  void PlaceCopies() {
+    std::map<std::tuple<std::string, int, std::string>, std::vector<int>> copies;
+    for (size_t k = 0; k < a_.atoms.size(); ++k) {
+      const Instruction* x = a_.atoms[k].instr;
+      copies[{x->name(), static_cast<int>(x->opcode()), ShapeKey(x)}].push_back(static_cast<int>(k));
+    }
+    std::vector<const std::vector<int>*> group_of(a_.atoms.size(), nullptr);
+    for (const auto& entry : copies)
+      if (entry.second.size() > 1)
+        for (int k : entry.second) group_of[static_cast<size_t>(k)] = &entry.second;
+    // The anchor of each B kernel.
+    std::unordered_map<const Instruction*, std::unordered_map<const Instruction*, int>> votes;
+    for (const Atom& y : b_.atoms)
+      if (y.match >= 0 && !group_of[static_cast<size_t>(y.match)]) ++votes[y.kernel][a_.atoms[y.match].kernel];
+    std::unordered_map<const Instruction*, const Instruction*> anchor;
+    for (const auto& [kb, counts] : votes) {
+      const Instruction* best = nullptr;
+      int most = 0, second = 0;
+      for (const auto& [ka, n] : counts) {
+        if (n > most) second = most, most = n, best = ka;
+        else if (n > second) second = n;
+      }
+      if (best && most > second) anchor[kb] = best;
+    }
+    for (size_t kb = 0; kb < b_.atoms.size(); ++kb) {
+      Atom& y = b_.atoms[kb];
+      if (y.match < 0 || !group_of[static_cast<size_t>(y.match)]) continue;
+      auto it = anchor.find(y.kernel);
+      if (it == anchor.end() || a_.atoms[y.match].kernel == it->second) continue;
+      for (int x : *group_of[static_cast<size_t>(y.match)]) {
+        if (a_.atoms[x].kernel != it->second) continue;
+        y.match = x;
+        break;
+      }
+    }
+    // A B op left without a counterpart in an anchored kernel takes the
+    // one op of the anchor that computes the same from the same operands
+    // and whose own counterpart sits in a kernel anchored elsewhere (a
+    // broadcast of a bias, copied into both sides' kernels: one-to-one
+    // matching gave our copy to another of XLA's copies).
+    std::unordered_map<const Instruction*, std::vector<int>> a_of_kernel;
+    for (size_t x = 0; x < a_.atoms.size(); ++x) a_of_kernel[a_.atoms[x].kernel].push_back(static_cast<int>(x));
+    for (size_t kb = 0; kb < b_.atoms.size(); ++kb) {
+      Atom& y = b_.atoms[kb];
+      if (y.match >= 0) continue;
+      auto it = anchor.find(y.kernel);
+      if (it == anchor.end()) continue;
+      const std::multiset<std::string> want = KnownOperandClasses(b_, y.instr);
+      if (static_cast<int>(want.size()) != y.instr->operand_count()) continue;
+      int found = -1, count = 0;
+      for (int x : a_of_kernel[it->second]) {
+        if (count > 1) break;
+        const Atom& ax = a_.atoms[static_cast<size_t>(x)];
+        if (!SameOp(ax.instr, y.instr) || ShapeFit(ax.instr, y.instr, true) == 0) continue;
+        if (ax.match >= 0) {
+          auto there = anchor.find(b_.atoms[static_cast<size_t>(ax.match)].kernel);
+          if (there != anchor.end() && there->second == ax.kernel) continue;  // placed at home
+        }
+        const std::multiset<std::string> have = KnownOperandClasses(a_, ax.instr);
+        if (have.size() != want.size() || CommonCount(have, want) != static_cast<int>(want.size())) continue;
+        found = x;
+        ++count;
+      }
+      if (count == 1) Point(static_cast<int>(kb), found, "copy in place");
+    }
+    // A's side: each op points at a B op pointing at it, one anchored in
+    // its own kernel where there is one (B's leaves and copies point many
+    // to one, so A's pairing may name a B op in another kernel).
+    std::vector<int> home(a_.atoms.size(), -1), any(a_.atoms.size(), -1);
+    for (size_t kb = 0; kb < b_.atoms.size(); ++kb) {
+      const int x = b_.atoms[kb].match;
+      if (x < 0) continue;
+      if (any[static_cast<size_t>(x)] < 0) any[static_cast<size_t>(x)] = static_cast<int>(kb);
+      auto it = anchor.find(b_.atoms[kb].kernel);
+      if (it != anchor.end() && it->second == a_.atoms[x].kernel && home[static_cast<size_t>(x)] < 0)
+        home[static_cast<size_t>(x)] = static_cast<int>(kb);
+    }
+    for (size_t x = 0; x < a_.atoms.size(); ++x) {
+      Atom& ax = a_.atoms[x];
+      const bool mutual = ax.match >= 0 && b_.atoms[static_cast<size_t>(ax.match)].match == static_cast<int>(x);
+      int pick = ax.match;
+      if (home[x] >= 0) {
+        auto it = mutual ? anchor.find(b_.atoms[static_cast<size_t>(ax.match)].kernel) : anchor.end();
+        if (!mutual || it == anchor.end() || it->second != ax.kernel) pick = home[x];
+      } else if (!mutual && group_of[x]) {
+        pick = any[x];
+      }
+      if (pick == ax.match) continue;
+      ax.match = pick;
+      ax.how = pick >= 0 ? b_.atoms[static_cast<size_t>(pick)].how : nullptr;
+    }
   }
 
  private:
