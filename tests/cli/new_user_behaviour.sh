@@ -56,8 +56,8 @@ expect_text "explain under gpu finds the fusion" "ended in " "$tmp/out"
 # kernels, one of which a multi-output merge later grows; broadcast.104 is
 # refused by several consumers for one reason.)
 expect_rc 0 "explain of a duplicated producer" "$cli" explain "$src/samples/transformer_train_step.hlo" --instruction integer_pow.6
-expect_text "explain names both fusions of a duplicated producer" "ended in fusion.77 .* and fusion.78 .*(duplicated into 2 fusions)" "$tmp/out"
-expect_text "explain shows the later merge of its fusion" "multi_output_fusion: fusion.70 → {fusion.78}: fused into fusion.78" "$tmp/out"
+expect_text "explain names both fusions of a duplicated producer" "ended in fusion.71 .* and fusion.72 .*(duplicated into 2 fusions)" "$tmp/out"
+expect_text "explain shows the later merge of its fusion" "multi_output_fusion: fusion.64 → {fusion.72}: fused into fusion.72" "$tmp/out"
 expect_rc 0 "explain of a producer refused alike" "$cli" explain "$src/samples/transformer_train_step.hlo" --instruction broadcast.104
 expect_text "explain folds repeated refusals" "refusals with the same reason" "$tmp/out"
 folded=$(grep -c '^step' "$tmp/out")

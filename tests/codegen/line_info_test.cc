@@ -177,8 +177,11 @@ void CheckKernelLines(const CompiledFile& r, const KernelCode& k, bool sass) {
     seen.insert(l);
     EXPECT_TRUE(own.count(l)) << "PTX names line " << l << ", not one of " << k.instruction << "'s";
   }
+  // Kernel-parameter loads (ld.param, cvta.to.global) belong to the
+  // kernel's signature, no instruction's: 8 of a 4-operand loop kernel's 39.
   for (const std::string& l : Lines(k.ptx))
-    code += !l.empty() && l[0] == '\t' && l[1] != '.' && l[1] != '/' && l[1] != '{' && l[1] != '}';
+    code += !l.empty() && l[0] == '\t' && l[1] != '.' && l[1] != '/' && l[1] != '{' && l[1] != '}' &&
+            l.rfind("\tld.param", 0) != 0 && l.rfind("\tcvta.to.global", 0) != 0;
   EXPECT_GT(located, code * 8 / 10) << "most PTX instructions are located";
   if (instr->fused_computation()) EXPECT_GE(seen.size(), 3u);
   if (!sass) return;
