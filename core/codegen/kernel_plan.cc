@@ -1,10 +1,13 @@
 // Builds the ThunkPlan from the optimized module and its buffer assignment
 // (see kernel_plan.h). Values of nested computations (while bodies,
-// branches, calls) have buffers of their own in our buffer assignment, so the
-// loop state moves between them with device copies: init → body parameter
-// before the loop, body root → body parameter after each iteration, body
-// parameter → result after it; copies whose source and destination coincide
-// are skipped.
+// branches, calls) may have buffers of their own in our buffer assignment,
+// so the loop state moves between them with device copies: init → body
+// parameter before the loop, body root → body parameter after each
+// iteration, body parameter → result after it; copies whose source and
+// destination coincide are skipped — most of a loop's, since buffer
+// assignment gives a while's state, parameters and result one set of
+// buffers and writes the body's next state in place where it can
+// (core/memory/logical_buffers.cc).
 #include "core/codegen/kernel_plan.h"
 
 #include <map>
