@@ -349,7 +349,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
                     bool elemental_reductions) {
   // Today's XLA GPU: a Triton normalization fusion takes producers and
   // consumers as long as the whole stays tileable by rows.
-  if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer, duplicate);
+  if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer);
   if (epilogue && IsReductionProducer(producer) && !producer.HasSideEffect()) {
     if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
     if (Refusal r = EpilogueFusible(producer, consumer); !r.empty()) return r;

@@ -159,7 +159,7 @@ Refusal GemmFusible(const Instruction& dot) {
   return "";
 }
 
-Refusal TritonPairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate) {
+Refusal TritonPairFusible(const Instruction& producer, const Instruction& consumer) {
   for (const Instruction* x : {&producer, &consumer}) {
     if (x->HasSideEffect()) return "the " + Op(*x) + " has side effects";
     if (x->shape().IsTuple()) return Op(*x) + " has several outputs; a Triton fusion has one";

@@ -49,7 +49,9 @@ bool DotTooSmallForGemm(const Instruction& dot);
 // shape S), every other op elementwise, a broadcast, a bitcast/reshape that
 // keeps rows, a scalar constant or an iota, on rows (S), on the reduced
 // values (S without its last dimension) or on a vector along the row — what
-// XLA's SymbolicTileAnalysis can tile with rows as its tiles.
-Refusal TritonPairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate);
+// XLA's SymbolicTileAnalysis can tile with rows as its tiles. Whether the
+// producer is copied into several consumers does not matter here (XLA's
+// priority fusion leaves that to tiling and its cost model).
+Refusal TritonPairFusible(const Instruction& producer, const Instruction& consumer);
 
 }  // namespace hloscope
