@@ -4,12 +4,16 @@
 #   tools/gpu_check.sh [--build-dir DIR] [--stage DIR]   (here, no GPU needed)
 #       builds hloscope-cli and hloscope-run (or reuses DIR, default build),
 #       writes STAGE (default build-gpu/) = bin/hloscope-run + bundles/<sample>/
-#       + bundles/bench_<name>/ (benchmarks/gpu/*.hlo, not checked: throughput only),
+#       + bundles/bench_<name>/ (benchmarks/gpu/*.hlo, not checked: throughput only)
+#       + bundles/check_<name>/ (benchmarks/gpu/checked/*.hlo: the same kernels'
+#       paths at sizes the interpreter checks),
 #       checks it stays well under 64 MiB and prints how to run it remotely.
 #   tools/gpu_check.sh --remote [--stage DIR] [--repeat N]   (on the GPU machine)
 #       runs STAGE/bin/hloscope-run on every STAGE/bundles/* and writes
 #       $OUT/gpu_check.txt (per-kernel tables) and $OUT/gpu_check.json
-#       ($OUT defaults to STAGE/out). Needs only the NVIDIA driver.
+#       ($OUT defaults to STAGE/out). Needs only the NVIDIA driver. Where
+#       python3 imports jax, also times XLA GPU's own kernels for the same
+#       throughput cases (tools/xla_gpu_bench.py -> $OUT/xla_gpu_bench.json).
 #
 # With the device tool, from the repository root, in one call:
 #   run(command="tools/gpu_check.sh --remote", carry=["build-gpu"], timeout_s=300)
@@ -69,6 +73,12 @@ if [[ $mode == remote ]]; then
     echo "   exit $rc" | tee -a "$txt"
   done
   echo "]" >> "$json"
+  # XLA GPU's own kernels for the same throughput cases, on the same machine
+  # (tools/xla_gpu_bench.py; only where python3 can import jax).
+  if python3 -c "import jax" 2> /dev/null; then
+    echo "== xla_gpu_bench (XLA GPU through JAX, same sizes as benchmarks/gpu/)" | tee -a "$txt"
+    python3 tools/xla_gpu_bench.py --json "$out/xla_gpu_bench.json" >> "$txt" 2>&1 || echo "   xla_gpu_bench failed" >> "$txt"
+  fi
   cat "$txt"
   exit $status
 fi
@@ -108,6 +118,18 @@ done
 for hlo in benchmarks/gpu/*.hlo; do
   name="bench_$(basename "$hlo" .hlo)"
   if ! "$cli" codegen "$hlo" --pipeline gpu --sm 90 --seed 1 --no-expected --out "$stage/bundles/$name" --force \
+      > /dev/null 2> "$stage/codegen_$name.err"; then
+    echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
+    rm -rf "$stage/bundles/$name"
+  fi
+  rm -f "$stage/codegen_$name.err"
+done
+# Checked modules (benchmarks/gpu/checked/: the throughput kernels' paths at
+# sizes the interpreter finishes): random inputs from a seed, outputs compared
+# with the interpreter's on the GPU.
+for hlo in benchmarks/gpu/checked/*.hlo; do
+  name="check_$(basename "$hlo" .hlo)"
+  if ! "$cli" codegen "$hlo" --pipeline gpu --sm 90 --seed 1 --out "$stage/bundles/$name" --force \
       > /dev/null 2> "$stage/codegen_$name.err"; then
     echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
     rm -rf "$stage/bundles/$name"

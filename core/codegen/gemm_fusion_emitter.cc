@@ -10,7 +10,9 @@
 // elemental emitter, so the fused prologue (converts, broadcast scale/bias, any
 // elementwise chain) is computed on the way in, and operands of any layout,
 // transposed or batched, are read through index mapping. Out-of-range rows
-// and columns are staged as zero. Each lane then reads its A and B fragments
+// and columns are staged as zero. Full tiles of operands read straight from
+// 16-bit arguments skip the elemental emitter: 16-byte vectors, loaded a
+// slice ahead (the direct staging below). Each lane then reads its A and B fragments
 // as 32-bit element pairs and issues the warp's mma.sync ops. At the end, the
 // accumulators go through the epilogue (StoreGemmElement) one at a time in a
 // loop, so the epilogue's code exists once.
@@ -23,6 +25,9 @@
 // (docs/eval-tolerances.md).
 #include "core/codegen/gemm_fusion_emitter.h"
 
+#include <optional>
+
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -88,6 +93,41 @@ StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveTyp
 Value* LoadPair(llvm::IRBuilderBase& b, Value* tile, Value* elem) {
   Value* p = b.CreateInBoundsGEP(b.getInt16Ty(), tile, elem);
   return b.CreateAlignedLoad(b.getInt32Ty(), p, llvm::Align(4));
+}
+
+// An operand the staging reads straight from its kernel argument, 16 bytes
+// (8 elements) at a time: a 16-bit argument of the tensor-core type, one free
+// and one contracting dim, stored contiguously along one of them.
+struct DirectOperand {
+  int arg = -1;
+  int64_t free_dim = 0, k_dim = 0;
+  bool k_minor = false;  // contiguous along k, else along the free dim
+};
+
+std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
+                                               PrimitiveType tc) {
+  const Instruction* dot = g.dot;
+  const Instruction* op = dot->operand(k);
+  int arg = -1;
+  if (dot == spec.instr) {
+    arg = ArgOfOperand(spec, k);
+  } else if (op->opcode() == Opcode::kParameter) {
+    arg = ArgOfOperand(spec, static_cast<int>(op->parameter_number()));
+  }
+  if (arg < 0) return std::nullopt;
+  const Shape& s = spec.args[static_cast<size_t>(arg)].shape;
+  if (!s.IsArray() || s.element_type() != tc || s.dims() != op->shape().dims()) return std::nullopt;
+  const std::vector<int64_t>& free = k == 0 ? g.lfree : g.rfree;
+  const std::vector<int64_t>& contract = k == 0 ? g.dn.lhs_contracting : g.dn.rhs_contracting;
+  if (free.size() != 1 || contract.size() != 1) return std::nullopt;
+  const int64_t minor = MajorToMinor(s).back();
+  if (minor != free[0] && minor != contract[0]) return std::nullopt;
+  DirectOperand d;
+  d.arg = arg;
+  d.free_dim = free[0];
+  d.k_dim = contract[0];
+  d.k_minor = minor == contract[0];
+  return d;
 }
 
 }  // namespace
@@ -177,10 +217,8 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     });
   };
 
-  Status st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
-    RETURN_IF_ERROR(stage(0, k0));
-    RETURN_IF_ERROR(stage(1, k0));
-    SyncThreads(b);
+  // The warp's mma ops over the staged slice.
+  auto mma_slice = [&]() {
     ScopedHloLocation at(b, spec, dot);  // the tile's tensor-core ops
     for (int64_t ks = 0; ks < t.bk; ks += 16) {
       Value* c = b.CreateAdd(I64(b, ks), b.CreateMul(tig, I64(b, 2)));
@@ -207,9 +245,94 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
           for (int q = 0; q < 4; ++q) b.CreateStore(d[q], slot[q]);
         }
     }
-    SyncThreads(b);
-    return Status::Ok();
-  });
+  };
+
+  // Direct staging: when every tile is full and both operands come straight
+  // from 16-bit arguments (no prologue to compute), each thread moves 16-byte
+  // vectors: all of a slice's global loads are issued before its shared
+  // stores, and the next slice's loads are in flight while the warps run the
+  // current slice's mma ops (a register double buffer). Contiguous along k,
+  // a vector is 8 k values of one row and lands as one 16-byte shared store
+  // (rows are 80 bytes apart); contiguous along the free dim, it is 8 rows at
+  // one k, stored as 8 halves, with the lanes of a warp on consecutive k so
+  // that the stores hit distinct banks.
+  std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
+  const bool full_tiles = g.mm % t.bm == 0 && g.nn % t.bn == 0 && g.kk % t.bk == 0;
+  const bool even_split = (t.bm * t.bk / 8) % threads == 0 && (t.bn * t.bk / 8) % threads == 0;
+  Status st;
+  if (direct[0] && direct[1] && full_tiles && even_split) {
+    auto* v8 = llvm::FixedVectorType::get(i16, 8);
+    std::vector<Value*> regs[2];
+    for (int k = 0; k < 2; ++k)
+      for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
+        regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
+    // Vector v of operand k: its row (free index within the tile) and k offset.
+    auto place = [&](int k, int64_t v) -> std::pair<Value*, Value*> {
+      Value* e = b.CreateAdd(I64(b, v * threads), tid);
+      if (direct[k]->k_minor)
+        return {b.CreateUDiv(e, I64(b, t.bk / 8)), b.CreateMul(b.CreateURem(e, I64(b, t.bk / 8)), I64(b, 8))};
+      return {b.CreateMul(b.CreateUDiv(e, I64(b, t.bk)), I64(b, 8)), b.CreateURem(e, I64(b, t.bk))};
+    };
+    auto load_slice = [&](Value* k0) {
+      for (int k = 0; k < 2; ++k) {
+        const DirectOperand& d = *direct[k];
+        for (size_t v = 0; v < regs[k].size(); ++v) {
+          auto [row, kc] = place(k, static_cast<int64_t>(v));
+          std::vector<Value*> idx = k == 0 ? lbase : rbase;
+          idx[d.free_dim] = b.CreateAdd(k == 0 ? row0 : col0, row);
+          idx[d.k_dim] = b.CreateAdd(k0, kc);
+          Value* ld = b.CreateAlignedLoad(v8, ee.ElementAddress(d.arg, idx), llvm::Align(16));
+          b.CreateStore(ld, regs[k][v]);
+        }
+      }
+    };
+    auto store_slice = [&]() {
+      for (int k = 0; k < 2; ++k) {
+        Value* tile = k == 0 ? as : bs;
+        for (size_t v = 0; v < regs[k].size(); ++v) {
+          auto [row, kc] = place(k, static_cast<int64_t>(v));
+          Value* val = b.CreateLoad(v8, regs[k][v]);
+          if (direct[k]->k_minor) {
+            Value* at = b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc));
+            b.CreateAlignedStore(val, at, llvm::Align(16));
+          } else {
+            for (int64_t q = 0; q < 8; ++q) {
+              Value* r = b.CreateAdd(row, I64(b, q));
+              Value* at = b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(r, I64(b, pitch)), kc));
+              b.CreateStore(b.CreateExtractElement(val, static_cast<uint64_t>(q)), at);
+            }
+          }
+        }
+      }
+    };
+    {
+      ScopedHloLocation at(b, spec, dot);
+      load_slice(I64(b, 0));
+    }
+    st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
+      ScopedHloLocation at(b, spec, dot);
+      store_slice();
+      SyncThreads(b);
+      Value* next = b.CreateAdd(k0, I64(b, t.bk));
+      RETURN_IF_ERROR(IfThen(b, b.CreateICmpSLT(next, I64(b, g.kk)), [&]() -> Status {
+        load_slice(next);
+        return Status::Ok();
+      }));
+      mma_slice();
+      SyncThreads(b);
+      return Status::Ok();
+    });
+  } else {
+    st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
+      RETURN_IF_ERROR(stage(0, k0));
+      RETURN_IF_ERROR(stage(1, k0));
+      SyncThreads(b);
+      ScopedHloLocation at(b, spec, dot);
+      mma_slice();
+      SyncThreads(b);
+      return Status::Ok();
+    });
+  }
   RETURN_IF_ERROR(st);
 
   // The epilogue once, in a loop over this thread's accumulators (copied to

@@ -11,6 +11,7 @@
 #include "core/codegen/cpu_executor.h"
 #include "core/eval/data_file.h"
 #include "core/eval/evaluator.h"
+#include "core/eval/random_inputs.h"
 #include "core/parser/parser.h"
 #include "core/runtime/plan_io.h"
 #include "tests/support/test_paths.h"
@@ -55,6 +56,39 @@ std::vector<std::string> Samples() {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CpuSamples, ::testing::ValuesIn(Samples()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// The GPU check's modules (benchmarks/gpu/checked/: the throughput kernels'
+// paths, GEMM direct staging and warp-per-row normalization, at sizes the
+// interpreter finishes) on random inputs, as tools/gpu_check.sh stages them.
+class CpuGpuCheckModules : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CpuGpuCheckModules, KernelsOnTheCpuMatchTheInterpreter) {
+  const std::string path = hloscope::testing::SourceDir() + "/benchmarks/gpu/checked/" + GetParam() + ".hlo";
+  auto original = ParseHloFile(path);
+  ASSERT_TRUE(original.ok()) << original.status().message();
+  CodegenOptions opts;
+  opts.emit_ptx = false;
+  auto compiled = CompileFile(path, "gpu", opts);
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  std::vector<Literal> inputs = MakeRandomInputs(*(*original)->entry(), 1);
+  auto want = EvaluateModule(**original, inputs);
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  auto got = RunOnCpu(compiled->codegen, inputs);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(runtime::CompareOutputs(compiled->codegen.plan, FlattenTuple(*want), got->outputs), "");
+}
+
+std::vector<std::string> GpuCheckModules() {
+  std::vector<std::string> out;
+  for (const auto& e :
+       std::filesystem::directory_iterator(hloscope::testing::SourceDir() + "/benchmarks/gpu/checked"))
+    if (e.path().extension() == ".hlo") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CpuGpuCheckModules, ::testing::ValuesIn(GpuCheckModules()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace

@@ -38,6 +38,23 @@ TEST(GemmMma, F16OperandsWithAnF32Result) {
   EXPECT_EQ(e.kernel.dims.grid[0], 2u * 3);       // m tiles × n tiles
 }
 
+// Full tiles with both operands straight from 16-bit arguments stage through
+// 16-byte vectors, double-buffered in registers; anything else (a partial
+// tile, a prologue to compute) stages element by element.
+TEST(GemmMma, DirectStagingOnlyForFullTilesOfPlainOperands) {
+  auto vectors = [](const std::string& text) {
+    auto e = EmitFor(text, "d", &EmitDotKernel);
+    EXPECT_EQ(e.error, "") << text;
+    return e.ir.find("load <8 x i16>") != std::string::npos;
+  };
+  EXPECT_TRUE(vectors(Dot("bf16[128,64]{1,0}", "bf16[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
+  EXPECT_TRUE(vectors(Dot("bf16[128,64]{0,1}", "bf16[64,256]{0,1}", "f32[128,256]{1,0}", kMatmul)));
+  EXPECT_FALSE(vectors(Dot("bf16[130,64]{1,0}", "bf16[64,256]{1,0}", "bf16[130,256]{1,0}", kMatmul)));
+  EXPECT_FALSE(vectors(Dot("bf16[128,48]{1,0}", "bf16[48,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
+  // f32 operands rounded to bf16 first: a conversion on the way in.
+  EXPECT_FALSE(vectors(Dot("f32[128,64]{1,0}", "f32[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
+}
+
 TEST(GemmMma, WhatStaysOnTheFmaPath) {
   // f32 operands (no exact tensor-core type), mixed bf16×f16 into f32,
   // integers, and targets without m16n8k16 bf16 (sm_75).
@@ -152,6 +169,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"k_not_a_multiple_of_16", Dot("f16[20,7]{1,0}", "f16[7,9]{1,0}", "f16[20,9]{1,0}", kMatmul)},
         Case{"f32_operands_rounded_to_bf16", Dot("f32[20,24]{1,0}", "f32[24,9]{1,0}", "bf16[20,9]{1,0}", kMatmul)},
         Case{"matrix_vector", Dot("bf16[1,64]{1,0}", "bf16[64,3]{1,0}", "f32[1,3]{1,0}", kMatmul)},
+        Case{"direct_staging_row_major", Dot("bf16[128,96]{1,0}", "bf16[96,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)},
+        Case{"direct_staging_k_minor_batched",
+             Dot("f16[2,64,64]{2,1,0}", "f16[2,128,64]{2,1,0}", "f32[2,64,128]{2,1,0}",
+                 "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}")},
+        Case{"direct_staging_column_major", Dot("bf16[128,64]{0,1}", "bf16[64,128]{0,1}", "f32[128,128]{0,1}", kMatmul)},
         Case{"two_contracting_dims", Dot("bf16[2,8,16]{2,1,0}", "bf16[2,8,24]{2,1,0}", "f32[16,24]{1,0}",
                                          "lhs_contracting_dims={0,1}, rhs_contracting_dims={0,1}")}),
     [](const auto& i) { return std::string(i.param.name); });
