@@ -16,11 +16,14 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hloscope-run BUNDLE [--device cuda] [--repeat N] [--json] [--driver PATH] [--no-copy-probe]\n"
+    "                    [--no-warm-up]\n"
     "Runs the kernels of a bundle written by `hloscope-cli codegen FILE --out BUNDLE` on the GPU\n"
     "(CUDA driver API, loaded at run time), compares the outputs with BUNDLE/expected.data.json\n"
     "and prints per kernel: name, kind, launch dimensions, median time over N runs, achieved GB/s,\n"
     "% of the device's measured copy bandwidth (one 256 MB device-to-device copy) and the cost\n"
-    "model's estimate. --device cpu needs LLVM, so it lives in `hloscope-cli run FILE --device cpu`.\n"
+    "model's estimate. Each run's inputs are rewritten first, then ~0.2 ms of memsets keep the GPU busy\n"
+    "up to its first kernel (--no-warm-up: start on the idle GPU, as before 2026-12-04).\n"
+    "--device cpu needs LLVM, so it lives in `hloscope-cli run FILE --device cpu`.\n"
     "Exit: 0 outputs match, 1 mismatch or error, 2 no GPU or driver, 3 usage.\n";
 
 int Usage(const std::string& msg) {
@@ -33,7 +36,7 @@ int Usage(const std::string& msg) {
 int main(int argc, char** argv) {
   std::string bundle_dir, device = "cuda", driver;
   int repeat = 1;
-  bool json = false, probe = true;
+  bool json = false, probe = true, warm_up = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string* out) {
@@ -49,6 +52,8 @@ int main(int argc, char** argv) {
       json = true;
     } else if (a == "--no-copy-probe") {
       probe = false;
+    } else if (a == "--no-warm-up") {
+      warm_up = false;
     } else if (a == "--device") {
       if (!value(&device)) return Usage("--device needs a value");
     } else if (a == "--driver") {
@@ -84,6 +89,7 @@ int main(int argc, char** argv) {
   opts.repeat = repeat;
   opts.driver_path = driver;
   if (!probe) opts.copy_probe_bytes = 0;
+  opts.warm_up = warm_up;
   auto result = hloscope::runtime::RunOnCuda(bundle->plan, bundle->kernels, bundle->inputs, opts);
   if (!result.ok()) {
     const std::string& m = result.status().message();
