@@ -458,6 +458,11 @@ class Emitter {
     sp.vec = vec;
     if (sp.vec == 1)
       for (Access& a : out) a.contiguous = false;
+    // In parameter order, not `reads.at`'s (by address): the loads, and so
+    // the IR, must not depend on where the instructions were allocated.
+    std::sort(out.begin(), out.end(), [](const Access& x, const Access& y) {
+      return x.param->parameter_number() < y.param->parameter_number();
+    });
     return out;
   }
 
