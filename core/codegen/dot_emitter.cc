@@ -6,7 +6,8 @@
 // as [batch, m, k] and the rhs as [batch, k, n] through
 // index mapping (free dims in operand order, contracting dims in the order of
 // the dimension numbers), so operand and result layouts are whatever the
-// elemental loads/stores make of them. FMA kernel: one 16×16 output tile per
+// elemental loads/stores make of them. f32 GEMMs of at least 64×64 take the
+// register-blocked kernel (EmitBlockedFmaGemm, below). FMA kernel: one 16×16 output tile per
 // block (256 threads, one element each); the K loop stages 16×16 tiles of
 // both operands in shared memory (17-wide rows), with a barrier after loading
 // and after use. Out-of-range tile entries are zero in both operands, so the
@@ -208,6 +209,56 @@ Status StoreGemmElement(ElementalEmitter& ee, const KernelSpec& spec, const Gemm
   return Status::Ok();
 }
 
+GemmBlock LocateGemmBlock(llvm::IRBuilderBase& b, const GemmAnalysis& g, int64_t bm, int64_t bn) {
+  const Shape& ls = g.dot->operand(0)->shape();
+  const Shape& rs = g.dot->operand(1)->shape();
+  const int64_t tiles_m = (g.mm + bm - 1) / bm, tiles_n = (g.nn + bn - 1) / bn;
+  GemmBlock out;
+  Value* blk = BlockId64(b);
+  Value* tn = b.CreateURem(blk, I64(b, tiles_n));
+  Value* rest = b.CreateUDiv(blk, I64(b, tiles_n));
+  Value* tm = b.CreateURem(rest, I64(b, tiles_m));
+  Value* tb = b.CreateUDiv(rest, I64(b, tiles_m));
+  out.row0 = b.CreateMul(tm, I64(b, bm));
+  out.col0 = b.CreateMul(tn, I64(b, bn));
+  out.lbase.resize(ls.rank());
+  out.rbase.resize(rs.rank());
+  std::vector<int64_t> bsizes;
+  for (int64_t d : g.dn.lhs_batch) bsizes.push_back(ls.dim(static_cast<int>(d)));
+  out.batch = Delinearize(b, tb, bsizes);
+  for (size_t q = 0; q < out.batch.size(); ++q) {
+    out.lbase[g.dn.lhs_batch[q]] = out.batch[q];
+    out.rbase[g.dn.rhs_batch[q]] = out.batch[q];
+  }
+  return out;
+}
+
+Status StoreGemmAccumulators(llvm::IRBuilderBase& b, ElementalEmitter& ee, const KernelSpec& spec,
+                             const GemmAnalysis& g, const GemmBlock& blk, const std::vector<Value*>& slots,
+                             llvm::Type* t, const std::function<std::pair<Value*, Value*>(Value*)>& place) {
+  const Shape& ls = g.dot->operand(0)->shape();
+  const Shape& rs = g.dot->operand(1)->shape();
+  const int64_t count = static_cast<int64_t>(slots.size());
+  llvm::Type* arr_ty = llvm::ArrayType::get(t, static_cast<uint64_t>(count));
+  Value* out = EntryAlloca(b, arr_ty, "accumulators");
+  for (int64_t q = 0; q < count; ++q)
+    b.CreateStore(b.CreateLoad(t, slots[static_cast<size_t>(q)]), b.CreateConstInBoundsGEP2_64(arr_ty, out, 0, q));
+  return ForLoop(b, I64(b, 0), I64(b, count), I64(b, 1), [&](Value* q) -> Status {
+    auto [i, j] = place(q);
+    Value* ok = b.CreateAnd(b.CreateICmpSLT(i, I64(b, g.mm)), b.CreateICmpSLT(j, I64(b, g.nn)));
+    return IfThen(b, ok, [&]() -> Status {
+      std::vector<Value*> lidx = blk.lbase, ridx = blk.rbase;
+      DelinearizeInto(b, i, ls, g.lfree, lidx);
+      DelinearizeInto(b, j, rs, g.rfree, ridx);
+      std::vector<Value*> oidx = blk.batch;
+      for (int64_t d : g.lfree) oidx.push_back(lidx[d]);
+      for (int64_t d : g.rfree) oidx.push_back(ridx[d]);
+      Value* v = b.CreateLoad(t, b.CreateInBoundsGEP(arr_ty, out, {I64(b, 0), q}));
+      return StoreGemmElement(ee, spec, g, oidx, v);
+    });
+  });
+}
+
 namespace {
 
 // 16×16 shared-memory tiles, one output element per thread, multiply-adds in
@@ -320,11 +371,121 @@ StatusOr<EmittedKernel> EmitFmaGemm(llvm::Module& m, const KernelSpec& spec, con
   return k;
 }
 
+// Register-blocked FMA kernel for f32 GEMMs of at least 64×64 (kind
+// "dot-blocked"): a 64×64 output tile per block of 256 threads, each thread
+// 4×4 outputs (rows ty + 16a, columns tx + 16c, a, c < 4, so that a warp's
+// shared reads are broadcasts or consecutive), K in slices of 16 staged in
+// shared memory: the lhs k-major ([k][m], rows of 65 so that the staging's
+// transposed stores spread over the banks), the rhs [k][n]. Per k a thread
+// reads 4 + 4 values and does 16 multiply-adds (one per 1 shared load before:
+// the 16×16 kernel's), each output in ascending k with the same f32 multiply
+// then add as the interpreter, so results are bit-identical to it.
+constexpr int64_t kBlockedTile = 64, kBlockedK = 16, kBlockedThreads = 256;
+
+StatusOr<EmittedKernel> EmitBlockedFmaGemm(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g) {
+  const Instruction* dot = g.dot;
+  const Shape& ls = dot->operand(0)->shape();
+  const Shape& rs = dot->operand(1)->shape();
+  const DotDnums& dn = g.dn;
+  const int64_t nb = g.nb, mm = g.mm, nn = g.nn, kk = g.kk;
+  const PrimitiveType rt = g.rt, lt = g.lt, rtt = g.rtt, ct = g.ct;
+  constexpr int64_t T = kBlockedTile, K = kBlockedK, N = kBlockedThreads, R = T / 16;
+  llvm::IRBuilder<> b(m.getContext());
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args;
+  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  ElementalEmitter ee(b, spec, args);
+  llvm::Type* cty = RegisterType(ct, m.getContext());
+  Value* zero = llvm::Constant::getNullValue(cty);
+  const int64_t tiles_m = (mm + T - 1) / T, tiles_n = (nn + T - 1) / T;
+
+  Value* tid = ThreadId64(b);
+  Value* ty = b.CreateUDiv(tid, I64(b, 16));
+  Value* tx = b.CreateURem(tid, I64(b, 16));
+  const GemmBlock blk = LocateGemmBlock(b, g, T, T);
+  Value* row0 = blk.row0;
+  Value* col0 = blk.col0;
+  const int64_t apitch = T + 1;
+  Value* as = SharedArray(b, cty, K * apitch, spec.name + "_lhs_tile");
+  Value* bs = SharedArray(b, cty, K * T, spec.name + "_rhs_tile");
+  Value* tmp = EntryAlloca(b, cty, "tile_value");
+  std::vector<Value*> acc(R * R);
+  for (Value*& a : acc) {
+    a = EntryAlloca(b, cty, "acc");
+    b.CreateStore(zero, a);
+  }
+
+  // Element e of a slice: lhs (row e / K, k e % K) → as[k][row]; rhs (k e / T,
+  // column e % T) → bs[k][column]. Out of range: zero.
+  auto stage = [&](int k, Value* k0) -> Status {
+    return ForLoop(b, I64(b, 0), I64(b, T * K / N), I64(b, 1), [&](Value* r) -> Status {
+      Value* e = b.CreateAdd(b.CreateMul(r, I64(b, N)), tid);
+      Value* x = k == 0 ? b.CreateUDiv(e, I64(b, K)) : b.CreateURem(e, I64(b, T));  // row or column
+      Value* kx = k == 0 ? b.CreateURem(e, I64(b, K)) : b.CreateUDiv(e, I64(b, T));
+      Value* gx = b.CreateAdd(k == 0 ? row0 : col0, x);
+      Value* gk = b.CreateAdd(k0, kx);
+      Value* ok = b.CreateAnd(b.CreateICmpSLT(gx, I64(b, k == 0 ? mm : nn)), b.CreateICmpSLT(gk, I64(b, kk)));
+      b.CreateStore(zero, tmp);
+      RETURN_IF_ERROR(IfThen(b, ok, [&]() -> Status {
+        ee.ClearCache();
+        std::vector<Value*> idx = k == 0 ? blk.lbase : blk.rbase;
+        DelinearizeInto(b, gx, k == 0 ? ls : rs, k == 0 ? g.lfree : g.rfree, idx);
+        DelinearizeInto(b, gk, k == 0 ? ls : rs, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, k, idx));
+        ASSIGN_OR_RETURN(v, ToComputeType(b, v, k == 0 ? lt : rtt, rt, ct));
+        b.CreateStore(v, tmp);
+        ee.ClearCache();
+        return Status::Ok();
+      }));
+      Value* at = k == 0 ? b.CreateAdd(b.CreateMul(kx, I64(b, apitch)), x) : b.CreateAdd(b.CreateMul(kx, I64(b, T)), x);
+      b.CreateStore(b.CreateLoad(cty, tmp), b.CreateInBoundsGEP(cty, k == 0 ? as : bs, at));
+      return Status::Ok();
+    });
+  };
+
+  Status st = ForLoop(b, I64(b, 0), I64(b, kk), I64(b, K), [&](Value* k0) -> Status {
+    RETURN_IF_ERROR(stage(0, k0));
+    RETURN_IF_ERROR(stage(1, k0));
+    SyncThreads(b);
+    ScopedHloLocation at(b, spec, dot);  // the tile's multiply-adds
+    std::vector<Value*> sum(R * R);
+    for (int64_t q = 0; q < R * R; ++q) sum[q] = b.CreateLoad(cty, acc[q]);
+    for (int64_t q = 0; q < K; ++q) {
+      std::vector<Value*> av(R), bv(R);
+      for (int64_t a = 0; a < R; ++a)
+        av[a] = b.CreateLoad(cty, b.CreateInBoundsGEP(cty, as, b.CreateAdd(I64(b, q * apitch + 16 * a), ty)));
+      for (int64_t c = 0; c < R; ++c)
+        bv[c] = b.CreateLoad(cty, b.CreateInBoundsGEP(cty, bs, b.CreateAdd(I64(b, q * T + 16 * c), tx)));
+      for (int64_t a = 0; a < R; ++a)
+        for (int64_t c = 0; c < R; ++c) sum[a * R + c] = b.CreateFAdd(sum[a * R + c], b.CreateFMul(av[a], bv[c]));
+    }
+    for (int64_t q = 0; q < R * R; ++q) b.CreateStore(sum[q], acc[q]);
+    SyncThreads(b);
+    return Status::Ok();
+  });
+  RETURN_IF_ERROR(st);
+
+  // The epilogue once, in a loop over the thread's 16 outputs.
+  st = StoreGemmAccumulators(b, ee, spec, g, blk, acc, cty, [&](Value* q) -> std::pair<Value*, Value*> {
+    return {b.CreateAdd(row0, b.CreateAdd(ty, b.CreateMul(b.CreateUDiv(q, I64(b, R)), I64(b, 16)))),
+            b.CreateAdd(col0, b.CreateAdd(tx, b.CreateMul(b.CreateURem(q, I64(b, R)), I64(b, 16))))};
+  });
+  RETURN_IF_ERROR(st);
+  b.CreateRetVoid();
+  MarkKernel(f, N);
+  EmittedKernel k;
+  k.kind = "dot-blocked";
+  k.dims.block[0] = static_cast<uint32_t>(N);
+  k.dims.grid[0] = BlocksFor(nb * tiles_m * tiles_n, 1);
+  return k;
+}
+
 }  // namespace
 
 StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
   ASSIGN_OR_RETURN(GemmAnalysis g, AnalyzeGemm(spec));
   if (std::optional<PrimitiveType> tc = TensorCoreType(g, spec.target)) return EmitGemmMmaKernel(m, spec, g, *tc);
+  if (g.ct == PrimitiveType::kF32 && g.mm >= kBlockedTile && g.nn >= kBlockedTile) return EmitBlockedFmaGemm(m, spec, g);
   return EmitFmaGemm(m, spec, g);
 }
 

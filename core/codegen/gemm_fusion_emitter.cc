@@ -160,23 +160,10 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   Value* tig = b.CreateURem(lane, I64(b, 4));  // threadID_in_group
   Value* wm = b.CreateURem(warp, I64(b, t.warps_m));
   Value* wn = b.CreateUDiv(warp, I64(b, t.warps_m));
-  Value* blk = BlockId64(b);
-  Value* bn = b.CreateURem(blk, I64(b, tiles_n));
-  Value* rest = b.CreateUDiv(blk, I64(b, tiles_n));
-  Value* bm = b.CreateURem(rest, I64(b, tiles_m));
-  Value* bb = b.CreateUDiv(rest, I64(b, tiles_m));
-  Value* row0 = b.CreateMul(bm, I64(b, t.bm));
-  Value* col0 = b.CreateMul(bn, I64(b, t.bn));
-  std::vector<Value*> lbase(ls.rank()), rbase(rs.rank()), batch;
-  {
-    std::vector<int64_t> bsizes;
-    for (int64_t d : dn.lhs_batch) bsizes.push_back(ls.dim(static_cast<int>(d)));
-    batch = Delinearize(b, bb, bsizes);
-    for (size_t q = 0; q < batch.size(); ++q) {
-      lbase[dn.lhs_batch[q]] = batch[q];
-      rbase[dn.rhs_batch[q]] = batch[q];
-    }
-  }
+  const GemmBlock blk = LocateGemmBlock(b, g, t.bm, t.bn);
+  Value* row0 = blk.row0;
+  Value* col0 = blk.col0;
+  const std::vector<Value*>&lbase = blk.lbase, &rbase = blk.rbase;
   Value* as = SharedArray(b, i16, t.bm * pitch, spec.name + "_lhs_tile");
   Value* bs = SharedArray(b, i16, t.bn * pitch, spec.name + "_rhs_tile");
   std::vector<Value*> acc(mt * nt * 4);
@@ -337,12 +324,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
 
   // The epilogue once, in a loop over this thread's accumulators (copied to
   // an indexable array; the main loop's stay in registers).
-  const int64_t count = mt * nt * 4;
-  llvm::Type* arr_ty = llvm::ArrayType::get(f32, static_cast<uint64_t>(count));
-  Value* out = EntryAlloca(b, arr_ty, "accumulators");
-  for (int64_t q = 0; q < count; ++q)
-    b.CreateStore(b.CreateLoad(f32, acc[q]), b.CreateConstInBoundsGEP2_64(arr_ty, out, 0, q));
-  st = ForLoop(b, I64(b, 0), I64(b, count), I64(b, 1), [&](Value* q) -> Status {
+  st = StoreGemmAccumulators(b, ee, spec, g, blk, acc, f32, [&](Value* q) -> std::pair<Value*, Value*> {
     Value* mi = b.CreateUDiv(q, I64(b, nt * 4));
     Value* ni = b.CreateURem(b.CreateUDiv(q, I64(b, 4)), I64(b, nt));
     Value* r = b.CreateURem(q, I64(b, 4));
@@ -353,17 +335,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     Value* j = b.CreateAdd(b.CreateAdd(col0, b.CreateMul(wn, I64(b, wtn))),
                            b.CreateAdd(b.CreateMul(ni, I64(b, 8)),
                                        b.CreateAdd(b.CreateMul(tig, I64(b, 2)), b.CreateURem(r, I64(b, 2)))));
-    Value* ok = b.CreateAnd(b.CreateICmpSLT(i, I64(b, g.mm)), b.CreateICmpSLT(j, I64(b, g.nn)));
-    return IfThen(b, ok, [&]() -> Status {
-      std::vector<Value*> lidx = lbase, ridx = rbase;
-      DelinearizeInto(b, i, ls, g.lfree, lidx);
-      DelinearizeInto(b, j, rs, g.rfree, ridx);
-      std::vector<Value*> oidx = batch;
-      for (int64_t d : g.lfree) oidx.push_back(lidx[d]);
-      for (int64_t d : g.rfree) oidx.push_back(ridx[d]);
-      Value* v = b.CreateLoad(f32, b.CreateInBoundsGEP(arr_ty, out, {I64(b, 0), q}));
-      return StoreGemmElement(ee, spec, g, oidx, v);
-    });
+    return {i, j};
   });
   RETURN_IF_ERROR(st);
   b.CreateRetVoid();

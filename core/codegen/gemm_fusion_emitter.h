@@ -9,10 +9,16 @@
 // EmitDotKernel (emitters.h) picks the tensor-core path where it applies.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/codegen/emitters.h"
+
+namespace llvm {
+class Type;
+}  // namespace llvm
 
 namespace hloscope::codegen {
 
@@ -45,6 +51,25 @@ std::optional<PrimitiveType> TensorCoreType(const GemmAnalysis& g, const NvptxTa
 // converted to the result type, then through the epilogue to the root.
 Status StoreGemmElement(ElementalEmitter& ee, const KernelSpec& spec, const GemmAnalysis& g,
                         const std::vector<llvm::Value*>& oidx, llvm::Value* acc);
+
+// Where a block of a GEMM launch of bm × bn output tiles sits: block ids run
+// over batches, then m tiles, then n tiles (fastest).
+struct GemmBlock {
+  llvm::Value* row0 = nullptr;  // the tile's first row (m) and column (n)
+  llvm::Value* col0 = nullptr;
+  std::vector<llvm::Value*> batch;         // batch coordinates
+  std::vector<llvm::Value*> lbase, rbase;  // operand indices, batch dims set
+};
+GemmBlock LocateGemmBlock(llvm::IRBuilderBase& b, const GemmAnalysis& g, int64_t bm, int64_t bn);
+
+// Stores a thread's accumulators (values of type `t` in `slots`) through the
+// epilogue, in one loop so that the epilogue's code exists once: `place(q)`
+// gives accumulator q's row and column in the whole problem; those out of
+// range are skipped.
+Status StoreGemmAccumulators(llvm::IRBuilderBase& b, ElementalEmitter& ee, const KernelSpec& spec,
+                             const GemmAnalysis& g, const GemmBlock& blk, const std::vector<llvm::Value*>& slots,
+                             llvm::Type* t,
+                             const std::function<std::pair<llvm::Value*, llvm::Value*>(llvm::Value*)>& place);
 
 // The block tile of the tensor-core GEMM. Rows are tried in order; the first
 // whose minimums the problem meets is taken (docs/codegen.md, "GEMM tiles").

@@ -88,6 +88,60 @@ INSTANTIATE_TEST_SUITE_P(
                                      "lhs_contracting_dims={0}, rhs_contracting_dims={0}"))),
     [](const auto& i) { return std::string(i.param.first); });
 
+// f32 GEMMs of at least 64×64 take the register-blocked kernel (4×4 outputs
+// a thread): the same per-output order of multiply-adds, so results equal the
+// interpreter's exactly; partial tiles, transposed, batched and column-major
+// operands, and an epilogue.
+class BlockedDotRun : public ::testing::TestWithParam<std::pair<const char*, std::string>> {};
+
+TEST_P(BlockedDotRun, MatchesTheInterpreterExactlyOnTheCpu) {
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(GetParam().second, 6, &kinds, "sm_90", Tolerance{}), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"dot-blocked"});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, BlockedDotRun,
+    ::testing::Values(
+        std::make_pair("full_tiles", Dot("f32[128,48]{1,0}", "f32[48,64]{1,0}", "f32[128,64]{1,0}",
+                                         "lhs_contracting_dims={1}, rhs_contracting_dims={0}")),
+        std::make_pair("partial_tiles_odd_k", Dot("f32[70,37]{1,0}", "f32[37,130]{1,0}", "f32[70,130]{1,0}",
+                                                  "lhs_contracting_dims={1}, rhs_contracting_dims={0}")),
+        std::make_pair("batched_nt_column_major",
+                       Dot("f32[2,65,20]{1,2,0}", "f32[2,66,20]{2,1,0}", "f32[2,65,66]{1,2,0}",
+                           "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}")),
+        std::make_pair("transposed_lhs", Dot("f32[24,96]{1,0}", "f32[24,72]{1,0}", "f32[96,72]{1,0}",
+                                             "lhs_contracting_dims={0}, rhs_contracting_dims={0}"))),
+    [](const auto& i) { return std::string(i.param.first); });
+
+TEST(DotEmitter, BlockedKernelAppliesTheEpilogue) {
+  std::string text = R"hlo(
+HloModule m
+fused {
+  x = f32[80,40]{1,0} parameter(0)
+  w = f32[40,96]{1,0} parameter(1)
+  bias = f32[96]{0} parameter(2)
+  d = f32[80,96]{1,0} dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[80,96]{1,0} broadcast(bias), dimensions={1}
+  a = f32[80,96]{1,0} add(d, bb)
+  ROOT t = f32[80,96]{1,0} tanh(a)
+}
+ENTRY main {
+  x = f32[80,40]{1,0} parameter(0)
+  w = f32[40,96]{1,0} parameter(1)
+  b = f32[96]{0} parameter(2)
+  ROOT f = f32[80,96]{1,0} fusion(x, w, b), kind=kCustom, calls=fused,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+})hlo";
+  auto e = EmitFor(text, "f", &EmitDotKernel);
+  ASSERT_EQ(e.error, "") << e.ir;
+  EXPECT_EQ(e.kernel.kind, "dot-blocked");
+  EXPECT_EQ(e.kernel.dims.grid[0], 2u * 2);  // m tiles × n tiles of 64
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 11, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"dot-blocked"});
+}
+
 // GEMM fusions as XLA GPU forms them (kind=kCustom, __triton_gemm): the
 // prologue generated in the operand loads, the epilogue applied at the store.
 TEST(DotEmitter, GemmFusionWithPrologueAndEpilogue) {

@@ -333,7 +333,7 @@ TEST_P(SamplesLineInfo, SameCodeWithoutLineInfo) {
     const KernelCode &x = a->codegen.kernels[i], &y = b->codegen.kernels[i];
     SCOPED_TRACE(x.name);
     EXPECT_TRUE(y.hlo_file.empty());
-    EXPECT_EQ(y.ptx.find(".loc"), std::string::npos);
+    EXPECT_EQ(y.ptx.find("\t.loc\t"), std::string::npos);  // not ".local" (a local depot)
     EXPECT_EQ(FirstDifference(WithoutDebugIr(x.optimized_ir), WithoutDebugIr(y.optimized_ir)), "")
         << "optimized IR";
     EXPECT_EQ(FirstDifference(WithoutDebugPtx(x.ptx), WithoutDebugPtx(y.ptx)), "") << "PTX";
