@@ -96,12 +96,16 @@ Value* LoadPair(llvm::IRBuilderBase& b, Value* tile, Value* elem) {
 }
 
 // An operand the staging reads straight from its kernel argument, 16 bytes
-// (8 elements) at a time: a 16-bit argument of the tensor-core type, one free
-// and one contracting dim, stored contiguously along one of them.
+// (8 elements) at a time: a 16-bit argument of the tensor-core type whose
+// most minor dim is the last of its contracting dims (8 consecutive k are
+// adjacent in memory) or the last of its free dims (8 consecutive rows of
+// the tile are), with a size that is a multiple of 8, so that every vector
+// stays within one run of that dim and starts 16-byte aligned. Any number of
+// free and contracting dims (Llama's [2, 8192, 4096] activations), in any
+// other order.
 struct DirectOperand {
   int arg = -1;
-  int64_t free_dim = 0, k_dim = 0;
-  bool k_minor = false;  // contiguous along k, else along the free dim
+  bool k_minor = false;  // contiguous along k, else along the free dims
 };
 
 std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
@@ -116,17 +120,17 @@ std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const Gem
   }
   if (arg < 0) return std::nullopt;
   const Shape& s = spec.args[static_cast<size_t>(arg)].shape;
-  if (!s.IsArray() || s.element_type() != tc || s.dims() != op->shape().dims()) return std::nullopt;
+  if (!s.IsArray() || s.element_type() != tc || s.dims() != op->shape().dims() || s.rank() == 0)
+    return std::nullopt;
   const std::vector<int64_t>& free = k == 0 ? g.lfree : g.rfree;
   const std::vector<int64_t>& contract = k == 0 ? g.dn.lhs_contracting : g.dn.rhs_contracting;
-  if (free.size() != 1 || contract.size() != 1) return std::nullopt;
+  if (free.empty() || contract.empty()) return std::nullopt;
   const int64_t minor = MajorToMinor(s).back();
-  if (minor != free[0] && minor != contract[0]) return std::nullopt;
+  if (s.dim(static_cast<int>(minor)) % 8 != 0) return std::nullopt;
+  if (minor != free.back() && minor != contract.back()) return std::nullopt;
   DirectOperand d;
   d.arg = arg;
-  d.free_dim = free[0];
-  d.k_dim = contract[0];
-  d.k_minor = minor == contract[0];
+  d.k_minor = minor == contract.back();
   return d;
 }
 
@@ -235,7 +239,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   };
 
   // Direct staging: when every tile is full and both operands come straight
-  // from 16-bit arguments (no prologue to compute), each thread moves 16-byte
+  // from 16-bit arguments (no prologue to compute; FindDirectOperand), each thread moves 16-byte
   // vectors: all of a slice's global loads are issued before its shared
   // stores, and the next slice's loads are in flight while the warps run the
   // current slice's mma ops (a register double buffer). Contiguous along k,
@@ -266,8 +270,9 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
         for (size_t v = 0; v < regs[k].size(); ++v) {
           auto [row, kc] = place(k, static_cast<int64_t>(v));
           std::vector<Value*> idx = k == 0 ? lbase : rbase;
-          idx[d.free_dim] = b.CreateAdd(k == 0 ? row0 : col0, row);
-          idx[d.k_dim] = b.CreateAdd(k0, kc);
+          const Shape& os = k == 0 ? ls : rs;
+          DelinearizeInto(b, b.CreateAdd(k == 0 ? row0 : col0, row), os, k == 0 ? g.lfree : g.rfree, idx);
+          DelinearizeInto(b, b.CreateAdd(k0, kc), os, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
           Value* ld = b.CreateAlignedLoad(v8, ee.ElementAddress(d.arg, idx), llvm::Align(16));
           b.CreateStore(ld, regs[k][v]);
         }

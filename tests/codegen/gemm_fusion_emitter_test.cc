@@ -19,6 +19,7 @@ std::string Dot(const std::string& a, const std::string& b, const std::string& o
          " dot(a, b), " + dn + "\n}\n";
 }
 const char* kMatmul = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+const char* kMatmul_3d = "lhs_contracting_dims={2}, rhs_contracting_dims={0}";
 
 TEST(GemmMma, Bf16DotTakesTheTensorCores) {
   auto e = EmitFor(Dot("bf16[64,80]{1,0}", "bf16[80,64]{1,0}", "bf16[64,64]{1,0}", kMatmul), "d", &EmitDotKernel);
@@ -51,6 +52,13 @@ TEST(GemmMma, DirectStagingOnlyForFullTilesOfPlainOperands) {
   EXPECT_TRUE(vectors(Dot("bf16[128,64]{0,1}", "bf16[64,256]{0,1}", "f32[128,256]{1,0}", kMatmul)));
   EXPECT_FALSE(vectors(Dot("bf16[130,64]{1,0}", "bf16[64,256]{1,0}", "bf16[130,256]{1,0}", kMatmul)));
   EXPECT_FALSE(vectors(Dot("bf16[128,48]{1,0}", "bf16[48,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
+  // Several free or contracting dims (Llama's [2, 8192, 4096] activations).
+  EXPECT_TRUE(vectors(Dot("bf16[2,64,64]{2,1,0}", "bf16[64,4,32]{2,1,0}", "bf16[2,64,4,32]{3,2,1,0}", kMatmul_3d)));
+  EXPECT_TRUE(vectors(Dot("bf16[128,2,32]{2,1,0}", "bf16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
+                          "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")));
+  // The minor dim is neither the last free nor the last contracting one.
+  EXPECT_FALSE(vectors(Dot("bf16[128,2,32]{1,2,0}", "bf16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
+                           "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")));
   // f32 operands rounded to bf16 first: a conversion on the way in.
   EXPECT_FALSE(vectors(Dot("f32[128,64]{1,0}", "f32[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
 }
@@ -173,6 +181,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"direct_staging_k_minor_batched",
              Dot("f16[2,64,64]{2,1,0}", "f16[2,128,64]{2,1,0}", "f32[2,64,128]{2,1,0}",
                  "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}")},
+        Case{"direct_staging_several_free_dims",
+             Dot("bf16[2,64,96]{2,1,0}", "bf16[96,4,32]{2,1,0}", "bf16[2,64,4,32]{3,2,1,0}", kMatmul_3d)},
+        Case{"direct_staging_two_contracting_dims",
+             Dot("f16[128,2,32]{2,1,0}", "f16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
+                 "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")},
         Case{"direct_staging_column_major", Dot("bf16[128,64]{0,1}", "bf16[64,128]{0,1}", "f32[128,128]{0,1}", kMatmul)},
         Case{"two_contracting_dims", Dot("bf16[2,8,16]{2,1,0}", "bf16[2,8,24]{2,1,0}", "f32[16,24]{1,0}",
                                          "lhs_contracting_dims={0,1}, rhs_contracting_dims={0,1}")}),
