@@ -244,7 +244,9 @@ Status StoreGemmAccumulators(llvm::IRBuilderBase& b, ElementalEmitter& ee, const
   for (int64_t q = 0; q < count; ++q)
     b.CreateStore(b.CreateLoad(t, slots[static_cast<size_t>(q)]), b.CreateConstInBoundsGEP2_64(arr_ty, out, 0, q));
   return ForLoop(b, I64(b, 0), I64(b, count), I64(b, 1), [&](Value* q) -> Status {
-    auto [i, j] = place(q);
+    const std::pair<Value*, Value*> ij = place(q);
+    Value* i = ij.first;
+    Value* j = ij.second;
     Value* ok = b.CreateAnd(b.CreateICmpSLT(i, I64(b, g.mm)), b.CreateICmpSLT(j, I64(b, g.nn)));
     return IfThen(b, ok, [&]() -> Status {
       std::vector<Value*> lidx = blk.lbase, ridx = blk.rbase;
