@@ -12,7 +12,8 @@
 //    Both operands are searched breadth first together; the fusion as a
 //    whole takes at most 8 inputs (2 × XLA's kMaxParameterPerDotOperand, as
 //    its search-space GemmFusion counts them); a candidate that would exceed
-//    that is skipped, the search goes on. Bitcasts and reshapes take no step.
+//    that goes to the back of the queue and is tried again once others have
+//    joined, until a whole round is over. Bitcasts and reshapes take no step.
 //  - its epilogue: grown from the dot toward its users while each value has
 //    a single elementwise user whose other operands are parameters or
 //    broadcasts of parameters or scalars (a bias, a scale; XLA's rule for
@@ -220,8 +221,7 @@ class GemmFusion : public FusionPassBase {
                       "epilogue crosses");
     // Prologue: breadth first from both operands at once (XLA's V2 search
     // starts its queue with the LHS and the RHS). The limit counts the
-    // fusion's inputs as a whole; a candidate that would exceed it is skipped
-    // and the search goes on with the others.
+    // fusion's inputs as a whole.
     std::vector<Instruction*> inputs;  // the fusion's operands so far, in order
     auto is_input = [&](Instruction* x) { return std::find(inputs.begin(), inputs.end(), x) != inputs.end(); };
     auto take = [&](Instruction* x, std::deque<Instruction*>* queue) {
@@ -233,14 +233,23 @@ class GemmFusion : public FusionPassBase {
         if (queue) queue->push_back(o);
       }
     };
+    // A candidate over the limit goes to the back of the queue, as in XLA's
+    // search: the count may drop when later ones join (a broadcast of a
+    // scalar replaces an input by none); the search ends when a whole round
+    // of the queue is over the limit.
     auto grow = [&](std::deque<Instruction*>& queue) {
-      while (!queue.empty()) {
+      size_t requeued = 0;
+      while (queue.size() > requeued) {
         Instruction* x = queue.front();
         queue.pop_front();
         if (in.count(x) || !is_input(x)) continue;
         std::string why = PrologueRefusal(*x);
-        if (why.empty() && static_cast<int>(inputs.size()) + AddedInputs(*x) > kMaxFusionInputs)
-          why = "taking it would give the fusion more than " + std::to_string(kMaxFusionInputs) + " inputs";
+        if (why.empty() && static_cast<int>(inputs.size()) + AddedInputs(*x) > kMaxFusionInputs) {
+          queue.push_back(x);
+          ++requeued;
+          continue;
+        }
+        requeued = 0;
         if (!why.empty()) {
           if (x->opcode() != Opcode::kParameter && x->opcode() != Opcode::kConstant)
             notes.push_back(x->name() + " stays an input (" + why + ")");
@@ -254,6 +263,11 @@ class GemmFusion : public FusionPassBase {
         take(x, layout_only ? nullptr : &queue);
         if (layout_only && !in.count(x->operand(0))) queue.push_front(x->operand(0));
       }
+      for (Instruction* x : queue)
+        if (!in.count(x) && is_input(x))
+          notes.push_back(x->name() + " stays an input (taking it would give the fusion more than " +
+                          std::to_string(kMaxFusionInputs) + " inputs)");
+      queue.clear();
     };
     std::deque<Instruction*> queue;
     for (Instruction* o : dot->operands()) {

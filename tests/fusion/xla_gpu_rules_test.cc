@@ -498,6 +498,53 @@ ENTRY main {
   EXPECT_TRUE(explained);
 }
 
+// A candidate over the limit goes to the back of the queue, as in XLA's
+// GemmFusion search, and joins once the count drops: x4 is reached while
+// two scalar constants (c1, c2) still count as inputs; when they join (each
+// removes an input) x4 fits, and the search goes on below it (x5, bs5) until
+// s5 would be the ninth input. Until 2026-12-04 x4 stayed an input at once.
+TEST(XlaGpuRules, GemmPrologueRetriesACandidateOverTheLimit) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  w = f32[8,8] parameter(0)
+  p1 = f32[16] parameter(1)
+  p2 = f32[16] parameter(2)
+  p3 = f32[16,8] parameter(3)
+  p4 = f32[16,8] parameter(4)
+  p5 = f32[16] parameter(5)
+  p6 = f32[16,8] parameter(6)
+  q6 = f32[16,8] parameter(7)
+  c1 = f32[] constant(0.5)
+  bc1 = f32[16] broadcast(c1), dimensions={}
+  s1 = f32[16] multiply(p1, bc1)
+  bs1 = f32[16,8] broadcast(s1), dimensions={0}
+  c2 = f32[] constant(0.25)
+  bc2 = f32[16] broadcast(c2), dimensions={}
+  s2 = f32[16] multiply(p2, bc2)
+  bs2 = f32[16,8] broadcast(s2), dimensions={0}
+  c5 = f32[] constant(2)
+  bc5 = f32[16] broadcast(c5), dimensions={}
+  s5 = f32[16] multiply(p5, bc5)
+  bs5 = f32[16,8] broadcast(s5), dimensions={0}
+  x5 = f32[16,8] add(p6, q6)
+  x4 = f32[16,8] add(x5, bs5)
+  x3 = f32[16,8] add(x4, p4)
+  x2 = f32[16,8] add(x3, p3)
+  x1 = f32[16,8] add(x2, bs2)
+  o = f32[16,8] add(x1, bs1)
+  ROOT dot = f32[16,8] dot(o, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  for (const char* x : {"o", "x1", "s1", "s2", "x2", "x3", "x4", "x5", "bs5"})
+    EXPECT_EQ(r.Group(x), r.Group("dot")) << x << r.Text();
+  EXPECT_EQ(r.Group("s5"), "") << r.Text();
+  bool explained = false;
+  for (const auto& d : r.decisions)
+    explained |= d.reason.find("s5 stays an input (taking it would give the fusion more than 8 inputs)") !=
+                 std::string::npos;
+  EXPECT_TRUE(explained);
+}
+
 // XLA's priority fusion recomputes a Triton fusion holding a reduction in
 // each of its consumers when the result stays tileable by rows (the
 // attention softmax: the x − max diamond with its exp joins the sum, the
