@@ -1,6 +1,7 @@
 // algsimp, arithmetic and logic: identities of elementwise ops (x+0, x*1,
 // x-x for integers, neg(neg x), not(not x), min/max/and/or of x with itself,
-// max/min with the integer type's lowest/highest on either side, select
+// max/min with the integer type's lowest/highest or a float -inf/+inf on
+// either side, select
 // with a constant predicate or equal branches, convert to the same type or
 // through a lossless type, exact power-of-two division, and elementwise ops
 // on scalar broadcasts computed once on the scalar). A constant operand is
@@ -42,6 +43,12 @@ int Log2IfPowerOfTwo(const Literal& c) {
   int k = 0;
   while ((v >> k) != 1) ++k;
   return k;
+}
+
+// True when the scalar literal `c` is -inf (negative) or +inf.
+bool IsInfinity(const Literal& c, bool negative) {
+  const double v = c.GetDouble(0);
+  return std::isinf(v) && (v < 0) == negative;
 }
 
 // The lowest or highest value of an integer type, as a scalar literal.
@@ -116,6 +123,12 @@ Outcome Binary(Rewriter& r, Instruction* instr) {
         if (cb && lo == *cb) return r.Replace(a, "max(x, lowest) → x (integers)");
         if (ca && lo == *ca) return r.Replace(b, "max(lowest, x) → x (integers)");
       }
+      // Exact: max propagates NaN, and nothing is below -inf (XLA's rule with
+      // minmax_propagate_nan, its default).
+      if (IsFloat(in_t)) {
+        if (cb && IsInfinity(*cb, /*negative=*/true)) return r.Replace(a, "max(x, -inf) → x (floats)");
+        if (ca && IsInfinity(*ca, /*negative=*/true)) return r.Replace(b, "max(-inf, x) → x (floats)");
+      }
       break;
     case Opcode::kMinimum:
       if (SameValue(a, b)) return r.Replace(a, "min(x, x) → x");
@@ -123,6 +136,10 @@ Outcome Binary(Rewriter& r, Instruction* instr) {
         Literal hi = IntegerLimit(in_t, /*highest=*/true);
         if (cb && hi == *cb) return r.Replace(a, "min(x, highest) → x (integers)");
         if (ca && hi == *ca) return r.Replace(b, "min(highest, x) → x (integers)");
+      }
+      if (IsFloat(in_t)) {
+        if (cb && IsInfinity(*cb, /*negative=*/false)) return r.Replace(a, "min(x, +inf) → x (floats)");
+        if (ca && IsInfinity(*ca, /*negative=*/false)) return r.Replace(b, "min(+inf, x) → x (floats)");
       }
       break;
     case Opcode::kAnd:

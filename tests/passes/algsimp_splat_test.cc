@@ -149,6 +149,11 @@ const Identity kIdentities[] = {
     {"max(x, lowest) → x (integers)", "u8", "maximum", "0", "1", false, Expect::kX},
     {"min(x, highest) → x (integers)", "u8", "minimum", "255", "254", false, Expect::kX},
     {"min(highest, x) → x (integers)", "s32", "minimum", "2147483647", "0", true, Expect::kX},
+    // Floats: exact, as max/min propagate NaN; the largest finite value is the no-change case.
+    {"max(x, -inf) → x (floats)", "f32", "maximum", "-inf", "-3.40282347e+38", false, Expect::kX},
+    {"max(-inf, x) → x (floats)", "bf16", "maximum", "-inf", "0", true, Expect::kX},
+    {"min(x, +inf) → x (floats)", "f32", "minimum", "inf", "3.40282347e+38", false, Expect::kX},
+    {"min(+inf, x) → x (floats)", "f16", "minimum", "inf", "1", true, Expect::kX},
     {"and(x, all ones) → x", "s32", "and", "-1", "2", false, Expect::kX},
     {"and(all ones, x) → x", "s32", "and", "-1", "2", true, Expect::kX},
     {"and(x, all ones) → x", "pred", "and", "true", "false", false, Expect::kX, "", "", true},
