@@ -1,7 +1,7 @@
 // Emulated GPU threads for the CPU execution of kernels (cpu_runtime.h):
 // blocks run one after another; inside a block, a kernel without barriers or
 // shuffles runs its threads as a loop, one with them runs them as ucontext
-// coroutines that yield at every barrier, shuffle and mma.
+// coroutines that yield at every barrier, shuffle, mma and ldmatrix.
 #include <sys/mman.h>
 #include <ucontext.h>
 
@@ -14,7 +14,7 @@ namespace {
 
 ThreadState g_state;
 
-enum class Wait { kRun, kBarrier, kShuffle, kMma, kDone };
+enum class Wait { kRun, kBarrier, kShuffle, kMma, kLdmatrix, kDone };
 
 struct EmuThread {
   ucontext_t ctx;
@@ -25,6 +25,9 @@ struct EmuThread {
   uint32_t shfl_result = 0;
   uint32_t* mma_frag = nullptr;  // the lane's fragments (kMmaFragWords)
   int32_t mma_kind = 0;
+  const uint8_t* ldm_row = nullptr;  // ldmatrix: the lane's row address
+  uint32_t* ldm_out = nullptr;       // and its result words
+  int32_t ldm_count = 0;
 };
 
 constexpr size_t kStackBytes = 128 * 1024;
@@ -121,6 +124,20 @@ extern "C" void HloscopeCpuMma(int32_t kind, uint32_t* frag) {
   Yield(Wait::kMma);
 }
 
+// ldmatrix: the warp's lanes meet with their row addresses, then one of
+// them gathers the words for all.
+extern "C" void HloscopeCpuLdmatrix(int32_t count, const uint8_t* row, uint32_t* out) {
+  if (!g_sched) {
+    g_sync_outside_coroutines = true;
+    return;
+  }
+  EmuThread& t = g_sched->threads[g_sched->current];
+  t.ldm_row = row;
+  t.ldm_out = out;
+  t.ldm_count = count;
+  Yield(Wait::kLdmatrix);
+}
+
 void SetTid(const uint32_t tid[3]) {
   g_state.tid[0] = tid[0];
   g_state.tid[1] = tid[1];
@@ -150,11 +167,29 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
     bool released = false;
     size_t live = 0, at_barrier = 0, at_shuffle = 0, at_mma = 0;
     for (size_t w = 0; w < n; w += 32) {
-      size_t end = std::min(n, w + 32), wl = 0, ws = 0, wm = 0;
+      size_t end = std::min(n, w + 32), wl = 0, ws = 0, wm = 0, wx = 0;
       for (size_t i = w; i < end; ++i) {
         wl += s.threads[i].wait != Wait::kDone;
         ws += s.threads[i].wait == Wait::kShuffle;
         wm += s.threads[i].wait == Wait::kMma;
+        wx += s.threads[i].wait == Wait::kLdmatrix;
+      }
+      if (wl > 0 && wx == wl) {
+        bool same = true;
+        for (size_t i = w; i < end; ++i) same = same && s.threads[i].ldm_count == s.threads[w].ldm_count;
+        if (wx != 32 || !same)
+          return Error("kernel '" + name + "': an ldmatrix of warp " + std::to_string(w / 32) + " ran with " +
+                       std::to_string(wx) + " of 32 lanes" + (same ? "" : " and different matrix counts"));
+        const uint8_t* rows[32];
+        uint32_t* outs[32];
+        for (size_t i = 0; i < 32; ++i) {
+          rows[i] = s.threads[w + i].ldm_row;
+          outs[i] = s.threads[w + i].ldm_out;
+        }
+        WarpLdmatrix(s.threads[w].ldm_count, rows, outs);
+        for (size_t i = w; i < end; ++i) s.threads[i].wait = Wait::kRun;
+        released = true;
+        continue;
       }
       if (wl > 0 && wm == wl) {
         bool same = true;
@@ -185,7 +220,7 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
       live += t.wait != Wait::kDone;
       at_barrier += t.wait == Wait::kBarrier;
       at_shuffle += t.wait == Wait::kShuffle;
-      at_mma += t.wait == Wait::kMma;
+      at_mma += t.wait == Wait::kMma || t.wait == Wait::kLdmatrix;
     }
     if (live == 0) return Status::Ok();
     if (at_barrier == live) {
@@ -196,7 +231,7 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
     if (!ran && !released)
       return Error("kernel '" + name + "': emulated threads of block (" + std::to_string(g_state.ctaid[0]) + "," +
                    std::to_string(g_state.ctaid[1]) + "," + std::to_string(g_state.ctaid[2]) + ") deadlocked: " +
-                   std::to_string(at_barrier) + " at a barrier, " + std::to_string(at_shuffle) + " at a shuffle, " + std::to_string(at_mma) + " at an mma, " +
+                   std::to_string(at_barrier) + " at a barrier, " + std::to_string(at_shuffle) + " at a shuffle, " + std::to_string(at_mma) + " at an mma or ldmatrix, " +
                    std::to_string(n - live) + " finished");
   }
 }
@@ -211,6 +246,7 @@ std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
   out.emplace_back(kBarrierSymbol, reinterpret_cast<void*>(&HloscopeCpuBarrier));
   out.emplace_back(kShuffleSymbol, reinterpret_cast<void*>(&HloscopeCpuShuffle));
   out.emplace_back(kMmaSymbol, reinterpret_cast<void*>(&HloscopeCpuMma));
+  out.emplace_back(kLdmatrixSymbol, reinterpret_cast<void*>(&HloscopeCpuLdmatrix));
   return out;
 }
 

@@ -5,15 +5,17 @@
 // warps are laid out warps_m × warps_n and each owns a (bm/warps_m) ×
 // (bn/warps_n) warp tile of 16×8 mma tiles. The K loop stages bk-wide slices
 // of both operands in shared memory, k-minor ([m][k] and [n][k], rows padded
-// to bk+8 elements so that the fragment reads of a warp hit 32 distinct banks
-// and every element pair is 4-byte aligned). Staging goes through the
+// to bk+8 elements: each 8-element row that ldmatrix reads is 16-byte
+// aligned, and a matrix's 8 rows fall in distinct banks). Staging goes through the
 // elemental emitter, so the fused prologue (converts, broadcast scale/bias, any
 // elementwise chain) is computed on the way in, and operands of any layout,
 // transposed or batched, are read through index mapping. Out-of-range rows
 // and columns are staged as zero. Full tiles of operands read straight from
 // 16-bit arguments skip the elemental emitter: 16-byte vectors, loaded a
-// slice ahead (the direct staging below). Each lane then reads its A and B fragments
-// as 32-bit element pairs and issues the warp's mma.sync ops. At the end, the
+// slice ahead (the direct staging below). The warp then reads its A and B
+// fragments with ldmatrix.x4 (one per 16×16 A fragment and per two 8-column
+// B fragments; rows of 80 bytes put a matrix's 8 rows in 8 distinct groups
+// of 4 banks) and issues its mma.sync ops. At the end, the
 // accumulators go through the epilogue (StoreGemmElement) one at a time in a
 // loop, so the epilogue's code exists once.
 //
@@ -86,13 +88,6 @@ StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveTyp
     ASSIGN_OR_RETURN(v, EmitConvert(b, v, from, tc));
   }
   return b.CreateBitCast(v, b.getInt16Ty());
-}
-
-// Two consecutive 16-bit elements of a shared tile as one i32 (the lower
-// index in the low half, as little-endian memory holds them).
-Value* LoadPair(llvm::IRBuilderBase& b, Value* tile, Value* elem) {
-  Value* p = b.CreateInBoundsGEP(b.getInt16Ty(), tile, elem);
-  return b.CreateAlignedLoad(b.getInt32Ty(), p, llvm::Align(4));
 }
 
 // An operand the staging reads straight from its kernel argument, 16 bytes
@@ -208,24 +203,38 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     });
   };
 
+  // The rows each lane addresses for ldmatrix (lane l: row l % 8 of matrix
+  // j = l / 8), and the 16-byte row's address in a shared tile.
+  Value* l8 = b.CreateURem(lane, I64(b, 8));
+  Value* mj = b.CreateUDiv(lane, I64(b, 8));
+  Value* a_row = b.CreateAdd(b.CreateMul(b.CreateAnd(mj, I64(b, 1)), I64(b, 8)), l8);
+  Value* a_k = b.CreateMul(b.CreateLShr(mj, I64(b, 1)), I64(b, 8));
+  Value* b_col = b.CreateAdd(b.CreateMul(b.CreateLShr(mj, I64(b, 1)), I64(b, 8)), l8);
+  Value* b_k = b.CreateMul(b.CreateAnd(mj, I64(b, 1)), I64(b, 8));
+  auto RowAddress = [&](Value* tile, Value* row, Value* k) {
+    return b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(row, I64(b, pitch)), k));
+  };
+
   // The warp's mma ops over the staged slice.
   auto mma_slice = [&]() {
     ScopedHloLocation at(b, spec, dot);  // the tile's tensor-core ops
     for (int64_t ks = 0; ks < t.bk; ks += 16) {
-      Value* c = b.CreateAdd(I64(b, ks), b.CreateMul(tig, I64(b, 2)));
       std::vector<std::vector<Value*>> afrag(mt), bfrag(nt);
+      // A: one ldmatrix.x4 per 16×16 fragment; matrix j is rows 8·(j & 1)
+      // and k 8·(j >> 1) on: registers a0-a3 in the mma's order.
       for (int64_t mi = 0; mi < mt; ++mi) {
-        Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), grp);
-        Value* lo = b.CreateMul(r, I64(b, pitch));
-        Value* hi = b.CreateMul(b.CreateAdd(r, I64(b, 8)), I64(b, pitch));
-        afrag[mi] = {LoadPair(b, as, b.CreateAdd(lo, c)), LoadPair(b, as, b.CreateAdd(hi, c)),
-                     LoadPair(b, as, b.CreateAdd(lo, b.CreateAdd(c, I64(b, 8)))),
-                     LoadPair(b, as, b.CreateAdd(hi, b.CreateAdd(c, I64(b, 8))))};
+        Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), a_row);
+        afrag[mi] = LdMatrix(b, 4, RowAddress(as, r, b.CreateAdd(I64(b, ks), a_k)));
       }
-      for (int64_t ni = 0; ni < nt; ++ni) {
-        Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), grp);
-        Value* base = b.CreateMul(n, I64(b, pitch));
-        bfrag[ni] = {LoadPair(b, bs, b.CreateAdd(base, c)), LoadPair(b, bs, b.CreateAdd(base, b.CreateAdd(c, I64(b, 8))))};
+      // B ([n][k]): one ldmatrix.x4 per two 8-column fragments; matrix j is
+      // columns 8·(j >> 1) and k 8·(j & 1) on (b0, b1 of the first, then of
+      // the second); x2 for an odd last one.
+      for (int64_t ni = 0; ni < nt; ni += 2) {
+        const int count = ni + 1 < nt ? 4 : 2;
+        Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), b_col);
+        std::vector<Value*> w = LdMatrix(b, count, RowAddress(bs, n, b.CreateAdd(I64(b, ks), b_k)));
+        bfrag[ni] = {w[0], w[1]};
+        if (count == 4) bfrag[ni + 1] = {w[2], w[3]};
       }
       for (int64_t mi = 0; mi < mt; ++mi)
         for (int64_t ni = 0; ni < nt; ++ni) {

@@ -145,6 +145,49 @@ TEST(GemmMma, CpuWarpMmaFollowsThePtxFragmentLayout) {
   }
 }
 
+// The fragment loads: ldmatrix.x4 with the emitter's row addresses (lane l
+// points at row l % 8 of matrix l / 8) gives each lane exactly the A and B
+// fragments of mma.m16n8k16 (the layouts of the PTX ISA, as in the test
+// above). A is [m][k] and B [n][k] in "shared memory" with padded rows.
+TEST(GemmMma, CpuLdmatrixGivesTheMmaFragments) {
+  constexpr int kPitch = 24;  // elements: 48-byte rows, 16-byte aligned
+  alignas(16) uint16_t as[16 * kPitch], bs[16 * kPitch];
+  for (int i = 0; i < 16 * kPitch; ++i) {
+    as[i] = static_cast<uint16_t>(1000 + i);
+    bs[i] = static_cast<uint16_t>(5000 + i);
+  }
+  auto a = [&](int row, int k) { return uint32_t{as[row * kPitch + k]}; };
+  auto b = [&](int k, int n) { return uint32_t{bs[n * kPitch + k]}; };
+  uint32_t aw[32][4], bw[32][4];
+  const uint8_t* arows[32];
+  const uint8_t* brows[32];
+  uint32_t* aout[32];
+  uint32_t* bout[32];
+  for (int lane = 0; lane < 32; ++lane) {
+    const int j = lane / 8, r = lane % 8;
+    arows[lane] = reinterpret_cast<const uint8_t*>(&as[((j & 1) * 8 + r) * kPitch + (j >> 1) * 8]);
+    brows[lane] = reinterpret_cast<const uint8_t*>(&bs[((j >> 1) * 8 + r) * kPitch + (j & 1) * 8]);
+    aout[lane] = aw[lane];
+    bout[lane] = bw[lane];
+  }
+  cpu::WarpLdmatrix(4, arows, aout);
+  cpu::WarpLdmatrix(4, brows, bout);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int group = lane >> 2, tig = lane % 4;
+    for (int i = 0; i < 8; ++i) {  // a_i: register i / 2, half i % 2
+      const int row = (i < 2 || (i >= 4 && i < 6)) ? group : group + 8;
+      const int col = tig * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+      EXPECT_EQ((aw[lane][i / 2] >> (16 * (i % 2))) & 0xffffu, a(row, col)) << "lane " << lane << " a" << i;
+    }
+    for (int f = 0; f < 2; ++f)  // two 8-column B fragments: b_i, register i / 2
+      for (int i = 0; i < 4; ++i) {
+        const int k = tig * 2 + (i & 1) + (i >= 2 ? 8 : 0);
+        EXPECT_EQ((bw[lane][2 * f + i / 2] >> (16 * (i % 2))) & 0xffffu, b(k, 8 * f + group))
+            << "lane " << lane << " fragment " << f << " b" << i;
+      }
+  }
+}
+
 // --- executed on the CPU against the interpreter, exactly ------------------
 
 struct Case {

@@ -91,628 +91,572 @@ entry:
   store float 0.000000e+00, ptr %acc29, align 4, !dbg !9
   store float 0.000000e+00, ptr %acc30, align 4, !dbg !9
   store float 0.000000e+00, ptr %acc31, align 4, !dbg !9
+  %16 = urem i64 %3, 8, !dbg !9
+  %17 = udiv i64 %3, 8, !dbg !9
+  %18 = and i64 %17, 1, !dbg !9
+  %19 = mul i64 %18, 8, !dbg !9
+  %20 = add i64 %19, %16, !dbg !9
+  %21 = lshr i64 %17, 1, !dbg !9
+  %22 = mul i64 %21, 8, !dbg !9
+  %23 = lshr i64 %17, 1, !dbg !9
+  %24 = mul i64 %23, 8, !dbg !9
+  %25 = add i64 %24, %16, !dbg !9
+  %26 = and i64 %17, 1, !dbg !9
+  %27 = mul i64 %26, 8, !dbg !9
   br label %loop.header, !dbg !9
 
 loop.header:                                      ; preds = %loop.exit38, %entry
   %iv = phi i64 [ 0, %entry ], [ %iv.next43, %loop.exit38 ], !dbg !9
-  %16 = icmp slt i64 %iv, 96, !dbg !9
-  br i1 %16, label %loop.body, label %loop.exit, !dbg !9
+  %28 = icmp slt i64 %iv, 96, !dbg !9
+  br i1 %28, label %loop.body, label %loop.exit, !dbg !9
 
 loop.body:                                        ; preds = %loop.header
   br label %loop.header32, !dbg !9
 
 loop.exit:                                        ; preds = %loop.header
-  %17 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 0, !dbg !9
-  %18 = load float, ptr %acc, align 4, !dbg !9
-  store float %18, ptr %17, align 4, !dbg !9
-  %19 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 1, !dbg !9
-  %20 = load float, ptr %acc1, align 4, !dbg !9
-  store float %20, ptr %19, align 4, !dbg !9
-  %21 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 2, !dbg !9
-  %22 = load float, ptr %acc2, align 4, !dbg !9
-  store float %22, ptr %21, align 4, !dbg !9
-  %23 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 3, !dbg !9
-  %24 = load float, ptr %acc3, align 4, !dbg !9
-  store float %24, ptr %23, align 4, !dbg !9
-  %25 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 4, !dbg !9
-  %26 = load float, ptr %acc4, align 4, !dbg !9
-  store float %26, ptr %25, align 4, !dbg !9
-  %27 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 5, !dbg !9
-  %28 = load float, ptr %acc5, align 4, !dbg !9
-  store float %28, ptr %27, align 4, !dbg !9
-  %29 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 6, !dbg !9
-  %30 = load float, ptr %acc6, align 4, !dbg !9
+  %29 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 0, !dbg !9
+  %30 = load float, ptr %acc, align 4, !dbg !9
   store float %30, ptr %29, align 4, !dbg !9
-  %31 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 7, !dbg !9
-  %32 = load float, ptr %acc7, align 4, !dbg !9
+  %31 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 1, !dbg !9
+  %32 = load float, ptr %acc1, align 4, !dbg !9
   store float %32, ptr %31, align 4, !dbg !9
-  %33 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 8, !dbg !9
-  %34 = load float, ptr %acc8, align 4, !dbg !9
+  %33 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 2, !dbg !9
+  %34 = load float, ptr %acc2, align 4, !dbg !9
   store float %34, ptr %33, align 4, !dbg !9
-  %35 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 9, !dbg !9
-  %36 = load float, ptr %acc9, align 4, !dbg !9
+  %35 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 3, !dbg !9
+  %36 = load float, ptr %acc3, align 4, !dbg !9
   store float %36, ptr %35, align 4, !dbg !9
-  %37 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 10, !dbg !9
-  %38 = load float, ptr %acc10, align 4, !dbg !9
+  %37 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 4, !dbg !9
+  %38 = load float, ptr %acc4, align 4, !dbg !9
   store float %38, ptr %37, align 4, !dbg !9
-  %39 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 11, !dbg !9
-  %40 = load float, ptr %acc11, align 4, !dbg !9
+  %39 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 5, !dbg !9
+  %40 = load float, ptr %acc5, align 4, !dbg !9
   store float %40, ptr %39, align 4, !dbg !9
-  %41 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 12, !dbg !9
-  %42 = load float, ptr %acc12, align 4, !dbg !9
+  %41 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 6, !dbg !9
+  %42 = load float, ptr %acc6, align 4, !dbg !9
   store float %42, ptr %41, align 4, !dbg !9
-  %43 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 13, !dbg !9
-  %44 = load float, ptr %acc13, align 4, !dbg !9
+  %43 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 7, !dbg !9
+  %44 = load float, ptr %acc7, align 4, !dbg !9
   store float %44, ptr %43, align 4, !dbg !9
-  %45 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 14, !dbg !9
-  %46 = load float, ptr %acc14, align 4, !dbg !9
+  %45 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 8, !dbg !9
+  %46 = load float, ptr %acc8, align 4, !dbg !9
   store float %46, ptr %45, align 4, !dbg !9
-  %47 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 15, !dbg !9
-  %48 = load float, ptr %acc15, align 4, !dbg !9
+  %47 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 9, !dbg !9
+  %48 = load float, ptr %acc9, align 4, !dbg !9
   store float %48, ptr %47, align 4, !dbg !9
-  %49 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 16, !dbg !9
-  %50 = load float, ptr %acc16, align 4, !dbg !9
+  %49 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 10, !dbg !9
+  %50 = load float, ptr %acc10, align 4, !dbg !9
   store float %50, ptr %49, align 4, !dbg !9
-  %51 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 17, !dbg !9
-  %52 = load float, ptr %acc17, align 4, !dbg !9
+  %51 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 11, !dbg !9
+  %52 = load float, ptr %acc11, align 4, !dbg !9
   store float %52, ptr %51, align 4, !dbg !9
-  %53 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 18, !dbg !9
-  %54 = load float, ptr %acc18, align 4, !dbg !9
+  %53 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 12, !dbg !9
+  %54 = load float, ptr %acc12, align 4, !dbg !9
   store float %54, ptr %53, align 4, !dbg !9
-  %55 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 19, !dbg !9
-  %56 = load float, ptr %acc19, align 4, !dbg !9
+  %55 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 13, !dbg !9
+  %56 = load float, ptr %acc13, align 4, !dbg !9
   store float %56, ptr %55, align 4, !dbg !9
-  %57 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 20, !dbg !9
-  %58 = load float, ptr %acc20, align 4, !dbg !9
+  %57 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 14, !dbg !9
+  %58 = load float, ptr %acc14, align 4, !dbg !9
   store float %58, ptr %57, align 4, !dbg !9
-  %59 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 21, !dbg !9
-  %60 = load float, ptr %acc21, align 4, !dbg !9
+  %59 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 15, !dbg !9
+  %60 = load float, ptr %acc15, align 4, !dbg !9
   store float %60, ptr %59, align 4, !dbg !9
-  %61 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 22, !dbg !9
-  %62 = load float, ptr %acc22, align 4, !dbg !9
+  %61 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 16, !dbg !9
+  %62 = load float, ptr %acc16, align 4, !dbg !9
   store float %62, ptr %61, align 4, !dbg !9
-  %63 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 23, !dbg !9
-  %64 = load float, ptr %acc23, align 4, !dbg !9
+  %63 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 17, !dbg !9
+  %64 = load float, ptr %acc17, align 4, !dbg !9
   store float %64, ptr %63, align 4, !dbg !9
-  %65 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 24, !dbg !9
-  %66 = load float, ptr %acc24, align 4, !dbg !9
+  %65 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 18, !dbg !9
+  %66 = load float, ptr %acc18, align 4, !dbg !9
   store float %66, ptr %65, align 4, !dbg !9
-  %67 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 25, !dbg !9
-  %68 = load float, ptr %acc25, align 4, !dbg !9
+  %67 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 19, !dbg !9
+  %68 = load float, ptr %acc19, align 4, !dbg !9
   store float %68, ptr %67, align 4, !dbg !9
-  %69 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 26, !dbg !9
-  %70 = load float, ptr %acc26, align 4, !dbg !9
+  %69 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 20, !dbg !9
+  %70 = load float, ptr %acc20, align 4, !dbg !9
   store float %70, ptr %69, align 4, !dbg !9
-  %71 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 27, !dbg !9
-  %72 = load float, ptr %acc27, align 4, !dbg !9
+  %71 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 21, !dbg !9
+  %72 = load float, ptr %acc21, align 4, !dbg !9
   store float %72, ptr %71, align 4, !dbg !9
-  %73 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 28, !dbg !9
-  %74 = load float, ptr %acc28, align 4, !dbg !9
+  %73 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 22, !dbg !9
+  %74 = load float, ptr %acc22, align 4, !dbg !9
   store float %74, ptr %73, align 4, !dbg !9
-  %75 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 29, !dbg !9
-  %76 = load float, ptr %acc29, align 4, !dbg !9
+  %75 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 23, !dbg !9
+  %76 = load float, ptr %acc23, align 4, !dbg !9
   store float %76, ptr %75, align 4, !dbg !9
-  %77 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 30, !dbg !9
-  %78 = load float, ptr %acc30, align 4, !dbg !9
+  %77 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 24, !dbg !9
+  %78 = load float, ptr %acc24, align 4, !dbg !9
   store float %78, ptr %77, align 4, !dbg !9
-  %79 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 31, !dbg !9
-  %80 = load float, ptr %acc31, align 4, !dbg !9
+  %79 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 25, !dbg !9
+  %80 = load float, ptr %acc25, align 4, !dbg !9
   store float %80, ptr %79, align 4, !dbg !9
+  %81 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 26, !dbg !9
+  %82 = load float, ptr %acc26, align 4, !dbg !9
+  store float %82, ptr %81, align 4, !dbg !9
+  %83 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 27, !dbg !9
+  %84 = load float, ptr %acc27, align 4, !dbg !9
+  store float %84, ptr %83, align 4, !dbg !9
+  %85 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 28, !dbg !9
+  %86 = load float, ptr %acc28, align 4, !dbg !9
+  store float %86, ptr %85, align 4, !dbg !9
+  %87 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 29, !dbg !9
+  %88 = load float, ptr %acc29, align 4, !dbg !9
+  store float %88, ptr %87, align 4, !dbg !9
+  %89 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 30, !dbg !9
+  %90 = load float, ptr %acc30, align 4, !dbg !9
+  store float %90, ptr %89, align 4, !dbg !9
+  %91 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 31, !dbg !9
+  %92 = load float, ptr %acc31, align 4, !dbg !9
+  store float %92, ptr %91, align 4, !dbg !9
   br label %loop.header44, !dbg !9
 
 loop.header32:                                    ; preds = %if.end, %loop.body
   %iv35 = phi i64 [ 0, %loop.body ], [ %iv.next, %if.end ], !dbg !9
-  %81 = icmp slt i64 %iv35, 16, !dbg !9
-  br i1 %81, label %loop.body33, label %loop.exit34, !dbg !9
+  %93 = icmp slt i64 %iv35, 16, !dbg !9
+  br i1 %93, label %loop.body33, label %loop.exit34, !dbg !9
 
 loop.body33:                                      ; preds = %loop.header32
-  %82 = mul i64 %iv35, 128, !dbg !9
-  %83 = add i64 %82, %1, !dbg !9
-  %84 = udiv i64 %83, 32, !dbg !9
-  %85 = urem i64 %83, 32, !dbg !9
-  %86 = add i64 %14, %84, !dbg !9
-  %87 = add i64 %iv, %85, !dbg !9
-  %88 = icmp slt i64 %87, 96, !dbg !9
-  %89 = icmp slt i64 %86, 64, !dbg !9
-  %90 = and i1 %89, %88, !dbg !9
+  %94 = mul i64 %iv35, 128, !dbg !9
+  %95 = add i64 %94, %1, !dbg !9
+  %96 = udiv i64 %95, 32, !dbg !9
+  %97 = urem i64 %95, 32, !dbg !9
+  %98 = add i64 %14, %96, !dbg !9
+  %99 = add i64 %iv, %97, !dbg !9
+  %100 = icmp slt i64 %99, 96, !dbg !9
+  %101 = icmp slt i64 %98, 64, !dbg !9
+  %102 = and i1 %101, %100, !dbg !9
   store i16 0, ptr %staged, align 2, !dbg !9
-  br i1 %90, label %if.then, label %if.end, !dbg !9
+  br i1 %102, label %if.then, label %if.end, !dbg !9
 
 loop.exit34:                                      ; preds = %loop.header32
   br label %loop.header36, !dbg !9
 
 if.then:                                          ; preds = %loop.body33
-  %91 = add i64 0, %86, !dbg !10
-  %92 = mul i64 %91, 96, !dbg !10
-  %93 = add i64 %92, %87, !dbg !10
-  %94 = getelementptr inbounds bfloat, ptr %arg1, i64 %93, !dbg !10
-  %95 = load bfloat, ptr %94, align 2, !dbg !10
-  %96 = bitcast bfloat %95 to i16, !dbg !9
-  store i16 %96, ptr %staged, align 2, !dbg !9
+  %103 = add i64 0, %98, !dbg !10
+  %104 = mul i64 %103, 96, !dbg !10
+  %105 = add i64 %104, %99, !dbg !10
+  %106 = getelementptr inbounds bfloat, ptr %arg1, i64 %105, !dbg !10
+  %107 = load bfloat, ptr %106, align 2, !dbg !10
+  %108 = bitcast bfloat %107 to i16, !dbg !9
+  store i16 %108, ptr %staged, align 2, !dbg !9
   br label %if.end, !dbg !9
 
 if.end:                                           ; preds = %if.then, %loop.body33
-  %97 = mul i64 %84, 40, !dbg !9
-  %98 = add i64 %97, %85, !dbg !9
-  %99 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %98, !dbg !9
-  %100 = load i16, ptr %staged, align 2, !dbg !9
-  store i16 %100, ptr %99, align 2, !dbg !9
+  %109 = mul i64 %96, 40, !dbg !9
+  %110 = add i64 %109, %97, !dbg !9
+  %111 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %110, !dbg !9
+  %112 = load i16, ptr %staged, align 2, !dbg !9
+  store i16 %112, ptr %111, align 2, !dbg !9
   %iv.next = add nsw i64 %iv35, 1, !dbg !9
   br label %loop.header32, !dbg !9
 
 loop.header36:                                    ; preds = %if.end41, %loop.exit34
   %iv39 = phi i64 [ 0, %loop.exit34 ], [ %iv.next42, %if.end41 ], !dbg !9
-  %101 = icmp slt i64 %iv39, 16, !dbg !9
-  br i1 %101, label %loop.body37, label %loop.exit38, !dbg !9
+  %113 = icmp slt i64 %iv39, 16, !dbg !9
+  br i1 %113, label %loop.body37, label %loop.exit38, !dbg !9
 
 loop.body37:                                      ; preds = %loop.header36
-  %102 = mul i64 %iv39, 128, !dbg !9
-  %103 = add i64 %102, %1, !dbg !9
-  %104 = udiv i64 %103, 32, !dbg !9
-  %105 = urem i64 %103, 32, !dbg !9
-  %106 = add i64 %15, %104, !dbg !9
-  %107 = add i64 %iv, %105, !dbg !9
-  %108 = icmp slt i64 %107, 96, !dbg !9
-  %109 = icmp slt i64 %106, 80, !dbg !9
-  %110 = and i1 %109, %108, !dbg !9
+  %114 = mul i64 %iv39, 128, !dbg !9
+  %115 = add i64 %114, %1, !dbg !9
+  %116 = udiv i64 %115, 32, !dbg !9
+  %117 = urem i64 %115, 32, !dbg !9
+  %118 = add i64 %15, %116, !dbg !9
+  %119 = add i64 %iv, %117, !dbg !9
+  %120 = icmp slt i64 %119, 96, !dbg !9
+  %121 = icmp slt i64 %118, 80, !dbg !9
+  %122 = and i1 %121, %120, !dbg !9
   store i16 0, ptr %staged, align 2, !dbg !9
-  br i1 %110, label %if.then40, label %if.end41, !dbg !9
+  br i1 %122, label %if.then40, label %if.end41, !dbg !9
 
 loop.exit38:                                      ; preds = %loop.header36
   call void @llvm.nvvm.barrier0(), !dbg !9
-  %111 = mul i64 %5, 2, !dbg !11
-  %112 = add i64 0, %111, !dbg !11
-  %113 = mul i64 %6, 32, !dbg !11
-  %114 = add i64 %113, 0, !dbg !11
-  %115 = add i64 %114, %4, !dbg !11
-  %116 = mul i64 %115, 40, !dbg !11
-  %117 = add i64 %115, 8, !dbg !11
-  %118 = mul i64 %117, 40, !dbg !11
-  %119 = add i64 %116, %112, !dbg !11
-  %120 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %119, !dbg !11
-  %121 = load i32, ptr %120, align 4, !dbg !11
-  %122 = add i64 %118, %112, !dbg !11
-  %123 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %122, !dbg !11
-  %124 = load i32, ptr %123, align 4, !dbg !11
-  %125 = add i64 %112, 8, !dbg !11
-  %126 = add i64 %116, %125, !dbg !11
-  %127 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %126, !dbg !11
-  %128 = load i32, ptr %127, align 4, !dbg !11
-  %129 = add i64 %112, 8, !dbg !11
-  %130 = add i64 %118, %129, !dbg !11
-  %131 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %130, !dbg !11
-  %132 = load i32, ptr %131, align 4, !dbg !11
-  %133 = mul i64 %6, 32, !dbg !11
-  %134 = add i64 %133, 16, !dbg !11
-  %135 = add i64 %134, %4, !dbg !11
-  %136 = mul i64 %135, 40, !dbg !11
-  %137 = add i64 %135, 8, !dbg !11
-  %138 = mul i64 %137, 40, !dbg !11
-  %139 = add i64 %136, %112, !dbg !11
-  %140 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %139, !dbg !11
-  %141 = load i32, ptr %140, align 4, !dbg !11
-  %142 = add i64 %138, %112, !dbg !11
-  %143 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %142, !dbg !11
-  %144 = load i32, ptr %143, align 4, !dbg !11
-  %145 = add i64 %112, 8, !dbg !11
-  %146 = add i64 %136, %145, !dbg !11
-  %147 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %146, !dbg !11
-  %148 = load i32, ptr %147, align 4, !dbg !11
-  %149 = add i64 %112, 8, !dbg !11
-  %150 = add i64 %138, %149, !dbg !11
-  %151 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %150, !dbg !11
-  %152 = load i32, ptr %151, align 4, !dbg !11
-  %153 = mul i64 %7, 32, !dbg !11
-  %154 = add i64 %153, 0, !dbg !11
-  %155 = add i64 %154, %4, !dbg !11
-  %156 = mul i64 %155, 40, !dbg !11
-  %157 = add i64 %156, %112, !dbg !11
-  %158 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %157, !dbg !11
-  %159 = load i32, ptr %158, align 4, !dbg !11
-  %160 = add i64 %112, 8, !dbg !11
-  %161 = add i64 %156, %160, !dbg !11
-  %162 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %161, !dbg !11
-  %163 = load i32, ptr %162, align 4, !dbg !11
-  %164 = mul i64 %7, 32, !dbg !11
-  %165 = add i64 %164, 8, !dbg !11
-  %166 = add i64 %165, %4, !dbg !11
-  %167 = mul i64 %166, 40, !dbg !11
-  %168 = add i64 %167, %112, !dbg !11
-  %169 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %168, !dbg !11
-  %170 = load i32, ptr %169, align 4, !dbg !11
-  %171 = add i64 %112, 8, !dbg !11
-  %172 = add i64 %167, %171, !dbg !11
-  %173 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %172, !dbg !11
-  %174 = load i32, ptr %173, align 4, !dbg !11
-  %175 = mul i64 %7, 32, !dbg !11
-  %176 = add i64 %175, 16, !dbg !11
-  %177 = add i64 %176, %4, !dbg !11
-  %178 = mul i64 %177, 40, !dbg !11
-  %179 = add i64 %178, %112, !dbg !11
-  %180 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %179, !dbg !11
-  %181 = load i32, ptr %180, align 4, !dbg !11
-  %182 = add i64 %112, 8, !dbg !11
-  %183 = add i64 %178, %182, !dbg !11
-  %184 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %183, !dbg !11
-  %185 = load i32, ptr %184, align 4, !dbg !11
-  %186 = mul i64 %7, 32, !dbg !11
-  %187 = add i64 %186, 24, !dbg !11
-  %188 = add i64 %187, %4, !dbg !11
-  %189 = mul i64 %188, 40, !dbg !11
-  %190 = add i64 %189, %112, !dbg !11
-  %191 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %190, !dbg !11
-  %192 = load i32, ptr %191, align 4, !dbg !11
-  %193 = add i64 %112, 8, !dbg !11
-  %194 = add i64 %189, %193, !dbg !11
-  %195 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %194, !dbg !11
-  %196 = load i32, ptr %195, align 4, !dbg !11
-  %197 = load float, ptr %acc, align 4, !dbg !11
-  %198 = load float, ptr %acc1, align 4, !dbg !11
-  %199 = load float, ptr %acc2, align 4, !dbg !11
-  %200 = load float, ptr %acc3, align 4, !dbg !11
-  %201 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %121, i32 %124, i32 %128, i32 %132, i32 %159, i32 %163, float %197, float %198, float %199, float %200), !dbg !11
-  %202 = extractvalue { float, float, float, float } %201, 0, !dbg !11
-  %203 = extractvalue { float, float, float, float } %201, 1, !dbg !11
-  %204 = extractvalue { float, float, float, float } %201, 2, !dbg !11
-  %205 = extractvalue { float, float, float, float } %201, 3, !dbg !11
-  store float %202, ptr %acc, align 4, !dbg !11
-  store float %203, ptr %acc1, align 4, !dbg !11
-  store float %204, ptr %acc2, align 4, !dbg !11
-  store float %205, ptr %acc3, align 4, !dbg !11
-  %206 = load float, ptr %acc4, align 4, !dbg !11
-  %207 = load float, ptr %acc5, align 4, !dbg !11
-  %208 = load float, ptr %acc6, align 4, !dbg !11
-  %209 = load float, ptr %acc7, align 4, !dbg !11
-  %210 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %121, i32 %124, i32 %128, i32 %132, i32 %170, i32 %174, float %206, float %207, float %208, float %209), !dbg !11
-  %211 = extractvalue { float, float, float, float } %210, 0, !dbg !11
-  %212 = extractvalue { float, float, float, float } %210, 1, !dbg !11
-  %213 = extractvalue { float, float, float, float } %210, 2, !dbg !11
-  %214 = extractvalue { float, float, float, float } %210, 3, !dbg !11
-  store float %211, ptr %acc4, align 4, !dbg !11
-  store float %212, ptr %acc5, align 4, !dbg !11
-  store float %213, ptr %acc6, align 4, !dbg !11
-  store float %214, ptr %acc7, align 4, !dbg !11
-  %215 = load float, ptr %acc8, align 4, !dbg !11
-  %216 = load float, ptr %acc9, align 4, !dbg !11
-  %217 = load float, ptr %acc10, align 4, !dbg !11
-  %218 = load float, ptr %acc11, align 4, !dbg !11
-  %219 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %121, i32 %124, i32 %128, i32 %132, i32 %181, i32 %185, float %215, float %216, float %217, float %218), !dbg !11
-  %220 = extractvalue { float, float, float, float } %219, 0, !dbg !11
-  %221 = extractvalue { float, float, float, float } %219, 1, !dbg !11
-  %222 = extractvalue { float, float, float, float } %219, 2, !dbg !11
-  %223 = extractvalue { float, float, float, float } %219, 3, !dbg !11
-  store float %220, ptr %acc8, align 4, !dbg !11
-  store float %221, ptr %acc9, align 4, !dbg !11
-  store float %222, ptr %acc10, align 4, !dbg !11
-  store float %223, ptr %acc11, align 4, !dbg !11
-  %224 = load float, ptr %acc12, align 4, !dbg !11
-  %225 = load float, ptr %acc13, align 4, !dbg !11
-  %226 = load float, ptr %acc14, align 4, !dbg !11
-  %227 = load float, ptr %acc15, align 4, !dbg !11
-  %228 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %121, i32 %124, i32 %128, i32 %132, i32 %192, i32 %196, float %224, float %225, float %226, float %227), !dbg !11
-  %229 = extractvalue { float, float, float, float } %228, 0, !dbg !11
-  %230 = extractvalue { float, float, float, float } %228, 1, !dbg !11
-  %231 = extractvalue { float, float, float, float } %228, 2, !dbg !11
-  %232 = extractvalue { float, float, float, float } %228, 3, !dbg !11
-  store float %229, ptr %acc12, align 4, !dbg !11
-  store float %230, ptr %acc13, align 4, !dbg !11
-  store float %231, ptr %acc14, align 4, !dbg !11
-  store float %232, ptr %acc15, align 4, !dbg !11
-  %233 = load float, ptr %acc16, align 4, !dbg !11
-  %234 = load float, ptr %acc17, align 4, !dbg !11
-  %235 = load float, ptr %acc18, align 4, !dbg !11
-  %236 = load float, ptr %acc19, align 4, !dbg !11
-  %237 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %141, i32 %144, i32 %148, i32 %152, i32 %159, i32 %163, float %233, float %234, float %235, float %236), !dbg !11
-  %238 = extractvalue { float, float, float, float } %237, 0, !dbg !11
-  %239 = extractvalue { float, float, float, float } %237, 1, !dbg !11
-  %240 = extractvalue { float, float, float, float } %237, 2, !dbg !11
-  %241 = extractvalue { float, float, float, float } %237, 3, !dbg !11
-  store float %238, ptr %acc16, align 4, !dbg !11
-  store float %239, ptr %acc17, align 4, !dbg !11
-  store float %240, ptr %acc18, align 4, !dbg !11
-  store float %241, ptr %acc19, align 4, !dbg !11
-  %242 = load float, ptr %acc20, align 4, !dbg !11
-  %243 = load float, ptr %acc21, align 4, !dbg !11
-  %244 = load float, ptr %acc22, align 4, !dbg !11
-  %245 = load float, ptr %acc23, align 4, !dbg !11
-  %246 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %141, i32 %144, i32 %148, i32 %152, i32 %170, i32 %174, float %242, float %243, float %244, float %245), !dbg !11
-  %247 = extractvalue { float, float, float, float } %246, 0, !dbg !11
-  %248 = extractvalue { float, float, float, float } %246, 1, !dbg !11
-  %249 = extractvalue { float, float, float, float } %246, 2, !dbg !11
-  %250 = extractvalue { float, float, float, float } %246, 3, !dbg !11
-  store float %247, ptr %acc20, align 4, !dbg !11
-  store float %248, ptr %acc21, align 4, !dbg !11
-  store float %249, ptr %acc22, align 4, !dbg !11
-  store float %250, ptr %acc23, align 4, !dbg !11
-  %251 = load float, ptr %acc24, align 4, !dbg !11
-  %252 = load float, ptr %acc25, align 4, !dbg !11
-  %253 = load float, ptr %acc26, align 4, !dbg !11
-  %254 = load float, ptr %acc27, align 4, !dbg !11
-  %255 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %141, i32 %144, i32 %148, i32 %152, i32 %181, i32 %185, float %251, float %252, float %253, float %254), !dbg !11
-  %256 = extractvalue { float, float, float, float } %255, 0, !dbg !11
-  %257 = extractvalue { float, float, float, float } %255, 1, !dbg !11
-  %258 = extractvalue { float, float, float, float } %255, 2, !dbg !11
-  %259 = extractvalue { float, float, float, float } %255, 3, !dbg !11
-  store float %256, ptr %acc24, align 4, !dbg !11
-  store float %257, ptr %acc25, align 4, !dbg !11
-  store float %258, ptr %acc26, align 4, !dbg !11
-  store float %259, ptr %acc27, align 4, !dbg !11
-  %260 = load float, ptr %acc28, align 4, !dbg !11
-  %261 = load float, ptr %acc29, align 4, !dbg !11
-  %262 = load float, ptr %acc30, align 4, !dbg !11
-  %263 = load float, ptr %acc31, align 4, !dbg !11
-  %264 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %141, i32 %144, i32 %148, i32 %152, i32 %192, i32 %196, float %260, float %261, float %262, float %263), !dbg !11
-  %265 = extractvalue { float, float, float, float } %264, 0, !dbg !11
-  %266 = extractvalue { float, float, float, float } %264, 1, !dbg !11
-  %267 = extractvalue { float, float, float, float } %264, 2, !dbg !11
-  %268 = extractvalue { float, float, float, float } %264, 3, !dbg !11
-  store float %265, ptr %acc28, align 4, !dbg !11
-  store float %266, ptr %acc29, align 4, !dbg !11
-  store float %267, ptr %acc30, align 4, !dbg !11
-  store float %268, ptr %acc31, align 4, !dbg !11
-  %269 = mul i64 %5, 2, !dbg !11
-  %270 = add i64 16, %269, !dbg !11
-  %271 = mul i64 %6, 32, !dbg !11
-  %272 = add i64 %271, 0, !dbg !11
-  %273 = add i64 %272, %4, !dbg !11
-  %274 = mul i64 %273, 40, !dbg !11
-  %275 = add i64 %273, 8, !dbg !11
-  %276 = mul i64 %275, 40, !dbg !11
-  %277 = add i64 %274, %270, !dbg !11
-  %278 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %277, !dbg !11
-  %279 = load i32, ptr %278, align 4, !dbg !11
-  %280 = add i64 %276, %270, !dbg !11
-  %281 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %280, !dbg !11
-  %282 = load i32, ptr %281, align 4, !dbg !11
-  %283 = add i64 %270, 8, !dbg !11
-  %284 = add i64 %274, %283, !dbg !11
-  %285 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %284, !dbg !11
-  %286 = load i32, ptr %285, align 4, !dbg !11
-  %287 = add i64 %270, 8, !dbg !11
-  %288 = add i64 %276, %287, !dbg !11
-  %289 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %288, !dbg !11
-  %290 = load i32, ptr %289, align 4, !dbg !11
-  %291 = mul i64 %6, 32, !dbg !11
-  %292 = add i64 %291, 16, !dbg !11
-  %293 = add i64 %292, %4, !dbg !11
-  %294 = mul i64 %293, 40, !dbg !11
-  %295 = add i64 %293, 8, !dbg !11
-  %296 = mul i64 %295, 40, !dbg !11
-  %297 = add i64 %294, %270, !dbg !11
-  %298 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %297, !dbg !11
-  %299 = load i32, ptr %298, align 4, !dbg !11
-  %300 = add i64 %296, %270, !dbg !11
-  %301 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %300, !dbg !11
-  %302 = load i32, ptr %301, align 4, !dbg !11
-  %303 = add i64 %270, 8, !dbg !11
-  %304 = add i64 %294, %303, !dbg !11
-  %305 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %304, !dbg !11
-  %306 = load i32, ptr %305, align 4, !dbg !11
-  %307 = add i64 %270, 8, !dbg !11
-  %308 = add i64 %296, %307, !dbg !11
-  %309 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %308, !dbg !11
-  %310 = load i32, ptr %309, align 4, !dbg !11
-  %311 = mul i64 %7, 32, !dbg !11
-  %312 = add i64 %311, 0, !dbg !11
-  %313 = add i64 %312, %4, !dbg !11
-  %314 = mul i64 %313, 40, !dbg !11
-  %315 = add i64 %314, %270, !dbg !11
-  %316 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %315, !dbg !11
-  %317 = load i32, ptr %316, align 4, !dbg !11
-  %318 = add i64 %270, 8, !dbg !11
-  %319 = add i64 %314, %318, !dbg !11
-  %320 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %319, !dbg !11
-  %321 = load i32, ptr %320, align 4, !dbg !11
-  %322 = mul i64 %7, 32, !dbg !11
-  %323 = add i64 %322, 8, !dbg !11
-  %324 = add i64 %323, %4, !dbg !11
-  %325 = mul i64 %324, 40, !dbg !11
-  %326 = add i64 %325, %270, !dbg !11
-  %327 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %326, !dbg !11
-  %328 = load i32, ptr %327, align 4, !dbg !11
-  %329 = add i64 %270, 8, !dbg !11
-  %330 = add i64 %325, %329, !dbg !11
-  %331 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %330, !dbg !11
-  %332 = load i32, ptr %331, align 4, !dbg !11
-  %333 = mul i64 %7, 32, !dbg !11
-  %334 = add i64 %333, 16, !dbg !11
-  %335 = add i64 %334, %4, !dbg !11
-  %336 = mul i64 %335, 40, !dbg !11
-  %337 = add i64 %336, %270, !dbg !11
-  %338 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %337, !dbg !11
-  %339 = load i32, ptr %338, align 4, !dbg !11
-  %340 = add i64 %270, 8, !dbg !11
-  %341 = add i64 %336, %340, !dbg !11
-  %342 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %341, !dbg !11
-  %343 = load i32, ptr %342, align 4, !dbg !11
-  %344 = mul i64 %7, 32, !dbg !11
-  %345 = add i64 %344, 24, !dbg !11
-  %346 = add i64 %345, %4, !dbg !11
-  %347 = mul i64 %346, 40, !dbg !11
-  %348 = add i64 %347, %270, !dbg !11
-  %349 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %348, !dbg !11
-  %350 = load i32, ptr %349, align 4, !dbg !11
-  %351 = add i64 %270, 8, !dbg !11
-  %352 = add i64 %347, %351, !dbg !11
-  %353 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %352, !dbg !11
-  %354 = load i32, ptr %353, align 4, !dbg !11
-  %355 = load float, ptr %acc, align 4, !dbg !11
-  %356 = load float, ptr %acc1, align 4, !dbg !11
-  %357 = load float, ptr %acc2, align 4, !dbg !11
-  %358 = load float, ptr %acc3, align 4, !dbg !11
-  %359 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %279, i32 %282, i32 %286, i32 %290, i32 %317, i32 %321, float %355, float %356, float %357, float %358), !dbg !11
-  %360 = extractvalue { float, float, float, float } %359, 0, !dbg !11
-  %361 = extractvalue { float, float, float, float } %359, 1, !dbg !11
-  %362 = extractvalue { float, float, float, float } %359, 2, !dbg !11
-  %363 = extractvalue { float, float, float, float } %359, 3, !dbg !11
-  store float %360, ptr %acc, align 4, !dbg !11
-  store float %361, ptr %acc1, align 4, !dbg !11
-  store float %362, ptr %acc2, align 4, !dbg !11
-  store float %363, ptr %acc3, align 4, !dbg !11
-  %364 = load float, ptr %acc4, align 4, !dbg !11
-  %365 = load float, ptr %acc5, align 4, !dbg !11
-  %366 = load float, ptr %acc6, align 4, !dbg !11
-  %367 = load float, ptr %acc7, align 4, !dbg !11
-  %368 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %279, i32 %282, i32 %286, i32 %290, i32 %328, i32 %332, float %364, float %365, float %366, float %367), !dbg !11
-  %369 = extractvalue { float, float, float, float } %368, 0, !dbg !11
-  %370 = extractvalue { float, float, float, float } %368, 1, !dbg !11
-  %371 = extractvalue { float, float, float, float } %368, 2, !dbg !11
-  %372 = extractvalue { float, float, float, float } %368, 3, !dbg !11
-  store float %369, ptr %acc4, align 4, !dbg !11
-  store float %370, ptr %acc5, align 4, !dbg !11
-  store float %371, ptr %acc6, align 4, !dbg !11
-  store float %372, ptr %acc7, align 4, !dbg !11
-  %373 = load float, ptr %acc8, align 4, !dbg !11
-  %374 = load float, ptr %acc9, align 4, !dbg !11
-  %375 = load float, ptr %acc10, align 4, !dbg !11
-  %376 = load float, ptr %acc11, align 4, !dbg !11
-  %377 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %279, i32 %282, i32 %286, i32 %290, i32 %339, i32 %343, float %373, float %374, float %375, float %376), !dbg !11
-  %378 = extractvalue { float, float, float, float } %377, 0, !dbg !11
-  %379 = extractvalue { float, float, float, float } %377, 1, !dbg !11
-  %380 = extractvalue { float, float, float, float } %377, 2, !dbg !11
-  %381 = extractvalue { float, float, float, float } %377, 3, !dbg !11
-  store float %378, ptr %acc8, align 4, !dbg !11
-  store float %379, ptr %acc9, align 4, !dbg !11
-  store float %380, ptr %acc10, align 4, !dbg !11
-  store float %381, ptr %acc11, align 4, !dbg !11
-  %382 = load float, ptr %acc12, align 4, !dbg !11
-  %383 = load float, ptr %acc13, align 4, !dbg !11
-  %384 = load float, ptr %acc14, align 4, !dbg !11
-  %385 = load float, ptr %acc15, align 4, !dbg !11
-  %386 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %279, i32 %282, i32 %286, i32 %290, i32 %350, i32 %354, float %382, float %383, float %384, float %385), !dbg !11
-  %387 = extractvalue { float, float, float, float } %386, 0, !dbg !11
-  %388 = extractvalue { float, float, float, float } %386, 1, !dbg !11
-  %389 = extractvalue { float, float, float, float } %386, 2, !dbg !11
-  %390 = extractvalue { float, float, float, float } %386, 3, !dbg !11
-  store float %387, ptr %acc12, align 4, !dbg !11
-  store float %388, ptr %acc13, align 4, !dbg !11
-  store float %389, ptr %acc14, align 4, !dbg !11
-  store float %390, ptr %acc15, align 4, !dbg !11
-  %391 = load float, ptr %acc16, align 4, !dbg !11
-  %392 = load float, ptr %acc17, align 4, !dbg !11
-  %393 = load float, ptr %acc18, align 4, !dbg !11
-  %394 = load float, ptr %acc19, align 4, !dbg !11
-  %395 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %299, i32 %302, i32 %306, i32 %310, i32 %317, i32 %321, float %391, float %392, float %393, float %394), !dbg !11
-  %396 = extractvalue { float, float, float, float } %395, 0, !dbg !11
-  %397 = extractvalue { float, float, float, float } %395, 1, !dbg !11
-  %398 = extractvalue { float, float, float, float } %395, 2, !dbg !11
-  %399 = extractvalue { float, float, float, float } %395, 3, !dbg !11
-  store float %396, ptr %acc16, align 4, !dbg !11
-  store float %397, ptr %acc17, align 4, !dbg !11
-  store float %398, ptr %acc18, align 4, !dbg !11
-  store float %399, ptr %acc19, align 4, !dbg !11
-  %400 = load float, ptr %acc20, align 4, !dbg !11
-  %401 = load float, ptr %acc21, align 4, !dbg !11
-  %402 = load float, ptr %acc22, align 4, !dbg !11
-  %403 = load float, ptr %acc23, align 4, !dbg !11
-  %404 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %299, i32 %302, i32 %306, i32 %310, i32 %328, i32 %332, float %400, float %401, float %402, float %403), !dbg !11
-  %405 = extractvalue { float, float, float, float } %404, 0, !dbg !11
-  %406 = extractvalue { float, float, float, float } %404, 1, !dbg !11
-  %407 = extractvalue { float, float, float, float } %404, 2, !dbg !11
-  %408 = extractvalue { float, float, float, float } %404, 3, !dbg !11
-  store float %405, ptr %acc20, align 4, !dbg !11
-  store float %406, ptr %acc21, align 4, !dbg !11
-  store float %407, ptr %acc22, align 4, !dbg !11
-  store float %408, ptr %acc23, align 4, !dbg !11
-  %409 = load float, ptr %acc24, align 4, !dbg !11
-  %410 = load float, ptr %acc25, align 4, !dbg !11
-  %411 = load float, ptr %acc26, align 4, !dbg !11
-  %412 = load float, ptr %acc27, align 4, !dbg !11
-  %413 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %299, i32 %302, i32 %306, i32 %310, i32 %339, i32 %343, float %409, float %410, float %411, float %412), !dbg !11
-  %414 = extractvalue { float, float, float, float } %413, 0, !dbg !11
-  %415 = extractvalue { float, float, float, float } %413, 1, !dbg !11
-  %416 = extractvalue { float, float, float, float } %413, 2, !dbg !11
-  %417 = extractvalue { float, float, float, float } %413, 3, !dbg !11
-  store float %414, ptr %acc24, align 4, !dbg !11
-  store float %415, ptr %acc25, align 4, !dbg !11
-  store float %416, ptr %acc26, align 4, !dbg !11
-  store float %417, ptr %acc27, align 4, !dbg !11
-  %418 = load float, ptr %acc28, align 4, !dbg !11
-  %419 = load float, ptr %acc29, align 4, !dbg !11
-  %420 = load float, ptr %acc30, align 4, !dbg !11
-  %421 = load float, ptr %acc31, align 4, !dbg !11
-  %422 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %299, i32 %302, i32 %306, i32 %310, i32 %350, i32 %354, float %418, float %419, float %420, float %421), !dbg !11
-  %423 = extractvalue { float, float, float, float } %422, 0, !dbg !11
-  %424 = extractvalue { float, float, float, float } %422, 1, !dbg !11
-  %425 = extractvalue { float, float, float, float } %422, 2, !dbg !11
-  %426 = extractvalue { float, float, float, float } %422, 3, !dbg !11
-  store float %423, ptr %acc28, align 4, !dbg !11
-  store float %424, ptr %acc29, align 4, !dbg !11
-  store float %425, ptr %acc30, align 4, !dbg !11
-  store float %426, ptr %acc31, align 4, !dbg !11
+  %123 = mul i64 %6, 32, !dbg !11
+  %124 = add i64 %123, 0, !dbg !11
+  %125 = add i64 %124, %20, !dbg !11
+  %126 = add i64 0, %22, !dbg !11
+  %127 = mul i64 %125, 40, !dbg !11
+  %128 = add i64 %127, %126, !dbg !11
+  %129 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %128, !dbg !11
+  %130 = addrspacecast ptr %129 to ptr addrspace(3), !dbg !11
+  %131 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %130), !dbg !11
+  %132 = extractvalue { i32, i32, i32, i32 } %131, 0, !dbg !11
+  %133 = extractvalue { i32, i32, i32, i32 } %131, 1, !dbg !11
+  %134 = extractvalue { i32, i32, i32, i32 } %131, 2, !dbg !11
+  %135 = extractvalue { i32, i32, i32, i32 } %131, 3, !dbg !11
+  %136 = mul i64 %6, 32, !dbg !11
+  %137 = add i64 %136, 16, !dbg !11
+  %138 = add i64 %137, %20, !dbg !11
+  %139 = add i64 0, %22, !dbg !11
+  %140 = mul i64 %138, 40, !dbg !11
+  %141 = add i64 %140, %139, !dbg !11
+  %142 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %141, !dbg !11
+  %143 = addrspacecast ptr %142 to ptr addrspace(3), !dbg !11
+  %144 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %143), !dbg !11
+  %145 = extractvalue { i32, i32, i32, i32 } %144, 0, !dbg !11
+  %146 = extractvalue { i32, i32, i32, i32 } %144, 1, !dbg !11
+  %147 = extractvalue { i32, i32, i32, i32 } %144, 2, !dbg !11
+  %148 = extractvalue { i32, i32, i32, i32 } %144, 3, !dbg !11
+  %149 = mul i64 %7, 32, !dbg !11
+  %150 = add i64 %149, 0, !dbg !11
+  %151 = add i64 %150, %25, !dbg !11
+  %152 = add i64 0, %27, !dbg !11
+  %153 = mul i64 %151, 40, !dbg !11
+  %154 = add i64 %153, %152, !dbg !11
+  %155 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %154, !dbg !11
+  %156 = addrspacecast ptr %155 to ptr addrspace(3), !dbg !11
+  %157 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %156), !dbg !11
+  %158 = extractvalue { i32, i32, i32, i32 } %157, 0, !dbg !11
+  %159 = extractvalue { i32, i32, i32, i32 } %157, 1, !dbg !11
+  %160 = extractvalue { i32, i32, i32, i32 } %157, 2, !dbg !11
+  %161 = extractvalue { i32, i32, i32, i32 } %157, 3, !dbg !11
+  %162 = mul i64 %7, 32, !dbg !11
+  %163 = add i64 %162, 16, !dbg !11
+  %164 = add i64 %163, %25, !dbg !11
+  %165 = add i64 0, %27, !dbg !11
+  %166 = mul i64 %164, 40, !dbg !11
+  %167 = add i64 %166, %165, !dbg !11
+  %168 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %167, !dbg !11
+  %169 = addrspacecast ptr %168 to ptr addrspace(3), !dbg !11
+  %170 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %169), !dbg !11
+  %171 = extractvalue { i32, i32, i32, i32 } %170, 0, !dbg !11
+  %172 = extractvalue { i32, i32, i32, i32 } %170, 1, !dbg !11
+  %173 = extractvalue { i32, i32, i32, i32 } %170, 2, !dbg !11
+  %174 = extractvalue { i32, i32, i32, i32 } %170, 3, !dbg !11
+  %175 = load float, ptr %acc, align 4, !dbg !11
+  %176 = load float, ptr %acc1, align 4, !dbg !11
+  %177 = load float, ptr %acc2, align 4, !dbg !11
+  %178 = load float, ptr %acc3, align 4, !dbg !11
+  %179 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %132, i32 %133, i32 %134, i32 %135, i32 %158, i32 %159, float %175, float %176, float %177, float %178), !dbg !11
+  %180 = extractvalue { float, float, float, float } %179, 0, !dbg !11
+  %181 = extractvalue { float, float, float, float } %179, 1, !dbg !11
+  %182 = extractvalue { float, float, float, float } %179, 2, !dbg !11
+  %183 = extractvalue { float, float, float, float } %179, 3, !dbg !11
+  store float %180, ptr %acc, align 4, !dbg !11
+  store float %181, ptr %acc1, align 4, !dbg !11
+  store float %182, ptr %acc2, align 4, !dbg !11
+  store float %183, ptr %acc3, align 4, !dbg !11
+  %184 = load float, ptr %acc4, align 4, !dbg !11
+  %185 = load float, ptr %acc5, align 4, !dbg !11
+  %186 = load float, ptr %acc6, align 4, !dbg !11
+  %187 = load float, ptr %acc7, align 4, !dbg !11
+  %188 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %132, i32 %133, i32 %134, i32 %135, i32 %160, i32 %161, float %184, float %185, float %186, float %187), !dbg !11
+  %189 = extractvalue { float, float, float, float } %188, 0, !dbg !11
+  %190 = extractvalue { float, float, float, float } %188, 1, !dbg !11
+  %191 = extractvalue { float, float, float, float } %188, 2, !dbg !11
+  %192 = extractvalue { float, float, float, float } %188, 3, !dbg !11
+  store float %189, ptr %acc4, align 4, !dbg !11
+  store float %190, ptr %acc5, align 4, !dbg !11
+  store float %191, ptr %acc6, align 4, !dbg !11
+  store float %192, ptr %acc7, align 4, !dbg !11
+  %193 = load float, ptr %acc8, align 4, !dbg !11
+  %194 = load float, ptr %acc9, align 4, !dbg !11
+  %195 = load float, ptr %acc10, align 4, !dbg !11
+  %196 = load float, ptr %acc11, align 4, !dbg !11
+  %197 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %132, i32 %133, i32 %134, i32 %135, i32 %171, i32 %172, float %193, float %194, float %195, float %196), !dbg !11
+  %198 = extractvalue { float, float, float, float } %197, 0, !dbg !11
+  %199 = extractvalue { float, float, float, float } %197, 1, !dbg !11
+  %200 = extractvalue { float, float, float, float } %197, 2, !dbg !11
+  %201 = extractvalue { float, float, float, float } %197, 3, !dbg !11
+  store float %198, ptr %acc8, align 4, !dbg !11
+  store float %199, ptr %acc9, align 4, !dbg !11
+  store float %200, ptr %acc10, align 4, !dbg !11
+  store float %201, ptr %acc11, align 4, !dbg !11
+  %202 = load float, ptr %acc12, align 4, !dbg !11
+  %203 = load float, ptr %acc13, align 4, !dbg !11
+  %204 = load float, ptr %acc14, align 4, !dbg !11
+  %205 = load float, ptr %acc15, align 4, !dbg !11
+  %206 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %132, i32 %133, i32 %134, i32 %135, i32 %173, i32 %174, float %202, float %203, float %204, float %205), !dbg !11
+  %207 = extractvalue { float, float, float, float } %206, 0, !dbg !11
+  %208 = extractvalue { float, float, float, float } %206, 1, !dbg !11
+  %209 = extractvalue { float, float, float, float } %206, 2, !dbg !11
+  %210 = extractvalue { float, float, float, float } %206, 3, !dbg !11
+  store float %207, ptr %acc12, align 4, !dbg !11
+  store float %208, ptr %acc13, align 4, !dbg !11
+  store float %209, ptr %acc14, align 4, !dbg !11
+  store float %210, ptr %acc15, align 4, !dbg !11
+  %211 = load float, ptr %acc16, align 4, !dbg !11
+  %212 = load float, ptr %acc17, align 4, !dbg !11
+  %213 = load float, ptr %acc18, align 4, !dbg !11
+  %214 = load float, ptr %acc19, align 4, !dbg !11
+  %215 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %145, i32 %146, i32 %147, i32 %148, i32 %158, i32 %159, float %211, float %212, float %213, float %214), !dbg !11
+  %216 = extractvalue { float, float, float, float } %215, 0, !dbg !11
+  %217 = extractvalue { float, float, float, float } %215, 1, !dbg !11
+  %218 = extractvalue { float, float, float, float } %215, 2, !dbg !11
+  %219 = extractvalue { float, float, float, float } %215, 3, !dbg !11
+  store float %216, ptr %acc16, align 4, !dbg !11
+  store float %217, ptr %acc17, align 4, !dbg !11
+  store float %218, ptr %acc18, align 4, !dbg !11
+  store float %219, ptr %acc19, align 4, !dbg !11
+  %220 = load float, ptr %acc20, align 4, !dbg !11
+  %221 = load float, ptr %acc21, align 4, !dbg !11
+  %222 = load float, ptr %acc22, align 4, !dbg !11
+  %223 = load float, ptr %acc23, align 4, !dbg !11
+  %224 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %145, i32 %146, i32 %147, i32 %148, i32 %160, i32 %161, float %220, float %221, float %222, float %223), !dbg !11
+  %225 = extractvalue { float, float, float, float } %224, 0, !dbg !11
+  %226 = extractvalue { float, float, float, float } %224, 1, !dbg !11
+  %227 = extractvalue { float, float, float, float } %224, 2, !dbg !11
+  %228 = extractvalue { float, float, float, float } %224, 3, !dbg !11
+  store float %225, ptr %acc20, align 4, !dbg !11
+  store float %226, ptr %acc21, align 4, !dbg !11
+  store float %227, ptr %acc22, align 4, !dbg !11
+  store float %228, ptr %acc23, align 4, !dbg !11
+  %229 = load float, ptr %acc24, align 4, !dbg !11
+  %230 = load float, ptr %acc25, align 4, !dbg !11
+  %231 = load float, ptr %acc26, align 4, !dbg !11
+  %232 = load float, ptr %acc27, align 4, !dbg !11
+  %233 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %145, i32 %146, i32 %147, i32 %148, i32 %171, i32 %172, float %229, float %230, float %231, float %232), !dbg !11
+  %234 = extractvalue { float, float, float, float } %233, 0, !dbg !11
+  %235 = extractvalue { float, float, float, float } %233, 1, !dbg !11
+  %236 = extractvalue { float, float, float, float } %233, 2, !dbg !11
+  %237 = extractvalue { float, float, float, float } %233, 3, !dbg !11
+  store float %234, ptr %acc24, align 4, !dbg !11
+  store float %235, ptr %acc25, align 4, !dbg !11
+  store float %236, ptr %acc26, align 4, !dbg !11
+  store float %237, ptr %acc27, align 4, !dbg !11
+  %238 = load float, ptr %acc28, align 4, !dbg !11
+  %239 = load float, ptr %acc29, align 4, !dbg !11
+  %240 = load float, ptr %acc30, align 4, !dbg !11
+  %241 = load float, ptr %acc31, align 4, !dbg !11
+  %242 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %145, i32 %146, i32 %147, i32 %148, i32 %173, i32 %174, float %238, float %239, float %240, float %241), !dbg !11
+  %243 = extractvalue { float, float, float, float } %242, 0, !dbg !11
+  %244 = extractvalue { float, float, float, float } %242, 1, !dbg !11
+  %245 = extractvalue { float, float, float, float } %242, 2, !dbg !11
+  %246 = extractvalue { float, float, float, float } %242, 3, !dbg !11
+  store float %243, ptr %acc28, align 4, !dbg !11
+  store float %244, ptr %acc29, align 4, !dbg !11
+  store float %245, ptr %acc30, align 4, !dbg !11
+  store float %246, ptr %acc31, align 4, !dbg !11
+  %247 = mul i64 %6, 32, !dbg !11
+  %248 = add i64 %247, 0, !dbg !11
+  %249 = add i64 %248, %20, !dbg !11
+  %250 = add i64 16, %22, !dbg !11
+  %251 = mul i64 %249, 40, !dbg !11
+  %252 = add i64 %251, %250, !dbg !11
+  %253 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %252, !dbg !11
+  %254 = addrspacecast ptr %253 to ptr addrspace(3), !dbg !11
+  %255 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %254), !dbg !11
+  %256 = extractvalue { i32, i32, i32, i32 } %255, 0, !dbg !11
+  %257 = extractvalue { i32, i32, i32, i32 } %255, 1, !dbg !11
+  %258 = extractvalue { i32, i32, i32, i32 } %255, 2, !dbg !11
+  %259 = extractvalue { i32, i32, i32, i32 } %255, 3, !dbg !11
+  %260 = mul i64 %6, 32, !dbg !11
+  %261 = add i64 %260, 16, !dbg !11
+  %262 = add i64 %261, %20, !dbg !11
+  %263 = add i64 16, %22, !dbg !11
+  %264 = mul i64 %262, 40, !dbg !11
+  %265 = add i64 %264, %263, !dbg !11
+  %266 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_lhs_tile to ptr), i64 %265, !dbg !11
+  %267 = addrspacecast ptr %266 to ptr addrspace(3), !dbg !11
+  %268 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %267), !dbg !11
+  %269 = extractvalue { i32, i32, i32, i32 } %268, 0, !dbg !11
+  %270 = extractvalue { i32, i32, i32, i32 } %268, 1, !dbg !11
+  %271 = extractvalue { i32, i32, i32, i32 } %268, 2, !dbg !11
+  %272 = extractvalue { i32, i32, i32, i32 } %268, 3, !dbg !11
+  %273 = mul i64 %7, 32, !dbg !11
+  %274 = add i64 %273, 0, !dbg !11
+  %275 = add i64 %274, %25, !dbg !11
+  %276 = add i64 16, %27, !dbg !11
+  %277 = mul i64 %275, 40, !dbg !11
+  %278 = add i64 %277, %276, !dbg !11
+  %279 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %278, !dbg !11
+  %280 = addrspacecast ptr %279 to ptr addrspace(3), !dbg !11
+  %281 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %280), !dbg !11
+  %282 = extractvalue { i32, i32, i32, i32 } %281, 0, !dbg !11
+  %283 = extractvalue { i32, i32, i32, i32 } %281, 1, !dbg !11
+  %284 = extractvalue { i32, i32, i32, i32 } %281, 2, !dbg !11
+  %285 = extractvalue { i32, i32, i32, i32 } %281, 3, !dbg !11
+  %286 = mul i64 %7, 32, !dbg !11
+  %287 = add i64 %286, 16, !dbg !11
+  %288 = add i64 %287, %25, !dbg !11
+  %289 = add i64 16, %27, !dbg !11
+  %290 = mul i64 %288, 40, !dbg !11
+  %291 = add i64 %290, %289, !dbg !11
+  %292 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %291, !dbg !11
+  %293 = addrspacecast ptr %292 to ptr addrspace(3), !dbg !11
+  %294 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %293), !dbg !11
+  %295 = extractvalue { i32, i32, i32, i32 } %294, 0, !dbg !11
+  %296 = extractvalue { i32, i32, i32, i32 } %294, 1, !dbg !11
+  %297 = extractvalue { i32, i32, i32, i32 } %294, 2, !dbg !11
+  %298 = extractvalue { i32, i32, i32, i32 } %294, 3, !dbg !11
+  %299 = load float, ptr %acc, align 4, !dbg !11
+  %300 = load float, ptr %acc1, align 4, !dbg !11
+  %301 = load float, ptr %acc2, align 4, !dbg !11
+  %302 = load float, ptr %acc3, align 4, !dbg !11
+  %303 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %256, i32 %257, i32 %258, i32 %259, i32 %282, i32 %283, float %299, float %300, float %301, float %302), !dbg !11
+  %304 = extractvalue { float, float, float, float } %303, 0, !dbg !11
+  %305 = extractvalue { float, float, float, float } %303, 1, !dbg !11
+  %306 = extractvalue { float, float, float, float } %303, 2, !dbg !11
+  %307 = extractvalue { float, float, float, float } %303, 3, !dbg !11
+  store float %304, ptr %acc, align 4, !dbg !11
+  store float %305, ptr %acc1, align 4, !dbg !11
+  store float %306, ptr %acc2, align 4, !dbg !11
+  store float %307, ptr %acc3, align 4, !dbg !11
+  %308 = load float, ptr %acc4, align 4, !dbg !11
+  %309 = load float, ptr %acc5, align 4, !dbg !11
+  %310 = load float, ptr %acc6, align 4, !dbg !11
+  %311 = load float, ptr %acc7, align 4, !dbg !11
+  %312 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %256, i32 %257, i32 %258, i32 %259, i32 %284, i32 %285, float %308, float %309, float %310, float %311), !dbg !11
+  %313 = extractvalue { float, float, float, float } %312, 0, !dbg !11
+  %314 = extractvalue { float, float, float, float } %312, 1, !dbg !11
+  %315 = extractvalue { float, float, float, float } %312, 2, !dbg !11
+  %316 = extractvalue { float, float, float, float } %312, 3, !dbg !11
+  store float %313, ptr %acc4, align 4, !dbg !11
+  store float %314, ptr %acc5, align 4, !dbg !11
+  store float %315, ptr %acc6, align 4, !dbg !11
+  store float %316, ptr %acc7, align 4, !dbg !11
+  %317 = load float, ptr %acc8, align 4, !dbg !11
+  %318 = load float, ptr %acc9, align 4, !dbg !11
+  %319 = load float, ptr %acc10, align 4, !dbg !11
+  %320 = load float, ptr %acc11, align 4, !dbg !11
+  %321 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %256, i32 %257, i32 %258, i32 %259, i32 %295, i32 %296, float %317, float %318, float %319, float %320), !dbg !11
+  %322 = extractvalue { float, float, float, float } %321, 0, !dbg !11
+  %323 = extractvalue { float, float, float, float } %321, 1, !dbg !11
+  %324 = extractvalue { float, float, float, float } %321, 2, !dbg !11
+  %325 = extractvalue { float, float, float, float } %321, 3, !dbg !11
+  store float %322, ptr %acc8, align 4, !dbg !11
+  store float %323, ptr %acc9, align 4, !dbg !11
+  store float %324, ptr %acc10, align 4, !dbg !11
+  store float %325, ptr %acc11, align 4, !dbg !11
+  %326 = load float, ptr %acc12, align 4, !dbg !11
+  %327 = load float, ptr %acc13, align 4, !dbg !11
+  %328 = load float, ptr %acc14, align 4, !dbg !11
+  %329 = load float, ptr %acc15, align 4, !dbg !11
+  %330 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %256, i32 %257, i32 %258, i32 %259, i32 %297, i32 %298, float %326, float %327, float %328, float %329), !dbg !11
+  %331 = extractvalue { float, float, float, float } %330, 0, !dbg !11
+  %332 = extractvalue { float, float, float, float } %330, 1, !dbg !11
+  %333 = extractvalue { float, float, float, float } %330, 2, !dbg !11
+  %334 = extractvalue { float, float, float, float } %330, 3, !dbg !11
+  store float %331, ptr %acc12, align 4, !dbg !11
+  store float %332, ptr %acc13, align 4, !dbg !11
+  store float %333, ptr %acc14, align 4, !dbg !11
+  store float %334, ptr %acc15, align 4, !dbg !11
+  %335 = load float, ptr %acc16, align 4, !dbg !11
+  %336 = load float, ptr %acc17, align 4, !dbg !11
+  %337 = load float, ptr %acc18, align 4, !dbg !11
+  %338 = load float, ptr %acc19, align 4, !dbg !11
+  %339 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %269, i32 %270, i32 %271, i32 %272, i32 %282, i32 %283, float %335, float %336, float %337, float %338), !dbg !11
+  %340 = extractvalue { float, float, float, float } %339, 0, !dbg !11
+  %341 = extractvalue { float, float, float, float } %339, 1, !dbg !11
+  %342 = extractvalue { float, float, float, float } %339, 2, !dbg !11
+  %343 = extractvalue { float, float, float, float } %339, 3, !dbg !11
+  store float %340, ptr %acc16, align 4, !dbg !11
+  store float %341, ptr %acc17, align 4, !dbg !11
+  store float %342, ptr %acc18, align 4, !dbg !11
+  store float %343, ptr %acc19, align 4, !dbg !11
+  %344 = load float, ptr %acc20, align 4, !dbg !11
+  %345 = load float, ptr %acc21, align 4, !dbg !11
+  %346 = load float, ptr %acc22, align 4, !dbg !11
+  %347 = load float, ptr %acc23, align 4, !dbg !11
+  %348 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %269, i32 %270, i32 %271, i32 %272, i32 %284, i32 %285, float %344, float %345, float %346, float %347), !dbg !11
+  %349 = extractvalue { float, float, float, float } %348, 0, !dbg !11
+  %350 = extractvalue { float, float, float, float } %348, 1, !dbg !11
+  %351 = extractvalue { float, float, float, float } %348, 2, !dbg !11
+  %352 = extractvalue { float, float, float, float } %348, 3, !dbg !11
+  store float %349, ptr %acc20, align 4, !dbg !11
+  store float %350, ptr %acc21, align 4, !dbg !11
+  store float %351, ptr %acc22, align 4, !dbg !11
+  store float %352, ptr %acc23, align 4, !dbg !11
+  %353 = load float, ptr %acc24, align 4, !dbg !11
+  %354 = load float, ptr %acc25, align 4, !dbg !11
+  %355 = load float, ptr %acc26, align 4, !dbg !11
+  %356 = load float, ptr %acc27, align 4, !dbg !11
+  %357 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %269, i32 %270, i32 %271, i32 %272, i32 %295, i32 %296, float %353, float %354, float %355, float %356), !dbg !11
+  %358 = extractvalue { float, float, float, float } %357, 0, !dbg !11
+  %359 = extractvalue { float, float, float, float } %357, 1, !dbg !11
+  %360 = extractvalue { float, float, float, float } %357, 2, !dbg !11
+  %361 = extractvalue { float, float, float, float } %357, 3, !dbg !11
+  store float %358, ptr %acc24, align 4, !dbg !11
+  store float %359, ptr %acc25, align 4, !dbg !11
+  store float %360, ptr %acc26, align 4, !dbg !11
+  store float %361, ptr %acc27, align 4, !dbg !11
+  %362 = load float, ptr %acc28, align 4, !dbg !11
+  %363 = load float, ptr %acc29, align 4, !dbg !11
+  %364 = load float, ptr %acc30, align 4, !dbg !11
+  %365 = load float, ptr %acc31, align 4, !dbg !11
+  %366 = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %269, i32 %270, i32 %271, i32 %272, i32 %297, i32 %298, float %362, float %363, float %364, float %365), !dbg !11
+  %367 = extractvalue { float, float, float, float } %366, 0, !dbg !11
+  %368 = extractvalue { float, float, float, float } %366, 1, !dbg !11
+  %369 = extractvalue { float, float, float, float } %366, 2, !dbg !11
+  %370 = extractvalue { float, float, float, float } %366, 3, !dbg !11
+  store float %367, ptr %acc28, align 4, !dbg !11
+  store float %368, ptr %acc29, align 4, !dbg !11
+  store float %369, ptr %acc30, align 4, !dbg !11
+  store float %370, ptr %acc31, align 4, !dbg !11
   call void @llvm.nvvm.barrier0(), !dbg !11
   %iv.next43 = add nsw i64 %iv, 32, !dbg !9
   br label %loop.header, !dbg !9
 
 if.then40:                                        ; preds = %loop.body37
-  %427 = add i64 0, %107, !dbg !12
-  %428 = mul i64 %427, 80, !dbg !12
-  %429 = add i64 %428, %106, !dbg !12
-  %430 = getelementptr inbounds bfloat, ptr %arg2, i64 %429, !dbg !12
-  %431 = load bfloat, ptr %430, align 2, !dbg !12
-  %432 = bitcast bfloat %431 to i16, !dbg !9
-  store i16 %432, ptr %staged, align 2, !dbg !9
+  %371 = add i64 0, %119, !dbg !12
+  %372 = mul i64 %371, 80, !dbg !12
+  %373 = add i64 %372, %118, !dbg !12
+  %374 = getelementptr inbounds bfloat, ptr %arg2, i64 %373, !dbg !12
+  %375 = load bfloat, ptr %374, align 2, !dbg !12
+  %376 = bitcast bfloat %375 to i16, !dbg !9
+  store i16 %376, ptr %staged, align 2, !dbg !9
   br label %if.end41, !dbg !9
 
 if.end41:                                         ; preds = %if.then40, %loop.body37
-  %433 = mul i64 %104, 40, !dbg !9
-  %434 = add i64 %433, %105, !dbg !9
-  %435 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %434, !dbg !9
-  %436 = load i16, ptr %staged, align 2, !dbg !9
-  store i16 %436, ptr %435, align 2, !dbg !9
+  %377 = mul i64 %116, 40, !dbg !9
+  %378 = add i64 %377, %117, !dbg !9
+  %379 = getelementptr inbounds i16, ptr addrspacecast (ptr addrspace(3) @gemm_fusion_d_1_rhs_tile to ptr), i64 %378, !dbg !9
+  %380 = load i16, ptr %staged, align 2, !dbg !9
+  store i16 %380, ptr %379, align 2, !dbg !9
   %iv.next42 = add nsw i64 %iv39, 1, !dbg !9
   br label %loop.header36, !dbg !9
 
 loop.header44:                                    ; preds = %if.end49, %loop.exit
   %iv47 = phi i64 [ 0, %loop.exit ], [ %iv.next50, %if.end49 ], !dbg !9
-  %437 = icmp slt i64 %iv47, 32, !dbg !9
-  br i1 %437, label %loop.body45, label %loop.exit46, !dbg !9
+  %381 = icmp slt i64 %iv47, 32, !dbg !9
+  br i1 %381, label %loop.body45, label %loop.exit46, !dbg !9
 
 loop.body45:                                      ; preds = %loop.header44
-  %438 = udiv i64 %iv47, 16, !dbg !9
-  %439 = udiv i64 %iv47, 4, !dbg !9
-  %440 = urem i64 %439, 4, !dbg !9
-  %441 = urem i64 %iv47, 4, !dbg !9
-  %442 = udiv i64 %441, 2, !dbg !9
-  %443 = mul i64 %442, 8, !dbg !9
-  %444 = add i64 %4, %443, !dbg !9
-  %445 = mul i64 %438, 16, !dbg !9
-  %446 = add i64 %445, %444, !dbg !9
-  %447 = mul i64 %6, 32, !dbg !9
-  %448 = add i64 %14, %447, !dbg !9
-  %449 = add i64 %448, %446, !dbg !9
-  %450 = urem i64 %441, 2, !dbg !9
-  %451 = mul i64 %5, 2, !dbg !9
-  %452 = add i64 %451, %450, !dbg !9
-  %453 = mul i64 %440, 8, !dbg !9
-  %454 = add i64 %453, %452, !dbg !9
-  %455 = mul i64 %7, 32, !dbg !9
-  %456 = add i64 %15, %455, !dbg !9
-  %457 = add i64 %456, %454, !dbg !9
-  %458 = icmp slt i64 %457, 80, !dbg !9
-  %459 = icmp slt i64 %449, 64, !dbg !9
-  %460 = and i1 %459, %458, !dbg !9
-  br i1 %460, label %if.then48, label %if.end49, !dbg !9
+  %382 = udiv i64 %iv47, 16, !dbg !9
+  %383 = udiv i64 %iv47, 4, !dbg !9
+  %384 = urem i64 %383, 4, !dbg !9
+  %385 = urem i64 %iv47, 4, !dbg !9
+  %386 = udiv i64 %385, 2, !dbg !9
+  %387 = mul i64 %386, 8, !dbg !9
+  %388 = add i64 %4, %387, !dbg !9
+  %389 = mul i64 %382, 16, !dbg !9
+  %390 = add i64 %389, %388, !dbg !9
+  %391 = mul i64 %6, 32, !dbg !9
+  %392 = add i64 %14, %391, !dbg !9
+  %393 = add i64 %392, %390, !dbg !9
+  %394 = urem i64 %385, 2, !dbg !9
+  %395 = mul i64 %5, 2, !dbg !9
+  %396 = add i64 %395, %394, !dbg !9
+  %397 = mul i64 %384, 8, !dbg !9
+  %398 = add i64 %397, %396, !dbg !9
+  %399 = mul i64 %7, 32, !dbg !9
+  %400 = add i64 %15, %399, !dbg !9
+  %401 = add i64 %400, %398, !dbg !9
+  %402 = icmp slt i64 %401, 80, !dbg !9
+  %403 = icmp slt i64 %393, 64, !dbg !9
+  %404 = and i1 %403, %402, !dbg !9
+  br i1 %404, label %if.then48, label %if.end49, !dbg !9
 
 loop.exit46:                                      ; preds = %loop.header44
   ret void, !dbg !9
 
 if.then48:                                        ; preds = %loop.body45
-  %461 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 %iv47, !dbg !9
-  %462 = load float, ptr %461, align 4, !dbg !9
-  %463 = fptrunc float %462 to bfloat, !dbg !9
-  %464 = add i64 0, %457, !dbg !13
-  %465 = getelementptr inbounds bfloat, ptr %arg0, i64 %464, !dbg !13
-  %466 = load bfloat, ptr %465, align 2, !dbg !13
-  %467 = fpext bfloat %463 to float, !dbg !14
-  %468 = fpext bfloat %466 to float, !dbg !14
-  %469 = fadd float %467, %468, !dbg !14
-  %470 = fptrunc float %469 to bfloat, !dbg !14
-  %471 = add i64 0, %449, !dbg !9
-  %472 = mul i64 %471, 80, !dbg !9
-  %473 = add i64 %472, %457, !dbg !9
-  %474 = getelementptr inbounds bfloat, ptr %arg3, i64 %473, !dbg !9
-  store bfloat %470, ptr %474, align 2, !dbg !9
+  %405 = getelementptr inbounds [32 x float], ptr %accumulators, i64 0, i64 %iv47, !dbg !9
+  %406 = load float, ptr %405, align 4, !dbg !9
+  %407 = fptrunc float %406 to bfloat, !dbg !9
+  %408 = add i64 0, %401, !dbg !13
+  %409 = getelementptr inbounds bfloat, ptr %arg0, i64 %408, !dbg !13
+  %410 = load bfloat, ptr %409, align 2, !dbg !13
+  %411 = fpext bfloat %407 to float, !dbg !14
+  %412 = fpext bfloat %410 to float, !dbg !14
+  %413 = fadd float %411, %412, !dbg !14
+  %414 = fptrunc float %413 to bfloat, !dbg !14
+  %415 = add i64 0, %393, !dbg !9
+  %416 = mul i64 %415, 80, !dbg !9
+  %417 = add i64 %416, %401, !dbg !9
+  %418 = getelementptr inbounds bfloat, ptr %arg3, i64 %417, !dbg !9
+  store bfloat %414, ptr %418, align 2, !dbg !9
   br label %if.end49, !dbg !9
 
 if.end49:                                         ; preds = %if.then48, %loop.body45
@@ -729,13 +673,17 @@ declare noundef i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #1
 ; Function Attrs: convergent nocallback nounwind
 declare void @llvm.nvvm.barrier0() #2
 
+; Function Attrs: nocallback nounwind memory(argmem: read)
+declare { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) nocapture readonly) #3
+
 ; Function Attrs: nocallback nounwind memory(none)
-declare { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32, i32, i32, i32, i32, i32, float, float, float, float) #3
+declare { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32, i32, i32, i32, i32, i32, float, float, float, float) #4
 
 attributes #0 = { nounwind }
 attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 attributes #2 = { convergent nocallback nounwind }
-attributes #3 = { nocallback nounwind memory(none) }
+attributes #3 = { nocallback nounwind memory(argmem: read) }
+attributes #4 = { nocallback nounwind memory(none) }
 
 !llvm.module.flags = !{!0, !1}
 !llvm.dbg.cu = !{!2}
