@@ -137,6 +137,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   const int64_t threads = t.warps_m * t.warps_n * 32;
   const int64_t wtm = t.bm / t.warps_m, wtn = t.bn / t.warps_n;  // warp tile
   const int64_t mt = wtm / 16, nt = wtn / 8;                      // mma tiles per warp
+  if (nt % 2 != 0) return Status::Error("codegen: GEMM tile with an odd number of 8-column mma tiles per warp");
   const int64_t pitch = t.bk + 8;
   const Instruction* dot = g.dot;
   const Shape& ls = dot->operand(0)->shape();
@@ -226,15 +227,14 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
         Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), a_row);
         afrag[mi] = LdMatrix(b, 4, RowAddress(as, r, b.CreateAdd(I64(b, ks), a_k)));
       }
-      // B ([n][k]): one ldmatrix.x4 per two 8-column fragments; matrix j is
-      // columns 8·(j >> 1) and k 8·(j & 1) on (b0, b1 of the first, then of
-      // the second); x2 for an odd last one.
-      for (int64_t ni = 0; ni < nt; ni += 2) {
-        const int count = ni + 1 < nt ? 4 : 2;
+      // B ([n][k]): one ldmatrix.x4 per two 8-column fragments (every warp
+      // tile of the table has an even count); matrix j is columns 8·(j >> 1)
+      // and k 8·(j & 1) on: b0, b1 of the first, then of the second.
+      for (int64_t ni = 0; ni + 1 < nt; ni += 2) {
         Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), b_col);
-        std::vector<Value*> w = LdMatrix(b, count, RowAddress(bs, n, b.CreateAdd(I64(b, ks), b_k)));
+        std::vector<Value*> w = LdMatrix(b, 4, RowAddress(bs, n, b.CreateAdd(I64(b, ks), b_k)));
         bfrag[ni] = {w[0], w[1]};
-        if (count == 4) bfrag[ni + 1] = {w[2], w[3]};
+        bfrag[ni + 1] = {w[2], w[3]};
       }
       for (int64_t mi = 0; mi < mt; ++mi)
         for (int64_t ni = 0; ni < nt; ++ni) {

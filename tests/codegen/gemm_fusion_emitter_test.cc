@@ -90,6 +90,7 @@ TEST(GemmMma, TileTableIsConsistent) {
     const int64_t threads = t.warps_m * t.warps_n * 32;
     EXPECT_EQ(t.bm % (t.warps_m * 16), 0) << t.bm;
     EXPECT_EQ(t.bn % (t.warps_n * 8), 0) << t.bn;
+    EXPECT_EQ(t.bn / t.warps_n / 8 % 2, 0) << t.bn;  // B fragments in pairs: one ldmatrix.x4 each
     EXPECT_EQ(t.bk % 16, 0);
     EXPECT_EQ(t.bm * t.bk % threads, 0);  // every thread stages the same count
     EXPECT_EQ(t.bn * t.bk % threads, 0);
