@@ -54,8 +54,7 @@ StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& sp
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   const int out = FirstOutputArg(spec);
   EmittedKernel result;

@@ -77,8 +77,7 @@ StatusOr<EmittedKernel> EmitConvolutionKernel(llvm::Module& m, const KernelSpec&
 
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   llvm::Type* cty = RegisterType(ct, m.getContext());
   bool fp = cty->isFloatingPointTy();

@@ -275,8 +275,7 @@ StatusOr<EmittedKernel> EmitFmaGemm(llvm::Module& m, const KernelSpec& spec, con
   const PrimitiveType rt = g.rt, lt = g.lt, rtt = g.rtt, ct = g.ct;
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   llvm::Type* cty = RegisterType(ct, m.getContext());
   Value* zero = llvm::Constant::getNullValue(cty);
@@ -394,8 +393,7 @@ StatusOr<EmittedKernel> EmitBlockedFmaGemm(llvm::Module& m, const KernelSpec& sp
   constexpr int64_t T = kBlockedTile, K = kBlockedK, N = kBlockedThreads, R = T / 16;
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   llvm::Type* cty = RegisterType(ct, m.getContext());
   Value* zero = llvm::Constant::getNullValue(cty);

@@ -81,8 +81,7 @@ StatusOr<EmittedKernel> EmitDynamicUpdateSliceKernel(llvm::Module& m, const Kern
 
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   int out0 = FirstOutputArg(spec);
   const Shape& iter = in_place ? us : dus->shape();

@@ -188,6 +188,12 @@ std::vector<llvm::Value*> LdMatrix(llvm::IRBuilderBase& b, int count, llvm::Valu
   return out;
 }
 
+std::vector<llvm::Value*> KernelArguments(llvm::Function* f) {
+  std::vector<llvm::Value*> args;
+  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  return args;
+}
+
 llvm::Value* SharedArray(llvm::IRBuilderBase& b, llvm::Type* elem, int64_t count, const std::string& name) {
   llvm::Module* m = ModuleOf(b);
   auto* type = llvm::ArrayType::get(elem, static_cast<uint64_t>(count));

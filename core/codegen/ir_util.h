@@ -56,6 +56,8 @@ std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const s
 // 2·(lane%4) and the next, the lower-numbered one in the low half (the mma
 // fragment layout). Every lane of the warp must execute it.
 std::vector<llvm::Value*> LdMatrix(llvm::IRBuilderBase& b, int count, llvm::Value* row);
+// The kernel function's arguments, in order (what ElementalEmitter takes).
+std::vector<llvm::Value*> KernelArguments(llvm::Function* f);
 // A static shared-memory array of `count` elements of `elem` in addrspace(3);
 // returns it cast to a generic pointer.
 llvm::Value* SharedArray(llvm::IRBuilderBase& b, llvm::Type* elem, int64_t count,

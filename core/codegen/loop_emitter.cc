@@ -110,8 +110,7 @@ StatusOr<EmittedKernel> EmitLoopKernel(llvm::Module& m, const KernelSpec& spec) 
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
   MarkKernel(f, result.dims.block[0]);
-  std::vector<llvm::Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<llvm::Value*> args = KernelArguments(f);
   ElementalEmitter el(b, spec, args);
 
   llvm::LLVMContext& ctx = m.getContext();

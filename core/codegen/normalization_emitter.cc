@@ -757,8 +757,7 @@ StatusOr<EmittedKernel> EmitNormalizationKernel(llvm::Module& m, const KernelSpe
   const int64_t block = tpr == 32 ? 256 : tpr;
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   Emitter e(b, ee, spec, p, tpr);
   RETURN_IF_ERROR(e.Run());

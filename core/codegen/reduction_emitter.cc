@@ -465,8 +465,7 @@ StatusOr<EmittedKernel> EmitReductionKernel(llvm::Module& m, const KernelSpec& s
   ASSIGN_OR_RETURN(Plan p, MakePlan(spec, m.getContext()));
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   Emitter e(b, ee, spec, p);
   EmittedKernel k;

@@ -148,8 +148,7 @@ StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spe
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   int out0 = FirstOutputArg(spec);
   llvm::Type* et = RegisterType(t, ctx);

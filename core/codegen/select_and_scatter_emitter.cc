@@ -63,8 +63,7 @@ StatusOr<EmittedKernel> EmitSelectAndScatterKernel(llvm::Module& m, const Kernel
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   const int out = FirstOutputArg(spec);
   const Shape& out_shape = spec.args[static_cast<size_t>(out)].shape;

@@ -66,8 +66,7 @@ StatusOr<EmittedKernel> EmitSortKernel(llvm::Module& m, const KernelSpec& spec) 
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   int out0 = FirstOutputArg(spec);
   std::vector<llvm::Type*> rt, mt;

@@ -111,8 +111,7 @@ StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec) 
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
   llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args;
-  for (llvm::Argument& a : f->args()) args.push_back(&a);
+  std::vector<Value*> args = KernelArguments(f);
   ElementalEmitter ee(b, spec, args);
   const int out_values = FirstOutputArg(spec), out_indices = out_values + 1;
   Order order(b, t, largest);
