@@ -346,7 +346,7 @@ int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& cons
 }
 
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate, bool epilogue,
-                    bool elemental_reductions) {
+                    bool elemental_reductions, bool cost_model_duplication) {
   // Today's XLA GPU: a Triton normalization fusion takes producers and
   // consumers as long as the whole stays tileable by rows.
   if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer);
@@ -402,7 +402,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   } else if (IsExpensive(producer) && reuse > 1.0)
     return "the producer " + Op(producer) + " is expensive and the consumer reads each of its elements about " +
            std::to_string(static_cast<int64_t>(reuse)) + " times; fusing would recompute it that often";
-  if (duplicate && IsExpensive(producer) && !elemental) {
+  if (duplicate && IsExpensive(producer) && !elemental && !cost_model_duplication) {
     int64_t users = producer.user_count();
     return "the producer " + Op(producer) + " is expensive and has " + std::to_string(users) +
            " consumers; fusing would compute it " + std::to_string(users) + " times";

@@ -30,8 +30,14 @@ Refusal ConsumerFusible(const Instruction& c);
 // is an ordinary loop-fusible producer: consumers recompute it per element
 // (XLA: IsLoopFusibleAsProducer takes non-variadic reduces that are not
 // IsReductionFromOrToContiguousDimensions).
+//
+// With `cost_model_duplication` (priority fusion), an expensive producer
+// (transcendental, a non-f32 divide) that stays for other users may still be
+// fused: whether recomputing it in each consumer pays is the cost model's
+// call, as in XLA's PriorityFusion (its CanFuse has no such rule; the
+// classic InstructionFusion's ShouldFuse refuses it).
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
-                    bool epilogue = false, bool elemental_reductions = false);
+                    bool epilogue = false, bool elemental_reductions = false, bool cost_model_duplication = false);
 
 // True for an array with no layout or the default (descending) one.
 bool HasDefaultLayout(const Shape& s);

@@ -87,7 +87,8 @@ class PriorityFusion : public FusionPassBase {
         e.refusal = "a consumer is in another computation";
         return e;
       }
-      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/real_reduction_epilogue, /*elemental_reductions=*/true);
+      Refusal r = PairFusible(p, *u, dup, /*epilogue=*/real_reduction_epilogue, /*elemental_reductions=*/true,
+                              /*cost_model_duplication=*/true);
       if (!r.empty()) {
         e.refusal = r + " (consumer " + u->name() + ")";
         return e;
@@ -266,7 +267,8 @@ class PriorityFusion : public FusionPassBase {
       }
       bool dup = p->IsRoot();
       for (const Instruction* u : p->users()) dup |= u != c;
-      Refusal r = PairFusible(*p, *c, dup, /*epilogue=*/!IsElementalReduceProducer(*p), /*elemental_reductions=*/true);
+      Refusal r = PairFusible(*p, *c, dup, /*epilogue=*/!IsElementalReduceProducer(*p), /*elemental_reductions=*/true,
+                              /*cost_model_duplication=*/true);
       if (!r.empty()) {
         Decide(*p, cons, FusionVerdict::kNotFused, head + r, before, before);
         continue;

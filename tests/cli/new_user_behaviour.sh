@@ -52,12 +52,12 @@ expect_rc 0 "explain of a fused instruction" "$cli" explain "$src/samples/softma
 expect_text "explain under gpu finds the fusion" "ended in " "$tmp/out"
 
 # 4. explain tells the whole story: every fusion it ended in, later merges, folded refusals.
-# (`gpu` on the train step: integer_pow.6, part of a GELU, is computed in two
-# kernels, one of which a multi-output merge later grows; broadcast.104 is
-# refused by several consumers for one reason.)
-expect_rc 0 "explain of a duplicated producer" "$cli" explain "$src/samples/transformer_train_step.hlo" --instruction integer_pow.6
-expect_text "explain names both fusions of a duplicated producer" "ended in fusion.71 .* and fusion.72 .*(duplicated into 2 fusions)" "$tmp/out"
-expect_text "explain shows the later merge of its fusion" "multi_output_fusion: fusion.64 → {fusion.72}: fused into fusion.72" "$tmp/out"
+# (`gpu` on the train step: broadcast.89 is computed in two kernels, both of
+# which multi-output merges later grow; broadcast.104 is refused by several
+# consumers for one reason.)
+expect_rc 0 "explain of a duplicated producer" "$cli" explain "$src/samples/transformer_train_step.hlo" --instruction broadcast.89
+expect_text "explain names both fusions of a duplicated producer" "ended in fusion.157 .* and fusion.158 .*(duplicated into 2 fusions)" "$tmp/out"
+expect_text "explain shows the later merge of its fusion" "multi_output_fusion: fusion.153 → {fusion.157}: fused into fusion.157" "$tmp/out"
 expect_rc 0 "explain of a producer refused alike" "$cli" explain "$src/samples/transformer_train_step.hlo" --instruction broadcast.104
 expect_text "explain folds repeated refusals" "refusals with the same reason" "$tmp/out"
 folded=$(grep -c '^step' "$tmp/out")

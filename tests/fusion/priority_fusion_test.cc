@@ -160,6 +160,34 @@ ENTRY main {
   EXPECT_NE(r.DecisionFor("neg", FusionVerdict::kFusedWithDuplication), nullptr);
 }
 
+// XLA's PriorityFusion has no rule against recomputing an expensive producer
+// in several consumers (its CanFuse: fusibility, reductions, budgets); the
+// cost model decides. A tanh read by two elementwise kernels is computed in
+// each (one launch fewer). The classic fusion pass keeps refusing it
+// (fusion_dup: "is expensive and has 2 consumers").
+TEST(PriorityFusionConformance, ExpensiveProducerFusedIntoAllConsumersWhenItPays) {
+  const std::string hlo = R"(
+HloModule m
+ENTRY main {
+  p0 = f32[64] parameter(0)
+  p1 = f32[64] parameter(1)
+  th = f32[64] tanh(p0)
+  a = f32[64] add(th, p1)
+  b = f32[64] multiply(th, p1)
+  ROOT t = (f32[64], f32[64]) tuple(a, b)
+})";
+  FusionRun r = RunFusion("priority_fusion", hlo);
+  EXPECT_TRUE(r.changed);
+  EXPECT_NE(r.Group("th").find(","), std::string::npos) << r.Group("th") << "\n" << r.Text();
+  EXPECT_NE(r.Group("a"), r.Group("b"));
+  EXPECT_NE(r.DecisionFor("th", FusionVerdict::kFusedWithDuplication), nullptr) << r.Text();
+
+  FusionRun classic = RunFusion("fusion_dup", hlo);
+  const FusionDecision* d = classic.DecisionFor("th", FusionVerdict::kNotFused);
+  ASSERT_NE(d, nullptr) << classic.Text();
+  EXPECT_NE(d->reason.find("expensive and has 2 consumers"), std::string::npos) << d->reason;
+}
+
 // XLA ends priority fusion by fusing one-element constants into their
 // users: the queue fuses broadcast(scalar constant) into the kernel but
 // fusing the scalar itself saves no estimated time, so without that step the
