@@ -7,7 +7,7 @@
 //                   column g;
 //   C, D (16×8 f32): c(i) at row g + 8·(i ≥ 2), column 2t + (i & 1).
 // In each register the lower-numbered element is in the low 16 bits.
-// Also ldmatrix m8n8 .b16, the fragments' loads from shared memory.
+// Also ldmatrix m8n8.x4 .b16, the fragments' loads from shared memory.
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -54,9 +54,9 @@ void WarpMmaM16N8K16(MmaKind kind, uint32_t* const frags[32]) {
   }
 }
 
-void WarpLdmatrix(int count, const uint8_t* const rows[32], uint32_t* const out[32]) {
+void WarpLdmatrixX4(const uint8_t* const rows[32], uint32_t* const out[32]) {
   for (int lane = 0; lane < 32; ++lane)
-    for (int j = 0; j < count; ++j) {
+    for (int j = 0; j < 4; ++j) {
       const uint8_t* row = rows[8 * j + lane / 4];
       uint32_t word;
       std::memcpy(&word, row + 4 * (lane % 4), sizeof word);

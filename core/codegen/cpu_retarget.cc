@@ -51,17 +51,6 @@ std::pair<int, bool> ShuffleOf(llvm::Intrinsic::ID id) {
   }
 }
 
-// The matrix count of an ldmatrix m8n8 .b16 (no .trans), or 0.
-int LdmatrixCount(llvm::Intrinsic::ID id) {
-  using namespace llvm::Intrinsic;
-  switch (id) {
-    case nvvm_ldmatrix_sync_aligned_m8n8_x1_b16: return 1;
-    case nvvm_ldmatrix_sync_aligned_m8n8_x2_b16: return 2;
-    case nvvm_ldmatrix_sync_aligned_m8n8_x4_b16: return 4;
-    default: return 0;
-  }
-}
-
 // Moves every global of a non-generic address space to address space 0.
 // Shared-memory arrays become external (so that an opaque barrier call may
 // be assumed to change them) with a name unique to the kernel.
@@ -110,7 +99,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
       kMmaSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, llvm::PointerType::get(ctx, 0)}, false));
   llvm::FunctionCallee ldmatrix = m.getOrInsertFunction(
       kLdmatrixSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                                               {i32, llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)},
+                                               {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)},
                                                false));
 
   std::vector<llvm::CallInst*> calls;
@@ -170,7 +159,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
             d, b.CreateLoad(b.getFloatTy(), b.CreateConstInBoundsGEP2_32(words_ty, words, 0, 6 + q)), q);
       repl = d;
       info.needs_sync = true;
-    } else if (int count = LdmatrixCount(id); count > 0) {
+    } else if (id == llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16) {
       // The lane's row address (shared memory is host memory here) and its
       // result words in an entry-block slot.
       llvm::Function* fnc = call->getFunction();
@@ -178,20 +167,16 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
       auto* words_ty = llvm::ArrayType::get(i32, 4);
       llvm::Value* words = eb.CreateAlloca(words_ty, nullptr, "ldmatrix_words");
       llvm::Value* row = b.CreateAddrSpaceCast(call->getArgOperand(0), llvm::PointerType::get(ctx, 0));
-      b.CreateCall(ldmatrix, {b.getInt32(count), row, words});
-      auto word = [&](int q) { return b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(words_ty, words, 0, q)); };
-      if (count == 1) {
-        repl = word(0);
-      } else {
-        llvm::Value* d = llvm::PoisonValue::get(call->getType());
-        for (int q = 0; q < count; ++q) d = b.CreateInsertValue(d, word(q), static_cast<unsigned>(q));
-        repl = d;
-      }
+      b.CreateCall(ldmatrix, {row, words});
+      llvm::Value* d = llvm::PoisonValue::get(call->getType());
+      for (unsigned q = 0; q < 4; ++q)
+        d = b.CreateInsertValue(d, b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(words_ty, words, 0, q)), q);
+      repl = d;
       info.needs_sync = true;
     } else if (callee->getName().starts_with("llvm.nvvm.")) {
       return Error("kernel '" + kernel + "': GPU intrinsic '" + callee->getName().str() +
                    "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync, mma.sync m16n8k16, "
-                   "ldmatrix m8n8 .b16)");
+                   "ldmatrix m8n8.x4 .b16)");
     } else {
       continue;
     }

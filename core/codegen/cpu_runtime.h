@@ -7,8 +7,9 @@
 //   llvm.nvvm.mma.m16n8k16.row.col.{bf16,f32.f32} → call kMmaSymbol(kind, frag): frag holds the
 //                                                lane's a0-a3, b0-b1 and c0-c3 as 10 words, and
 //                                                receives d0-d3 in words 6-9 (cpu_mma.cc)
-//   llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{1,2,4}.b16 → call kLdmatrixSymbol(count, row, out): the
-//                                                lane's row address and its `count` result words
+//   llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16  → call kLdmatrixSymbol(row, out): the lane's row
+//                                                address and its 4 result words (x1, x2 and .trans,
+//                                                which no emitter uses, stay unimplemented)
 //   __nv_* math                                 → host functions (cpu_libdevice.cc)
 // Emulated threads: a kernel without barriers, shuffles, mma or ldmatrix runs
 // its threads as a plain loop; one with them runs each block's threads as
@@ -44,12 +45,12 @@ inline constexpr const char* kLdmatrixSymbol = "__hloscope_cpu_ldmatrix";
 // (a0-a3, b0-b1, c0-c3); d0-d3 replace c0-c3. Products are exact in f32 and
 // each output adds them to c in ascending k, one f32 rounding per add.
 void WarpMmaM16N8K16(MmaKind kind, uint32_t* const frags[32]);
-// One warp's ldmatrix.sync.aligned.m8n8.x{count}.b16 (no .trans) with the
+// One warp's ldmatrix.sync.aligned.m8n8.x4.b16 (no .trans) with the
 // PTX ISA's layout: lanes 8j … 8j+7 give the addresses of the 8 rows (16
 // bytes each) of matrix j; lane l receives in out[l][j] the 32-bit word of
 // row l / 4 of matrix j at byte 4·(l % 4) (elements 2·(l % 4) and the next,
 // the lower-numbered one in the low half). `rows[l]` is lane l's address.
-void WarpLdmatrix(int count, const uint8_t* const rows[32], uint32_t* const out[32]);
+void WarpLdmatrixX4(const uint8_t* const rows[32], uint32_t* const out[32]);
 // The f32 value of IEEE half bits (cpu_libdevice.cc).
 float HalfBitsToFloat(uint16_t h);
 

@@ -26,8 +26,7 @@ struct EmuThread {
   uint32_t* mma_frag = nullptr;  // the lane's fragments (kMmaFragWords)
   int32_t mma_kind = 0;
   const uint8_t* ldm_row = nullptr;  // ldmatrix: the lane's row address
-  uint32_t* ldm_out = nullptr;       // and its result words
-  int32_t ldm_count = 0;
+  uint32_t* ldm_out = nullptr;       // and its 4 result words
 };
 
 constexpr size_t kStackBytes = 128 * 1024;
@@ -126,7 +125,7 @@ extern "C" void HloscopeCpuMma(int32_t kind, uint32_t* frag) {
 
 // ldmatrix: the warp's lanes meet with their row addresses, then one of
 // them gathers the words for all.
-extern "C" void HloscopeCpuLdmatrix(int32_t count, const uint8_t* row, uint32_t* out) {
+extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) {
   if (!g_sched) {
     g_sync_outside_coroutines = true;
     return;
@@ -134,7 +133,6 @@ extern "C" void HloscopeCpuLdmatrix(int32_t count, const uint8_t* row, uint32_t*
   EmuThread& t = g_sched->threads[g_sched->current];
   t.ldm_row = row;
   t.ldm_out = out;
-  t.ldm_count = count;
   Yield(Wait::kLdmatrix);
 }
 
@@ -175,18 +173,16 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
         wx += s.threads[i].wait == Wait::kLdmatrix;
       }
       if (wl > 0 && wx == wl) {
-        bool same = true;
-        for (size_t i = w; i < end; ++i) same = same && s.threads[i].ldm_count == s.threads[w].ldm_count;
-        if (wx != 32 || !same)
+        if (wx != 32)
           return Error("kernel '" + name + "': an ldmatrix of warp " + std::to_string(w / 32) + " ran with " +
-                       std::to_string(wx) + " of 32 lanes" + (same ? "" : " and different matrix counts"));
+                       std::to_string(wx) + " of 32 lanes");
         const uint8_t* rows[32];
         uint32_t* outs[32];
         for (size_t i = 0; i < 32; ++i) {
           rows[i] = s.threads[w + i].ldm_row;
           outs[i] = s.threads[w + i].ldm_out;
         }
-        WarpLdmatrix(s.threads[w].ldm_count, rows, outs);
+        WarpLdmatrixX4(rows, outs);
         for (size_t i = w; i < end; ++i) s.threads[i].wait = Wait::kRun;
         released = true;
         continue;

@@ -224,14 +224,14 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       // and k 8·(j >> 1) on: registers a0-a3 in the mma's order.
       for (int64_t mi = 0; mi < mt; ++mi) {
         Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), a_row);
-        afrag[mi] = LdMatrix(b, 4, row_address(as, r, b.CreateAdd(I64(b, ks), a_k)));
+        afrag[mi] = LdMatrixX4(b, row_address(as, r, b.CreateAdd(I64(b, ks), a_k)));
       }
       // B ([n][k]): one ldmatrix.x4 per two 8-column fragments (every warp
       // tile of the table has an even count); matrix j is columns 8·(j >> 1)
       // and k 8·(j & 1) on: b0, b1 of the first, then of the second.
       for (int64_t ni = 0; ni + 1 < nt; ni += 2) {
         Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), b_col);
-        std::vector<Value*> w = LdMatrix(b, 4, row_address(bs, n, b.CreateAdd(I64(b, ks), b_k)));
+        std::vector<Value*> w = LdMatrixX4(b, row_address(bs, n, b.CreateAdd(I64(b, ks), b_k)));
         bfrag[ni] = {w[0], w[1]};
         bfrag[ni + 1] = {w[2], w[3]};
       }

@@ -174,17 +174,14 @@ std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const s
   return out;
 }
 
-std::vector<llvm::Value*> LdMatrix(llvm::IRBuilderBase& b, int count, llvm::Value* row) {
-  const llvm::Intrinsic::ID id = count == 1   ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x1_b16
-                                 : count == 2 ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_b16
-                                              : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16;
+std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row) {
+  const llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16;
   // Overloaded on its pointer: shared (addrspace 3) selects the .shared form.
   llvm::Type* shared_ptr = llvm::PointerType::get(b.getContext(), 3);
   llvm::Value* shared = b.CreateAddrSpaceCast(row, shared_ptr);
   llvm::Value* r = b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), id, {shared_ptr}), {shared});
-  if (count == 1) return {r};
   std::vector<llvm::Value*> out;
-  for (int j = 0; j < count; ++j) out.push_back(b.CreateExtractValue(r, static_cast<unsigned>(j)));
+  for (unsigned j = 0; j < 4; ++j) out.push_back(b.CreateExtractValue(r, j));
   return out;
 }
 

@@ -48,14 +48,13 @@ llvm::Value* ShuffleIdx(llvm::IRBuilderBase& b, llvm::Value* v, llvm::Value* lan
 // its 4 floats of D. Every lane of the warp must execute it.
 std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const std::vector<llvm::Value*>& a,
                                       const std::vector<llvm::Value*>& bf, const std::vector<llvm::Value*>& c);
-// ldmatrix.sync.aligned.m8n8.x{count}.shared.b16 (sm_75+), the fragment
-// loads of the tensor cores: `row` is this lane's generic pointer into shared
-// memory to one 16-byte row, 16-byte aligned; lanes 8j … 8j+7 give the 8 rows
-// of matrix j (for count < 4 the other lanes' rows are ignored). Returns the
-// lane's `count` i32 words: word j holds row lane/4 of matrix j, elements
-// 2·(lane%4) and the next, the lower-numbered one in the low half (the mma
-// fragment layout). Every lane of the warp must execute it.
-std::vector<llvm::Value*> LdMatrix(llvm::IRBuilderBase& b, int count, llvm::Value* row);
+// ldmatrix.sync.aligned.m8n8.x4.shared.b16 (sm_75+), the fragment loads of
+// the tensor cores: `row` is this lane's generic pointer into shared memory
+// to one 16-byte row, 16-byte aligned; lanes 8j … 8j+7 give the 8 rows of
+// matrix j. Returns the lane's 4 i32 words: word j holds row lane/4 of matrix
+// j, elements 2·(lane%4) and the next, the lower-numbered one in the low half
+// (the mma fragment layout). Every lane of the warp must execute it.
+std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row);
 // The kernel function's arguments, in order (what ElementalEmitter takes).
 std::vector<llvm::Value*> KernelArguments(llvm::Function* f);
 // A static shared-memory array of `count` elements of `elem` in addrspace(3);

@@ -171,8 +171,8 @@ TEST(GemmMma, CpuLdmatrixGivesTheMmaFragments) {
     aout[lane] = aw[lane];
     bout[lane] = bw[lane];
   }
-  cpu::WarpLdmatrix(4, arows, aout);
-  cpu::WarpLdmatrix(4, brows, bout);
+  cpu::WarpLdmatrixX4(arows, aout);
+  cpu::WarpLdmatrixX4(brows, bout);
   for (int lane = 0; lane < 32; ++lane) {
     const int group = lane >> 2, tig = lane % 4;
     for (int i = 0; i < 8; ++i) {  // a_i: register i / 2, half i % 2
