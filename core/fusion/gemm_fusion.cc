@@ -110,6 +110,31 @@ bool InputWorthFusing(const Instruction& x) {
   return all_inputs(true);
 }
 
+// True when `reshape` merges result dimensions of transpose `t` that are not
+// adjacent and in order in the transpose's input (dimensions of size 1
+// aside): such a merged dimension has no single stride in the input.
+bool MergesSeparatedDims(const Instruction& t, const Instruction& reshape) {
+  const std::vector<int64_t>& from = t.shape().dims();
+  const std::vector<int64_t>& perm = t.dimensions();
+  const Shape& input = t.operand(0)->shape();
+  if (perm.size() != from.size() || t.shape().num_elements() == 0) return true;
+  std::optional<std::vector<ReshapeGroup>> groups = ReshapeDimGroups(from, reshape.shape().dims());
+  if (!groups) return true;
+  for (const ReshapeGroup& g : *groups) {
+    int64_t prev = -1;
+    for (size_t k = g.from_begin; k < g.from_end; ++k) {
+      if (from[k] == 1) continue;
+      if (prev >= 0) {
+        if (perm[k] <= prev) return true;
+        for (int64_t d = prev + 1; d < perm[k]; ++d)
+          if (input.dim(static_cast<int>(d)) != 1) return true;
+      }
+      prev = perm[k];
+    }
+  }
+  return false;
+}
+
 // Why `x` stays an input of the GEMM fusion's operand side ("" = it joins).
 std::string PrologueRefusal(const Instruction& x) {
   if (x.opcode() == Opcode::kParameter) return "a parameter";
@@ -120,10 +145,12 @@ std::string PrologueRefusal(const Instruction& x) {
   // the merged dimension is not contiguous in the transpose's input, so
   // Triton's tiling cannot follow it (XLA's dimension-order propagation
   // refuses it, and XLA keeps such transposes as loop fusions).
+  // Dimensions that stay adjacent and in order through the transpose (the
+  // dot decomposer's [b, s, d] → [d, b, s] → [d, b·s]) merge fine.
   if (x.opcode() == Opcode::kTranspose)
     for (const Instruction* u : x.users())
       if ((u->opcode() == Opcode::kReshape || u->opcode() == Opcode::kBitcast) && u->shape().IsArray() &&
-          u->shape().rank() < x.shape().rank())
+          u->shape().rank() < x.shape().rank() && MergesSeparatedDims(x, *u))
         return "transpose whose dimensions " + u->name() +
                " merges: the merged dimension is not contiguous in its input, which Triton's tiling cannot follow";
   if (x.opcode() == Opcode::kPower && x.user_count() > 1)

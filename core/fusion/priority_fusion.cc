@@ -50,12 +50,24 @@ class PriorityFusion : public FusionPassBase {
 
   // XLA fuses a producer into all its users except bitcasts
   // (CanFuseWithAllNonBitcastUsers): a bitcast keeps reading the producer's
-  // buffer, which stays.
+  // buffer, which stays. A Triton GEMM fusion that XLA makes read the
+  // producer through a bitcast (its reshapes hoisted onto its parameters)
+  // counts as one.
   static std::vector<Instruction*> NonBitcastUsers(const Instruction& p) {
     std::vector<Instruction*> out;
     for (Instruction* u : p.users())
-      if (u->opcode() != Opcode::kBitcast) out.push_back(u);
+      if (u->opcode() != Opcode::kBitcast && !ReadsThroughBitcast(p, *u)) out.push_back(u);
     return out;
+  }
+  static bool ReadsThroughBitcast(const Instruction& p, const Instruction& u) {
+    if (!IsTritonGemmFusion(u)) return false;
+    bool any = false;
+    for (int64_t k = 0; k < u.operand_count(); ++k) {
+      if (u.operand(static_cast<int>(k)) != &p) continue;
+      if (!GemmReadsThroughHoistedBitcast(u, k)) return false;
+      any = true;
+    }
+    return any;
   }
 
   Eval Evaluate(const Instruction& p, const Computation* comp) {
@@ -65,7 +77,9 @@ class PriorityFusion : public FusionPassBase {
     if (users.empty() || p.IsRoot()) {
       e.refusal = p.users().empty() ? "the producer has no users"
                   : p.IsRoot()      ? "the producer is the computation's result"
-                                    : "the producer's only users are bitcasts, which read its buffer as it is";
+                                    : "the producer's only users read its buffer as it is through bitcasts (bitcasts, "
+                                      "or GEMM fusions that XLA computes in the dot's shape)";
+      e.before = e.after = KernelCost(p, device_);
       return e;
     }
     for (const Instruction* u : users)
@@ -96,6 +110,10 @@ class PriorityFusion : public FusionPassBase {
     }
     e.after = CostFused(p, users, device_);
     e.saved_us = e.before.time_us - e.after.time_us;
+    // XLA's estimate (EstimateRunTimesForPriorityFusion) does not charge the
+    // producer's own kernel when bitcast users keep it: it counts one launch
+    // and the producer's run saved, as if it went away.
+    if (users.size() < p.users().size()) e.saved_us += KernelCost(p, device_).time_us;
     if (p.opcode() == Opcode::kBitcast) e.saved_us = std::max(e.saved_us, kBitcastPriority);
     if (e.saved_us <= 0)
       e.refusal = "fusing into its " + std::to_string(users.size()) + " consumer(s) would not save time (" +
@@ -171,7 +189,10 @@ class PriorityFusion : public FusionPassBase {
               std::to_string(e.before.bytes()) + " → " + std::to_string(e.after.bytes()) + " bytes" +
               (users.size() > 1 ? ", computed in each of its " + std::to_string(users.size()) + " consumers"
                                 : "") +
-              (stays ? std::string(", and kept for its bitcast users") : std::string()) + ")",
+              (stays ? std::string(", and kept for its bitcast users, whose kernel XLA's estimate does not "
+                                   "charge")
+                     : std::string()) +
+              ")",
           e.before, e.after);
       std::vector<Instruction*> neighbours;
       std::string results;

@@ -1,6 +1,7 @@
 #include "core/fusion/triton_fusibility.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -221,6 +222,113 @@ Refusal TritonPairFusible(const Instruction& producer, const Instruction& consum
     return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
            " operands and outputs";
   return "";
+}
+
+}  // namespace hloscope
+
+namespace hloscope {
+namespace {
+
+// For a reshape from dims `from` to dims `to`: the dim of `to` each dim of
+// `from` becomes when it passes unchanged (alone in its group on both sides),
+// else -1 (merged, split or dropped).
+std::vector<int64_t> ReshapeDimMap(const std::vector<int64_t>& from, const std::vector<int64_t>& to) {
+  std::vector<int64_t> map(from.size(), -1);
+  std::optional<std::vector<ReshapeGroup>> groups = ReshapeDimGroups(from, to);
+  if (!groups) return map;
+  for (const ReshapeGroup& g : *groups)
+    if (g.from_end == g.from_begin + 1 && g.to_end == g.to_begin + 1)
+      map[g.from_begin] = static_cast<int64_t>(g.to_begin);
+  return map;
+}
+
+bool ShapeChangingLayoutOp(const Instruction& i) {
+  return (i.opcode() == Opcode::kReshape || i.opcode() == Opcode::kBitcast) && i.operand_count() == 1 &&
+         i.shape().IsArray() && i.operand(0)->shape().IsArray() && i.shape().dims() != i.operand(0)->shape().dims();
+}
+
+}  // namespace
+
+std::optional<std::vector<ReshapeGroup>> ReshapeDimGroups(const std::vector<int64_t>& from,
+                                                         const std::vector<int64_t>& to) {
+  std::vector<ReshapeGroup> out;
+  size_t i = 0, j = 0;
+  while (i < from.size() && j < to.size()) {
+    size_t i2 = i + 1, j2 = j + 1;
+    int64_t a = from[i], b = to[j];
+    while (a != b) {
+      if (a < b && i2 < from.size()) {
+        a *= from[i2++];
+      } else if (b < a && j2 < to.size()) {
+        b *= to[j2++];
+      } else {
+        return std::nullopt;
+      }
+    }
+    out.push_back({i, i2, j, j2});
+    i = i2;
+    j = j2;
+  }
+  return out;
+}
+
+bool GemmReadsThroughHoistedBitcast(const Instruction& fusion, int64_t operand_index) {
+  if (!IsTritonGemmFusion(fusion) || !fusion.fused_computation()) return false;
+  const Computation* fc = fusion.fused_computation();
+  if (operand_index < 0 || operand_index >= fc->num_parameters()) return false;
+  const Instruction* p = fc->parameter(static_cast<int>(operand_index));
+  if (!p->shape().IsArray()) return false;
+  // Walk forward from the parameter, tracking which dims of each value carry
+  // the parameter's dims; a reshape that merges, splits or drops one of them
+  // (on the path, or feeding the same elementwise op) would be hoisted onto
+  // the parameter.
+  struct Item {
+    const Instruction* v;
+    std::vector<int64_t> dims;
+  };
+  std::vector<Item> work;
+  std::vector<int64_t> all(static_cast<size_t>(p->shape().rank()));
+  for (size_t d = 0; d < all.size(); ++d) all[d] = static_cast<int64_t>(d);
+  work.push_back({p, all});
+  std::unordered_set<const Instruction*> seen{p};
+  auto touches = [](const std::vector<int64_t>& map, const std::vector<int64_t>& dims) {
+    for (int64_t d : dims)
+      if (d >= static_cast<int64_t>(map.size()) || map[static_cast<size_t>(d)] < 0) return true;
+    return false;
+  };
+  while (!work.empty()) {
+    Item it = std::move(work.back());
+    work.pop_back();
+    const Instruction* v = it.v;
+    if (v != p && IsElementwise(v->opcode()))
+      for (const Instruction* o : v->operands())
+        if (ShapeChangingLayoutOp(*o) && !seen.count(o) &&
+            touches(ReshapeDimMap(v->shape().dims(), o->operand(0)->shape().dims()), it.dims))
+          return true;
+    for (const Instruction* u : v->users()) {
+      if (seen.count(u) || !u->shape().IsArray()) continue;
+      std::vector<int64_t> next;
+      if (IsElementwise(u->opcode()) && u->shape().dims() == v->shape().dims()) {
+        next = it.dims;
+      } else if (u->opcode() == Opcode::kBroadcast) {
+        for (int64_t d : it.dims)
+          if (d < static_cast<int64_t>(u->dimensions().size())) next.push_back(u->dimensions()[static_cast<size_t>(d)]);
+      } else if (u->opcode() == Opcode::kTranspose) {
+        for (size_t j = 0; j < u->dimensions().size(); ++j)
+          if (std::find(it.dims.begin(), it.dims.end(), u->dimensions()[j]) != it.dims.end())
+            next.push_back(static_cast<int64_t>(j));
+      } else if (ShapeChangingLayoutOp(*u)) {
+        std::vector<int64_t> map = ReshapeDimMap(v->shape().dims(), u->shape().dims());
+        if (touches(map, it.dims)) return true;
+        for (int64_t d : it.dims) next.push_back(map[static_cast<size_t>(d)]);
+      } else {
+        continue;  // the dot, or an op the hoisting stops at
+      }
+      seen.insert(u);
+      work.push_back({u, std::move(next)});
+    }
+  }
+  return false;
 }
 
 }  // namespace hloscope

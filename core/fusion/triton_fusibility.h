@@ -7,8 +7,11 @@
 // XLA writes them.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/fusion/fusibility.h"
 #include "core/ir/instruction.h"
@@ -53,5 +56,26 @@ bool DotTooSmallForGemm(const Instruction& dot);
 // producer is copied into several consumers does not matter here (XLA's
 // priority fusion leaves that to tiling and its cost model).
 Refusal TritonPairFusible(const Instruction& producer, const Instruction& consumer);
+
+// A reshape from dims `from` to dims `to` as groups: dims [from_begin,
+// from_end) of `from` become dims [to_begin, to_end) of `to`, with equal
+// products and each group as small as it can be. Size-1 dims left over at the
+// end belong to no group. nullopt when the element counts differ or a zero
+// dimension keeps the products from meeting.
+struct ReshapeGroup {
+  size_t from_begin, from_end, to_begin, to_end;
+};
+std::optional<std::vector<ReshapeGroup>> ReshapeDimGroups(const std::vector<int64_t>& from,
+                                                         const std::vector<int64_t>& to);
+
+// Does the Triton GEMM fusion `fusion` read its operand `operand_index`
+// through a bitcast in XLA's form of it? XLA computes a GEMM fusion's
+// prologue and epilogue in the dot's canonical shape: it hoists the
+// reshapes and bitcasts between them and the dot onto the fusion's
+// parameters (HoistFusedBitcasts), so an operand whose dims those reshapes
+// merge, split or drop is read through a bitcast outside the fusion (a
+// [2,8,8] residual read by a [16,8]·[8,32] GEMM). Priority fusion treats such
+// a reader as a bitcast user of the operand's producer.
+bool GemmReadsThroughHoistedBitcast(const Instruction& fusion, int64_t operand_index);
 
 }  // namespace hloscope

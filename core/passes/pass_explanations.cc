@@ -88,6 +88,17 @@ constexpr std::array kEntries = {
           "ends. Fewer reshapes between elementwise ops leave longer elementwise chains for fusion, and reshapes "
           "pushed together can cancel in algsimp. In the graph, look for several reshapes or transposes on the "
           "inputs of an op turning into one on its output."},
+    Entry{"dot_decomposer", false,
+          "Puts every dot into the one form the GEMM emitters take: [batch, M, K]·[batch, K, N] → [batch, M, N], the "
+          "batch dimensions first and the contracting and free dimensions of each operand each merged into one. An "
+          "operand in another order is transposed, one with several free or contracting dimensions reshaped, and "
+          "the new dot's result is reshaped back to the original shape; a dot already in that form is left alone. "
+          "XLA GPU runs it (DotDecomposer) before simplification, so every later pass sees matrix products: a "
+          "[2,8,8]·[8,32] projection becomes [16,8]·[8,32]. With row-major layouts the reshapes move no data (XLA "
+          "makes them bitcasts), but they matter to fusion: XLA computes a GEMM fusion's prologue and epilogue in "
+          "the dot's shape and reads a tensor of the old shape through a bitcast, so the tensor's producer can "
+          "still be fused into its other consumers. In the graph, look for each dot gaining reshapes (and "
+          "sometimes a transpose) on its operands and after its result, the dot keeping its name."},
     Entry{"while_loop_simplifier", false,
           "Does the parts of XLA's while-loop simplification that are exact without knowing the trip count: a loop "
           "whose condition is the constant false never runs its body and becomes its initial value; loop-carried "

@@ -16,6 +16,8 @@ std::unique_ptr<Pass> MakeTupleSimplifierPass();
 std::unique_ptr<Pass> MakeCallInlinerPass();
 std::unique_ptr<Pass> MakeZeroSizedHloEliminationPass();
 std::unique_ptr<Pass> MakeReshapeMoverPass();
+// dot_decomposer (dot_decomposer.cc): XLA's DotDecomposer, in the `gpu` pipeline only.
+std::unique_ptr<Pass> MakeDotDecomposerPass();
 std::unique_ptr<Pass> MakeWhileLoopSimplifierPass();
 // copy_insertion (copy_insertion.cc): copies for input_output_alias
 // outputs whose parameter may still be read after they are computed.

@@ -132,6 +132,96 @@ ENTRY main {
   EXPECT_EQ(r.Group("t"), "") << r.Text();
 }
 
+// The dot decomposer's weight-gradient operand: [b, s, d] → [d, b, s] →
+// [d, b·s]. The merged b and s stay adjacent and in order, so Triton's tiling
+// follows the transpose and it joins the prologue.
+TEST(GemmFusion, TransposeKeepingMergedDimsAdjacentJoins) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  g = f32[2,8,32] parameter(0)
+  x = f32[16,8] parameter(1)
+  n = f32[2,8,32] negate(g)
+  t = f32[32,2,8] transpose(n), dimensions={2,0,1}
+  r = f32[32,16] reshape(t)
+  ROOT dot = f32[32,8] dot(r, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.Group("t"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("n"), r.Group("dot")) << r.Text();
+}
+
+// XLA computes a GEMM fusion's prologue in the dot's [16,8] shape and reads
+// the [2,8,8] residual through a bitcast (HoistFusedBitcasts). Priority
+// fusion therefore counts the GEMM as a bitcast user of the residual add:
+// the add is computed again inside the layer-norm reduction that reads it,
+// and kept for the GEMM.
+TEST(GemmFusion, GemmReadingThroughAHoistedBitcastLetsTheProducerDuplicate) {
+  const std::string hlo = std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  h = f32[4,16,32] parameter(0)
+  y = f32[4,16,32] parameter(1)
+  w = f32[32,16] parameter(2)
+  res = f32[4,16,32] add(h, y)
+  c0 = f32[] constant(0)
+  s = f32[4,16] reduce(res, c0), dimensions={2}, to_apply=scalar_add
+  e = f32[4,16,32] exponential(res)
+  r = f32[64,32] reshape(e)
+  dot = f32[64,16] dot(r, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[4,16], f32[64,16]) tuple(s, dot)
+})";
+  FusionRun r = RunFusion({"triton-gemm-rewriter", "priority_fusion"}, hlo);
+  ASSERT_TRUE(r.module);
+  const std::string gemm = r.Group("dot");
+  ASSERT_NE(gemm, "") << r.Text();
+  EXPECT_EQ(r.Group("e"), gemm) << r.Text();
+  const Instruction* g = r.Find(gemm);
+  ASSERT_NE(g, nullptr);
+  // The GEMM reads `res` through the prologue's reshape.
+  int64_t res_operand = -1;
+  for (int64_t k = 0; k < g->operand_count(); ++k)
+    if (g->operand(static_cast<int>(k))->name() == "res") res_operand = k;
+  ASSERT_GE(res_operand, 0) << r.Text();
+  EXPECT_TRUE(GemmReadsThroughHoistedBitcast(*g, res_operand));
+  // The reduction's fusion computes its own copy of the add.
+  const std::string red = r.Group("s");
+  ASSERT_NE(red, "") << r.Text();
+  const Instruction* f = r.Find(red);
+  bool has_add = false;
+  for (const auto& i : f->fused_computation()->instructions()) has_add |= i->opcode() == Opcode::kAdd;
+  EXPECT_TRUE(has_add) << r.Text();
+  const FusionDecision* d = r.DecisionFor("res", FusionVerdict::kFusedWithDuplication);
+  ASSERT_NE(d, nullptr) << r.Text();
+  EXPECT_NE(d->reason.find("kept for its bitcast users"), std::string::npos) << d->reason;
+}
+
+// No change: a GEMM whose prologue is in the residual's own shape reads it
+// directly; the residual add then cannot be fused into the reduction (the
+// GEMM takes no producers) and stays a kernel of its own.
+TEST(GemmFusion, GemmReadingDirectlyKeepsTheProducerOut) {
+  const std::string hlo = std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  h = f32[64,32] parameter(0)
+  y = f32[64,32] parameter(1)
+  w = f32[32,16] parameter(2)
+  res = f32[64,32] add(h, y)
+  c0 = f32[] constant(0)
+  s = f32[64] reduce(res, c0), dimensions={1}, to_apply=scalar_add
+  e = f32[64,32] exponential(res)
+  dot = f32[64,16] dot(e, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[64], f32[64,16]) tuple(s, dot)
+})";
+  FusionRun r = RunFusion({"triton-gemm-rewriter", "priority_fusion"}, hlo);
+  ASSERT_TRUE(r.module);
+  const Instruction* g = r.Find(r.Group("dot"));
+  ASSERT_NE(g, nullptr) << r.Text();
+  for (int64_t k = 0; k < g->operand_count(); ++k) EXPECT_FALSE(GemmReadsThroughHoistedBitcast(*g, k));
+  EXPECT_EQ(r.DecisionFor("res", FusionVerdict::kFusedWithDuplication), nullptr) << r.Text();
+  EXPECT_NE(r.Group("s"), "") << r.Text();
+  const Instruction* f = r.Find(r.Group("s"));
+  for (const auto& i : f->fused_computation()->instructions()) EXPECT_NE(i->opcode(), Opcode::kAdd) << r.Text();
+}
+
 // The epilogue ends where the result has several users (GELU reads the dot
 // three times): the activation stays outside.
 TEST(GemmFusion, EpilogueStopsAtSeveralUsers) {
