@@ -345,8 +345,31 @@ int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& cons
   return static_cast<int>(ops.size()) + static_cast<int>(consumer.shape().leaf_count());
 }
 
-Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate, bool epilogue,
-                    bool elemental_reductions, bool cost_model_duplication) {
+namespace {
+
+// The size limit of a producer–consumer fusion ("" = within it).
+Refusal SizeRefusal(const Instruction& producer, const Instruction& consumer, bool ir_size_limit) {
+  const int p = FusedInstructionCount(producer), c = FusedInstructionCount(consumer);
+  if (!ir_size_limit) {
+    if (p + c > kMaxFusedInstructions)
+      return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
+    return "";
+  }
+  // XLA multiplies the producer's size by the times the consumer emits its
+  // value at different indices (non-elementwise reads); values read
+  // elementwise are emitted once, and we count every read so.
+  const int64_t uses = 1;
+  if (static_cast<int64_t>(p) * uses + c > kMaxIrSize)
+    return "the fusion would emit more than " + std::to_string(kMaxIrSize) + " instructions (" + std::to_string(p) +
+           " + " + std::to_string(c) + "; XLA: overly large code duplication)";
+  return "";
+}
+
+}  // namespace
+
+Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
+                    const PairRules& rules) {
+  const bool epilogue = rules.epilogue, elemental_reductions = rules.elemental_reductions;
   // Today's XLA GPU: a Triton normalization fusion takes producers and
   // consumers as long as the whole stays tileable by rows.
   if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer);
@@ -356,8 +379,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
     if (FusedOperandsAndOutputs(producer, consumer) > kMaxOperandsAndOutputsPerFusion)
       return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
              " operands and outputs";
-    if (FusedInstructionCount(producer) + FusedInstructionCount(consumer) > kMaxFusedInstructions)
-      return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
+    if (Refusal r = SizeRefusal(producer, consumer, rules.ir_size_limit); !r.empty()) return r;
     return "";
   }
   // A reduction too small for the reduction emitter is recomputed in its
@@ -402,7 +424,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   } else if (IsExpensive(producer) && reuse > 1.0)
     return "the producer " + Op(producer) + " is expensive and the consumer reads each of its elements about " +
            std::to_string(static_cast<int64_t>(reuse)) + " times; fusing would recompute it that often";
-  if (duplicate && IsExpensive(producer) && !elemental && !cost_model_duplication) {
+  if (duplicate && IsExpensive(producer) && !elemental && !rules.cost_model_duplication) {
     int64_t users = producer.user_count();
     return "the producer " + Op(producer) + " is expensive and has " + std::to_string(users) +
            " consumers; fusing would compute it " + std::to_string(users) + " times";
@@ -410,9 +432,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   if (FusedOperandsAndOutputs(producer, consumer) > kMaxOperandsAndOutputsPerFusion)
     return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
            " operands and outputs";
-  if (FusedInstructionCount(producer) + FusedInstructionCount(consumer) > kMaxFusedInstructions)
-    return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
-  return "";
+  return SizeRefusal(producer, consumer, rules.ir_size_limit);
 }
 
 }  // namespace hloscope

@@ -19,25 +19,38 @@ inline constexpr int kMaxFusedInstructions = 250;
 Refusal ProducerFusible(const Instruction& p);
 // Can `c` (or the fusion it is) take producers?
 Refusal ConsumerFusible(const Instruction& c);
+// Which of XLA's rule sets PairFusible follows beyond the common ones.
+struct PairRules {
+  // A reduction producer may take its consumer as a reduction epilogue
+  // (EpilogueFusible) instead of being refused.
+  bool epilogue = false;
+  // Today's XLA GPU (the `gpu` pipeline): a reduction too small for the
+  // reduction emitter (ReductionPrefersElemental) is an ordinary
+  // loop-fusible producer that consumers recompute per element (XLA:
+  // IsLoopFusibleAsProducer takes non-variadic reduces that are not
+  // IsReductionFromOrToContiguousDimensions).
+  bool elemental_reductions = false;
+  // XLA's PriorityFusion: an expensive producer (transcendental, a non-f32
+  // divide) that stays for other users may still be fused, whether
+  // recomputing it pays being the cost model's call (its CanFuse has no such
+  // rule; the classic InstructionFusion's ShouldFuse refuses it).
+  bool cost_model_duplication = false;
+  // XLA's size limit for the fusion passes of today's XLA GPU (PriorityFusion,
+  // and the multi-output fusion both pipelines share): the code-size one
+  // (ProducerConsumerMergedTooLarge: the producer's and the consumer's
+  // instructions together at most kMaxIrSize) instead of our classic
+  // kMaxFusedInstructions.
+  bool ir_size_limit = false;
+};
+
+// XLA's GpuHloCostAnalysis::kMaxIRSize.
+inline constexpr int kMaxIrSize = 10000;
+
 // The pair: every rule above plus the pair-specific ones (two reductions,
 // in-place operands, expensive producers read many times, size limits).
-// `duplicate` = the producer will stay for other users. With `epilogue`, a
-// reduction producer may take its consumer as a reduction epilogue
-// (EpilogueFusible) instead of being refused.
-//
-// With `elemental_reductions` (today's XLA GPU, the `gpu` pipeline), a
-// reduction too small for the reduction emitter (ReductionPrefersElemental)
-// is an ordinary loop-fusible producer: consumers recompute it per element
-// (XLA: IsLoopFusibleAsProducer takes non-variadic reduces that are not
-// IsReductionFromOrToContiguousDimensions).
-//
-// With `cost_model_duplication` (priority fusion), an expensive producer
-// (transcendental, a non-f32 divide) that stays for other users may still be
-// fused: whether recomputing it in each consumer pays is the cost model's
-// call, as in XLA's PriorityFusion (its CanFuse has no such rule; the
-// classic InstructionFusion's ShouldFuse refuses it).
+// `duplicate` = the producer will stay for other users.
 Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bool duplicate,
-                    bool epilogue = false, bool elemental_reductions = false, bool cost_model_duplication = false);
+                    const PairRules& rules = {});
 
 // True for an array with no layout or the default (descending) one.
 bool HasDefaultLayout(const Shape& s);

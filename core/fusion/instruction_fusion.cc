@@ -67,7 +67,7 @@ class InstructionFusion : public FusionPassBase {
             if (u != consumer) other_users = true;
           Cost before = CostUnfused(*producer, consumers, device_);
           Cost after = CostFused(*producer, consumers, device_);
-          Refusal r = PairFusible(*producer, *consumer, other_users, /*epilogue=*/true);
+          Refusal r = PairFusible(*producer, *consumer, other_users, {.epilogue = true});
           // What-if: a forced pair skips the heuristics below (not the rules
           // of PairFusible: those refuse it, with the reason).
           const FusionOverridePair* forced = Forced(*producer, *consumer);

@@ -340,7 +340,7 @@ class MultiOutputFusion : public FusionPassBase {
         Seen& s = it->second;
         if (fresh || s.stamp_a != stamps.Of(p) || s.stamp_b != stamps.Of(c)) {
           s = Seen{stamps.Of(p), stamps.Of(c),
-                   PairFusible(*p, *c, /*duplicate=*/false, /*epilogue=*/false, /*elemental_reductions=*/true),
+                   PairFusible(*p, *c, /*duplicate=*/false, {.elemental_reductions = true, .ir_size_limit = true}),
                    CostUnfused(*p, cons, device_), -1};
           if (s.pre.empty() && LoopShape(*p) != LoopShape(*c))
             s.pre = "the producer and the consumer iterate over different shapes";
@@ -497,7 +497,7 @@ class MultiOutputFusion : public FusionPassBase {
                      kMaxOperandsAndOutputsPerFusion) {
             code = 2;
             r = "the merged fusion would have too many operands and outputs";
-          } else if (FusedInstructionCount(*a) + FusedInstructionCount(*b) > kMaxFusedInstructions) {
+          } else if (FusedInstructionCount(*a) + FusedInstructionCount(*b) > kMaxIrSize) {
             code = 3;
             r = "the merged fusion would be too large";
           }

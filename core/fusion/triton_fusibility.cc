@@ -216,8 +216,8 @@ Refusal TritonPairFusible(const Instruction& producer, const Instruction& consum
   }
   if (!row_shaped(consumer.shape())) return "the consumer's result is not row-shaped";
   int instructions = static_cast<int>(members.size());
-  if (instructions > kMaxFusedInstructions)
-    return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
+  if (instructions > kMaxIrSize)
+    return "the fusion would hold more than " + std::to_string(kMaxIrSize) + " instructions";
   if (FusedOperandsAndOutputs(producer, consumer) > kMaxOperandsAndOutputsPerFusion)
     return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
            " operands and outputs";

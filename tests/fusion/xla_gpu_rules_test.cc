@@ -8,6 +8,7 @@
 // cuDNN library calls in the layout XLA gives them (ConvRewriter,
 // HeuristicLayoutAssignment). Changed and no-change cases; RunFusion checks
 // every result against the interpreter.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -597,6 +598,76 @@ ENTRY main {
   ROOT t = (f32[8,16], f32[16]) tuple(d, col)
 })");
   EXPECT_EQ(r.Group("col").find(r.Group("mx")), std::string::npos) << r.Text();
+}
+
+// A chain of `n` negates of exp(p), the last one the root.
+std::string NegateChain(int n) {
+  std::string hlo = "HloModule m\nENTRY main {\n  p = f32[64] parameter(0)\n  e = f32[64] exponential(p)\n";
+  std::string prev = "e";
+  for (int k = 1; k <= n; ++k) {
+    std::string name = "n" + std::to_string(k);
+    hlo += "  " + std::string(k == n ? "ROOT " : "") + name + " = f32[64] negate(" + prev + ")\n";
+    prev = name;
+  }
+  return hlo + "}\n";
+}
+
+// Priority fusion's size limit is XLA's code-size one
+// (ProducerConsumerMergedTooLarge, 10,000 emitted instructions), not the
+// classic passes' 250: a 301-op elementwise chain is one kernel.
+TEST(XlaGpuRules, PriorityFusionTakesFusionsLargerThanTheClassicLimit) {
+  FusionRun r = RunFusion("priority_fusion", NegateChain(300));
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.CountFusions(), 1) << r.Text();
+  EXPECT_EQ(r.Group("e"), r.Group("n300"));
+}
+
+// No change to the classic instruction fusion (`gpu-classic`): it stops at 250
+// instructions per fusion, with the reason.
+TEST(XlaGpuRules, ClassicFusionKeepsItsSizeLimit) {
+  FusionRun r = RunFusion("fusion", NegateChain(300));
+  EXPECT_GE(r.CountFusions(), 2) << r.Text();
+  bool said = false;
+  for (const auto& d : r.decisions) said |= d.reason.find("more than 250 instructions") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// A producer read by `n` loop consumers, each also reading its own input.
+std::string WideProducer(int n) {
+  std::string hlo = "HloModule m\nENTRY main {\n  x = f32[64] parameter(0)\n  y = f32[64] parameter(1)\n"
+                    "  w = f32[64] add(x, y)\n";
+  std::string tuple;
+  for (int k = 0; k < n; ++k) {
+    std::string q = "q" + std::to_string(k), c = "c" + std::to_string(k);
+    hlo += "  " + q + " = f32[64] parameter(" + std::to_string(k + 2) + ")\n";
+    hlo += "  " + c + " = f32[64] multiply(w, " + q + ")\n";
+    tuple += (k ? ", " : "") + c;
+  }
+  std::string shapes;
+  for (int k = 0; k < n; ++k) shapes += (k ? ", " : "") + std::string("f32[64]");
+  return hlo + "  ROOT t = (" + shapes + ") tuple(" + tuple + ")\n}\n";
+}
+
+// A producer with 40 consumers (the train step's residual stream has 39) is
+// recomputed in each, as XLA's priority fusion does (it has no cap; ours
+// stops at 64 consumers for speed).
+TEST(XlaGpuRules, ProducerWithFortyConsumersIsFusedIntoEach) {
+  FusionRun r = RunFusion("priority_fusion", WideProducer(40));
+  EXPECT_TRUE(r.changed);
+  const std::string in = r.Group("w");
+  EXPECT_EQ(std::count(in.begin(), in.end(), ','), 39) << "w should be computed in each of its 40 consumers\n"
+                                                      << r.Text();
+  for (const auto& i : r.module->entry()->instructions()) EXPECT_NE(i->name(), "w");
+  EXPECT_EQ(r.CountFusions(), 40);
+}
+
+// No change beyond the cap: 70 consumers are not considered, with the reason.
+TEST(XlaGpuRules, ProducerWithMoreThanSixtyFourConsumersStays) {
+  FusionRun r = RunFusion("priority_fusion", WideProducer(70));
+  EXPECT_EQ(r.Group("w"), "") << r.Text();
+  const FusionDecision* d = r.DecisionFor("w", FusionVerdict::kNotFused);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("more than 64 at once"), std::string::npos) << d->reason;
 }
 
 }  // namespace

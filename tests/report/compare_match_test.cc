@@ -524,7 +524,7 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
       {"attention", 9},         {"attention_large", 9},   {"embedding_xent", 6},           {"layer_norm", 1},
       {"layer_norm_large", 1},  {"mlp_gelu", 3},          {"mlp_gelu_bf16", 2},            {"mlp_gelu_large", 3},
       {"resnet_block", 11},     {"resnet_block_large", 21}, {"scan_rnn", 8},               {"softmax", 1},
-      {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 77}};
+      {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 91}};
   for (const std::string& s : samples) {
     SCOPED_TRACE(s);
     auto ours = LoadSample(testing::SamplesDir() + "/" + s + ".hlo", "gpu");
@@ -537,8 +537,9 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
     else
       EXPECT_GE(10 * r.b.matched, 9 * r.b.ops) << r.b.matched << "/" << r.b.ops << " of XLA's ops matched";
     // XLA's fusions with exactly our members, as measured 2026-12-04
-    // (docs/fusion.md): none may be lost, by the fusion rules or by the
-    // matching. resnet_block's 11 of 11 and 21 of the train step's 73 need
+    // (docs/fusion.md; the train step's 91 since canonical dots, hoisted
+    // bitcasts and XLA's size limit): none may be lost, by the fusion rules
+    // or by the matching. resnet_block's 11 of 11 and 21 of the train step's 73 need
     // copies paired in the kernels that hold them (PlaceCopies: 9 and 58
     // without).
     if (auto floor = same_floor.find(s); floor != same_floor.end())
