@@ -216,6 +216,15 @@ bool ContainsRealReduce(const Instruction& i) {
 }
 }  // namespace
 
+int UnnestedReductionCount(const Instruction& i) {
+  if (i.opcode() == Opcode::kReduce) return ReductionPrefersElemental(i) ? 0 : 1;
+  if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return 0;
+  int n = 0;
+  for (const auto& m : i.fused_computation()->instructions())
+    n += m->opcode() == Opcode::kReduce && !ReductionPrefersElemental(*m);
+  return n;
+}
+
 Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer) {
   const Instruction* reduce = producer.opcode() == Opcode::kReduce
                                   ? &producer
@@ -349,6 +358,10 @@ namespace {
 
 // The size limit of a producer–consumer fusion ("" = within it).
 Refusal SizeRefusal(const Instruction& producer, const Instruction& consumer, bool ir_size_limit) {
+  // XLA's FusionFitsInBudget also caps real reductions at
+  // kMaxUnnestedReductionsPerFusion; a producer–consumer pair never reaches
+  // it here (PairFusible never fuses two real reductions), so only sibling
+  // merges check it (multi_output_fusion.cc).
   const int p = FusedInstructionCount(producer), c = FusedInstructionCount(consumer);
   if (!ir_size_limit) {
     if (p + c > kMaxFusedInstructions)

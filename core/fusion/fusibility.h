@@ -45,6 +45,12 @@ struct PairRules {
 
 // XLA's GpuHloCostAnalysis::kMaxIRSize.
 inline constexpr int kMaxIrSize = 10000;
+// XLA's kMaxUnnestedReductionOutputsPerFusion (FusionFitsInBudget): a fusion
+// holds at most this many real reductions (those the reduction emitter
+// takes: not ReductionPrefersElemental), each needing many registers.
+inline constexpr int kMaxUnnestedReductionsPerFusion = 8;
+// The real reductions `i` holds (itself, or the members of its fusion).
+int UnnestedReductionCount(const Instruction& i);
 
 // The pair: every rule above plus the pair-specific ones (two reductions,
 // in-place operands, expensive producers read many times, size limits).

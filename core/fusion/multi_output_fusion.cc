@@ -500,6 +500,10 @@ class MultiOutputFusion : public FusionPassBase {
           } else if (FusedInstructionCount(*a) + FusedInstructionCount(*b) > kMaxIrSize) {
             code = 3;
             r = "the merged fusion would be too large";
+          } else if (UnnestedReductionCount(*a) + UnnestedReductionCount(*b) > kMaxUnnestedReductionsPerFusion) {
+            code = 4;
+            r = "the merged fusion would hold more than 8 reductions (XLA: each needs many registers; a "
+                "multi-output fusion of more would spill)";
           }
           if (r) {
             if (code != 1) {  // merges only add paths: a dependency stays

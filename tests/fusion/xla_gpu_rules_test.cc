@@ -670,5 +670,48 @@ TEST(XlaGpuRules, ProducerWithMoreThanSixtyFourConsumersStays) {
   EXPECT_NE(d->reason.find("more than 64 at once"), std::string::npos) << d->reason;
 }
 
+// `n` row reductions of x·k (k = 1..n) over rows of 64: sibling input
+// fusions that all read x.
+std::string SiblingReductions(int n) {
+  std::string hlo = std::string("HloModule m\n") + kAdd + "\nENTRY main {\n  x = f32[16,64] parameter(0)\n"
+                    "  c0 = f32[] constant(0)\n";
+  std::string tuple, shapes;
+  for (int k = 1; k <= n; ++k) {
+    std::string ks = std::to_string(k);
+    hlo += "  k" + ks + " = f32[] constant(" + ks + ")\n";
+    hlo += "  b" + ks + " = f32[16,64] broadcast(k" + ks + "), dimensions={}\n";
+    hlo += "  m" + ks + " = f32[16,64] multiply(x, b" + ks + ")\n";
+    hlo += "  r" + ks + " = f32[16] reduce(m" + ks + ", c0), dimensions={1}, to_apply=scalar_add\n";
+    tuple += (k > 1 ? ", r" : "r") + ks;
+    shapes += (k > 1 ? ", " : "") + std::string("f32[16]");
+  }
+  return hlo + "  ROOT t = (" + shapes + ") tuple(" + tuple + ")\n}\n";
+}
+
+// XLA's FusionFitsInBudget: a fusion holds at most 8 real reductions. Nine
+// sibling reductions of one input become two kernels (ours pair siblings as
+// they come: 5 and 4; XLA's first sibling takes the next ones: 8 and 1).
+TEST(XlaGpuRules, MultiOutputFusionHoldsAtMostEightReductions) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, SiblingReductions(9));
+  EXPECT_EQ(r.CountFusions(), 2) << r.Text();
+  int most = 0, total = 0;
+  for (const auto& i : r.module->entry()->instructions())
+    if (i->opcode() == Opcode::kFusion) {
+      most = std::max(most, UnnestedReductionCount(*i));
+      total += UnnestedReductionCount(*i);
+    }
+  EXPECT_LE(most, 8) << r.Text();
+  EXPECT_EQ(total, 9) << r.Text();
+  bool said = false;
+  for (const auto& d : r.decisions) said |= d.reason.find("more than 8 reductions") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// No change below the limit: eight siblings become one kernel.
+TEST(XlaGpuRules, EightSiblingReductionsBecomeOneKernel) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, SiblingReductions(8));
+  EXPECT_EQ(r.CountFusions(), 1) << r.Text();
+}
+
 }  // namespace
 }  // namespace hloscope::fusion_testing
