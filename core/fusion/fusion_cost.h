@@ -11,12 +11,44 @@ namespace hloscope {
 // The inputs a kernel reads from outside itself, with the bytes read.
 std::vector<std::pair<const Instruction*, int64_t>> KernelInputs(const Instruction& kernel);
 
+// The numbers of one kernel that the estimates below read again and again
+// while a fusion pass evaluates the same consumers for many producers: its
+// cost as it stands, its flops, and the bytes it reads through each operand.
+// Remembered by instruction id (never reused) and the number of
+// instructions it computes: within one run of a fusion pass a kernel only
+// changes by taking more instructions, so the same id, instruction count and
+// operand count are the same kernel (fusing a producer always moves one of
+// the counts). Operands are not remembered (they may be replaced by a fusion of
+// the same shape); they are read from the kernel each time.
+class KernelCostCache {
+ public:
+  explicit KernelCostCache(const DeviceSpec& d) : device_(d) {}
+  Cost CostOf(const Instruction& k);
+  double FlopsOf(const Instruction& k);
+  // KernelInputs(k), the bytes remembered.
+  std::vector<std::pair<const Instruction*, int64_t>> InputsOf(const Instruction& k);
+
+ private:
+  struct Entry {
+    int64_t size = -1;
+    bool has_cost = false, has_flops = false, has_reads = false;
+    Cost cost;
+    double flops = 0;
+    std::vector<int64_t> reads;  // by operand number (fusions) or distinct operand (others)
+  };
+  // The entry of `k` (reset when `k` has changed); null for an instruction
+  // without an id, which is not remembered.
+  Entry* Find(const Instruction& k);
+  const DeviceSpec& device_;
+  std::vector<Entry> by_id_;
+};
+
 // Cost of the kernels `producer` and `consumers` as they are now.
 Cost CostUnfused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
-                 const DeviceSpec& d);
+                 const DeviceSpec& d, KernelCostCache* cache = nullptr);
 // Cost after fusing `producer` into every consumer in `consumers` (the
 // producer's own kernel stays if it has other users).
 Cost CostFused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
-               const DeviceSpec& d);
+               const DeviceSpec& d, KernelCostCache* cache = nullptr);
 
 }  // namespace hloscope

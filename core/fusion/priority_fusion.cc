@@ -8,6 +8,7 @@
 // but leaves the scalar outside (fusing it saves no estimated time), so
 // without this step a kernel would take each scalar as an operand.
 #include <algorithm>
+#include <memory>
 #include <queue>
 #include <unordered_set>
 
@@ -45,6 +46,8 @@ class PriorityFusion : public FusionPassBase {
   }
 
  private:
+  std::unique_ptr<KernelCostCache> cost_cache_;
+
   struct Eval {
     Refusal refusal;
     double saved_us = 0;
@@ -96,7 +99,7 @@ class PriorityFusion : public FusionPassBase {
       return e;
     }
     bool dup = users.size() < p.users().size() || users.size() > 1;
-    e.before = CostUnfused(p, users, device_);
+    e.before = CostUnfused(p, users, device_, cost_cache_.get());
     // Once per producer, not per consumer: it walks a fusion's members.
     const bool real_reduction_epilogue = !IsElementalReduceProducer(p);
     for (const Instruction* u : users) {
@@ -111,12 +114,13 @@ class PriorityFusion : public FusionPassBase {
         return e;
       }
     }
-    e.after = CostFused(p, users, device_);
+    e.after = CostFused(p, users, device_, cost_cache_.get());
     e.saved_us = e.before.time_us - e.after.time_us;
     // XLA's estimate (EstimateRunTimesForPriorityFusion) does not charge the
     // producer's own kernel when bitcast users keep it: it counts one launch
     // and the producer's run saved, as if it went away.
-    if (users.size() < p.users().size()) e.saved_us += KernelCost(p, device_).time_us;
+    if (users.size() < p.users().size())
+      e.saved_us += (cost_cache_ ? cost_cache_->CostOf(p) : KernelCost(p, device_)).time_us;
     if (p.opcode() == Opcode::kBitcast) e.saved_us = std::max(e.saved_us, kBitcastPriority);
     if (e.saved_us <= 0)
       e.refusal = "fusing into its " + std::to_string(users.size()) + " consumer(s) would not save time (" +
@@ -125,6 +129,9 @@ class PriorityFusion : public FusionPassBase {
   }
 
   bool RunOn(Computation* comp) {
+    // Consumers are evaluated again for every producer that reads them and
+    // whenever a neighbour changes; their own numbers are remembered.
+    cost_cache_ = std::make_unique<KernelCostCache>(device_);
     using Entry = std::tuple<double, int64_t, Instruction*, int>;  // saved, -id, instr, version
     std::priority_queue<Entry> queue;
     // By instruction id (ids are never reused, addresses are): the version of
