@@ -206,6 +206,18 @@ bool ReducesValueOf(const Instruction& producer, const Instruction& consumer) {
 }
 
 namespace {
+// Ops the elemental emitter emits with loops or branches of their own (XLA's
+// ElementalIrEmitter::OpInvalidatesCache).
+bool SplitsBasicBlocks(Opcode op) {
+  switch (op) {
+    case Opcode::kConcatenate: case Opcode::kDot: case Opcode::kDynamicUpdateSlice: case Opcode::kPad:
+    case Opcode::kReduce: case Opcode::kReduceWindow:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // A reduce the reduction emitter would take (a real reduction hero).
 bool ContainsRealReduce(const Instruction& i) {
   if (i.opcode() == Opcode::kReduce) return !ReductionPrefersElemental(i);
@@ -215,6 +227,13 @@ bool ContainsRealReduce(const Instruction& i) {
   return false;
 }
 }  // namespace
+
+int BasicBlockSplitCount(const Instruction& i) {
+  if (i.opcode() != Opcode::kFusion || !i.fused_computation()) return SplitsBasicBlocks(i.opcode()) ? 1 : 0;
+  int n = 0;
+  for (const auto& m : i.fused_computation()->instructions()) n += SplitsBasicBlocks(m->opcode());
+  return n;
+}
 
 int UnnestedReductionCount(const Instruction& i) {
   if (i.opcode() == Opcode::kReduce) return ReductionPrefersElemental(i) ? 0 : 1;
@@ -356,23 +375,36 @@ int FusedOperandsAndOutputs(const Instruction& producer, const Instruction& cons
 
 namespace {
 
+
 // The size limit of a producer–consumer fusion ("" = within it).
 Refusal SizeRefusal(const Instruction& producer, const Instruction& consumer, bool ir_size_limit) {
-  // XLA's FusionFitsInBudget also caps real reductions at
-  // kMaxUnnestedReductionsPerFusion; a producer–consumer pair never reaches
-  // it here (PairFusible never fuses two real reductions), so only sibling
-  // merges check it (multi_output_fusion.cc).
-  const int p = FusedInstructionCount(producer), c = FusedInstructionCount(consumer);
   if (!ir_size_limit) {
+    const int p = FusedInstructionCount(producer), c = FusedInstructionCount(consumer);
     if (p + c > kMaxFusedInstructions)
       return "the fusion would hold more than " + std::to_string(kMaxFusedInstructions) + " instructions";
     return "";
   }
-  // XLA multiplies the producer's size by the times the consumer emits its
-  // value at different indices (non-elementwise reads); values read
+  // XLA multiplies the producer's numbers by the times the consumer emits
+  // its value at different indices (non-elementwise reads); values read
   // elementwise are emitted once, and we count every read so.
-  const int64_t uses = 1;
-  if (static_cast<int64_t>(p) * uses + c > kMaxIrSize)
+  int p = 0, c = 0, splits = 0;
+  for (const Instruction* x : {&producer, &consumer}) {
+    int& n = x == &producer ? p : c;
+    if (x->opcode() != Opcode::kFusion || !x->fused_computation()) {
+      n = 1;
+      splits += SplitsBasicBlocks(x->opcode());
+      continue;
+    }
+    for (const auto& m : x->fused_computation()->instructions()) {
+      if (m->opcode() == Opcode::kParameter) continue;
+      ++n;
+      splits += SplitsBasicBlocks(m->opcode());
+    }
+  }
+  if (splits > kMaxBasicBlockSplitsPerFusion)
+    return "the fusion would have " + std::to_string(splits) + " basic-block splits (reductions, concatenates, pads...), "
+           "more than " + std::to_string(kMaxBasicBlockSplitsPerFusion) + " (XLA: overly large code duplication)";
+  if (p + c > kMaxIrSize)
     return "the fusion would emit more than " + std::to_string(kMaxIrSize) + " instructions (" + std::to_string(p) +
            " + " + std::to_string(c) + "; XLA: overly large code duplication)";
   return "";

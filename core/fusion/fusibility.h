@@ -38,13 +38,22 @@ struct PairRules {
   // XLA's size limit for the fusion passes of today's XLA GPU (PriorityFusion,
   // and the multi-output fusion both pipelines share): the code-size one
   // (ProducerConsumerMergedTooLarge: the producer's and the consumer's
-  // instructions together at most kMaxIrSize) instead of our classic
+  // instructions together at most kMaxIrSize, their basic-block splits at
+  // most kMaxBasicBlockSplitsPerFusion) instead of our classic
   // kMaxFusedInstructions.
   bool ir_size_limit = false;
 };
 
 // XLA's GpuHloCostAnalysis::kMaxIRSize.
 inline constexpr int kMaxIrSize = 10000;
+// XLA's GpuHloCostAnalysis::kMaxBasicBlockSplitsPerFusion: ops the elemental
+// emitter emits with loops or branches of their own (concatenate, dot,
+// dynamic-update-slice, pad, reduce, reduce-window: XLA's
+// ElementalIrEmitter::OpInvalidatesCache) split the kernel's basic blocks, and
+// a producer–consumer fusion may hold at most this many.
+inline constexpr int kMaxBasicBlockSplitsPerFusion = 10;
+// The basic-block splits of `i` (itself, or the members of its fusion).
+int BasicBlockSplitCount(const Instruction& i);
 // XLA's kMaxUnnestedReductionOutputsPerFusion (FusionFitsInBudget): a fusion
 // holds at most this many real reductions (those the reduction emitter
 // takes: not ReductionPrefersElemental), each needing many registers.

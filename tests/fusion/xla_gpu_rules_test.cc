@@ -713,5 +713,33 @@ TEST(XlaGpuRules, EightSiblingReductionsBecomeOneKernel) {
   EXPECT_EQ(r.CountFusions(), 1) << r.Text();
 }
 
+// A chain of `n` pads, each growing f32[k] to f32[k+1] with a 0 at the end.
+std::string PadChain(int n) {
+  std::string hlo = "HloModule m\nENTRY main {\n  x0 = f32[4] parameter(0)\n  z = f32[] constant(0)\n";
+  for (int k = 1; k <= n; ++k)
+    hlo += "  " + std::string(k == n ? "ROOT " : "") + "x" + std::to_string(k) + " = f32[" + std::to_string(4 + k) +
+           "] pad(x" + std::to_string(k - 1) + ", z), padding=0_1\n";
+  return hlo + "}\n";
+}
+
+// XLA's ProducerConsumerMergedTooLarge also refuses a fusion with more than 10
+// basic-block splits (ops the elemental emitter emits with branches: pads,
+// reductions, concatenates...): a chain of 12 pads becomes two kernels.
+TEST(XlaGpuRules, PriorityFusionStopsAtTenBasicBlockSplits) {
+  FusionRun r = RunFusion("priority_fusion", PadChain(12));
+  EXPECT_EQ(r.CountFusions(), 2) << r.Text();
+  for (const auto& i : r.module->entry()->instructions())
+    if (i->opcode() == Opcode::kFusion) EXPECT_LE(BasicBlockSplitCount(*i), 10) << r.Text();
+  bool said = false;
+  for (const auto& d : r.decisions) said |= d.reason.find("basic-block splits") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// No change below it: ten pads are one kernel.
+TEST(XlaGpuRules, TenBasicBlockSplitsAreOneKernel) {
+  FusionRun r = RunFusion("priority_fusion", PadChain(10));
+  EXPECT_EQ(r.CountFusions(), 1) << r.Text();
+}
+
 }  // namespace
 }  // namespace hloscope::fusion_testing
