@@ -402,8 +402,9 @@ Refusal SizeRefusal(const Instruction& producer, const Instruction& consumer, bo
     }
   }
   if (splits > kMaxBasicBlockSplitsPerFusion)
-    return "the fusion would have " + std::to_string(splits) + " basic-block splits (reductions, concatenates, pads...), "
-           "more than " + std::to_string(kMaxBasicBlockSplitsPerFusion) + " (XLA: overly large code duplication)";
+    return "the fusion would have " + std::to_string(splits) +
+           " basic-block splits (reductions, concatenates, pads...), more than " +
+           std::to_string(kMaxBasicBlockSplitsPerFusion) + " (XLA: overly large code duplication)";
   if (p + c > kMaxIrSize)
     return "the fusion would emit more than " + std::to_string(kMaxIrSize) + " instructions (" + std::to_string(p) +
            " + " + std::to_string(c) + "; XLA: overly large code duplication)";

@@ -48,6 +48,12 @@ class PriorityFusion : public FusionPassBase {
  private:
   std::unique_ptr<KernelCostCache> cost_cache_;
 
+  // Today's XLA GPU rules (fusibility.h), with or without a reduction epilogue.
+  static PairRules Rules(bool epilogue) {
+    return {.epilogue = epilogue, .elemental_reductions = true, .cost_model_duplication = true,
+            .ir_size_limit = true};
+  }
+
   struct Eval {
     Refusal refusal;
     double saved_us = 0;
@@ -107,8 +113,7 @@ class PriorityFusion : public FusionPassBase {
         e.refusal = "a consumer is in another computation";
         return e;
       }
-      Refusal r = PairFusible(p, *u, dup,
-                              {.epilogue = real_reduction_epilogue, .elemental_reductions = true, .cost_model_duplication = true, .ir_size_limit = true});
+      Refusal r = PairFusible(p, *u, dup, Rules(real_reduction_epilogue));
       if (!r.empty()) {
         e.refusal = r + " (consumer " + u->name() + ")";
         return e;
@@ -298,9 +303,7 @@ class PriorityFusion : public FusionPassBase {
       }
       bool dup = p->IsRoot();
       for (const Instruction* u : p->users()) dup |= u != c;
-      Refusal r = PairFusible(*p, *c, dup,
-                              {.epilogue = !IsElementalReduceProducer(*p), .elemental_reductions = true,
-                               .cost_model_duplication = true, .ir_size_limit = true});
+      Refusal r = PairFusible(*p, *c, dup, Rules(!IsElementalReduceProducer(*p)));
       if (!r.empty()) {
         Decide(*p, cons, FusionVerdict::kNotFused, head + r, before, before);
         continue;
@@ -374,7 +377,7 @@ class PriorityFusion : public FusionPassBase {
       const bool dup = fusions.size() > 1 || fusions.size() < distinct_users;
       std::vector<Instruction*> fusible;
       for (Instruction* f : fusions)
-        if (PairFusible(*c, *f, dup, {.elemental_reductions = true, .cost_model_duplication = true, .ir_size_limit = true}).empty() && !Forbidden(*c, *f))
+        if (PairFusible(*c, *f, dup, Rules(/*epilogue=*/false)).empty() && !Forbidden(*c, *f))
           fusible.push_back(f);
       if (fusible.empty()) continue;
       std::vector<const Instruction*> consumers(fusible.begin(), fusible.end());
