@@ -224,9 +224,6 @@ Refusal TritonPairFusible(const Instruction& producer, const Instruction& consum
   return "";
 }
 
-}  // namespace hloscope
-
-namespace hloscope {
 namespace {
 
 // For a reshape from dims `from` to dims `to`: the dim of `to` each dim of
