@@ -47,6 +47,12 @@ Output in DIR:
 samples/xla_gpu/ commits).  A non-empty DIR is never overwritten without
 --force.
 
+--vlog MODULE=LEVEL[,...] adds xla_vlog.txt: what XLA's passes log while
+compiling (TF_CPP_VMODULE).  gemm_fusion=6 shows XLA's GEMM prologue search
+step by step ("Fusing operand", "Not fusing operand ... Too many
+parameters"), the reference docs/fusion.md checks our triton-gemm-rewriter
+against.
+
 Known quirks handled for HLO text input:
   * jaxlib imports HLO `copy` as mhlo.copy, which the CUDA plugin rejects; a
     copy is rewritten as a `reshape` to the same shape (semantically the
@@ -478,7 +484,48 @@ def build_parser():
                     metavar="KB",
                     help="write kernels.ptx only if all PTX is under this "
                          "(default %d; 0: never)" % PTX_LIMIT_KB)
+    ap.add_argument("--vlog", metavar="MODULE=LEVEL[,...]",
+                    help="XLA's own log of its reasons, written to "
+                         "DIR/xla_vlog.txt (TF_CPP_VMODULE): gemm_fusion=6 "
+                         "names every GEMM prologue candidate XLA took or "
+                         "left out and why ('Too many parameters', "
+                         "'Cannot fuse parameter', ...)")
     return ap
+
+
+def start_vlog(spec):
+    """Sets XLA's per-module log levels; call before jax is imported."""
+    if not re.fullmatch(r"\w+=\d+(,\w+=\d+)*", spec):
+        die(f"--vlog takes MODULE=LEVEL[,MODULE=LEVEL...] "
+            f"(e.g. gemm_fusion=6), not {spec!r}")
+    os.environ["TF_CPP_VMODULE"] = spec
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "0"
+
+
+class StderrToFile:
+    """XLA logs to file descriptor 2: send it to `path` while compiling,
+    keeping Python's own messages (sys.stderr) on the terminal."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        self.py_stderr = sys.stderr
+        sys.stderr = os.fdopen(os.dup(self.saved), "w")
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, 2)
+        os.close(fd)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        sys.stderr.close()
+        sys.stderr = self.py_stderr
+        return False
 
 
 def main():
@@ -498,6 +545,8 @@ def main():
         if not args.force:
             die(f"{out} exists and is not empty; pass --force to replace it")
     ensure_venv()
+    if args.vlog:
+        start_vlog(args.vlog)
     try:
         import jax  # noqa: F401
     except ImportError as e:
@@ -511,8 +560,13 @@ def main():
     dump_dir = out / "xla_dump"
     dump_dir.mkdir()
 
-    facts = compile_module(args.input.resolve(), args.device, args.partitions,
-                           dump_dir)
+    if args.vlog:
+        with StderrToFile(out / "xla_vlog.txt"):
+            facts = compile_module(args.input.resolve(), args.device,
+                                   args.partitions, dump_dir)
+    else:
+        facts = compile_module(args.input.resolve(), args.device,
+                               args.partitions, dump_dir)
     prefix, mapping, ptx_info = collect(dump_dir, out, args.ptx_limit_kb)
 
     inp = args.input.resolve()
@@ -540,7 +594,8 @@ def main():
                              if args.partitions > 1 else []) +
                             (["--no-raw-dump"] if args.no_raw_dump else []) +
                             (["--ptx-limit-kb", str(args.ptx_limit_kb)]
-                             if args.ptx_limit_kb != PTX_LIMIT_KB else [])),
+                             if args.ptx_limit_kb != PTX_LIMIT_KB else []) +
+                            (["--vlog", args.vlog] if args.vlog else [])),
     }
     (out / "REFERENCE.json").write_text(json.dumps(ref, indent=2) + "\n")
     if args.no_raw_dump:

@@ -9,11 +9,12 @@
 //    elementwise op with a broadcast parameter or constant as one operand
 //    (a layer norm's scale and bias), or when its only user is the dot side
 //    and its operands are parameters or constants read by nothing else.
-//    Both operands are searched breadth first together; the fusion as a
-//    whole takes at most 8 inputs (2 × XLA's kMaxParameterPerDotOperand, as
-//    its search-space GemmFusion counts them); a candidate that would exceed
-//    that goes to the back of the queue and is tried again once others have
-//    joined, until a whole round is over. Bitcasts and reshapes take no step.
+//    Both operands are searched breadth first together, over the operand
+//    tree (an op several members read is a candidate once per path); the
+//    fusion as a whole takes at most 8 inputs, and a candidate that would
+//    exceed that stays an input, decided once — as XLA GPU 0.12's "dot
+//    fusion v2" traces it (TF_CPP_VMODULE=gemm_fusion=6). Bitcasts and
+//    reshapes take no step.
 //  - its epilogue: grown from the dot toward its users while each value has
 //    a single elementwise user whose other operands are parameters or
 //    broadcasts of parameters or scalars (a bias, a scale; XLA's rule for
@@ -248,38 +249,43 @@ class GemmFusion : public FusionPassBase {
                       "epilogue crosses");
     // Prologue: breadth first from both operands at once (XLA's V2 search
     // starts its queue with the LHS and the RHS). The limit counts the
-    // fusion's inputs as a whole.
-    std::vector<Instruction*> inputs;  // the fusion's operands so far, in order
+    // fusion's inputs as a whole. XLA searches the operand tree, not the
+    // graph: moving the bitcasts of the dot's operands toward the inputs
+    // clones every op that several users read, so an op reached along two
+    // paths is two candidates and, until taken, two inputs (a shared
+    // broadcast of a constant counts twice until both copies join).
+    std::vector<Instruction*> inputs;  // one entry per path an input was reached by
     auto is_input = [&](Instruction* x) { return std::find(inputs.begin(), inputs.end(), x) != inputs.end(); };
-    auto take = [&](Instruction* x, std::deque<Instruction*>* queue) {
+    // `from`: the epilogue op `x` is reached from (not an input of it).
+    auto take = [&](Instruction* x, std::deque<Instruction*>* queue, const Instruction* from = nullptr) {
       in.insert(x);
-      inputs.erase(std::remove(inputs.begin(), inputs.end(), x), inputs.end());
-      for (Instruction* o : x->operands()) {
-        if (in.count(o)) continue;
-        if (!is_input(o)) inputs.push_back(o);
+      if (auto it = std::find(inputs.begin(), inputs.end(), x); it != inputs.end()) inputs.erase(it);
+      std::vector<Instruction*> distinct;
+      for (Instruction* o : x->operands())
+        if (o != from && std::find(distinct.begin(), distinct.end(), o) == distinct.end()) distinct.push_back(o);
+      for (Instruction* o : distinct) {
+        inputs.push_back(o);
         if (queue) queue->push_back(o);
       }
     };
-    // A candidate over the limit goes to the back of the queue, as in XLA's
-    // search: the count may drop when later ones join (a broadcast of a
-    // scalar replaces an input by none); the search ends when a whole round
-    // of the queue is over the limit.
+    auto note = [&](std::string n) {
+      if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(std::move(n));
+    };
+    // Each candidate is decided once, in breadth-first order (XLA's
+    // "dot fusion v2"): one that would take the fusion over the limit stays
+    // an input ("Too many parameters"), even if a later one (a scalar
+    // constant joining) brings the count down again.
     auto grow = [&](std::deque<Instruction*>& queue) {
-      size_t requeued = 0;
-      while (queue.size() > requeued) {
+      while (!queue.empty()) {
         Instruction* x = queue.front();
         queue.pop_front();
-        if (in.count(x) || !is_input(x)) continue;
+        if (!is_input(x)) continue;
         std::string why = PrologueRefusal(*x);
-        if (why.empty() && static_cast<int>(inputs.size()) + AddedInputs(*x) > kMaxFusionInputs) {
-          queue.push_back(x);
-          ++requeued;
-          continue;
-        }
-        requeued = 0;
+        if (why.empty() && static_cast<int>(inputs.size()) + AddedInputs(*x) > kMaxFusionInputs)
+          why = "taking it would give the fusion more than " + std::to_string(kMaxFusionInputs) + " inputs";
         if (!why.empty()) {
-          if (x->opcode() != Opcode::kParameter && x->opcode() != Opcode::kConstant)
-            notes.push_back(x->name() + " stays an input (" + why + ")");
+          if (x->opcode() != Opcode::kParameter && x->opcode() != Opcode::kConstant && !in.count(x))
+            note(x->name() + " stays an input (" + why + ")");
           continue;
         }
         // XLA moves bitcasts and reshapes toward the fusion's inputs as it
@@ -288,17 +294,12 @@ class GemmFusion : public FusionPassBase {
         const bool layout_only = (x->opcode() == Opcode::kBitcast || x->opcode() == Opcode::kReshape) &&
                                  x->operand_count() == 1;
         take(x, layout_only ? nullptr : &queue);
-        if (layout_only && !in.count(x->operand(0))) queue.push_front(x->operand(0));
+        if (layout_only) queue.push_front(x->operand(0));
       }
-      for (Instruction* x : queue)
-        if (!in.count(x) && is_input(x))
-          notes.push_back(x->name() + " stays an input (taking it would give the fusion more than " +
-                          std::to_string(kMaxFusionInputs) + " inputs)");
-      queue.clear();
     };
     std::deque<Instruction*> queue;
     for (Instruction* o : dot->operands()) {
-      if (!is_input(o)) inputs.push_back(o);
+      inputs.push_back(o);
       if (!merged_batch) queue.push_back(o);
     }
     grow(queue);
@@ -323,7 +324,7 @@ class GemmFusion : public FusionPassBase {
         break;
       }
       std::deque<Instruction*> more;
-      take(u, &more);
+      take(u, &more, out);
       grow(more);
       out = u;
     }

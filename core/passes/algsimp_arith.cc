@@ -79,13 +79,18 @@ Outcome Binary(Rewriter& r, Instruction* instr) {
   const Shape& shape = instr->shape();
   auto zero_like = [&]() { return r.Filled(t, 0, shape); };
 
+  // A zero of either sign, as XLA's AlgebraicSimplifier takes it for
+  // A + 0 → A and A - 0 → A (IsAll(rhs, 0)): XLA ignores the sign of a zero
+  // result there (−0 + +0 is +0, A is −0), and so do we, to make the module
+  // XLA GPU's fusion passes see; the values compare equal.
+  auto zero = [&](const Literal& c) { return integral ? IsZeroValue(c) : IsPositiveZero(c) || IsNegativeZero(c); };
   switch (instr->opcode()) {
     case Opcode::kAdd:
-      if (cb && (integral ? IsZeroValue(*cb) : IsNegativeZero(*cb))) return r.Replace(a, "x + 0 → x");
-      if (ca && (integral ? IsZeroValue(*ca) : IsNegativeZero(*ca))) return r.Replace(b, "0 + x → x");
+      if (cb && zero(*cb)) return r.Replace(a, "x + 0 → x");
+      if (ca && zero(*ca)) return r.Replace(b, "0 + x → x");
       break;
     case Opcode::kSubtract:
-      if (cb && (integral ? IsZeroValue(*cb) : IsPositiveZero(*cb))) return r.Replace(a, "x - 0 → x");
+      if (cb && zero(*cb)) return r.Replace(a, "x - 0 → x");
       if (integral && SameValue(a, b)) return r.Replace(zero_like(), "x - x → 0 (integers)");
       if (ca && (integral ? IsZeroValue(*ca) : IsNegativeZero(*ca)) && in_t != PrimitiveType::kPred &&
           !IsUnsignedInt(in_t))

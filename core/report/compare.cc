@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/cost/cost_model.h"
 #include "core/report/compare_match.h"
@@ -18,8 +19,95 @@ using compare_detail::Side;
 
 bool IsFusion(const Instruction* k) { return k->opcode() == Opcode::kFusion; }
 
+// Which op each matched atom of both sides computes, across copies: fusion
+// duplicates a cheap op into every kernel that reads it (on either side), and
+// the matcher pairs each copy with one copy of the other side, not
+// necessarily the one in the corresponding kernel, and leaves the copies
+// one side has more of unpaired. Copies are linked through their matches
+// and, on each side, through where they came from; the linked atoms are one
+// op. Indices: `fused` atoms first, then `other`'s.
+class OpClasses {
+ public:
+  OpClasses(const Side& fused, const Side& other) : n_(fused.atoms.size()), parent_(n_ + other.atoms.size()) {
+    for (size_t k = 0; k < parent_.size(); ++k) parent_[k] = k;
+    for (size_t k = 0; k < fused.atoms.size(); ++k)
+      if (fused.atoms[k].match >= 0) Union(k, n_ + static_cast<size_t>(fused.atoms[k].match));
+    for (size_t k = 0; k < other.atoms.size(); ++k)
+      if (other.atoms[k].match >= 0) Union(n_ + k, static_cast<size_t>(other.atoms[k].match));
+    // A copy is known by where it came from (its op_name, else its name:
+    // our copies keep the original's name, XLA's keep its op_name), its
+    // opcode and its shape.
+    auto by_name = [&](const Side& s, size_t base) {
+      std::unordered_map<std::string, size_t> first;
+      for (size_t k = 0; k < s.atoms.size(); ++k) {
+        const Instruction* i = s.atoms[k].instr;
+        std::string from = i->MetadataValue("op_name");
+        if (from.empty()) from = i->name();
+        const std::string key = from + "|" + std::string(OpcodeName(i->opcode())) + "|" + i->shape().ToString(false);
+        auto [it, fresh] = first.emplace(key, base + k);
+        if (!fresh) Union(it->second, base + k);
+      }
+    };
+    by_name(fused, 0);
+    by_name(other, n_);
+    for (size_t k = 0; k < parent_.size(); ++k) (k < n_ ? in_fused_ : in_other_).insert(Of(k));
+  }
+  // True when the op of atom `k` is computed on both sides (some copy of it
+  // was matched): a copy the matcher left unpaired still counts.
+  bool Matched(size_t k) {
+    size_t c = Of(k);
+    return in_fused_.count(c) && in_other_.count(c);
+  }
+  size_t Of(size_t k) {
+    while (parent_[k] != k) k = parent_[k] = parent_[parent_[k]];
+    return k;
+  }
+
+ private:
+  void Union(size_t a, size_t b) { parent_[Of(a)] = Of(b); }
+  size_t n_;
+  std::vector<size_t> parent_;
+  std::unordered_set<size_t> in_fused_, in_other_;
+};
+
+// The ops (classes) of each kernel of `s` that computes ops of both sides.
+std::map<const Instruction*, std::set<size_t>> KernelOps(const Side& s, size_t base, OpClasses& classes) {
+  std::map<const Instruction*, std::set<size_t>> out;
+  for (size_t k = 0; k < s.atoms.size(); ++k)
+    if (classes.Matched(base + k)) out[s.atoms[k].kernel].insert(classes.Of(base + k));
+  return out;
+}
+
+// Fusions of `fused` reproduced with the same members on `other`: some
+// kernel of `other` computes exactly the same ops (copies counted as their
+// op), each kernel standing for one fusion at most. A fusion of one op
+// counts when the other side computes that op alone too (XLA's
+// pure-matmul GEMM fusion against ours, its wrapped_dot against our unfused
+// dot).
+int64_t SameMemberFusions(const Side& fused, const Side& other) {
+  OpClasses classes(fused, other);
+  std::map<std::set<size_t>, int> available;
+  for (const auto& [kernel, ops] : KernelOps(other, fused.atoms.size(), classes)) ++available[ops];
+  int64_t same = 0;
+  for (const auto& [kernel, ops] : KernelOps(fused, 0, classes)) {
+    if (!IsFusion(kernel)) continue;
+    auto it = available.find(ops);
+    if (it == available.end() || it->second == 0) continue;
+    --it->second;
+    ++same;
+  }
+  return same;
+}
+
+// The fusions of `fused` whose ops `other` splits over several kernels
+// (a fusion whose ops one kernel of `other` computes exactly, copies
+// counted as their op, is not listed).
 std::vector<GroupDifference> Differences(const Side& fused, const Side& other, int64_t* same) {
   std::vector<GroupDifference> out;
+  OpClasses classes(fused, other);
+  std::set<std::set<size_t>> alike;
+  for (const auto& [kernel, ops] : KernelOps(other, fused.atoms.size(), classes)) alike.insert(ops);
+  const auto fused_ops = KernelOps(fused, 0, classes);
   std::map<const Instruction*, std::vector<int>> by_kernel;  // ordered by pointer is not stable: use names below
   for (size_t k = 0; k < fused.atoms.size(); ++k)
     if (fused.atoms[k].match >= 0 && IsFusion(fused.atoms[k].kernel)) by_kernel[fused.atoms[k].kernel].push_back(static_cast<int>(k));
@@ -27,6 +115,10 @@ std::vector<GroupDifference> Differences(const Side& fused, const Side& other, i
   std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first->name() < y.first->name(); });
   for (const auto& [kernel, members] : sorted) {
     if (members.size() < 2) continue;
+    if (alike.count(fused_ops.at(kernel))) {
+      ++*same;
+      continue;
+    }
     std::vector<std::pair<std::string, std::vector<std::string>>> others;
     for (int k : members) {
       const Atom& o = other.atoms[fused.atoms[k].match];
@@ -46,34 +138,6 @@ std::vector<GroupDifference> Differences(const Side& fused, const Side& other, i
     out.push_back(std::move(d));
   }
   return out;
-}
-
-// Fusions of `fused` reproduced with the same members on `other`: the
-// fusion has matched ops, they all sit in one kernel of `other`, and every
-// matched op of that kernel sits in this fusion. A fusion of one op counts
-// when the other side computes that op alone too (XLA's pure-matmul GEMM
-// fusion against ours, its wrapped_dot against our unfused dot).
-int64_t SameMemberFusions(const Side& fused, const Side& other) {
-  std::unordered_map<const Instruction*, std::vector<int>> of_kernel, other_of_kernel;
-  for (size_t k = 0; k < fused.atoms.size(); ++k)
-    if (fused.atoms[k].match >= 0) of_kernel[fused.atoms[k].kernel].push_back(static_cast<int>(k));
-  for (size_t k = 0; k < other.atoms.size(); ++k)
-    if (other.atoms[k].match >= 0) other_of_kernel[other.atoms[k].kernel].push_back(static_cast<int>(k));
-  int64_t same = 0;
-  for (const auto& entry : of_kernel) {
-    const Instruction* kernel = entry.first;  // (clang 14 cannot capture a structured binding)
-    const std::vector<int>& members = entry.second;
-    if (!IsFusion(kernel)) continue;
-    const Instruction* there = other.atoms[fused.atoms[members[0]].match].kernel;
-    bool one = std::all_of(members.begin(), members.end(),
-                           [&](int k) { return other.atoms[fused.atoms[k].match].kernel == there; });
-    if (!one) continue;
-    const auto& back = other_of_kernel[there];
-    bool exact = std::all_of(back.begin(), back.end(),
-                             [&](int k) { return fused.atoms[other.atoms[k].match].kernel == kernel; });
-    same += exact;
-  }
-  return same;
 }
 
 void Totals(const Module& m, const Side& s, const DeviceSpec& d, CompareSide* out) {

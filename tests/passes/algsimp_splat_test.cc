@@ -126,10 +126,14 @@ void CheckNoChangeForms(const Identity& id) {
 const Identity kIdentities[] = {
     {"x + 0 → x", "s32", "add", "0", "1", false, Expect::kX},
     {"0 + x → x", "s32", "add", "0", "1", true, Expect::kX},
-    // Floats: only -0 is an identity of add (-0 + +0 = +0); +0 is the no-change case.
-    {"x + 0 → x", "f32", "add", "-0", "0", false, Expect::kX},
-    {"0 + x → x", "f32", "add", "-0", "0", true, Expect::kX},
+    // Floats: a zero of either sign, as XLA's A + 0 → A and A - 0 → A (the
+    // sign of a zero result aside: -0 + +0 is +0).
+    {"x + 0 → x", "f32", "add", "-0", "1", false, Expect::kX},
+    {"0 + x → x", "f32", "add", "-0", "1", true, Expect::kX},
+    {"x + 0 → x", "f32", "add", "0", "1", false, Expect::kX},
+    {"0 + x → x", "f32", "add", "0", "1", true, Expect::kX},
     {"x - 0 → x", "f32", "subtract", "0", "1", false, Expect::kX},
+    {"x - 0 → x", "f32", "subtract", "-0", "1", false, Expect::kX},
     {"x - 0 → x", "s32", "subtract", "0", "1", false, Expect::kX},
     {"0 - x → negate(x)", "s32", "subtract", "0", "1", true, Expect::kNegate},
     {"x * 1 → x", "f32", "multiply", "1", "2", false, Expect::kX},
