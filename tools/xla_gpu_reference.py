@@ -502,6 +502,22 @@ def start_vlog(spec):
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "0"
 
 
+_GLOG_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ")
+
+
+def strip_log_prefixes(path, out_dir):
+    """Drops glog's date, time and thread id from each line ("I1204
+    22:21:17.379301   31913 gemm_fusion.cc:1830] ..." keeps its severity,
+    "I gemm_fusion.cc:1830] ...") and writes this checkout's and the output
+    folder's paths as <repo> and DIR, so the log says the same on any
+    machine."""
+    text = path.read_text(errors="replace")
+    text = text.replace(str(out_dir), "DIR").replace(str(REPO), "<repo>")
+    lines = text.splitlines(keepends=True)
+    path.write_text("".join(
+        _GLOG_PREFIX.sub(lambda m: m.group(0)[0] + " ", ln) for ln in lines))
+
+
 class StderrToFile:
     """XLA logs to file descriptor 2: send it to `path` while compiling,
     keeping Python's own messages (sys.stderr) on the terminal."""
@@ -564,6 +580,7 @@ def main():
         with StderrToFile(out / "xla_vlog.txt"):
             facts = compile_module(args.input.resolve(), args.device,
                                    args.partitions, dump_dir)
+        strip_log_prefixes(out / "xla_vlog.txt", out)
     else:
         facts = compile_module(args.input.resolve(), args.device,
                                args.partitions, dump_dir)
@@ -597,6 +614,8 @@ def main():
                              if args.ptx_limit_kb != PTX_LIMIT_KB else []) +
                             (["--vlog", args.vlog] if args.vlog else [])),
     }
+    if args.vlog:
+        ref["vlog"] = {"modules": args.vlog, "file": "xla_vlog.txt"}
     (out / "REFERENCE.json").write_text(json.dumps(ref, indent=2) + "\n")
     if args.no_raw_dump:
         shutil.rmtree(dump_dir)

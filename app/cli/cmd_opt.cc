@@ -14,6 +14,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/override_flags.h"
 #include "core/report/decisions_diff.h"
+#include "core/report/xla_gemm_log.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/parser/parser.h"
 #include "core/passes/cost_arithmetic.h"
@@ -303,6 +304,8 @@ int RunExplain(const std::vector<std::string>& argv) {
   // on the module as given (before our pipeline changes it).
   std::optional<report::XlaStory> xla_story;
   std::optional<report::XlaPriorityFusion> xla;
+  std::string gemm_log;  // "" when the folder has no XLA log of its GEMM search
+  std::vector<report::XlaGemmSearch> gemm_story;
   if (args.Has("--xla-dump")) {
     auto pf = report::LoadXlaPriorityFusion(args.GetOr("--xla-dump", ""), args.GetOr("--module", ""));
     if (!pf.ok()) {
@@ -311,6 +314,11 @@ int RunExplain(const std::vector<std::string>& argv) {
     }
     xla = std::move(*pf);
     xla_story = report::XlaStoryOf(*m, name, *xla);
+    // XLA's GEMM fusion search, when the folder has XLA's log of it.
+    if (auto log = report::ReadXlaGemmLog(args.GetOr("--xla-dump", "")); log.ok()) {
+      gemm_log = log->origin;
+      gemm_story = report::XlaGemmStoryOf(*log, name);
+    }
   }
   StepRecorder recorder;
   pipeline->AddInstrumentation(&recorder);
@@ -456,6 +464,17 @@ int RunExplain(const std::vector<std::string>& argv) {
                               {"text", report::XlaStepLine(xla->log.steps[k])}});
       j["xla"] = std::move(x);
     }
+    if (!gemm_log.empty()) {
+      nlohmann::ordered_json g = {{"log", gemm_log}, {"searches", nlohmann::ordered_json::array()}};
+      for (const auto& s : gemm_story) {
+        nlohmann::ordered_json cs = nlohmann::ordered_json::array();
+        for (const auto& c : s.candidates)
+          cs.push_back({{"fused", c.fused}, {"user", c.user}, {"name", c.name}, {"op_name", c.op_name},
+                        {"reason", c.reason}, {"line", c.line}});
+        g["searches"].push_back({{"dot", s.dot}, {"op_name", s.op_name}, {"line", s.line}, {"candidates", cs}});
+      }
+      j["xla_gemm"] = std::move(g);
+    }
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -473,6 +492,14 @@ int RunExplain(const std::vector<std::string>& argv) {
       for (int k : xla_story->steps)
         std::printf("  line %d %s\n", xla->log.steps[k].line, report::XlaStepLine(xla->log.steps[k]).c_str());
     }
+  }
+  for (const auto& s : gemm_story) {
+    const bool around = s.op_name == name || s.dot == name;
+    std::printf("XLA GPU's GEMM fusion search (%s line %d) around its %s (the dot %s)%s:\n", gemm_log.c_str(), s.line,
+                s.dot.c_str(), s.op_name.empty() ? "?" : s.op_name.c_str(),
+                around ? ", candidate by candidate" : ", the candidates that came from it");
+    for (const auto& c : s.candidates)
+      std::printf("  line %d %s\n", c.line, report::XlaGemmCandidateLine(c).c_str());
   }
   return 0;
 }
@@ -694,7 +721,10 @@ HLOSCOPE_CLI_COMMAND(explain, "explain", "the fusion story of one instruction",
                      "--xla-dump DIR (an --xla_dump_to folder or samples/xla_gpu/STEM) adds XLA GPU's own\n"
                      "records from its priority fusion log: the instruction XLA's module had for it and\n"
                      "every step naming it or the fusions it went into, in XLA's words (--module picks a\n"
-                     "module of a dump with several).",
+                     "module of a dump with several). Where DIR has XLA's log (xla_vlog.txt, written by\n"
+                     "`xla-gpu`'s default --vlog gemm_fusion=6), also XLA's GEMM fusion search: for a dot,\n"
+                     "every prologue/epilogue candidate XLA took or left out and why; for another op, the\n"
+                     "candidates that came from it (--json: \"xla_gemm\").",
                      RunExplain);
 
 }  // namespace hloscope::cli

@@ -21,7 +21,7 @@ namespace {
 int RunXlaGpu(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
-  if (!args.Parse(argv, {"--device", "--out", "--partitions"}, {"--force", "--setup"}, &err) ||
+  if (!args.Parse(argv, {"--device", "--out", "--partitions", "--vlog"}, {"--force", "--setup"}, &err) ||
       (args.positional().size() != 1 && !args.Has("--setup")) || (!args.Has("--setup") && !args.Has("--out"))) {
     std::fprintf(stderr, "hloscope-cli xla-gpu: error: %s\n", err.empty() ? "expected FILE and --out DIR" : err.c_str());
     return 2;
@@ -48,6 +48,7 @@ int RunXlaGpu(const std::vector<std::string>& argv) {
     request.out = args.GetOr("--out", "");
     if (auto p = args.Get("--partitions")) request.partitions = *p;
     request.force = args.Has("--force");
+    if (auto v = args.Get("--vlog")) request.vlog = *v == "none" ? "" : *v;
   }
   std::vector<std::string> cmd = XlaGpuCommand(tool, request);
   std::vector<char*> c_argv;
@@ -82,13 +83,17 @@ int RunXlaGpu(const std::vector<std::string>& argv) {
 
 HLOSCOPE_CLI_COMMAND(xla_gpu, "xla-gpu", "compile a module with XLA's own GPU compiler, without a GPU",
                      "usage: hloscope-cli xla-gpu FILE --out DIR [--device h100_sxm|h200] [--partitions N] [--force]\n"
+                     "                            [--vlog MODULE=LEVEL[,...]|none]\n"
                      "       hloscope-cli xla-gpu --setup\n"
                      "Runs tools/xla_gpu_reference.py: XLA GPU (JAX 0.12's CUDA plugin in compile-only mode,\n"
                      "H100 SXM or H200 target config from ../shared/xla_gpu_specs) compiles FILE (.hlo or\n"
                      ".mlir) and DIR gets XLA's --xla_dump_to folder (xla_dump/: every pass, after_optimizations,\n"
                      "thunk sequence, PTX, buffer assignment, priority_fusion_dump) and stable-named copies.\n"
                      "--setup creates the tool's venv once (a Python >= 3.12 on PATH or under pyenv, ~300 MB).\n"
-                     "Without Python or JAX it fails saying so. An existing DIR is refused unless --force.",
+                     "Without Python or JAX it fails saying so. An existing DIR is refused unless --force.\n"
+                     "--vlog: what XLA's passes log while compiling, in DIR/xla_vlog.txt (TF_CPP_VMODULE;\n"
+                     "default gemm_fusion=6: every GEMM prologue/epilogue candidate XLA took or left out and why,\n"
+                     "which `explain --xla-dump DIR` shows beside our decisions; none: no log).",
                      RunXlaGpu);
 
 }  // namespace hloscope::cli

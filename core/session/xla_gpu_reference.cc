@@ -39,6 +39,7 @@ std::vector<std::string> XlaGpuCommand(const std::string& tool, const XlaGpuRequ
   cmd.insert(cmd.end(), {"--device", r.device, "--out", r.out});
   if (!r.partitions.empty()) cmd.insert(cmd.end(), {"--partitions", r.partitions});
   if (r.force) cmd.push_back("--force");
+  if (!r.vlog.empty()) cmd.insert(cmd.end(), {"--vlog", r.vlog});
   return cmd;
 }
 

@@ -16,6 +16,10 @@ namespace hloscope {
 inline constexpr std::string_view kXlaGpuDevices[] = {"h100_sxm", "h200"};
 bool IsXlaGpuDevice(std::string_view device);
 
+// The log levels a compile asks XLA for by default: every candidate of its
+// GEMM prologue and epilogue search, with its reason.
+inline constexpr std::string_view kXlaGpuDefaultVlog = "gemm_fusion=6";
+
 // tools/xla_gpu_reference.py: in $HLOSCOPE_TOOLS_DIR, in the source tree of
 // the running executable (<exe>/../../tools: build/bin/..), or in
 // `source_dir`/tools (the tree it was built from; "" to skip). "" when none
@@ -29,6 +33,10 @@ struct XlaGpuRequest {
   std::string partitions;  // "" = the tool's default (1)
   bool force = false;
   bool setup = false;  // create the tool's venv instead of compiling
+  // XLA's own log while compiling (the tool's --vlog, TF_CPP_VMODULE), in
+  // OUT/xla_vlog.txt; "" = none. By default its GEMM fusion search, which
+  // `explain --xla-dump` sets beside ours.
+  std::string vlog = std::string(kXlaGpuDefaultVlog);
 };
 
 // The interpreter the command starts; the tool re-executes itself under its

@@ -61,6 +61,17 @@ expect_text "explain lists XLA's steps" "fusion: .* into triton_softmax" "$tmp/o
 expect_rc 0 "explain --xla-dump --json" "$cli" explain "$src/samples/transformer_block.hlo" --instruction exp.1 \
   --xla-dump "$ref" --json
 expect_text "explain json has xla" '"counterparts"' "$tmp/out"
+# explain --xla-dump on a dot: XLA's GEMM fusion search, from the reference's
+# xla_vlog.txt (xla-gpu's default --vlog gemm_fusion=6), candidate by candidate.
+tt="$src/samples/xla_gpu/transformer_train_step"
+expect_rc 0 "explain a dot --xla-dump" "$cli" explain "$src/samples/transformer_train_step.hlo" \
+  --instruction dot_general.71 --xla-dump "$tt"
+expect_text "XLA's GEMM search shown" "GEMM fusion search .* around its dot.24 (the dot dot_general.71)" "$tmp/out"
+expect_text "a candidate XLA left out, with its reason" \
+  "left out operand add_any.42 (XLA's add_any.13): profitability decision: Too many parameters" "$tmp/out"
+expect_rc 0 "explain an operand --xla-dump --json" "$cli" explain "$src/samples/transformer_train_step.hlo" \
+  --instruction add_any.42 --xla-dump "$tt" --json
+expect_text "json has xla_gemm" '"xla_gemm"' "$tmp/out"
 # The report gets the section.
 expect_rc 0 "report --xla-dump" "$cli" report "$src/samples/softmax.hlo" --out "$tmp/rep" \
   --xla-dump "$src/samples/xla_gpu/softmax" --quiet
