@@ -435,6 +435,11 @@ class MultiOutputFusion : public FusionPassBase {
     auto visit = [&](Instruction* x, bool& vol) {
       // XLA (IsProfitableOperand): sharing a scalar saves no memory traffic.
       if (!x->shape().IsArray() || x->shape().num_elements() <= 1) return false;
+      // XLA skips a custom fusion (a Triton GEMM or softmax fusion) as the
+      // shared operand altogether (DoMultiOutputFusion: IsCustomFusion ->
+      // continue): two optimizer updates reading one weight gradient's GEMM
+      // stay two kernels.
+      if (x->opcode() == Opcode::kFusion && x->fusion_kind() == FusionKind::kCustom) return false;
       sibs.clear();
       in_sibs.clear();
       for (Instruction* u : x->users())

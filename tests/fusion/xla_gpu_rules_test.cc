@@ -720,6 +720,38 @@ TEST(XlaGpuRules, EightSiblingReductionsBecomeOneKernel) {
   EXPECT_EQ(r.CountFusions(), 1) << r.Text();
 }
 
+// Two kernels reading the same `shared` ([16,32]): a GEMM's result (the
+// dot, 16x16x32, becomes a Triton GEMM fusion) or a parameter.
+std::string SiblingsReading(bool gemm) {
+  std::string hlo = "HloModule m\nENTRY main {\n  a = f32[16,16] parameter(0)\n  w = f32[16,32] parameter(1)\n"
+                    "  p1 = f32[16,32] parameter(2)\n  p2 = f32[16,32] parameter(3)\n";
+  hlo += gemm ? "  shared = f32[16,32] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+              : "  shared = f32[16,32] parameter(4)\n";
+  return hlo +
+         "  e = f32[16,32] exponential(shared)\n  y1 = f32[16,32] multiply(e, p1)\n"
+         "  l = f32[16,32] log(shared)\n  y2 = f32[16,32] add(l, p2)\n"
+         "  ROOT t = (f32[16,32], f32[16,32]) tuple(y1, y2)\n}\n";
+}
+
+// XLA's multi-output fusion skips a custom fusion (a Triton GEMM fusion) as
+// the operand siblings share (DoMultiOutputFusion: IsCustomFusion ->
+// continue): the two loop kernels reading the GEMM's result stay two, as
+// the train step's optimizer updates reading one weight gradient do.
+TEST(XlaGpuRules, SiblingsReadingAGemmFusionStayApart) {
+  FusionRun r = RunFusion({"triton-gemm-rewriter", "priority_fusion", "multi_output_fusion"}, SiblingsReading(true));
+  EXPECT_NE(r.Group("y1"), "") << r.Text();
+  EXPECT_NE(r.Group("y1"), r.Group("y2")) << r.Text();
+  EXPECT_NE(r.Group("y1"), r.Group("shared")) << r.Text();
+}
+
+// No change for other shared operands: the same two kernels reading a
+// parameter become one multi-output kernel.
+TEST(XlaGpuRules, SiblingsReadingAParameterBecomeOneKernel) {
+  FusionRun r = RunFusion({"triton-gemm-rewriter", "priority_fusion", "multi_output_fusion"}, SiblingsReading(false));
+  EXPECT_NE(r.Group("y1"), "") << r.Text();
+  EXPECT_EQ(r.Group("y1"), r.Group("y2")) << r.Text();
+}
+
 // A chain of `n` pads, each growing f32[k] to f32[k+1] with a 0 at the end.
 std::string PadChain(int n) {
   std::string hlo = "HloModule m\nENTRY main {\n  x0 = f32[4] parameter(0)\n  z = f32[] constant(0)\n";
