@@ -57,6 +57,14 @@ int RunDecisionsDiff(const std::vector<std::string>& argv) {
     return 1;
   }
   diff->ours_label = args.positional()[0] + " (pipeline " + pipeline + ", device " + device + ")";
+  // XLA's GEMM search, when the folder has XLA's log of it: against our
+  // GEMM fusions on the module our priority fusion ran on.
+  if (auto log = report::ReadXlaGemmLog(dir); log.ok()) {
+    if (auto before = (*run)->ModuleAt(diff->our_step - 1); before.ok()) {
+      diff->gemm = report::CompareGemmSearches(**before, *log);
+      diff->gemm_log = log->origin;
+    }
+  }
   if (!xla->unresolved.empty())
     std::fprintf(stderr,
                  "hloscope-cli decisions-diff: warning: %zu of %lld names in %s are not instructions of %s (is the log "

@@ -412,6 +412,14 @@ std::string DecisionsDiffToText(const DecisionsDiff& d, int max_rows) {
                   d.cost.median_ratio_fused, d.cost.mean_ratio_fused, static_cast<long long>(d.cost.within_2x_fused));
     out += buf;
   }
+  if (d.gemm) {
+    out += "GEMM fusions against XLA's logged search (" + d.gemm_log + "): " + std::to_string(d.gemm->agree) +
+           " of " + std::to_string(d.gemm->compared) + " prologue candidates of " +
+           std::to_string(d.gemm->searches) + " dots get XLA's verdict\n";
+    for (const GemmVerdictDiff& g : d.gemm->differ)
+      out += "  " + g.dot + ": XLA " + XlaGemmCandidateLine(g.candidate) + " (line " +
+             std::to_string(g.candidate.line) + "); ours " + (g.ours_fused ? "fused it" : "left it out") + "\n";
+  }
   out += "\n";
   int rows = 0;
   for (const ProducerDiff& p : d.producers) {
@@ -462,6 +470,15 @@ std::string DecisionsDiffToJson(const DecisionsDiff& d) {
     rows.push_back({{"producer", p.producer}, {"ours", side(p.ours)}, {"xla", side(p.xla)}, {"agree", p.agree},
                     {"match", p.match}});
   j["producers"] = std::move(rows);
+  if (d.gemm) {
+    J differ = J::array();
+    for (const GemmVerdictDiff& g : d.gemm->differ)
+      differ.push_back({{"dot", g.dot}, {"op", g.candidate.op_name}, {"xla_name", g.candidate.name},
+                        {"xla_fused", g.candidate.fused}, {"ours_fused", g.ours_fused},
+                        {"xla_reason", g.candidate.reason}, {"line", g.candidate.line}});
+    j["gemm"] = {{"log", d.gemm_log}, {"searches", d.gemm->searches}, {"compared", d.gemm->compared},
+                 {"agree", d.gemm->agree}, {"differ", std::move(differ)}};
+  }
   return j.dump(2);
 }
 

@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/report/xla_fusion_log.h"
+#include "core/report/xla_gemm_log.h"
 #include "core/session/session.h"
 #include "core/support/status.h"
 
@@ -70,6 +72,10 @@ struct DecisionsDiff {
   int64_t ours_constants = 0;
   std::vector<std::string> xla_unresolved;  // names of XLA's log not found in its module
   CostComparison cost;
+  // Our GEMM fusions (the module priority fusion ran on) against XLA's
+  // logged GEMM search, when the dump folder has XLA's log (xla_vlog.txt).
+  std::optional<GemmAgreement> gemm;
+  std::string gemm_log;  // where it was read
 };
 
 // `ours` must hold a priority_fusion step (the `gpu` pipeline).

@@ -1,6 +1,8 @@
 #include "core/report/xla_gemm_log.h"
 
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "core/parser/parser.h"
 
@@ -118,6 +120,41 @@ std::vector<XlaGemmSearch> XlaGemmStoryOf(const XlaGemmLog& log, std::string_vie
     for (const XlaGemmCandidate& c : s.candidates)
       if (c.op_name == instruction) mine.candidates.push_back(c);
     if (!mine.candidates.empty()) out.push_back(std::move(mine));
+  }
+  return out;
+}
+
+GemmAgreement CompareGemmSearches(const Module& ours, const XlaGemmLog& log) {
+  // Our GEMM fusions by the dot they hold, and every name with its opcode.
+  std::map<std::string, std::set<std::string>> gemm;
+  std::map<std::string, std::string> opcode_of;
+  for (const auto& c : ours.computations()) {
+    std::set<std::string> members;
+    std::string dot;
+    for (const auto& i : c->instructions()) {
+      opcode_of[i->name()] = std::string(OpcodeName(i->opcode()));
+      members.insert(i->name());
+      if (i->opcode() == Opcode::kDot) dot = i->name();
+    }
+    if (c->fusion_instruction && c->fusion_instruction->fusion_kind() == FusionKind::kCustom && !dot.empty())
+      gemm[dot] = std::move(members);
+  }
+  GemmAgreement out;
+  for (const XlaGemmSearch& x : log.searches) {
+    auto g = gemm.find(x.op_name);
+    if (g == gemm.end()) continue;
+    ++out.searches;
+    for (const XlaGemmCandidate& c : x.candidates) {
+      if (c.user || c.op_name.empty()) continue;
+      auto op = opcode_of.find(c.op_name);
+      if (op == opcode_of.end() || c.instruction.find(" " + op->second + "(") == std::string::npos) continue;
+      ++out.compared;
+      const bool fused = g->second.count(c.op_name) > 0;
+      if (fused == c.fused)
+        ++out.agree;
+      else
+        out.differ.push_back({x.op_name, c, fused});
+    }
   }
   return out;
 }

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/module.h"
 #include "core/support/status.h"
 
 namespace hloscope::report {
@@ -54,6 +55,23 @@ StatusOr<XlaGemmLog> ReadXlaGemmLog(const std::string& dir_or_file);
 // around it when it is a dot (by op_name or XLA's name), else every search
 // with a candidate that came from it, with only those candidates.
 std::vector<XlaGemmSearch> XlaGemmStoryOf(const XlaGemmLog& log, std::string_view instruction);
+
+// Our GEMM fusions against XLA's logged searches: every candidate XLA logged
+// for a dot that is the dot of one of our GEMM fusions (kind=kCustom) in
+// `ours`, whose op keeps its name and opcode in `ours` (not a bitcast XLA
+// moved, or a transpose its layout assignment made, under the op's
+// op_name), counts; it agrees when both fused it or both left it out.
+struct GemmVerdictDiff {
+  std::string dot;  // the dot's name in `ours` (XLA's op_name for it)
+  XlaGemmCandidate candidate;
+  bool ours_fused = false;
+};
+struct GemmAgreement {
+  int64_t searches = 0;  // XLA's searches around a dot of one of our GEMM fusions
+  int64_t compared = 0, agree = 0;
+  std::vector<GemmVerdictDiff> differ;
+};
+GemmAgreement CompareGemmSearches(const Module& ours, const XlaGemmLog& log);
 
 // "fused operand add_any.51 (XLA's add_any.0)", "left out operand mul.455
 // (XLA's mul.6): profitability decision: Too many parameters".

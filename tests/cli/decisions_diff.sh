@@ -61,6 +61,11 @@ expect_text "explain lists XLA's steps" "fusion: .* into triton_softmax" "$tmp/o
 expect_rc 0 "explain --xla-dump --json" "$cli" explain "$src/samples/transformer_block.hlo" --instruction exp.1 \
   --xla-dump "$ref" --json
 expect_text "explain json has xla" '"counterparts"' "$tmp/out"
+# decisions-diff with XLA's GEMM search log: our GEMM prologues against it.
+expect_rc 0 "decisions-diff with xla_vlog.txt" "$cli" decisions-diff "$src/samples/transformer_train_step.hlo" \
+  --xla-dump "$src/samples/xla_gpu/transformer_train_step"
+expect_text "GEMM agreement line" "GEMM fusions against XLA's logged search .*: [0-9]* of [0-9]* prologue candidates" \
+  "$tmp/out"
 # explain --xla-dump on a dot: XLA's GEMM fusion search, from the reference's
 # xla_vlog.txt (xla-gpu's default --vlog gemm_fusion=6), candidate by candidate.
 tt="$src/samples/xla_gpu/transformer_train_step"

@@ -132,7 +132,7 @@ TEST(XlaGemmLog, EveryReferenceHasItsLogAndEveryLineIsRead) {
 // of that dot when XLA fused it, outside when XLA left it out.
 TEST(XlaGemmLog, OurGemmProloguesAgreeWithXlasLoggedSearch) {
   int64_t compared = 0, agree = 0;
-  std::vector<std::string> differ;
+  std::string differ;
   for (const std::string& s : References()) {
     SCOPED_TRACE(s);
     auto log = ReadXlaGemmLog(testing::SamplesDir() + "/xla_gpu/" + s);
@@ -143,47 +143,63 @@ TEST(XlaGemmLog, OurGemmProloguesAgreeWithXlasLoggedSearch) {
     std::set<std::string> given;
     for (const auto& c : (*m)->computations())
       for (const auto& i : c->instructions()) given.insert(i->name());
+    for (const XlaGemmSearch& x : log->searches) EXPECT_TRUE(given.count(x.op_name)) << x.dot << "'s op_name " << x.op_name;
     auto p = PassRegistry::Global().BuildPipeline("gpu");
     ASSERT_TRUE(p.ok());
     ASSERT_TRUE((*p)->Run(**m).ok());
-    // Our GEMM fusions by the dot they hold, and every name left with its opcode.
-    std::map<std::string, std::set<std::string>> gemm;
-    std::map<std::string, std::string> names;
-    for (const auto& c : (*m)->computations()) {
-      std::set<std::string> members;
-      std::string dot;
-      for (const auto& i : c->instructions()) {
-        names[i->name()] = std::string(OpcodeName(i->opcode()));
-        members.insert(i->name());
-        if (i->opcode() == Opcode::kDot) dot = i->name();
-      }
-      if (c->fusion_instruction && c->fusion_instruction->fusion_kind() == FusionKind::kCustom && !dot.empty())
-        gemm[dot] = members;
-    }
-    for (const XlaGemmSearch& x : log->searches) {
-      EXPECT_TRUE(given.count(x.op_name)) << x.dot << "'s op_name " << x.op_name;
-      auto g = gemm.find(x.op_name);
-      if (g == gemm.end()) continue;  // a dot ours leaves alone (too small) or names otherwise
-      for (const XlaGemmCandidate& c : x.candidates) {
-        if (c.user || c.op_name.empty() || !names.count(c.op_name)) continue;
-        // The same op: XLA's candidate has our op's opcode (not a bitcast
-        // XLA moved, or a transpose its layout assignment made, that keeps
-        // the op's op_name).
-        if (c.instruction.find(" " + names[c.op_name] + "(") == std::string::npos) continue;
-        ++compared;
-        const bool ours = g->second.count(c.op_name) > 0;
-        if (ours == c.fused) ++agree;
-        else differ.push_back(s + " " + x.op_name + ": " + XlaGemmCandidateLine(c) + ", ours " + (ours ? "in" : "out"));
-      }
-    }
+    GemmAgreement g = CompareGemmSearches(**m, *log);
+    compared += g.compared;
+    agree += g.agree;
+    for (const auto& d : g.differ)
+      differ += s + " " + d.dot + ": " + XlaGemmCandidateLine(d.candidate) + ", ours " + (d.ours_fused ? "in" : "out") + "\n";
   }
-  std::string all;
-  for (const auto& d : differ) all += d + "\n";
   // Measured 2026-12-04: 158 of 159. XLA leaves the log-softmax
   // gradient's sub.145 out of one GEMM that ours takes it into.
-  EXPECT_GE(compared, 159) << all;
-  EXPECT_GE(agree, 158) << all;
-  EXPECT_LE(compared - agree, 1) << all;
+  EXPECT_GE(compared, 159) << differ;
+  EXPECT_GE(agree, 158) << differ;
+  EXPECT_LE(compared - agree, 1) << differ;
+}
+
+// The comparison itself on a GEMM fusion of ours and a log written for it:
+// a candidate both fused, one XLA left out and ours fused, one that is a
+// bitcast under the op's op_name (not compared), one from an op ours does
+// not have, and a search around a dot ours did not fuse.
+TEST(XlaGemmLog, ComparisonCountsOnlyOpsOfOursWithTheSameOpcode) {
+  auto m = ParseHloModule(R"(HloModule m
+g {
+  a = f32[16,16] parameter(0)
+  b = f32[16,16] parameter(1)
+  w = f32[16,16] parameter(2)
+  s = f32[16,16] add(a, b)
+  t = f32[16,16] multiply(s, s)
+  ROOT d = f32[16,16] dot(t, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+ENTRY e {
+  a = f32[16,16] parameter(0)
+  b = f32[16,16] parameter(1)
+  w = f32[16,16] parameter(2)
+  ROOT f = f32[16,16] fusion(a, b, w), kind=kCustom, calls=g
+})");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const std::string log_text =
+      "I gemm_fusion.cc:2025] Creating dot fusion v2 around dot: %dot.1 = f32[16,16] dot(%x, %w), "
+      "metadata={op_name=\"d\"}\n"
+      "I gemm_fusion.cc:1830] Fusing operand: %mul.0 = f32[16,16] multiply(%p, %p), metadata={op_name=\"t\"}\n"
+      "I gemm_fusion.cc:1819] Not fusing operand: %add.0 = f32[16,16] add(%p, %q), metadata={op_name=\"s\"} due to "
+      "profitability decision: Too many parameters.\n"
+      "I gemm_fusion.cc:1830] Fusing operand: %bitcast.3 = f32[16,16] bitcast(%z), metadata={op_name=\"s\"}\n"
+      "I gemm_fusion.cc:1830] Fusing operand: %neg.0 = f32[16,16] negate(%p), metadata={op_name=\"gone\"}\n"
+      "I gemm_fusion.cc:2025] Creating dot fusion v2 around dot: %dot.2 = f32[2,2] dot(%x, %y), "
+      "metadata={op_name=\"other\"}\n"
+      "I gemm_fusion.cc:1830] Fusing operand: %mul.1 = f32[16,16] multiply(%p, %p), metadata={op_name=\"t\"}\n";
+  GemmAgreement g = CompareGemmSearches(**m, ParseXlaGemmLog(log_text, "inline"));
+  EXPECT_EQ(g.searches, 1);
+  EXPECT_EQ(g.compared, 2);
+  EXPECT_EQ(g.agree, 1);
+  ASSERT_EQ(g.differ.size(), 1u);
+  EXPECT_EQ(g.differ[0].dot, "d");
+  EXPECT_EQ(g.differ[0].candidate.op_name, "s");
+  EXPECT_TRUE(g.differ[0].ours_fused);
 }
 
 }  // namespace
