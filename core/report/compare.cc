@@ -34,22 +34,45 @@ class OpClasses {
       if (fused.atoms[k].match >= 0) Union(k, n_ + static_cast<size_t>(fused.atoms[k].match));
     for (size_t k = 0; k < other.atoms.size(); ++k)
       if (other.atoms[k].match >= 0) Union(n_ + k, static_cast<size_t>(other.atoms[k].match));
-    // A copy is known by where it came from (its op_name, else its name:
-    // our copies keep the original's name, XLA's keep its op_name), its
-    // opcode and its shape.
-    auto by_name = [&](const Side& s, size_t base) {
+    // A copy is known by the op it came from, its opcode and its shape.
+    // Our copies keep the original's name. XLA's get new names and keep as
+    // op_name the name of the op of the module it was given. An op_name is
+    // taken when it names an instruction of the other side, or when no
+    // kernel holds more than two ops under it (copies sit in different
+    // kernels; a JAX path, "jit(f)/add", that many ops of one kernel share
+    // names no op).
+    auto by_name = [&](const Side& s, size_t base, const std::unordered_set<std::string>& other_names) {
+      std::unordered_map<std::string, std::vector<size_t>> by_op_name;
+      std::vector<std::string> from(s.atoms.size());
+      for (size_t k = 0; k < s.atoms.size(); ++k) {
+        from[k] = s.atoms[k].instr->MetadataValue("op_name");
+        if (!from[k].empty() && !other_names.count(from[k])) by_op_name[from[k]].push_back(k);
+      }
+      for (const auto& [op_name, ks] : by_op_name) {
+        std::unordered_map<const Instruction*, int> per_kernel;
+        bool copies = true;
+        for (size_t k : ks) copies = copies && ++per_kernel[s.atoms[k].kernel] <= 2;
+        if (!copies)
+          for (size_t k : ks) from[k].clear();
+      }
       std::unordered_map<std::string, size_t> first;
       for (size_t k = 0; k < s.atoms.size(); ++k) {
         const Instruction* i = s.atoms[k].instr;
-        std::string from = i->MetadataValue("op_name");
-        if (from.empty()) from = i->name();
-        const std::string key = from + "|" + std::string(OpcodeName(i->opcode())) + "|" + i->shape().ToString(false);
+        const std::string& f = from[k].empty() ? i->name() : from[k];
+        const std::string key = f + "|" + std::string(OpcodeName(i->opcode())) + "|" + i->shape().ToString(false);
         auto [it, fresh] = first.emplace(key, base + k);
         if (!fresh) Union(it->second, base + k);
       }
     };
-    by_name(fused, 0);
-    by_name(other, n_);
+    auto names_of = [](const Side& s) {
+      std::unordered_set<std::string> out;
+      if (s.m)
+        for (const auto& c : s.m->computations())
+          for (const auto& i : c->instructions()) out.insert(i->name());
+      return out;
+    };
+    by_name(fused, 0, names_of(other));
+    by_name(other, n_, names_of(fused));
     for (size_t k = 0; k < parent_.size(); ++k) (k < n_ ? in_fused_ : in_other_).insert(Of(k));
   }
   // True when the op of atom `k` is computed on both sides (some copy of it
