@@ -163,6 +163,11 @@ int RunReport(const std::vector<std::string>& argv) {
     opts.xla_buffers_label = xla_ba_file;
   }
   if (xla_fusion) opts.xla_fusion = &*xla_fusion;
+  // XLA's logged GEMM search, when the folder has it (xla_vlog.txt).
+  std::optional<report::XlaGemmLog> xla_gemm;
+  if (xla_fusion)
+    if (auto log = report::ReadXlaGemmLog(args.GetOr("--xla-dump", "")); log.ok()) xla_gemm = std::move(*log);
+  if (xla_gemm) opts.xla_gemm = &*xla_gemm;
   opts.pipeline = args.GetOr("--pipeline", "gpu");
   AnnouncePipeline("report", opts.pipeline);
   // Against XLA's decisions, our cost model prices the device XLA's priced.

@@ -300,6 +300,11 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
       d["decisions_vs_xla"] = {{"note", dd.status().message()}};
     } else {
       dd->ours_label = (opts.source.empty() ? m.name() : opts.source) + " (pipeline " + opts.pipeline + ")";
+      if (opts.xla_gemm)
+        if (auto before = run.ModuleAt(dd->our_step - 1); before.ok()) {
+          dd->gemm = CompareGemmSearches(**before, *opts.xla_gemm);
+          dd->gemm_log = opts.xla_gemm->origin;
+        }
       J dj = J::parse(DecisionsDiffToJson(*dd));
       dj.erase("format");
       d["decisions_vs_xla"] = std::move(dj);

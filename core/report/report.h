@@ -15,6 +15,7 @@
 #include "core/ir/module.h"
 #include "core/memory/buffer_assignment.h"
 #include "core/report/xla_fusion_log.h"
+#include "core/report/xla_gemm_log.h"
 #include "core/support/status.h"
 
 namespace hloscope::report {
@@ -39,6 +40,9 @@ struct ReportOptions {
   // (LoadXlaPriorityFusion) — a "decisions against XLA" section: our
   // decisions beside XLA's, producer by producer, and the cost scatter.
   const XlaPriorityFusion* xla_fusion = nullptr;
+  // Optional, with xla_fusion: XLA's logged GEMM fusion search (xla_vlog.txt,
+  // ReadXlaGemmLog): that section also sets our GEMM fusions against it.
+  const XlaGemmLog* xla_gemm = nullptr;
   // "cpu" or "cuda": run the generated kernels (random inputs, seed 1) and
   // fill the kernels' measured µs; outputs are checked against the
   // interpreter. "" = no run. A failed run is noted in the report.

@@ -190,6 +190,18 @@ std::string DecisionsVsXlaSection(const J& x, const std::string& scatter) {
          "). The dashed line is agreement.</p>\n";
   }
   if (!scatter.empty()) h += "<div class=\"picture\">" + scatter + "</div>\n";
+  if (x.contains("gemm")) {
+    const J& g = x["gemm"];
+    h += "<p>GEMM fusions against XLA's logged search (<code>" + E(Str(g["log"])) + "</code>): " +
+         Num(g["agree"]) + " of " + Num(g["compared"]) + " prologue candidates of " + Num(g["searches"]) +
+         " dots get XLA's verdict.";
+    for (const J& e : g["differ"])
+      h += "<br><code>" + E(Str(e["dot"])) + "</code>: XLA " +
+           (e["xla_fused"].get<bool>() ? std::string("fused ") : std::string("left out ")) + "<code>" +
+           E(Str(e["op"])) + "</code>" + (Str(e["xla_reason"]).empty() ? "" : " (" + E(Str(e["xla_reason"])) + ")") +
+           ", ours " + (e["ours_fused"].get<bool>() ? "fused it" : "left it out");
+    h += "</p>\n";
+  }
   h += "<table>\n<tr><th>producer</th><th>ours</th><th>XLA's</th><th>µs unfused → fused (ours)</th>"
        "<th>µs unfused → fused (XLA)</th></tr>\n";
   auto verdict = [](const J& s) -> std::string {

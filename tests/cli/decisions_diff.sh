@@ -82,4 +82,9 @@ expect_rc 0 "report --xla-dump" "$cli" report "$src/samples/softmax.hlo" --out "
   --xla-dump "$src/samples/xla_gpu/softmax" --quiet
 expect_text "report section" 'id="decisions-vs-xla"' "$tmp/rep/report.html"
 expect_text "report json" '"decisions_vs_xla"' "$tmp/rep/report.json"
+# With XLA's GEMM search log in the folder, the section sets our GEMM fusions against it.
+expect_rc 0 "report --xla-dump with xla_vlog.txt" "$cli" report "$src/samples/transformer_block.hlo" \
+  --out "$tmp/rep2" --xla-dump "$src/samples/xla_gpu/transformer_block" --quiet
+expect_text "report gemm paragraph" "GEMM fusions against XLA's logged search" "$tmp/rep2/report.html"
+expect_text "report gemm json" '"gemm"' "$tmp/rep2/report.json"
 exit $fail
