@@ -56,7 +56,7 @@ bool GemmTileOp(const Instruction& i) {
   if (i.HasSideEffect() || !i.shape().IsArray() || !IsTritonSupportedType(i.shape().element_type())) return false;
   switch (i.opcode()) {
     case Opcode::kBroadcast: case Opcode::kBitcast: case Opcode::kReshape: case Opcode::kTranspose:
-    case Opcode::kCopy: case Opcode::kConvert: case Opcode::kConstant:
+    case Opcode::kCopy: case Opcode::kConvert: case Opcode::kConstant: case Opcode::kIota:
       return true;
     case Opcode::kRng: case Opcode::kRngBitGenerator:
       return false;
