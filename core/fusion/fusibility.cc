@@ -17,7 +17,7 @@ bool IsLoopFusibleOp(Opcode op) {
     case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kTranspose:
     case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kConcatenate: case Opcode::kPad:
     case Opcode::kIota: case Opcode::kReverse: case Opcode::kGather: case Opcode::kConstant:
-    case Opcode::kSelect: case Opcode::kClamp: case Opcode::kReducePrecision:
+    case Opcode::kSelect: case Opcode::kClamp: case Opcode::kReducePrecision: case Opcode::kReduceWindow:
       return true;
     default:
       return IsElementwise(op);

@@ -720,6 +720,30 @@ TEST(XlaGpuRules, EightSiblingReductionsBecomeOneKernel) {
   EXPECT_EQ(r.CountFusions(), 1) << r.Text();
 }
 
+// A reduce-window (a cumulative sum: Llama's positions) is loop-fusible as
+// producer and consumer, as XLA's IsUniversallyLoopFusible has it: the
+// exponential before it and the multiply after it are one kernel with it.
+TEST(XlaGpuRules, ReduceWindowFusesLikeALoopOp) {
+  FusionRun r = RunFusion("priority_fusion", R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  p = f32[4,130] parameter(0)
+  q = f32[4,130] parameter(1)
+  e = f32[4,130] exponential(p)
+  z = f32[] constant(0)
+  w = f32[4,130] reduce-window(e, z), window={size=1x130 pad=0_0x129_0}, to_apply=add
+  ROOT r = f32[4,130] multiply(w, q)
+})");
+  EXPECT_NE(r.Group("w"), "") << r.Text();
+  EXPECT_EQ(r.Group("e"), r.Group("w")) << r.Text();
+  EXPECT_EQ(r.Group("r"), r.Group("w")) << r.Text();
+}
+
 // An iota joins a GEMM prologue as in XLA (Llama's causal masks: XLA's
 // logged search fuses them; `decisions-diff` on Llama 3.1 8B).
 TEST(XlaGpuRules, GemmPrologueTakesAnIota) {
