@@ -53,11 +53,12 @@ class TreeReductionRewriter : public FusionPassBase {
     std::sort(red.begin(), red.end());
     const int rank = s.rank();
     const int nr = static_cast<int>(red.size());
-    bool row = red.back() == rank - 1 && red.front() == rank - nr;
-    bool column = red.front() == 0 && red.back() == nr - 1;
     for (int k = 1; k < nr; ++k)
-      if (red[static_cast<size_t>(k)] != red[static_cast<size_t>(k) - 1] + 1) row = column = false;
-    if (!row && !column) return false;  // reduced dimensions not contiguous: left alone
+      if (red[static_cast<size_t>(k)] != red[static_cast<size_t>(k) - 1] + 1) return false;  // not contiguous: left alone
+    // [major..., reduced..., minor...]: a row reduction has no minor kept
+    // dimensions; a column reduction has some, with or without major ones
+    // (XLA's [batch, reduced, kept] form).
+    const bool row = red.back() == rank - 1;
     int64_t n = 1;
     for (int64_t d : red) n *= s.dim(static_cast<int>(d));
     // m blocks of k: as XLA, without padding when n has a divisor not far
@@ -71,23 +72,21 @@ class TreeReductionRewriter : public FusionPassBase {
       k = static_cast<int64_t>(std::ceil(root));
       m = (n + k - 1) / k;
     }
-    std::vector<int64_t> kept;
-    for (int d = 0; d < rank; ++d)
-      if (!std::binary_search(red.begin(), red.end(), d)) kept.push_back(s.dim(d));
-    const PrimitiveType t = s.element_type();
-    // [kept..., n] (row) or [n, kept...] (column).
-    std::vector<int64_t> flat = kept, split = kept, partial = kept;
-    if (row) {
-      flat.push_back(n);
-      split.push_back(m);
-      split.push_back(k);
-      partial.push_back(m);
-    } else {
-      flat.insert(flat.begin(), n);
-      split.insert(split.begin(), {m, k});
-      partial.insert(partial.begin(), m);
+    std::vector<int64_t> major, minor;
+    for (int d = 0; d < rank; ++d) {
+      if (d < red.front()) major.push_back(s.dim(d));
+      if (d > red.back()) minor.push_back(s.dim(d));
     }
-    const int nd = row ? static_cast<int>(kept.size()) : 0;  // the position of n in `flat`
+    const PrimitiveType t = s.element_type();
+    // [major..., n, minor...] → [major..., m, k, minor...] → [major..., m, minor...] → the result.
+    auto with = [&](std::vector<int64_t> mid) {
+      std::vector<int64_t> out = major;
+      out.insert(out.end(), mid.begin(), mid.end());
+      out.insert(out.end(), minor.begin(), minor.end());
+      return out;
+    };
+    const std::vector<int64_t> flat = with({n}), split = with({m, k}), partial = with({m});
+    const int nd = static_cast<int>(major.size());  // the position of n in `flat`
     Instruction* x = AddNew(comp, r, Opcode::kReshape, ShapeLike(s, t, flat), {in});
     if (m * k > n) {
       std::vector<int64_t> padded = flat;
@@ -100,10 +99,10 @@ class TreeReductionRewriter : public FusionPassBase {
     }
     x = AddNew(comp, r, Opcode::kReshape, ShapeLike(s, t, split), {x});
     Instruction* first = AddNew(comp, r, Opcode::kReduce, ShapeLike(s, t, partial), {x, init});
-    first->set_dimensions({row ? static_cast<int64_t>(split.size()) - 1 : 1});
+    first->set_dimensions({static_cast<int64_t>(nd) + 1});
     first->SetCalled("to_apply", r->to_apply());
     Instruction* second = AddNew(comp, r, Opcode::kReduce, r->shape(), {first, init});
-    second->set_dimensions({row ? static_cast<int64_t>(partial.size()) - 1 : 0});
+    second->set_dimensions({static_cast<int64_t>(nd)});
     second->SetCalled("to_apply", r->to_apply());
     CopyMetadataIfMissing(*r, *first);
     const std::string name = r->name();

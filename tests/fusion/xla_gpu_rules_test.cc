@@ -214,6 +214,29 @@ ENTRY main {
   EXPECT_TRUE(partial) << r.Text();
 }
 
+// A column reduction with a major kept dimension ([batch, reduced, kept]:
+// Llama's mask counts, s32[2,8192,8192] summed over the middle one) is split
+// too, as XLA's [batch, reduced, kept] form has it: 64 blocks of 128 of the
+// middle dimension, then the 64 partial sums.
+TEST(XlaGpuRules, LongMiddleDimensionReductionIsSplitInTwo) {
+  FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[2,8192,3] parameter(0)
+  c0 = f32[] constant(0)
+  ROOT s = f32[2,3] reduce(x, c0), dimensions={1}, to_apply=scalar_add
+})");
+  EXPECT_TRUE(r.changed);
+  int reduces = 0;
+  bool partial = false;
+  for (const auto& i : r.module->entry()->instructions()) {
+    reduces += i->opcode() == Opcode::kReduce;
+    partial |= i->opcode() == Opcode::kReduce && i->shape().dims() == std::vector<int64_t>{2, 64, 3} &&
+               i->dimensions() == std::vector<int64_t>{2};
+  }
+  EXPECT_EQ(reduces, 2) << r.Text();
+  EXPECT_TRUE(partial) << r.Text();
+}
+
 // A row of a prime length (16,411 > 1024 × 16) has no divisor near its square
 // root: it is padded with the initial value to 129 blocks of 128.
 TEST(XlaGpuRules, LongPrimeRowIsPaddedThenSplit) {
