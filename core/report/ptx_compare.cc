@@ -172,7 +172,8 @@ PtxComparison ComparePtx(const Module& ours, const codegen::CodegenResult& cg, c
   if (out.ptxas_missing.empty()) {
     std::map<int, std::vector<std::string>> by_module;
     for (const PtxEntry& e : xla_entries) by_module[e.module].push_back(e.name);
-    for (const auto& [mi, names] : by_module) {
+    for (const auto& [module_index, names] : by_module) {
+      const int mi = module_index;  // (clang 14 cannot capture a structured binding)
       const PtxEntry& first = *std::find_if(xla_entries.begin(), xla_entries.end(), [&](const PtxEntry& e) { return e.module == mi; });
       auto r = codegen::PtxasResources(std::string(first.module_text), names, *target);
       if (r.ok()) xla_resources.insert(r->begin(), r->end());
