@@ -577,10 +577,13 @@ def main():
     dump_dir.mkdir()
 
     if args.vlog:
-        with StderrToFile(out / "xla_vlog.txt"):
-            facts = compile_module(args.input.resolve(), args.device,
-                                   args.partitions, dump_dir)
-        strip_log_prefixes(out / "xla_vlog.txt", out)
+        # The log is cleaned even when XLA fails (it then says why).
+        try:
+            with StderrToFile(out / "xla_vlog.txt"):
+                facts = compile_module(args.input.resolve(), args.device,
+                                       args.partitions, dump_dir)
+        finally:
+            strip_log_prefixes(out / "xla_vlog.txt", out)
     else:
         facts = compile_module(args.input.resolve(), args.device,
                                args.partitions, dump_dir)

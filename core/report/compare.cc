@@ -107,12 +107,14 @@ std::map<const Instruction*, std::set<size_t>> KernelOps(const Side& s, size_t b
 // counts when the other side computes that op alone too (XLA's
 // pure-matmul GEMM fusion against ours, its wrapped_dot against our unfused
 // dot).
-int64_t SameMemberFusions(const Side& fused, const Side& other) {
-  OpClasses classes(fused, other);
+// `classes` indexes `fused`'s atoms from `fused_base`, `other`'s from
+// `other_base` (one OpClasses serves both directions).
+int64_t SameMemberFusions(const Side& fused, size_t fused_base, const Side& other, size_t other_base,
+                          OpClasses& classes) {
   std::map<std::set<size_t>, int> available;
-  for (const auto& [kernel, ops] : KernelOps(other, fused.atoms.size(), classes)) ++available[ops];
+  for (const auto& [kernel, ops] : KernelOps(other, other_base, classes)) ++available[ops];
   int64_t same = 0;
-  for (const auto& [kernel, ops] : KernelOps(fused, 0, classes)) {
+  for (const auto& [kernel, ops] : KernelOps(fused, fused_base, classes)) {
     if (!IsFusion(kernel)) continue;
     auto it = available.find(ops);
     if (it == available.end() || it->second == 0) continue;
@@ -125,12 +127,12 @@ int64_t SameMemberFusions(const Side& fused, const Side& other) {
 // The fusions of `fused` whose ops `other` splits over several kernels
 // (a fusion whose ops one kernel of `other` computes exactly, copies
 // counted as their op, is not listed).
-std::vector<GroupDifference> Differences(const Side& fused, const Side& other, int64_t* same) {
+std::vector<GroupDifference> Differences(const Side& fused, size_t fused_base, const Side& other, size_t other_base,
+                                         OpClasses& classes, int64_t* same) {
   std::vector<GroupDifference> out;
-  OpClasses classes(fused, other);
   std::set<std::set<size_t>> alike;
-  for (const auto& [kernel, ops] : KernelOps(other, fused.atoms.size(), classes)) alike.insert(ops);
-  const auto fused_ops = KernelOps(fused, 0, classes);
+  for (const auto& [kernel, ops] : KernelOps(other, other_base, classes)) alike.insert(ops);
+  const auto fused_ops = KernelOps(fused, fused_base, classes);
   std::map<const Instruction*, std::vector<int>> by_kernel;  // ordered by pointer is not stable: use names below
   for (size_t k = 0; k < fused.atoms.size(); ++k)
     if (fused.atoms[k].match >= 0 && IsFusion(fused.atoms[k].kernel)) by_kernel[fused.atoms[k].kernel].push_back(static_cast<int>(k));
@@ -207,11 +209,15 @@ CompareResult CompareModules(const Module& a, const Module& b, const DeviceSpec&
   }
   Totals(a, sa, device, &r.a);
   Totals(b, sb, device, &r.b);
+  // One partition of both sides' ops into ops (copies linked): B's atoms
+  // first, then A's.
+  OpClasses classes(sb, sa);
+  const size_t base_b = 0, base_a = sb.atoms.size();
   int64_t grouped_b = 0;
-  r.fused_only_in_b = Differences(sb, sa, &grouped_b);
-  r.same_groups = SameMemberFusions(sb, sa);
+  r.fused_only_in_b = Differences(sb, base_b, sa, base_a, classes, &grouped_b);
+  r.same_groups = SameMemberFusions(sb, base_b, sa, base_a, classes);
   int64_t same_a = 0;
-  r.fused_only_in_a = Differences(sa, sb, &same_a);
+  r.fused_only_in_a = Differences(sa, base_a, sb, base_b, classes, &same_a);
   return r;
 }
 

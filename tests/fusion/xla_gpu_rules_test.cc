@@ -747,19 +747,13 @@ TEST(XlaGpuRules, EightSiblingReductionsBecomeOneKernel) {
 // producer and consumer, as XLA's IsUniversallyLoopFusible has it: the
 // exponential before it and the multiply after it are one kernel with it.
 TEST(XlaGpuRules, ReduceWindowFusesLikeALoopOp) {
-  FusionRun r = RunFusion("priority_fusion", R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
 ENTRY main {
   p = f32[4,130] parameter(0)
   q = f32[4,130] parameter(1)
   e = f32[4,130] exponential(p)
   z = f32[] constant(0)
-  w = f32[4,130] reduce-window(e, z), window={size=1x130 pad=0_0x129_0}, to_apply=add
+  w = f32[4,130] reduce-window(e, z), window={size=1x130 pad=0_0x129_0}, to_apply=scalar_add
   ROOT r = f32[4,130] multiply(w, q)
 })");
   EXPECT_NE(r.Group("w"), "") << r.Text();
