@@ -244,11 +244,11 @@ int UnnestedReductionCount(const Instruction& i) {
   return n;
 }
 
-Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer) {
+Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer, bool single_user) {
   const Instruction* reduce = producer.opcode() == Opcode::kReduce
                                   ? &producer
                                   : ReductionHero(producer.fused_computation()->root());
-  if (producer.user_count() > 1)
+  if (single_user && producer.user_count() > 1)
     return "a reduction's result is fused into its consumer only when that is its single user (XLA: reduction "
            "epilogue fusion needs a single user)";
   if (!ReductionRaceFree(*reduce))
@@ -421,7 +421,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   if (IsTritonFusion(producer) || IsTritonFusion(consumer)) return TritonPairFusible(producer, consumer);
   if (epilogue && IsReductionProducer(producer) && !producer.HasSideEffect()) {
     if (Refusal r = ConsumerFusible(consumer); !r.empty()) return r;
-    if (Refusal r = EpilogueFusible(producer, consumer); !r.empty()) return r;
+    if (Refusal r = EpilogueFusible(producer, consumer, rules.epilogue_single_user); !r.empty()) return r;
     if (FusedOperandsAndOutputs(producer, consumer) > kMaxOperandsAndOutputsPerFusion)
       return "the fusion would have more than " + std::to_string(kMaxOperandsAndOutputsPerFusion) +
              " operands and outputs";

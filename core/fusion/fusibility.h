@@ -42,6 +42,12 @@ struct PairRules {
   // most kMaxBasicBlockSplitsPerFusion) instead of our classic
   // kMaxFusedInstructions.
   bool ir_size_limit = false;
+  // A reduction taking a consumer as its epilogue must have no other user:
+  // the classic InstructionFusion's IsProducerConsumerFusible. XLA's
+  // PriorityFusion (CanFuse) has no such rule: a reduction read by several
+  // consumers is computed in each (the cost model's call), and it stays
+  // for its bitcast users.
+  bool epilogue_single_user = true;
 };
 
 // XLA's GpuHloCostAnalysis::kMaxIRSize.
@@ -101,7 +107,7 @@ const Instruction* ReductionHero(const Instruction* root);
 // (an unfused reduce or a reduction fusion) be computed on the reduced values
 // in the same kernel? Applies only when `producer` is such a reduction;
 // "" when allowed, else the reason.
-Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer);
+Refusal EpilogueFusible(const Instruction& producer, const Instruction& consumer, bool single_user = true);
 // True if `p` is a single-output reduction (reduce or fusion whose root's
 // hero is a reduce): the producer side of an epilogue fusion.
 bool IsReductionProducer(const Instruction& p);

@@ -18,17 +18,24 @@ bool NameTaken(const Computation& c, const std::string& name) {
 }
 
 // A copy of `src` in `dest` reading `operands`, keeping its name (made
-// unique within `dest` when needed) and everything but control edges.
+// unique within `dest` when needed) and everything but control edges. A
+// copy that had to be renamed (a second copy of a duplicated op in one
+// kernel, after multi-output fusion) names the op it copies in op_name when
+// `src` carries none, as XLA's copies keep the op_name of the op they were
+// made from: `lt.25` with op_name="lt.3" reads as a copy of lt.3.
 Instruction* CopyInto(const Instruction& src, Computation* dest, const std::vector<Instruction*>& operands,
                       Instruction* before) {
   std::string name = src.name();
-  if (NameTaken(*dest, name)) name = dest->parent()->UniqueName(name);
+  const bool renamed = NameTaken(*dest, name);
+  if (renamed) name = dest->parent()->UniqueName(name);
   auto c = std::make_unique<Instruction>(src.opcode(), src.shape(), name);
   c->attrs() = src.attrs();
   c->mutable_called_refs() = src.called_refs();
   if (src.literal()) c->set_literal(std::make_unique<Literal>(*src.literal()));
   c->set_parameter_number(src.parameter_number());
   c->metadata() = src.metadata();
+  if (renamed && src.opcode() != Opcode::kParameter && src.MetadataValue("op_name").empty())
+    c->metadata().Add("op_name", "\"" + src.name() + "\"");
   c->raw_attrs() = src.raw_attrs();
   c->set_loc(src.loc());
   c->set_implicit_tuple_element(src.implicit_tuple_element());

@@ -41,6 +41,14 @@ std::vector<int64_t> LoopShape(const Instruction& i) {
 
 namespace {
 
+// XLA's FusionPriority for sibling merges: multi-output fusions, then
+// fusions, then unfused ops.
+int SiblingRank(const Instruction& i) {
+  if (i.opcode() != Opcode::kFusion) return 0;
+  return i.shape().IsTuple() ? 2 : 1;
+}
+
+
 // Output dims of the reduce a kernel is built around, or nullopt when it has
 // none. Two reductions over the same input but different dimensions need
 // different thread mappings (XLA compares the reduction heroes too).
@@ -445,6 +453,11 @@ class MultiOutputFusion : public FusionPassBase {
       for (Instruction* u : x->users())
         if (IsMultiOutputCandidate(*u) && u->parent() == comp && in_sibs.insert(u).second) sibs.push_back(u);
       if (sibs.size() < 2) return false;
+      // XLA (FuseSiblings) takes multi-output fusions first, then fusions,
+      // then unfused ops, and merges into a fusion only: two unfused ops
+      // reading one value stay two kernels.
+      std::stable_sort(sibs.begin(), sibs.end(),
+                       [](const Instruction* a, const Instruction* b) { return SiblingRank(*a) > SiblingRank(*b); });
       // Only pairs with a sibling touched since `x` was last examined (or in
       // a volatile pair) can give a new answer; the others are skipped, in
       // the same order.
@@ -469,6 +482,7 @@ class MultiOutputFusion : public FusionPassBase {
         xs.vol_ids.swap(new_vol);
       };
       for (size_t i = 0; i < sibs.size(); ++i) {
+        if (sibs[i]->opcode() != Opcode::kFusion) break;  // the rest are unfused too
         const bool full = !row_done[i];  // every pair of the row, not only those with a changed sibling
         size_t from = full ? 0 : static_cast<size_t>(std::upper_bound(changed_at.begin(), changed_at.end(), i) -
                                                      changed_at.begin());

@@ -51,7 +51,7 @@ class PriorityFusion : public FusionPassBase {
   // Today's XLA GPU rules (fusibility.h), with or without a reduction epilogue.
   static PairRules Rules(bool epilogue) {
     return {.epilogue = epilogue, .elemental_reductions = true, .cost_model_duplication = true,
-            .ir_size_limit = true};
+            .ir_size_limit = true, .epilogue_single_user = false};
   }
 
   struct Eval {

@@ -52,6 +52,15 @@ class OpClasses {
         std::unordered_map<const Instruction*, int> per_kernel;
         bool copies = true;
         for (size_t k : ks) copies = copies && ++per_kernel[s.atoms[k].kernel] <= 2;
+        // More copies in one kernel are still copies when the op_name is an
+        // instruction name and they all have its opcode and shape (multi-
+        // output fusion merges kernels that each hold a copy).
+        if (!copies && op_name.find_first_of("/ ()[]:") == std::string::npos) {
+          copies = true;
+          for (size_t k : ks)
+            copies = copies && s.atoms[k].instr->opcode() == s.atoms[ks[0]].instr->opcode() &&
+                     s.atoms[k].instr->shape() == s.atoms[ks[0]].instr->shape();
+        }
         if (!copies)
           for (size_t k : ks) from[k].clear();
       }
@@ -73,6 +82,55 @@ class OpClasses {
     };
     by_name(fused, 0, names_of(other));
     by_name(other, n_, names_of(fused));
+    // A broadcast is known by its shape, its dimensions and what it
+    // broadcasts, on both sides: each compiler puts its own copy in every
+    // kernel that reads one, and the names and op_names of those copies say
+    // little (XLA's `broadcast.36.11` with op_name=
+    // "jvp_jit_take_along_axis__.3", or none). What it broadcasts: a scalar
+    // constant's value, an entry parameter's number, or the op (class) it
+    // reads, seen through the kernel's parameters.
+    auto source = [&](const Side& s, size_t base, size_t k, bool by_op) -> std::string {
+      const Instruction* v = s.atoms[k].instr->operand(0);
+      const Instruction* kernel = s.atoms[k].kernel;
+      for (int hops = 0; hops < 4 && v->opcode() == Opcode::kParameter && v->parent() &&
+                         v->parent()->fusion_instruction == kernel && kernel &&
+                         v->parameter_number() < kernel->operand_count();
+           ++hops)
+        v = kernel->operand(static_cast<int>(v->parameter_number()));
+      if (v->opcode() == Opcode::kConstant && v->literal() && v->shape().rank() == 0)
+        return "c" + v->literal()->ToString();
+      if (v->opcode() == Opcode::kParameter && s.m && v->parent() == s.m->entry())
+        return "p" + std::to_string(v->parameter_number());
+      if (!by_op) return "";
+      auto it = s.atom_of.find(v);
+      return it == s.atom_of.end() ? "" : "o" + std::to_string(Of(base + static_cast<size_t>(it->second)));
+    };
+    for (bool by_op : {false, true}) {
+      std::unordered_map<std::string, size_t> by_value;
+      auto by_source = [&](const Side& s, size_t base) {
+        for (size_t k = 0; k < s.atoms.size(); ++k) {
+          const Instruction* i = s.atoms[k].instr;
+          if (i->opcode() != Opcode::kBroadcast || i->operand_count() != 1) continue;
+          std::string src = source(s, base, k, by_op);
+          if (src.empty()) continue;
+          // Ranks differ across sides (XLA GPU merges dimensions through
+          // bitcasts): the broadcast is known by its element count and the
+          // stride of its operand's elements in the result (the elements
+          // after its last broadcast dimension).
+          const auto& dims = i->shape().dims();
+          int64_t elements = 1, stride = 1;
+          for (int64_t n : dims) elements *= n;
+          const int64_t last = i->dimensions().empty() ? -1 : i->dimensions().back();
+          for (int64_t d = last + 1; d < static_cast<int64_t>(dims.size()); ++d) stride *= dims[static_cast<size_t>(d)];
+          std::string key = std::string(PrimitiveTypeName(i->shape().element_type())) + "|" + std::to_string(elements) +
+                            "|" + std::to_string(stride) + "|" + src;
+          auto [it, fresh] = by_value.emplace(key, base + k);
+          if (!fresh) Union(it->second, base + k);
+        }
+      };
+      by_source(fused, 0);
+      by_source(other, n_);
+    }
     for (size_t k = 0; k < parent_.size(); ++k) (k < n_ ? in_fused_ : in_other_).insert(Of(k));
   }
   // True when the op of atom `k` is computed on both sides (some copy of it
@@ -110,16 +168,50 @@ std::map<const Instruction*, std::set<size_t>> KernelOps(const Side& s, size_t b
 // `classes` indexes `fused`'s atoms from `fused_base`, `other`'s from
 // `other_base` (one OpClasses serves both directions).
 int64_t SameMemberFusions(const Side& fused, size_t fused_base, const Side& other, size_t other_base,
-                          OpClasses& classes) {
-  std::map<std::set<size_t>, int> available;
-  for (const auto& [kernel, ops] : KernelOps(other, other_base, classes)) ++available[ops];
+                          OpClasses& classes, CompareResult* r) {
+  const auto other_ops = KernelOps(other, other_base, classes);
+  std::map<std::set<size_t>, std::vector<const Instruction*>> available;
+  for (const auto& [kernel, ops] : other_ops) available[ops].push_back(kernel);
+  for (auto& [ops, ks] : available)
+    std::sort(ks.begin(), ks.end(), [](const Instruction* x, const Instruction* y) { return x->name() > y->name(); });
+  // One name per op class, for the listing.
+  std::map<size_t, std::string> name_of;
+  for (size_t k = 0; k < fused.atoms.size(); ++k) name_of.emplace(classes.Of(fused_base + k), fused.atoms[k].instr->name());
+  std::map<size_t, std::string> other_name_of;
+  for (size_t k = 0; k < other.atoms.size(); ++k)
+    other_name_of.emplace(classes.Of(other_base + k), other.atoms[k].instr->name());
+  std::vector<std::pair<const Instruction*, std::set<size_t>>> sorted;
+  for (const auto& [kernel, ops] : KernelOps(fused, fused_base, classes))
+    if (IsFusion(kernel)) sorted.push_back({kernel, ops});
+  std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first->name() < y.first->name(); });
   int64_t same = 0;
-  for (const auto& [kernel, ops] : KernelOps(fused, fused_base, classes)) {
-    if (!IsFusion(kernel)) continue;
+  for (const auto& [kernel, ops] : sorted) {
     auto it = available.find(ops);
-    if (it == available.end() || it->second == 0) continue;
-    --it->second;
-    ++same;
+    if (it != available.end() && !it->second.empty()) {
+      r->same_fusions.push_back({kernel->name(), it->second.back()->name()});
+      it->second.pop_back();
+      ++same;
+      continue;
+    }
+    CompareResult::NearMiss miss;
+    miss.fusion = kernel->name();
+    const std::set<size_t>* best = nullptr;
+    size_t best_common = 0;
+    for (const auto& [k, kops] : other_ops) {
+      size_t common = 0;
+      for (size_t c : ops) common += kops.count(c);
+      if (common > best_common || (common == best_common && best && common && k->name() < miss.nearest)) {
+        best_common = common;
+        best = &kops;
+        miss.nearest = k->name();
+      }
+    }
+    for (size_t c : ops)
+      if (!best || !best->count(c)) miss.only_in_b.push_back(name_of[c]);
+    if (best)
+      for (size_t c : *best)
+        if (!ops.count(c)) miss.only_in_a.push_back(other_name_of[c]);
+    r->differing_b.push_back(std::move(miss));
   }
   return same;
 }
@@ -215,7 +307,7 @@ CompareResult CompareModules(const Module& a, const Module& b, const DeviceSpec&
   const size_t base_b = 0, base_a = sb.atoms.size();
   int64_t grouped_b = 0;
   r.fused_only_in_b = Differences(sb, base_b, sa, base_a, classes, &grouped_b);
-  r.same_groups = SameMemberFusions(sb, base_b, sa, base_a, classes);
+  r.same_groups = SameMemberFusions(sb, base_b, sa, base_a, classes, &r);
   int64_t same_a = 0;
   r.fused_only_in_a = Differences(sa, base_a, sb, base_b, classes, &same_a);
   return r;
@@ -295,6 +387,12 @@ std::string CompareToJson(const CompareResult& r) {
   j["b"] = side(r.b);
   j["matched_by"] = r.matched_by;
   j["same_groups"] = r.same_groups;
+  j["same_fusions"] = J::array();
+  for (const auto& [x, y] : r.same_fusions) j["same_fusions"].push_back({{"b", x}, {"a", y}});
+  j["differing_b"] = J::array();
+  for (const auto& d : r.differing_b)
+    j["differing_b"].push_back(
+        {{"fusion", d.fusion}, {"nearest", d.nearest}, {"only_in_b", d.only_in_b}, {"only_in_a", d.only_in_a}});
   j["fused_only_in_b"] = groups(r.fused_only_in_b);
   j["fused_only_in_a"] = groups(r.fused_only_in_a);
   j["matches"] = J::array();

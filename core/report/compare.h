@@ -56,6 +56,16 @@ struct CompareResult {
   // Fusions of B reproduced with the same members by A: their matched ops are
   // exactly the matched ops of one kernel of A (single-op fusions included).
   int64_t same_groups = 0;
+  // The pairs behind same_groups: (B fusion, A kernel), in B's name order.
+  std::vector<std::pair<std::string, std::string>> same_fusions;
+  // Every other fusion of B, beside the kernel of A that computes most of
+  // its ops, with the ops only B's fusion computes there and the ops only
+  // that kernel of A computes (names on each side; one name per op).
+  struct NearMiss {
+    std::string fusion, nearest;
+    std::vector<std::string> only_in_b, only_in_a;
+  };
+  std::vector<NearMiss> differing_b;
 };
 
 CompareResult CompareModules(const Module& a, const Module& b, const DeviceSpec& device);

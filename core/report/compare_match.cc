@@ -303,6 +303,23 @@ class Matcher {
     for (const Atom& y : b_.atoms) b_names_.insert(y.instr->name());
     for (const Atom& x : a_.atoms) a_leaf_.push_back(RematLeaf(a_, x.instr));
     for (const Atom& y : b_.atoms) b_leaf_.push_back(RematLeaf(b_, y.instr));
+    a_renamed_ = Renamed(a_);
+    b_renamed_ = Renamed(b_);
+  }
+
+  // Whether a side renamed the ops of the module it was given (XLA GPU's
+  // output: most ops carry an op_name, an instruction name other than their
+  // own). Its ops without an op_name are ops it made (a broadcast it split
+  // off), and their names say nothing about the other side's.
+  static bool Renamed(const Side& s) {
+    int64_t named = 0, renamed = 0;
+    for (const Atom& x : s.atoms) {
+      std::string op = x.instr->MetadataValue("op_name");
+      if (op.empty()) continue;
+      ++named;
+      renamed += op != x.instr->name() && op.find_first_of("/ ()[]:") == std::string::npos;
+    }
+    return named > 0 && 2 * renamed > static_cast<int64_t>(s.atoms.size());
   }
 
   void Run() {
@@ -470,6 +487,19 @@ class Matcher {
     return !op.empty() && op != i->name() && other_names.count(op);
   }
 
+  // Whether `i` says, by an op_name that is an instruction name (XLA GPU
+  // renames its ops and keeps the name of the op they were made from, for a
+  // module given without JAX metadata), that it was made from an op other
+  // than `other`: then a shared name is a coincidence of numbering, even
+  // where `other`'s own passes replaced the op it was made from (our
+  // algsimp's multiply.40 for div.230 against XLA's multiply.51 with
+  // op_name="div.230").
+  static bool RenamedFromAnother(const Instruction* i, const Instruction* other) {
+    std::string op = i->MetadataValue("op_name");
+    if (op.empty() || op == i->name() || op.find_first_of("/ ()[]:") != std::string::npos) return false;
+    return op != other->name() && op != other->MetadataValue("op_name");
+  }
+
   // Whether a pair of A's `ia` and B's `ib` waits when either is a leaf,
   // rather than being matched by name, op_name, scheduling_name, structure
   // or as a copy: always in Run's first pass. In the second, a leaf that a
@@ -593,6 +623,9 @@ class Matcher {
       if (it == b_index.end() || dup.count(i->name()) || b_.atoms[it->second].match >= 0) continue;
       const Instruction* j = b_.atoms[it->second].instr;
       if (NamesOther(i, b_names_) || NamesOther(j, a_names_)) continue;
+      if (RenamedFromAnother(i, j) || RenamedFromAnother(j, i)) continue;
+      if ((a_renamed_ && i->MetadataValue("op_name").empty()) || (b_renamed_ && j->MetadataValue("op_name").empty()))
+        continue;
       if (LeafHeld(static_cast<int>(k), it->second)) continue;
       if (SameOp(i, j) && ShapeFit(i, j) == 2) Pair(static_cast<int>(k), it->second, "name");
     }
@@ -704,7 +737,8 @@ class Matcher {
       const Instruction* x = a_.atoms[ia].instr;
       const Instruction* y = b_.atoms[ib].instr;
       return (has_op_name(x) || has_op_name(y)) && !named_elsewhere(y, x, a_names_) &&
-             !named_elsewhere(x, y, b_names_) && !LeafHeld(ia, ib);
+             !named_elsewhere(x, y, b_names_) && !RenamedFromAnother(x, y) && !RenamedFromAnother(y, x) &&
+             !LeafHeld(ia, ib);
     };
     any_type_ = true;
     int64_t n = ByKeys(SourceKey, SourceKeyAndName, valid, ties, "op_name");
@@ -1028,6 +1062,7 @@ class Matcher {
   mutable std::unordered_map<const Instruction*, std::string> attrs_;
   bool any_type_ = false;  // Score: element types may differ (op_name only)
   std::set<std::string> a_names_, b_names_;
+  bool a_renamed_ = false, b_renamed_ = false;
   int64_t next_ = 0;
   std::vector<char> a_leaf_, b_leaf_;  // RematLeaf, by atom
   bool leaves_by_name_ = false;        // Run's second pass (LeafHeld)

@@ -838,5 +838,67 @@ TEST(XlaGpuRules, TenBasicBlockSplitsAreOneKernel) {
   EXPECT_EQ(r.CountFusions(), 1) << r.Text();
 }
 
+// XLA's FuseSiblings merges into a fusion only (multi-output fusions first,
+// then fusions, then unfused ops): two unfused ops reading one parameter
+// stay two kernels. XLA GPU compiled this module into 2 kernels.
+TEST(XlaGpuRules, UnfusedSiblingsStayTwoKernels) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, R"(
+HloModule m
+ENTRY main {
+  p0 = f32[128] parameter(0)
+  n2 = f32[128] sqrt(p0)
+  n3 = f32[128] abs(p0)
+  ROOT t = (f32[128], f32[128]) tuple(n2, n3)
+})");
+  EXPECT_EQ(r.Group("n2"), "") << r.Text();
+  EXPECT_EQ(r.Group("n3"), "") << r.Text();
+  EXPECT_EQ(r.CountFusions(), 0) << r.Text();
+}
+
+// A fusion among the siblings takes the unfused ones as extra outputs:
+// XLA GPU compiled this module into one kernel.
+TEST(XlaGpuRules, AFusionTakesItsUnfusedSiblings) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, R"(
+HloModule m
+ENTRY main {
+  p0 = f32[128] parameter(0)
+  a = f32[128] negate(p0)
+  b = f32[128] exponential(a)
+  n2 = f32[128] sqrt(p0)
+  n3 = f32[128] abs(p0)
+  ROOT t = (f32[128], f32[128], f32[128]) tuple(b, n2, n3)
+})");
+  EXPECT_NE(r.Group("b"), "") << r.Text();
+  EXPECT_EQ(r.Group("n2"), r.Group("b")) << r.Text();
+  EXPECT_EQ(r.Group("n3"), r.Group("b")) << r.Text();
+}
+
+// Two copies of one op in one kernel (a reduction computed in two epilogues,
+// the two then merged as siblings): the second is renamed and names the op
+// it copies in op_name, as XLA's copies keep theirs.
+TEST(XlaGpuRules, ARenamedCopyNamesTheOpItCopies) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  p0 = f32[8,16] parameter(0)
+  c0 = f32[] constant(0)
+  r2 = f32[8] reduce(p0, c0), dimensions={1}, to_apply=scalar_add
+  n1 = f32[8] negate(r2)
+  n2 = f32[8] exponential(r2)
+  ROOT t = (f32[8], f32[8]) tuple(n1, n2)
+})");
+  EXPECT_EQ(r.CountFusions(), 1) << r.Text();
+  int reduces = 0, named = 0;
+  for (const auto& c : r.module->computations()) {
+    if (!c->fusion_instruction) continue;
+    for (const auto& i : c->instructions()) {
+      if (i->opcode() != Opcode::kReduce) continue;
+      ++reduces;
+      named += i->name() == "r2" || i->MetadataValue("op_name") == "r2";
+    }
+  }
+  EXPECT_EQ(reduces, 2) << r.Text();
+  EXPECT_EQ(named, 2) << r.Text();
+}
+
 }  // namespace
 }  // namespace hloscope::fusion_testing
