@@ -185,8 +185,20 @@ bool IsExpensive(const Instruction& i) {
   }
 }
 
+int64_t KernelBlocks(const Shape& out) {
+  int64_t e = 0;
+  if (out.IsTuple()) {
+    for (const Shape& t : out.tuple_shapes()) e = std::max(e, KernelBlocks(t) * 128);
+  } else if (out.IsArray()) {
+    e = out.num_elements();
+  }
+  return std::max<int64_t>(1, (e + 127) / 128);
+}
+
 void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_type) {
-  c.memory_us = static_cast<double>(c.bytes()) / d.BytesPerSecond() * 1e6;
+  double read_bw = d.BytesPerSecond();
+  if (c.blocks > 0 && d.clock_ghz > 0) read_bw = std::min(read_bw, static_cast<double>(c.blocks) * d.clock_ghz * 1e9 * 32);
+  c.memory_us = (static_cast<double>(c.bytes_read) / read_bw + static_cast<double>(c.bytes_written) / d.BytesPerSecond()) * 1e6;
   double throughput = matrix ? d.MatrixFlopsPerSecond(matrix_type) : d.ScalarFlopsPerSecond();
   c.compute_us = c.flops / throughput * 1e6;
   c.launch_us = c.kernels * d.launch_overhead_us;
@@ -219,6 +231,7 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
     if (escapes) c.bytes_written += m->shape().byte_size();
   }
   for (const Instruction* o : externals) c.bytes_read += OperandReadBytes(o, external_users[o]);
+  if (!members.empty()) c.blocks = KernelBlocks(members.back()->shape());
   FinishCost(c, d, matrix, mtype);
   return c;
 }
@@ -246,6 +259,7 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
       c.bytes_read += bytes;
     }
     c.bytes_written = i.shape().byte_size();
+    c.blocks = KernelBlocks(i.shape());
     FinishCost(c, d, matrix, mtype);
     return c;
   }

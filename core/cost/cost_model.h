@@ -18,6 +18,9 @@ struct Cost {
   int64_t bytes_read = 0, bytes_written = 0;
   double memory_us = 0, compute_us = 0, launch_us = 0, time_us = 0;
   int64_t kernels = 0;
+  // Thread blocks of a kernel (0: not known, the whole device). XLA's
+  // estimate lets one block read 32 bytes per clock.
+  int64_t blocks = 0;
   int64_t bytes() const { return bytes_read + bytes_written; }
   Cost& operator+=(const Cost& o);
 };
@@ -48,6 +51,9 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
 
 // Turns flops and bytes into times on the device.
 void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_type);
+// XLA's fallback launch: one thread per element of the (largest) output,
+// 128 threads per block.
+int64_t KernelBlocks(const Shape& out);
 
 struct ModuleCost {
   int64_t kernels = 0;

@@ -124,6 +124,7 @@ Cost CostFused(const Instruction& producer, const std::vector<const Instruction*
     for (auto& [o, b] : pin) reads[o] = std::max(reads[o], b);
     for (auto& [o, b] : reads) k.bytes_read += b;
     k.bytes_written = c->shape().byte_size();
+    k.blocks = KernelBlocks(c->shape());
     bool matrix = IsMatrix(*c);
     FinishCost(k, d, matrix, matrix ? c->operand(0)->shape().element_type() : PrimitiveType::kF32);
     total += k;

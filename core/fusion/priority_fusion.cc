@@ -137,7 +137,9 @@ class PriorityFusion : public FusionPassBase {
     // Consumers are evaluated again for every producer that reads them and
     // whenever a neighbour changes; their own numbers are remembered.
     cost_cache_ = std::make_unique<KernelCostCache>(device_);
-    using Entry = std::tuple<double, int64_t, Instruction*, int>;  // saved, -id, instr, version
+    // Saved time, then id: among equal savings the newer instruction first, as
+    // XLA's queue (keyed by priority and unique id) dequeues the largest key.
+    using Entry = std::tuple<double, int64_t, Instruction*, int>;  // saved, id, instr, version
     std::priority_queue<Entry> queue;
     // By instruction id (ids are never reused, addresses are): the version of
     // the newest queue entry (0 = none) and the evaluation made for it.
@@ -164,7 +166,7 @@ class PriorityFusion : public FusionPassBase {
       int v = ++version[id];
       last_eval[id] = Evaluate(*p, comp);
       const Eval& e = last_eval[id];
-      if (e.refusal.empty()) queue.push({e.saved_us, -p->id(), p, v});
+      if (e.refusal.empty()) queue.push({e.saved_us, p->id(), p, v});
     };
     // Instructions built without an id (by hand, outside the parser) get one:
     // the queue knows producers by id.
@@ -174,9 +176,9 @@ class PriorityFusion : public FusionPassBase {
     bool changed = !overrides_->force.empty() && FuseForced(comp);
     for (const auto& i : comp->instructions()) push(i.get());
     while (!queue.empty()) {
-      auto [saved, negid, p, v] = queue.top();
+      auto [saved, qid, p, v] = queue.top();
       queue.pop();
-      size_t pid = static_cast<size_t>(-negid);
+      size_t pid = static_cast<size_t>(qid);
       if (pid >= version.size() || version[pid] != v) continue;  // stale or removed
       // The evaluation made when this entry was pushed still holds: what it
       // depends on (the producer, its users and their fused computations) is

@@ -37,6 +37,20 @@ Outcome Reduce(Rewriter& r, Instruction* instr) {
   std::optional<Opcode> op = ReducerOpcode(instr->to_apply());
   if (!op) return Outcome::kNone;
   const Shape scalar = ShapeLike(shape, t, {});
+  // XLA's algsimp: a sum of negated values is the negated sum, the negate
+  // then running on the reduced values (the log-softmax gradient's neg on
+  // [2,8] instead of [2,8,16]). For a zero init of either sign (the sign of
+  // a zero sum may differ; the values compare equal).
+  if (*op == Opcode::kAdd && reduced > 1 && x->opcode() == Opcode::kNegate && x->user_count() == 1 &&
+      !IsIntegral(t)) {
+    std::optional<Literal> z = SplatScalar(init);
+    if (z && (IsPositiveZero(*z) || IsNegativeZero(*z))) {
+      Instruction* sum = r.Add(Opcode::kReduce, shape, {x->operand(0), init});
+      sum->attrs() = instr->attrs();
+      sum->mutable_called_refs() = instr->called_refs();
+      return r.Replace(r.Add(Opcode::kNegate, shape, {sum}), "reduce-add(negate(x)) → negate(reduce-add(x))");
+    }
+  }
   if (reduced == 1) {
     // Each output element is op(init, its single input element).
     Instruction* v = x;

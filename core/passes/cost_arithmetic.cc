@@ -34,7 +34,8 @@ std::string Side(const FusionDecision& d, const CostSide& s) {
                   FormatDecimalBytes(s.written) + " back; " + FormatDecimalBytes(s.read + s.written) + " at " +
                   FormatBandwidth(d.hbm_gbs) + " ≈ " + FormatMicros(s.memory_us) + " µs";
   if (s.compute_extra_us >= 0.0005)
-    t += ", plus " + FormatMicros(s.compute_extra_us) + " µs where arithmetic outlasts the memory traffic";
+    t += ", plus " + FormatMicros(s.compute_extra_us) +
+         " µs of arithmetic, or of reads by too few thread blocks to draw that bandwidth (32 B per clock each)";
   if (s.kernels > 0)
     t += ", plus " + std::to_string(s.kernels) + (one ? " launch × " : " launches × ") + Short(d.launch_overhead_us) +
          " µs" + (one ? "" : " = " + Short(s.launch_us) + " µs");

@@ -44,7 +44,16 @@ Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruct
 }
 
 void CopyMetadataIfMissing(const Instruction& from, Instruction& to) {
-  if (to.metadata().empty() && !from.metadata().empty()) to.metadata() = from.metadata();
+  if (!to.metadata().empty()) return;
+  if (!from.metadata().empty()) {
+    to.metadata() = from.metadata();
+  } else if (to.id() > from.id() && from.id() >= 0 && from.opcode() != Opcode::kParameter) {
+    // A new instruction made from one that carries no metadata names it, as
+    // XLA's do (XLA gives every instruction of a module it reads from text
+    // its own name as op_name, and a replacement takes the metadata of what
+    // it replaces): multiply.40 made from div.230 says op_name="div.230".
+    to.metadata().Add("op_name", "\"" + from.name() + "\"");
+  }
 }
 
 void ReplaceInstruction(Instruction* old, Instruction* now, PassLog& log, std::string_view rule) {

@@ -124,5 +124,35 @@ ENTRY main {
   EXPECT_EQ(mc.hbm_bytes, 3072);
 }
 
+// XLA's estimate (AdjustBandwidth): a block reads at most 32 bytes per clock,
+// so a kernel of few blocks cannot draw the device's bandwidth; writes are
+// not limited. One block (128 elements, 128 threads) at 1 GHz: 32 GB/s.
+TEST(CostModel, AKernelOfFewBlocksReadsAt32BytesPerClockEach) {
+  DeviceSpec d = TestDevice();
+  d.clock_ghz = 1;
+  d.sm_count = 100;
+  auto small = Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[128] parameter(0)
+  b = f32[128] parameter(1)
+  ROOT c = f32[128] add(a, b)
+})");
+  Cost c = KernelCost(*Find(*small, "c"), d);
+  EXPECT_EQ(c.blocks, 1);
+  EXPECT_NEAR(c.memory_us, 1024 / 32e9 * 1e6 + 512 / 1e12 * 1e6, 1e-12);
+  // 8,192 blocks draw more than the device gives: its bandwidth, as before.
+  auto big = Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[1048576] parameter(0)
+  b = f32[1048576] parameter(1)
+  ROOT c = f32[1048576] add(a, b)
+})");
+  Cost cb = KernelCost(*Find(*big, "c"), d);
+  EXPECT_EQ(cb.blocks, 8192);
+  EXPECT_NEAR(cb.memory_us, 3 * 4194304 / 1e12 * 1e6, 1e-9);
+}
+
 }  // namespace
 }  // namespace hloscope

@@ -48,6 +48,11 @@ INSTANTIATE_TEST_SUITE_P(
                             "  z = s32[] parameter(1)\n  ROOT r = s32[3] reduce(b, z), dimensions={1}, to_apply=add",
                             kAdd),
                     "broadcast("},
+        RewriteCase{"reduce-add(negate(x)) → negate(reduce-add(x))",
+                    Module1("  p = f32[3,5] parameter(0)\n  n = f32[3,5] negate(p)\n  z = f32[] constant(0)\n"
+                            "  ROOT r = f32[3] reduce(n, z), dimensions={1}, to_apply=fadd",
+                            kAdd),
+                    "negate("},
         RewriteCase{"dot with degenerate contracting dimensions → multiply",
                     Module1("  a = f32[3,1] parameter(0)\n  b = f32[1,4] parameter(1)\n"
                             "  ROOT r = f32[3,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
@@ -67,6 +72,38 @@ TEST(AlgsimpReduceRefused, FloatAddOfBroadcast) {
   CheckNoChange(Module1("  s = f32[] parameter(0)\n  b = f32[3,5] broadcast(s), dimensions={}\n"
                         "  z = f32[] constant(0)\n  ROOT r = f32[3] reduce(b, z), dimensions={1}, to_apply=fadd",
                         kAdd));
+}
+
+// No change: the negate has another user (moving it would compute it
+// twice), the init is not zero, or the reducer is not an add.
+TEST(AlgsimpReduceRefused, NegateOfASumOnlyForItsOnlyUserAZeroInitAndAnAdd) {
+  CheckNoChange(Module1("  p = f32[3,5] parameter(0)\n  n = f32[3,5] negate(p)\n  z = f32[] constant(0)\n"
+                        "  r = f32[3] reduce(n, z), dimensions={1}, to_apply=fadd\n"
+                        "  ROOT t = (f32[3], f32[3,5]) tuple(r, n)",
+                        kAdd));
+  CheckNoChange(Module1("  p = f32[3,5] parameter(0)\n  n = f32[3,5] negate(p)\n  z = f32[] constant(1)\n"
+                        "  ROOT r = f32[3] reduce(n, z), dimensions={1}, to_apply=fadd",
+                        kAdd));
+  CheckNoChange(Module1("  p = f32[3,5] parameter(0)\n  n = f32[3,5] negate(p)\n  z = f32[] constant(-inf)\n"
+                        "  ROOT r = f32[3] reduce(n, z), dimensions={1}, to_apply=max",
+                        kAdd));
+}
+
+// What a rewrite makes names what it replaced, as XLA's do (XLA gives the
+// instructions of a module read from text their own name as op_name, and a
+// replacement takes the metadata of what it replaces): the new reduce and
+// negate say op_name="r"; an existing instruction that a rewrite returns
+// keeps what it had.
+TEST(AlgsimpReduce, WhatARewriteMakesNamesWhatItReplaced) {
+  PassRun run = RunPass("algsimp", Module1("  p = f32[3,5] parameter(0)\n  n = f32[3,5] negate(p)\n"
+                                           "  z = f32[] constant(0)\n"
+                                           "  ROOT r = f32[3] reduce(n, z), dimensions={1}, to_apply=fadd",
+                                           kAdd));
+  ASSERT_TRUE(run.Applied("reduce-add(negate(x)) → negate(reduce-add(x))"));
+  ASSERT_EQ(run.root()->opcode(), Opcode::kNegate);
+  EXPECT_EQ(run.root()->MetadataValue("op_name"), "r");
+  EXPECT_EQ(run.root()->operand(0)->MetadataValue("op_name"), "r");
+  EXPECT_EQ(run.root()->operand(0)->operand(0)->MetadataValue("op_name"), "");  // p
 }
 
 TEST(AlgsimpReduce, NoChange) {

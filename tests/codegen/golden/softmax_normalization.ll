@@ -31,11 +31,11 @@ entry:
   %18 = mul i64 %17, 128, !dbg !10
   %19 = add i64 %18, %13, !dbg !10
   %20 = getelementptr inbounds float, ptr %arg0, i64 %19, !dbg !10
-  %param_1.1 = load <4 x float>, ptr %20, align 16, !dbg !10
-  %21 = extractelement <4 x float> %param_1.1, i64 0, !dbg !10
-  %22 = extractelement <4 x float> %param_1.1, i64 1, !dbg !10
-  %23 = extractelement <4 x float> %param_1.1, i64 2, !dbg !10
-  %24 = extractelement <4 x float> %param_1.1, i64 3, !dbg !10
+  %param_1 = load <4 x float>, ptr %20, align 16, !dbg !10
+  %21 = extractelement <4 x float> %param_1, i64 0, !dbg !10
+  %22 = extractelement <4 x float> %param_1, i64 1, !dbg !10
+  %23 = extractelement <4 x float> %param_1, i64 2, !dbg !10
+  %24 = extractelement <4 x float> %param_1, i64 3, !dbg !10
   store float %21, ptr %acc, align 4, !dbg !9
   %25 = load float, ptr %acc, align 4, !dbg !9
   %26 = fcmp olt float %25, %22, !dbg !11

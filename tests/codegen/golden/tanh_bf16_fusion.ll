@@ -1,10 +1,10 @@
-; ModuleID = 'fusion_2'
-source_filename = "fusion_2"
+; ModuleID = 'fusion_1'
+source_filename = "fusion_1"
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 ; Function Attrs: nounwind
-define void @fusion_2(ptr noalias readonly align 16 dereferenceable(64) %arg0, ptr noalias readonly align 16 dereferenceable(1024) %arg1, ptr noalias align 16 dereferenceable(1024) %arg2) #0 !dbg !6 {
+define void @fusion_1(ptr noalias readonly align 16 dereferenceable(1024) %arg0, ptr noalias readonly align 16 dereferenceable(64) %arg1, ptr noalias align 16 dereferenceable(1024) %arg2) #0 !dbg !6 {
 entry:
   %0 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !dbg !9
   %1 = zext i32 %0 to i64, !dbg !9
@@ -32,10 +32,10 @@ loop_body:                                        ; preds = %loop_header
   %16 = add i64 0, %14, !dbg !10
   %17 = mul i64 %16, 32, !dbg !10
   %18 = add i64 %17, %12, !dbg !10
-  %19 = getelementptr inbounds bfloat, ptr %arg1, i64 %18, !dbg !10
+  %19 = getelementptr inbounds bfloat, ptr %arg0, i64 %18, !dbg !10
   %20 = load bfloat, ptr %19, align 2, !dbg !10
   %21 = add i64 0, %12, !dbg !11
-  %22 = getelementptr inbounds bfloat, ptr %arg0, i64 %21, !dbg !11
+  %22 = getelementptr inbounds bfloat, ptr %arg1, i64 %21, !dbg !11
   %23 = load bfloat, ptr %22, align 2, !dbg !11
   %24 = fpext bfloat %20 to float, !dbg !12
   %25 = fpext bfloat %23 to float, !dbg !12
@@ -84,13 +84,13 @@ attributes #3 = { memory(none) }
 !1 = !{i32 2, !"Debug Info Version", i32 3}
 !2 = distinct !DICompileUnit(language: DW_LANG_C, file: !3, producer: "hloscope", isOptimized: true, runtimeVersion: 0, emissionKind: DebugDirectivesOnly)
 !3 = !DIFile(filename: "tanh_bf16.hlo", directory: "")
-!4 = !{ptr @fusion_2, !"kernel", i32 1}
-!5 = !{ptr @fusion_2, !"maxntidx", i32 256}
-!6 = distinct !DISubprogram(name: "fusion_2", linkageName: "fusion_2", scope: !3, file: !3, line: 14, type: !7, scopeLine: 14, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !2)
+!4 = !{ptr @fusion_1, !"kernel", i32 1}
+!5 = !{ptr @fusion_1, !"maxntidx", i32 256}
+!6 = distinct !DISubprogram(name: "fusion_1", linkageName: "fusion_1", scope: !3, file: !3, line: 14, type: !7, scopeLine: 14, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !2)
 !7 = !DISubroutineType(types: !8)
 !8 = !{}
 !9 = !DILocation(line: 14, scope: !6)
-!10 = !DILocation(line: 4, scope: !6)
-!11 = !DILocation(line: 5, scope: !6)
+!10 = !DILocation(line: 5, scope: !6)
+!11 = !DILocation(line: 4, scope: !6)
 !12 = !DILocation(line: 7, scope: !6)
 !13 = !DILocation(line: 8, scope: !6)
