@@ -48,7 +48,6 @@ int SiblingRank(const Instruction& i) {
   return i.shape().IsTuple() ? 2 : 1;
 }
 
-
 // Output dims of the reduce a kernel is built around, or nullopt when it has
 // none. Two reductions over the same input but different dimensions need
 // different thread mappings (XLA compares the reduction heroes too).

@@ -55,7 +55,7 @@ class OpClasses {
         // More copies in one kernel are still copies when the op_name is an
         // instruction name and they all have its opcode and shape (multi-
         // output fusion merges kernels that each hold a copy).
-        if (!copies && op_name.find_first_of("/ ()[]:") == std::string::npos) {
+        if (!copies && compare_detail::IsInstructionName(op_name)) {
           copies = true;
           for (size_t k : ks)
             copies = copies && s.atoms[k].instr->opcode() == s.atoms[ks[0]].instr->opcode() &&
@@ -82,13 +82,13 @@ class OpClasses {
     };
     by_name(fused, 0, names_of(other));
     by_name(other, n_, names_of(fused));
-    // A broadcast is known by its shape, its dimensions and what it
-    // broadcasts, on both sides: each compiler puts its own copy in every
-    // kernel that reads one, and the names and op_names of those copies say
-    // little (XLA's `broadcast.36.11` with op_name=
-    // "jvp_jit_take_along_axis__.3", or none). What it broadcasts: a scalar
-    // constant's value, an entry parameter's number, or the op (class) it
-    // reads, seen through the kernel's parameters.
+    // A broadcast is known by what it broadcasts and how, on both sides:
+    // each compiler puts its own copy in every kernel that reads one, and
+    // the names and op_names of those copies say little (XLA's
+    // `broadcast.36.11` with op_name="jvp_jit_take_along_axis__.3", or
+    // none). What it broadcasts: a scalar constant's value, an entry
+    // parameter's number, or the op (class) it reads, seen through the
+    // kernel's parameters.
     auto source = [&](const Side& s, size_t base, size_t k, bool by_op) -> std::string {
       const Instruction* v = s.atoms[k].instr->operand(0);
       const Instruction* kernel = s.atoms[k].kernel;

@@ -317,7 +317,7 @@ class Matcher {
       std::string op = x.instr->MetadataValue("op_name");
       if (op.empty()) continue;
       ++named;
-      renamed += op != x.instr->name() && op.find_first_of("/ ()[]:") == std::string::npos;
+      renamed += op != x.instr->name() && IsInstructionName(op);
     }
     return named > 0 && 2 * renamed > static_cast<int64_t>(s.atoms.size());
   }
@@ -496,7 +496,7 @@ class Matcher {
   // op_name="div.230").
   static bool RenamedFromAnother(const Instruction* i, const Instruction* other) {
     std::string op = i->MetadataValue("op_name");
-    if (op.empty() || op == i->name() || op.find_first_of("/ ()[]:") != std::string::npos) return false;
+    if (op == i->name() || !IsInstructionName(op)) return false;
     return op != other->name() && op != other->MetadataValue("op_name");
   }
 

@@ -58,4 +58,10 @@ struct Side {
 // matches by how they were made.
 void MatchSides(Side& a, Side& b, std::map<std::string, int64_t>* matched_by);
 
+// Whether an op_name reads as an instruction name ("div.230"), not as JAX's
+// path of a source op ("jit(f)/add").
+inline bool IsInstructionName(const std::string& op_name) {
+  return !op_name.empty() && op_name.find_first_of("/ ()[]:") == std::string::npos;
+}
+
 }  // namespace hloscope::report::compare_detail

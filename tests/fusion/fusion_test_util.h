@@ -135,4 +135,19 @@ scalar_add {
 }
 )";
 
+// A small reduction read by two one-operand consumers (XLA GPU compiles it
+// into one kernel: the reduction computed in each epilogue, the two copies
+// merged as siblings).
+inline std::string ReductionReadByTwoEpilogues() {
+  return std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  p0 = f32[8,16] parameter(0)
+  c0 = f32[] constant(0)
+  r2 = f32[8] reduce(p0, c0), dimensions={1}, to_apply=scalar_add
+  n1 = f32[8] negate(r2)
+  n2 = f32[8] exponential(r2)
+  ROOT t = (f32[8], f32[8]) tuple(n1, n2)
+})";
+}
+
 }  // namespace hloscope::fusion_testing

@@ -104,15 +104,7 @@ ENTRY main {
 // compiled this module into one kernel (the two copies then merged as
 // siblings by multi-output fusion).
 TEST(PriorityFusionConformance, SmallReductionIsComputedInEachEpilogue) {
-  FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
-ENTRY main {
-  p0 = f32[8,16] parameter(0)
-  c0 = f32[] constant(0)
-  r2 = f32[8] reduce(p0, c0), dimensions={1}, to_apply=scalar_add
-  n1 = f32[8] negate(r2)
-  n2 = f32[8] exponential(r2)
-  ROOT t = (f32[8], f32[8]) tuple(n1, n2)
-})");
+  FusionRun r = RunFusion("priority_fusion", ReductionReadByTwoEpilogues());
   EXPECT_NE(r.Group("n1"), "") << r.Text();
   EXPECT_NE(r.Group("n2"), "") << r.Text();
   EXPECT_NE(r.Group("n1"), r.Group("n2")) << r.Text();

@@ -877,15 +877,7 @@ ENTRY main {
 // the two then merged as siblings): the second is renamed and names the op
 // it copies in op_name, as XLA's copies keep theirs.
 TEST(XlaGpuRules, ARenamedCopyNamesTheOpItCopies) {
-  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, std::string("HloModule m\n") + kAdd + R"(
-ENTRY main {
-  p0 = f32[8,16] parameter(0)
-  c0 = f32[] constant(0)
-  r2 = f32[8] reduce(p0, c0), dimensions={1}, to_apply=scalar_add
-  n1 = f32[8] negate(r2)
-  n2 = f32[8] exponential(r2)
-  ROOT t = (f32[8], f32[8]) tuple(n1, n2)
-})");
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, ReductionReadByTwoEpilogues());
   EXPECT_EQ(r.CountFusions(), 1) << r.Text();
   int reduces = 0, named = 0;
   for (const auto& c : r.module->computations()) {
