@@ -362,6 +362,20 @@ std::string CompareToText(const CompareResult& r) {
   AppendGroups(out, r.fused_only_in_b, "B", "A");
   out += "\nfused together in A, not in B (" + std::to_string(r.fused_only_in_a.size()) + "):\n";
   AppendGroups(out, r.fused_only_in_a, "A", "B");
+  out += "\nB's fusions without an alike kernel in A (" + std::to_string(r.differing_b.size()) +
+         "), beside A's kernel computing most of their ops:\n";
+  auto names = [](const std::vector<std::string>& v) {
+    std::string t;
+    for (size_t k = 0; k < v.size() && k < 8; ++k) t += (k ? ", " : "") + v[k];
+    if (v.size() > 8) t += ", … (" + std::to_string(v.size()) + ")";
+    return t;
+  };
+  for (const auto& d : r.differing_b) {
+    out += "  " + d.fusion + " ~ " + (d.nearest.empty() ? std::string("(none)") : d.nearest);
+    if (!d.only_in_b.empty()) out += "; only B's: {" + names(d.only_in_b) + "}";
+    if (!d.only_in_a.empty()) out += "; only A's: {" + names(d.only_in_a) + "}";
+    out += "\n";
+  }
   return out;
 }
 

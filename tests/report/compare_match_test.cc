@@ -832,6 +832,8 @@ ENTRY e {
   EXPECT_EQ(r.differing_b[0].nearest, "fusion.1");
   EXPECT_EQ(r.differing_b[0].only_in_b, std::vector<std::string>{"s.1"});
   EXPECT_TRUE(r.differing_b[0].only_in_a.empty());
+  EXPECT_NE(CompareToText(r).find("  loop_add_fusion ~ fusion.1; only B's: {s.1}\n"), std::string::npos)
+      << CompareToText(r);
 }
 
 }  // namespace
