@@ -38,11 +38,11 @@ void RegisterFusionPasses(PassRegistry& r) {
   Add(r, [] { return MakeConvRewriterPass(); });
   using S = PipelineStage;
   (void)r.RegisterPipeline({"gpu",
-                            "Today's XLA GPU pipeline, simplified: rng expansion, dots in canonical form (dot_decomposer), simplify, convolutions as cuDNN calls (conv-rewriter), GEMM fusion (triton-gemm-rewriter), "
+                            "Today's XLA GPU pipeline, simplified: rng expansion, gathers and scatters without batching dimensions (batched_gather_scatter_normalizer), dots in canonical form (dot_decomposer), simplify, convolutions as cuDNN calls (conv-rewriter), GEMM fusion (triton-gemm-rewriter), "
                             "normalization fusion (triton-softmax-rewriter), long reductions split in two (tree-reduction-rewriter), priority fusion, multi-output fusion, then CSE, DCE and "
                             "copy insertion. (Horizontal loop fusion is not in it: XLA GPU 0.12 changed nothing with "
                             "it on any sample; run it by name to see what it would merge.)",
-                            {S::Pass("rng_expander"), S::Pass("dot_decomposer"), S::Include("simplify"), S::Pass("conv-rewriter"), S::Pass("triton-gemm-rewriter"),
+                            {S::Pass("rng_expander"), S::Pass("batched_gather_scatter_normalizer"), S::Pass("dot_decomposer"), S::Include("simplify"), S::Pass("conv-rewriter"), S::Pass("triton-gemm-rewriter"),
                              S::Pass("triton-softmax-rewriter"), S::Pass("tree-reduction-rewriter"), S::Pass("priority_fusion"), S::Pass("multi_output_fusion"),
                              S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
   (void)r.RegisterPipeline({"gpu-classic",

@@ -88,6 +88,15 @@ constexpr std::array kEntries = {
           "ends. Fewer reshapes between elementwise ops leave longer elementwise chains for fusion, and reshapes "
           "pushed together can cancel in algsimp. In the graph, look for several reshapes or transposes on the "
           "inputs of an op turning into one on its output."},
+    Entry{"batched_gather_scatter_normalizer", false,
+          "Rewrites a gather or scatter whose operand and indices share batch dimensions (operand_batching_dims, "
+          "as JAX's take_along_axis makes: row i of the operand is read with row i of the indices) into the classic "
+          "form: for each batch dimension an iota over the indices' shape is concatenated before the indices, so "
+          "every index names its batch coordinates itself, and the batch dimensions join the indexed and collapsed "
+          "(or inserted) dimensions. The same elements are read or written; the result is exact. XLA GPU runs it "
+          "(BatchedGatherScatterNormalizer) early, so its emitters and fusion rules only meet classic gathers and "
+          "scatters. In the graph, look for two iotas and a concatenate appearing before the gather's or "
+          "scatter's indices."},
     Entry{"dot_decomposer", false,
           "Puts every dot into the one form the GEMM emitters take: [batch, M, K]·[batch, K, N] → [batch, M, N], the "
           "batch dimensions first and the contracting and free dimensions of each operand each merged into one. An "

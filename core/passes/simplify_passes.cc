@@ -26,6 +26,7 @@ void RegisterSimplifyPasses(PassRegistry& r) {
   Register(r, MakeZeroSizedHloEliminationPass);
   Register(r, MakeReshapeMoverPass);
   Register(r, MakeDotDecomposerPass);
+  Register(r, MakeBatchedGatherScatterNormalizerPass);
   Register(r, MakeWhileLoopSimplifierPass);
   Register(r, MakeFlattenCallGraphPass);
   Register(r, MakeCopyInsertionPass);

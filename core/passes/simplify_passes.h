@@ -18,6 +18,9 @@ std::unique_ptr<Pass> MakeZeroSizedHloEliminationPass();
 std::unique_ptr<Pass> MakeReshapeMoverPass();
 // dot_decomposer (dot_decomposer.cc): XLA's DotDecomposer, in the `gpu` pipeline only.
 std::unique_ptr<Pass> MakeDotDecomposerPass();
+// batched_gather_scatter_normalizer (batched_gather_scatter_normalizer.cc):
+// XLA's BatchedGatherScatterNormalizer, in the `gpu` pipeline only.
+std::unique_ptr<Pass> MakeBatchedGatherScatterNormalizerPass();
 std::unique_ptr<Pass> MakeWhileLoopSimplifierPass();
 // copy_insertion (copy_insertion.cc): copies for input_output_alias
 // outputs whose parameter may still be read after they are computed.
