@@ -228,10 +228,12 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
     bool escapes = m->IsRoot() || m->users().empty();
     for (const Instruction* u : m->users())
       if (!in.count(u)) escapes = true;
-    if (escapes) c.bytes_written += m->shape().byte_size();
+    if (escapes) {
+      c.bytes_written += m->shape().byte_size();
+      c.blocks = std::max(c.blocks, KernelBlocks(m->shape()));  // launched over its largest output
+    }
   }
   for (const Instruction* o : externals) c.bytes_read += OperandReadBytes(o, external_users[o]);
-  if (!members.empty()) c.blocks = KernelBlocks(members.back()->shape());
   FinishCost(c, d, matrix, mtype);
   return c;
 }
