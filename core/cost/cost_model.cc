@@ -1,6 +1,7 @@
 #include "core/cost/cost_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,6 +13,8 @@ Cost& Cost::operator+=(const Cost& o) {
   flops += o.flops;
   bytes_read += o.bytes_read;
   bytes_written += o.bytes_written;
+  bytes_reread_l1 += o.bytes_reread_l1;
+  bytes_reread_l2 += o.bytes_reread_l2;
   memory_us += o.memory_us;
   compute_us += o.compute_us;
   launch_us += o.launch_us;
@@ -64,7 +67,130 @@ bool IsMatrixOp(const Instruction& i) {
          i.opcode() == Opcode::kScaledDot || IsCudnnConvCustomCall(i);
 }
 
+// How many times `i` (not elementwise) reads each element of operand `k`
+// (XLA's HloCostAnalysis operand utilization with multiple input accesses
+// counted): a broadcast once per output element it feeds, a slice or
+// gather what it selects, everything else once.
+double OperandUtilization(const Instruction& i, int k) {
+  const double in = static_cast<double>(LeafElements(i.operand(k)->shape()));
+  if (in <= 0) return 0;
+  const double out = static_cast<double>(LeafElements(i.shape()));
+  switch (i.opcode()) {
+    case Opcode::kBroadcast:
+      return out / in;
+    case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kGather:
+      return k == 0 ? out / in : 1.0;
+    default:
+      return 1.0;
+  }
+}
+
+bool PassesUseRoots(const Instruction& i) {
+  return IsElementwise(i.opcode()) || i.opcode() == Opcode::kTuple || i.opcode() == Opcode::kGetTupleElement;
+}
+
+// XLA's utilization of every instruction of a fused computation
+// (GpuHloCostAnalysis::FusionCalculateUtilizations): the root is computed
+// once; an elementwise op passes on the outputs ("roots") it is computed
+// for, so an operand used twice for the same output is read once; any other
+// op starts a new root, read as often as the op reads it.
+std::unordered_map<const Instruction*, double> FusedUtilization(const Computation& fc) {
+  std::unordered_map<const Instruction*, double> root_util, util;
+  std::unordered_map<const Instruction*, std::vector<const Instruction*>> roots;
+  std::vector<Instruction*> order = fc.MakePostOrder();
+  if (!fc.root()) return util;
+  root_util[fc.root()] = 1.0;
+  roots[fc.root()].push_back(fc.root());
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Instruction* i = *it;
+    double u = 0;
+    auto rs = roots.find(i);
+    if (rs != roots.end())
+      for (const Instruction* r : rs->second) u += root_util[r];
+    util[i] = u;
+    for (int k = 0; k < i->operand_count(); ++k) {
+      const Instruction* o = i->operand(k);
+      auto& ors = roots[o];
+      auto add_root = [&ors](const Instruction* r) {
+        if (std::find(ors.begin(), ors.end(), r) == ors.end()) ors.push_back(r);
+      };
+      if (PassesUseRoots(*i)) {
+        if (rs != roots.end())
+          for (const Instruction* r : rs->second) add_root(r);
+        continue;
+      }
+      add_root(o);
+      double ou = u * OperandUtilization(*i, k);
+      const double elems = static_cast<double>(LeafElements(o->shape()));
+      ou = elems > 0 ? std::ceil(ou * elems) / elems : 0;  // whole elements, as XLA rounds
+      root_util[o] += ou;
+    }
+  }
+  return util;
+}
+
+int64_t TimesBytes(double util, const Shape& s) {
+  return static_cast<int64_t>(std::llround(util * static_cast<double>(s.byte_size())));
+}
+
 }  // namespace
+
+std::vector<InputRead> KernelReads(const Instruction& k) {
+  std::vector<InputRead> out;
+  if (k.opcode() == Opcode::kFusion && k.fused_computation()) {
+    const Computation* fc = k.fused_computation();
+    // A custom fusion (Triton's GEMM and normalization kernels, XLA's tiled
+    // cost model) reads its inputs tile by tile, each once.
+    const bool tiled = k.fusion_kind() == FusionKind::kCustom;
+    auto util = tiled ? std::unordered_map<const Instruction*, double>{} : FusedUtilization(*fc);
+    for (int p = 0; p < fc->num_parameters() && p < k.operand_count(); ++p) {
+      const Instruction* param = fc->parameter(p);
+      if (!param) continue;
+      std::vector<const Instruction*> users(param->users().begin(), param->users().end());
+      InputRead r{k.operand(p)};
+      r.net = users.empty() ? 0 : OperandReadBytes(param, users);
+      r.total = std::max(r.net, TimesBytes(util[param], param->shape()));
+      out.push_back(r);
+    }
+    if (tiled) return out;
+    for (const auto& m : fc->instructions()) {
+      if (m->opcode() != Opcode::kConstant || m->users().empty()) continue;
+      InputRead r{m.get()};
+      r.constant = true;
+      r.net = m->shape().byte_size();
+      r.total = std::max(r.net, TimesBytes(util[m.get()], m->shape()));
+      out.push_back(r);
+    }
+    return out;
+  }
+  for (int n = 0; n < k.operand_count(); ++n) {
+    const Instruction* o = k.operand(n);
+    bool seen = false;
+    for (auto& r : out) seen |= r.input == o;
+    if (seen) continue;
+    InputRead r{o};
+    r.net = OperandReadBytes(o, {&k});
+    double util = 0;
+    for (int j = 0; j < k.operand_count(); ++j)
+      if (k.operand(j) == o) util += IsElementwise(k.opcode()) ? 1.0 : OperandUtilization(k, j);
+    if (IsElementwise(k.opcode())) util = 1.0;
+    r.total = std::max(r.net, TimesBytes(util, o->shape()));
+    out.push_back(r);
+  }
+  return out;
+}
+
+void AddRead(Cost& c, const InputRead& r, const DeviceSpec& d) {
+  const int64_t first = r.constant ? 0 : r.net;
+  c.bytes_read += first;
+  const int64_t again = r.total - first;
+  if (again <= 0) return;
+  // XLA's ReadTimeWithDRAMHeuristic: kL1CacheSizePerSM = 2 kB.
+  if (r.net < int64_t{2048} * std::max(d.sm_count, 1))
+    c.bytes_reread_l1 += again;
+  else
+    c.bytes_reread_l2 += again;
+}
 
 int64_t OperandReadBytes(const Instruction* operand, const std::vector<const Instruction*>& users) {
   int64_t full = operand->shape().byte_size();
@@ -195,10 +321,43 @@ int64_t KernelBlocks(const Shape& out) {
   return std::max<int64_t>(1, (e + 127) / 128);
 }
 
+namespace {
+int64_t ReducedElements(const Instruction& r) {
+  int64_t e = 0;
+  const int n = r.operand_count() / 2;
+  for (int k = 0; k < n; ++k) e = std::max(e, LeafElements(r.operand(k)->shape()));
+  return e;
+}
+}  // namespace
+
+int64_t KernelLaunchBlocks(const Instruction& k) {
+  int64_t blocks = KernelBlocks(k.shape());
+  int64_t in = 0;
+  if (k.opcode() == Opcode::kReduce) {
+    in = ReducedElements(k);
+  } else if (k.opcode() == Opcode::kFusion && k.fused_computation() && k.fused_computation()->root()) {
+    const Instruction* root = k.fused_computation()->root();
+    if (root->opcode() == Opcode::kReduce) in = ReducedElements(*root);
+    if (root->opcode() == Opcode::kTuple)
+      for (int n = 0; n < root->operand_count(); ++n)
+        if (root->operand(n)->opcode() == Opcode::kReduce) in = std::max(in, ReducedElements(*root->operand(n)));
+  }
+  if (in > 0) blocks = std::max(blocks, (in + 1023) / 1024);
+  return blocks;
+}
+
 void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_type) {
   double read_bw = d.BytesPerSecond();
   if (c.blocks > 0 && d.clock_ghz > 0) read_bw = std::min(read_bw, static_cast<double>(c.blocks) * d.clock_ghz * 1e9 * 32);
-  c.memory_us = (static_cast<double>(c.bytes_read) / read_bw + static_cast<double>(c.bytes_written) / d.BytesPerSecond()) * 1e6;
+  double l1_bw = d.BytesPerSecond() * 20, l2_bw = d.BytesPerSecond() * 2.5;  // XLA's cache speedups
+  if (c.blocks > 0 && d.clock_ghz > 0) {
+    const double cap = static_cast<double>(c.blocks) * d.clock_ghz * 1e9 * 32;
+    l1_bw = std::min(l1_bw, cap);
+    l2_bw = std::min(l2_bw, cap);
+  }
+  c.memory_us = (static_cast<double>(c.bytes_read) / read_bw + static_cast<double>(c.bytes_reread_l1) / l1_bw +
+                 static_cast<double>(c.bytes_reread_l2) / l2_bw + static_cast<double>(c.bytes_written) / d.BytesPerSecond()) *
+                1e6;
   double throughput = matrix ? d.MatrixFlopsPerSecond(matrix_type) : d.ScalarFlopsPerSecond();
   c.compute_us = c.flops / throughput * 1e6;
   c.launch_us = c.kernels * d.launch_overhead_us;
@@ -230,10 +389,22 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
       if (!in.count(u)) escapes = true;
     if (escapes) {
       c.bytes_written += m->shape().byte_size();
-      c.blocks = std::max(c.blocks, KernelBlocks(m->shape()));  // launched over its largest output
+      c.blocks = std::max(c.blocks, KernelLaunchBlocks(*m));  // launched over its largest output
     }
   }
-  for (const Instruction* o : externals) c.bytes_read += OperandReadBytes(o, external_users[o]);
+  for (const Instruction* o : externals) {
+    InputRead r{o};
+    r.net = OperandReadBytes(o, external_users[o]);
+    double util = 0;
+    for (const Instruction* m : external_users[o]) {
+      double mu = 0;
+      for (int j = 0; j < m->operand_count(); ++j)
+        if (m->operand(j) == o) mu += OperandUtilization(*m, j);
+      util = std::max(util, IsElementwise(m->opcode()) ? 1.0 : mu);
+    }
+    r.total = std::max(r.net, TimesBytes(util, o->shape()));
+    AddRead(c, r, d);
+  }
   FinishCost(c, d, matrix, mtype);
   return c;
 }
@@ -253,15 +424,9 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
         mtype = m->operand(0)->shape().element_type();
       }
     }
-    for (int k = 0; k < fc->num_parameters() && k < i.operand_count(); ++k) {
-      const Instruction* p = fc->parameter(k);
-      if (!p) continue;
-      std::vector<const Instruction*> users(p->users().begin(), p->users().end());
-      int64_t bytes = users.empty() ? 0 : OperandReadBytes(p, users);
-      c.bytes_read += bytes;
-    }
+    for (const InputRead& r : KernelReads(i)) AddRead(c, r, d);
     c.bytes_written = i.shape().byte_size();
-    c.blocks = KernelBlocks(i.shape());
+    c.blocks = KernelLaunchBlocks(i);
     FinishCost(c, d, matrix, mtype);
     return c;
   }

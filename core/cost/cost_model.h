@@ -18,6 +18,11 @@ struct Cost {
   int64_t bytes_read = 0, bytes_written = 0;
   double memory_us = 0, compute_us = 0, launch_us = 0, time_us = 0;
   int64_t kernels = 0;
+  // Bytes read again after the first read (a broadcast reads each element of
+  // its operand once per output element; a scalar constant once per use), as
+  // XLA's GPU cost analysis counts them: from L1 (inputs under 2 kB per SM,
+  // 20x HBM bandwidth) or L2 (2.5x). Time only, not HBM traffic.
+  int64_t bytes_reread_l1 = 0, bytes_reread_l2 = 0;
   // Thread blocks of a kernel (0: not known, the whole device). XLA's
   // estimate lets one block read 32 bytes per clock.
   int64_t blocks = 0;
@@ -39,6 +44,26 @@ bool IsExpensive(const Instruction& i);
 // gather's operand), then what they select.
 int64_t OperandReadBytes(const Instruction* operand, const std::vector<const Instruction*>& users);
 
+// What a kernel reads of one input, as XLA's GPU cost analysis counts it
+// (GpuHloCostAnalysis utilization): `net` bytes from HBM the first time and
+// `total` in all, the rest re-read from cache. Inputs are the kernel's
+// operands and, for a fusion, the constants inside it (XLA's fusions take
+// constants as operands until after fusion).
+struct InputRead {
+  const Instruction* input = nullptr;
+  int64_t net = 0, total = 0;
+  bool constant = false;  // a constant inside the fusion
+  bool operator==(const InputRead& o) const {
+    return input == o.input && net == o.net && total == o.total && constant == o.constant;
+  }
+};
+// The inputs of `kernel` (a fusion: by parameter number, then its constants;
+// otherwise its distinct operands).
+std::vector<InputRead> KernelReads(const Instruction& kernel);
+// Adds `r` to the kernel cost `c`: net bytes to bytes_read (constants: to
+// the re-reads), the rest to the re-reads of its cache level.
+void AddRead(Cost& c, const InputRead& r, const DeviceSpec& d);
+
 // Cost of `i` as one kernel (a fusion counts its fused computation; its
 // parameters are read once each).
 Cost KernelCost(const Instruction& i, const DeviceSpec& d);
@@ -54,6 +79,11 @@ void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_
 // XLA's fallback launch: one thread per element of the (largest) output,
 // 128 threads per block.
 int64_t KernelBlocks(const Shape& out);
+// Thread blocks of `kernel` (an instruction or a fusion): KernelBlocks of
+// its output, but a reduction is launched over what it reads (XLA's
+// reduction emitter gives each block a few rows or a tile of its input), at
+// least one block per 8 x 128 elements read.
+int64_t KernelLaunchBlocks(const Instruction& kernel);
 
 struct ModuleCost {
   int64_t kernels = 0;

@@ -1,6 +1,9 @@
 #include "core/fusion/fusion_cost.h"
 
+#include "core/fusion/triton_fusibility.h"
+
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace hloscope {
@@ -12,25 +15,7 @@ bool IsMatrix(const Instruction& i) {
 
 }  // namespace
 
-std::vector<std::pair<const Instruction*, int64_t>> KernelInputs(const Instruction& k) {
-  std::vector<std::pair<const Instruction*, int64_t>> out;
-  if (k.opcode() == Opcode::kFusion && k.fused_computation()) {
-    const Computation* fc = k.fused_computation();
-    for (int p = 0; p < fc->num_parameters() && p < k.operand_count(); ++p) {
-      const Instruction* param = fc->parameter(p);
-      if (!param) continue;
-      std::vector<const Instruction*> users(param->users().begin(), param->users().end());
-      out.push_back({k.operand(p), users.empty() ? 0 : OperandReadBytes(param, users)});
-    }
-    return out;
-  }
-  for (const Instruction* o : k.operands()) {
-    bool seen = false;
-    for (auto& [x, b] : out) seen |= x == o;
-    if (!seen) out.push_back({o, OperandReadBytes(o, {&k})});
-  }
-  return out;
-}
+std::vector<InputRead> KernelInputs(const Instruction& k) { return KernelReads(k); }
 
 KernelCostCache::Entry* KernelCostCache::Find(const Instruction& k) {
   if (k.id() < 0) return nullptr;
@@ -71,34 +56,31 @@ double KernelCostCache::FlopsOf(const Instruction& k) {
   return e->flops;
 }
 
-std::vector<std::pair<const Instruction*, int64_t>> KernelCostCache::InputsOf(const Instruction& k) {
+std::vector<InputRead> KernelCostCache::InputsOf(const Instruction& k) {
   Entry* found = Find(k);
-  if (!found) return KernelInputs(k);
+  if (!found) return KernelReads(k);
   Entry& e = *found;
   if (!e.has_reads) {
-    auto inputs = KernelInputs(k);
-    e.reads.clear();
-    for (auto& [o, b] : inputs) e.reads.push_back(b);
+    e.reads = KernelReads(k);
     e.has_reads = true;
-    return inputs;
+    return e.reads;
   }
-  // The operands as they are now, with the bytes remembered, in KernelInputs' order.
-  std::vector<std::pair<const Instruction*, int64_t>> out;
+  // The operands as they are now, with the bytes remembered, in KernelReads' order.
+  std::vector<InputRead> out = e.reads;
+  size_t r = 0;
   if (k.opcode() == Opcode::kFusion && k.fused_computation()) {
     const Computation* fc = k.fused_computation();
-    size_t r = 0;
-    for (int p = 0; p < fc->num_parameters() && p < k.operand_count(); ++p) {
+    for (int p = 0; p < fc->num_parameters() && p < k.operand_count() && r < out.size(); ++p) {
       if (!fc->parameter(p)) continue;
-      out.push_back({k.operand(p), e.reads[r++]});
+      out[r++].input = k.operand(p);
     }
     return out;
   }
-  size_t r = 0;
-  for (const Instruction* o : k.operands()) {
-    bool seen = false;
-    for (auto& [x, b] : out) seen |= x == o;
-    if (!seen) out.push_back({o, e.reads[r++]});
-  }
+  std::vector<const Instruction*> distinct;
+  for (const Instruction* o : k.operands())
+    if (std::find(distinct.begin(), distinct.end(), o) == distinct.end()) distinct.push_back(o);
+  for (const Instruction* o : distinct)
+    if (r < out.size()) out[r++].input = o;
   return out;
 }
 
@@ -112,19 +94,51 @@ Cost CostUnfused(const Instruction& producer, const std::vector<const Instructio
 Cost CostFused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                const DeviceSpec& d, KernelCostCache* cache) {
   Cost total;
-  auto pin = cache ? cache->InputsOf(producer) : KernelInputs(producer);
-  double pflops = cache ? cache->FlopsOf(producer) : InstructionFlops(producer);
+  const auto pin = cache ? cache->InputsOf(producer) : KernelReads(producer);
+  const double pflops = cache ? cache->FlopsOf(producer) : InstructionFlops(producer);
+  const double psize = static_cast<double>(std::max<int64_t>(producer.shape().byte_size(), 1));
   for (const Instruction* c : consumers) {
     Cost k;
     k.kernels = 1;
-    k.flops = (cache ? cache->FlopsOf(*c) : InstructionFlops(*c)) + pflops;
-    std::unordered_map<const Instruction*, int64_t> reads;
-    for (auto& [o, b] : cache ? cache->InputsOf(*c) : KernelInputs(*c))
-      if (o != &producer) reads[o] = std::max(reads[o], b);
-    for (auto& [o, b] : pin) reads[o] = std::max(reads[o], b);
-    for (auto& [o, b] : reads) k.bytes_read += b;
+    // XLA (EstimateRunTimeForFusion): the producer is computed, and its
+    // inputs read, as often as the consumer reads each of its elements.
+    double u = 0;
+    std::vector<InputRead> reads;
+    for (const InputRead& r : cache ? cache->InputsOf(*c) : KernelReads(*c)) {
+      if (r.input == &producer) {
+        u += static_cast<double>(r.total) / psize;
+        continue;
+      }
+      reads.push_back(r);
+    }
+    // Triton's kernels (XLA's tiled cost model) compute each tile once.
+    if (u <= 0 || IsTritonFusion(*c) || IsTritonFusion(producer) || IsTritonGemmFusion(*c) ||
+        IsTritonGemmFusion(producer))
+      u = 1;
+    std::vector<InputRead> producer_reads = pin;
+    if (producer.opcode() == Opcode::kConstant) {  // inside the kernel it is read as before
+      InputRead self{&producer};
+      self.constant = true;
+      self.net = self.total = producer.shape().byte_size();
+      producer_reads.push_back(self);
+    }
+    for (const InputRead& r : producer_reads) {
+      InputRead add = r;
+      add.total = static_cast<int64_t>(std::llround(static_cast<double>(r.total) * u));
+      add.net = std::min(r.net, add.total);
+      bool merged = false;
+      for (InputRead& have : reads)
+        if (have.input == r.input) {  // read by both: once where both read it alike
+          have.net = std::max(have.net, add.net);
+          have.total = std::max(have.total, add.total);
+          merged = true;
+        }
+      if (!merged) reads.push_back(add);
+    }
+    k.flops = (cache ? cache->FlopsOf(*c) : InstructionFlops(*c)) + pflops * u;
+    for (const InputRead& r : reads) AddRead(k, r, d);
     k.bytes_written = c->shape().byte_size();
-    k.blocks = KernelBlocks(c->shape());
+    k.blocks = KernelLaunchBlocks(*c);
     bool matrix = IsMatrix(*c);
     FinishCost(k, d, matrix, matrix ? c->operand(0)->shape().element_type() : PrimitiveType::kF32);
     total += k;

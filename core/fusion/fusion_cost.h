@@ -8,8 +8,9 @@
 
 namespace hloscope {
 
-// The inputs a kernel reads from outside itself, with the bytes read.
-std::vector<std::pair<const Instruction*, int64_t>> KernelInputs(const Instruction& kernel);
+// The inputs a kernel reads from outside itself, with the bytes read
+// (KernelReads).
+std::vector<InputRead> KernelInputs(const Instruction& kernel);
 
 // The numbers of one kernel that the estimates below read again and again
 // while a fusion pass evaluates the same consumers for many producers: its
@@ -26,7 +27,7 @@ class KernelCostCache {
   Cost CostOf(const Instruction& k);
   double FlopsOf(const Instruction& k);
   // KernelInputs(k), the bytes remembered.
-  std::vector<std::pair<const Instruction*, int64_t>> InputsOf(const Instruction& k);
+  std::vector<InputRead> InputsOf(const Instruction& k);
 
  private:
   struct Entry {
@@ -34,7 +35,9 @@ class KernelCostCache {
     bool has_cost = false, has_flops = false, has_reads = false;
     Cost cost;
     double flops = 0;
-    std::vector<int64_t> reads;  // by operand number (fusions) or distinct operand (others)
+    // By operand number (fusions; then the fused constants) or distinct
+    // operand (others); the operands themselves are read afresh.
+    std::vector<InputRead> reads;
   };
   // The entry of `k` (reset when `k` has changed); null for an instruction
   // without an id, which is not remembered.

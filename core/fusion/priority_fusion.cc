@@ -124,8 +124,14 @@ class PriorityFusion : public FusionPassBase {
     // XLA's estimate (EstimateRunTimesForPriorityFusion) does not charge the
     // producer's own kernel when bitcast users keep it: it counts one launch
     // and the producer's run saved, as if it went away.
-    if (users.size() < p.users().size())
-      e.saved_us += (cost_cache_ ? cost_cache_->CostOf(p) : KernelCost(p, device_)).time_us;
+    // But it counts each bitcast user as a consumer the producer is fused
+    // into: a kernel that recomputes the producer (no launch saved, as the
+    // bitcast launches none).
+    if (users.size() < p.users().size()) {
+      const Cost own = cost_cache_ ? cost_cache_->CostOf(p) : KernelCost(p, device_);
+      e.saved_us += own.time_us;
+      e.saved_us -= static_cast<double>(p.users().size() - users.size()) * (own.time_us - own.launch_us);
+    }
     if (p.opcode() == Opcode::kBitcast) e.saved_us = std::max(e.saved_us, kBitcastPriority);
     if (e.saved_us <= 0)
       e.refusal = "fusing into its " + std::to_string(users.size()) + " consumer(s) would not save time (" +
@@ -162,6 +168,7 @@ class PriorityFusion : public FusionPassBase {
       if (p->parent() != comp || p->id() < 0) return;
       Opcode op = p->opcode();
       if (op == Opcode::kParameter || op == Opcode::kTuple || op == Opcode::kGetTupleElement) return;
+      if (IsSmallConstant(*p)) return;  // XLA leaves them to the end (FuseSmallConstants)
       size_t id = slot(p);
       int v = ++version[id];
       last_eval[id] = Evaluate(*p, comp);
@@ -207,7 +214,7 @@ class PriorityFusion : public FusionPassBase {
               (users.size() > 1 ? ", computed in each of its " + std::to_string(users.size()) + " consumers"
                                 : "") +
               (stays ? std::string(", and kept for its bitcast users, whose kernel XLA's estimate does not "
-                                   "charge")
+                                   "charge; each counts as a recomputation")
                      : std::string()) +
               ")",
           e.before, e.after);
@@ -244,8 +251,9 @@ class PriorityFusion : public FusionPassBase {
       }
       for (Instruction* x : again) push(x);
     }
-    changed |= FuseSmallConstants(comp);
-    // One "not fused" record per producer that stayed, with its last reason.
+    // One "not fused" record per producer that stayed, with its last reason
+    // (before the small constants are fused in, which wraps unfused users
+    // into fusions of their own).
     for (const auto& i : comp->instructions()) {
       if (i->id() < 0 || static_cast<size_t>(i->id()) >= version.size() || version[static_cast<size_t>(i->id())] == 0)
         continue;
@@ -259,6 +267,7 @@ class PriorityFusion : public FusionPassBase {
       const bool costed = last.after.time_us > 0;
       Decide(*i, users, FusionVerdict::kNotFused, last.refusal, last.before, costed ? last.after : last.before);
     }
+    changed |= FuseSmallConstants(comp);
     if (changed) comp->SortTopologically();
     return changed;
   }
@@ -353,16 +362,19 @@ class PriorityFusion : public FusionPassBase {
     return nullptr;
   }
 
+  static bool IsSmallConstant(const Instruction& i) {
+    return i.opcode() == Opcode::kConstant && i.shape().IsArray() && i.shape().num_elements() <= 1 && i.literal();
+  }
+
   // XLA's PriorityFusion ends by fusing every constant of at most one
-  // element (IsSmallConstant) into its users; we do it for users that are
-  // already loop or input fusions (an unfused user is its own kernel either
-  // way). Each constant gets one decision record naming those fusions.
+  // element (IsSmallConstant) into its users: loop, input and Triton
+  // fusions, and fusible instructions still unfused, which become fusions
+  // of their own (a reduction an input fusion). Each constant gets one
+  // decision record naming those kernels.
   bool FuseSmallConstants(Computation* comp) {
     std::vector<Instruction*> constants;
     for (const auto& i : comp->instructions())
-      if (i->opcode() == Opcode::kConstant && i->shape().IsArray() && i->shape().num_elements() <= 1 &&
-          i->literal())
-        constants.push_back(i.get());
+      if (IsSmallConstant(*i)) constants.push_back(i.get());
     bool changed = false;
     for (Instruction* c : constants) {
       std::vector<Instruction*> fusions;
@@ -371,9 +383,13 @@ class PriorityFusion : public FusionPassBase {
       for (Instruction* u : c->users()) {
         if (!seen.insert(u).second) continue;
         ++distinct_users;
-        if (u->opcode() != Opcode::kFusion || u->parent() != comp) continue;
-        if (u->fusion_kind() != FusionKind::kLoop && u->fusion_kind() != FusionKind::kInput && !IsTritonFusion(*u))
+        if (u->parent() != comp) continue;
+        if (u->opcode() == Opcode::kFusion) {
+          if (u->fusion_kind() != FusionKind::kLoop && u->fusion_kind() != FusionKind::kInput && !IsTritonFusion(*u))
+            continue;
+        } else if (!LaunchesKernel(*u) || !ConsumerFusible(*u).empty()) {
           continue;
+        }
         fusions.push_back(u);
       }
       const bool dup = fusions.size() > 1 || fusions.size() < distinct_users;
@@ -394,6 +410,11 @@ class PriorityFusion : public FusionPassBase {
                              before, after);
       std::string results;
       for (Instruction* f : fusible) {
+        if (f->opcode() != Opcode::kFusion) {
+          const bool input = (f->opcode() == Opcode::kReduce && !ReductionPrefersElemental(*f)) ||
+                             f->opcode() == Opcode::kScatter;
+          f = WrapInFusion(f, input ? FusionKind::kInput : FusionKind::kLoop);
+        }
         results += (results.empty() ? "" : ", ") + f->name();
         FuseProducerInto(f, c);  // `c` is removed with its last user
       }

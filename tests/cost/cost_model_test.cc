@@ -154,5 +154,66 @@ ENTRY e {
   EXPECT_NEAR(cb.memory_us, 3 * 4194304 / 1e12 * 1e6, 1e-9);
 }
 
+// XLA's utilization: a broadcast reads each element of its operand once per
+// element it fills, a scalar constant inside a fusion once per use, an
+// operand used twice for one output once. The re-reads cost time, not HBM
+// traffic, and in a kernel of one block as much as first reads.
+TEST(CostModel, ABroadcastReReadsItsOperandOncePerElementItFills) {
+  DeviceSpec d = TestDevice();
+  d.clock_ghz = 1;
+  d.sm_count = 100;
+  auto m = Parse(R"(
+HloModule m
+fused {
+  p0 = f32[16,8] parameter(0)
+  p1 = f32[8] parameter(1)
+  b = f32[16,8] broadcast(p1), dimensions={1}
+  c = f32[] constant(2)
+  bc = f32[16,8] broadcast(c), dimensions={}
+  m = f32[16,8] multiply(p0, p0)
+  a = f32[16,8] add(m, b)
+  ROOT r = f32[16,8] multiply(a, bc)
+}
+ENTRY e {
+  x = f32[16,8] parameter(0)
+  y = f32[8] parameter(1)
+  ROOT f = f32[16,8] fusion(x, y), kind=kLoop, calls=fused
+})");
+  const Instruction* f = Find(*m, "f");
+  std::vector<InputRead> reads = KernelReads(*f);
+  ASSERT_EQ(reads.size(), 3u);
+  EXPECT_EQ(reads[0].net, 512);  // x, used twice for one output: read once
+  EXPECT_EQ(reads[0].total, 512);
+  EXPECT_EQ(reads[1].net, 32);  // y, broadcast over 16 rows
+  EXPECT_EQ(reads[1].total, 512);
+  EXPECT_TRUE(reads[2].constant);  // the scalar, once per element
+  EXPECT_EQ(reads[2].total, 512);
+  Cost c = KernelCost(*f, d);
+  EXPECT_EQ(c.bytes_read, 544);               // HBM traffic: first reads only
+  EXPECT_EQ(c.bytes_reread_l1, 480 + 512);    // the broadcasts' fan-out
+  EXPECT_EQ(c.blocks, 1);
+  EXPECT_NEAR(c.memory_us, (544 + 992) / 32e9 * 1e6 + 512 / 1e12 * 1e6, 1e-12);
+}
+
+// A kernel that reduces reads far more than it writes: it is launched over
+// what it reads (one block per 1,024 elements at least), not its output.
+TEST(CostModel, AReductionIsLaunchedOverWhatItReads) {
+  auto m = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[4096,4096] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[4096] reduce(x, z), dimensions={1}, to_apply=add
+})");
+  const Instruction* r = Find(*m, "r");
+  EXPECT_EQ(KernelBlocks(r->shape()), 32);
+  EXPECT_EQ(KernelLaunchBlocks(*r), 16384);
+}
+
 }  // namespace
 }  // namespace hloscope
