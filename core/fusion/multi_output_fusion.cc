@@ -327,6 +327,43 @@ class MultiOutputFusion : public FusionPassBase {
     return changed;
   }
 
+  static int CandidateRank(const Instruction& u) {
+    if (u.opcode() == Opcode::kFusion) return u.shape().IsTuple() ? 2 : 1;
+    return 0;
+  }
+
+  // Whether `p` could become an extra output of `u` (the checks of
+  // ProducerConsumer's visit, without recording anything).
+  bool AcceptsExtraOutput(const Instruction& p, const Instruction& u, Reachability& reach) const {
+    if (!IsMultiOutputCandidate(u) || (u.opcode() != Opcode::kFusion && u.opcode() != Opcode::kReduce)) return false;
+    if (u.parent() != p.parent()) return false;
+    if (!PairFusible(p, u, /*duplicate=*/false, {.elemental_reductions = true, .ir_size_limit = true}).empty()) return false;
+    if (LoopShape(p) != LoopShape(u)) return false;
+    if (IsElementalReduceProducer(p))
+      for (const Instruction* x : p.users())
+        if (x != &u && x->opcode() == Opcode::kFusion && LoopShape(*x) == LoopShape(u) && ReducesValueOf(p, *x))
+          return false;
+    if (Forbidden(p, u)) return false;
+    for (const Instruction* x : p.users())
+      if (x != &u && reach.Reaches(x, &u)) return false;
+    return u.shape().leaf_count() + 1 + u.operand_count() <= kMaxOperandsAndOutputsPerFusion;
+  }
+
+  // A user of `p` that XLA would pick before `c`, or null. XLA's user list
+  // is in the order the users came to read `p`: a fusion made later is
+  // appended. Ours keeps some in place, so the order is taken from the ids
+  // (newer instructions have larger ones).
+  const Instruction* PreferredConsumer(const Instruction& p, const Instruction& c, Reachability& reach) const {
+    const int rank = CandidateRank(c);
+    for (const Instruction* u : p.users()) {
+      if (u == &c) continue;
+      const int ur = CandidateRank(*u);
+      if (ur < rank || (ur == rank && u->id() > c.id())) continue;
+      if (AcceptsExtraOutput(p, *u, reach)) return u;
+    }
+    return nullptr;
+  }
+
   bool ProducerConsumer(Computation* comp, Reachability& reach, Stamps& stamps) {
     std::unordered_map<Key, Seen, KeyHash> seen;
     // Examines the candidates with consumer `c`; true after a merge. `vol`:
@@ -392,6 +429,14 @@ class MultiOutputFusion : public FusionPassBase {
         if (!r.empty()) {
           if (code != s.blocker) Decide(*p, cons, FusionVerdict::kNotFused, r, s.before, s.before);
           s.blocker = code;
+          continue;
+        }
+        // XLA walks producers and picks among a producer's acceptable users
+        // (SelectPreferredFusionCandidate): a multi-output fusion first, then
+        // a fusion, then an unfused op; among equals the first in the
+        // producer's user list. Another user preferred so takes it instead.
+        if (const Instruction* better = PreferredConsumer(*p, *c, reach)) {
+          (void)better;
           continue;
         }
         size_t record = Decide(*p, cons, FusionVerdict::kFused,

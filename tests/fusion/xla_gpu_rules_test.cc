@@ -892,5 +892,33 @@ TEST(XlaGpuRules, ARenamedCopyNamesTheOpItCopies) {
   EXPECT_EQ(named, 2) << r.Text();
 }
 
+// A producer read by two fusions becomes an extra output of the one XLA
+// prefers (SelectPreferredFusionCandidate): the earlier of two plain
+// fusions. XLA GPU compiled this (the train step's Adam step counter) into
+// two kernels, the counter computed with the 0.999 bias correction, which
+// priority fusion formed first (ties go to the newer instruction).
+TEST(XlaGpuRules, AnExtraOutputGoesToTheEarlierFusion) {
+  FusionRun r = RunFusion({"priority_fusion", "multi_output_fusion"}, R"(
+HloModule m
+ENTRY main {
+  step = s32[] parameter(0)
+  one = s32[] constant(1)
+  add.234 = s32[] add(step, one)
+  cv = f32[] convert(add.234)
+  c9 = f32[] constant(0.9)
+  c999 = f32[] constant(0.999)
+  c1 = f32[] constant(1)
+  pow.2 = f32[] power(c9, cv)
+  sub.146 = f32[] subtract(c1, pow.2)
+  pow.3 = f32[] power(c999, cv)
+  sub.147 = f32[] subtract(c1, pow.3)
+  ROOT t = (f32[], f32[], s32[]) tuple(sub.146, sub.147, add.234)
+})");
+  EXPECT_EQ(r.CountFusions(), 2) << r.Text();
+  EXPECT_NE(r.Group("add.234"), "") << r.Text();
+  EXPECT_EQ(r.Group("add.234"), r.Group("sub.147")) << r.Text();
+  EXPECT_NE(r.Group("add.234"), r.Group("sub.146")) << r.Text();
+}
+
 }  // namespace
 }  // namespace hloscope::fusion_testing
