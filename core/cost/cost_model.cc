@@ -11,6 +11,7 @@ namespace hloscope {
 
 Cost& Cost::operator+=(const Cost& o) {
   flops += o.flops;
+  cycles += o.cycles;
   bytes_read += o.bytes_read;
   bytes_written += o.bytes_written;
   bytes_reread_l1 += o.bytes_reread_l1;
@@ -40,6 +41,48 @@ double ElementwiseWeight(Opcode op) {
       return 0;
     default:
       return 1;
+  }
+}
+
+// Clock cycles per element XLA's GPU cost analysis charges an elementwise op
+// (HloOpProfiles, measured on H100, sm_90; XLA uses the closest profile for
+// other GPUs too). Ops and types it has not measured: 3.
+double ProfileCycles(Opcode op, PrimitiveType t) {
+  constexpr double kDefault = 3;
+  const bool f32 = t == PrimitiveType::kF32, f16 = t == PrimitiveType::kF16, f64 = t == PrimitiveType::kF64;
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract:
+      return f32 || f16 ? 7 : f64 ? 15 : kDefault;
+    case Opcode::kMultiply:
+      return f32 ? 3 : f16 ? 7 : f64 ? 15 : t == PrimitiveType::kS32 || t == PrimitiveType::kU32 ? 3 : kDefault;
+    case Opcode::kDivide:
+      return f32 ? 19 : f16 ? 43 : f64 ? 526 : t == PrimitiveType::kS32 ? 297 : t == PrimitiveType::kU32 ? 122 : kDefault;
+    case Opcode::kPower:
+      return f32 ? 510 : f16 ? 526 : f64 ? 2205 : t == PrimitiveType::kS32 || t == PrimitiveType::kU32 ? 71 : kDefault;
+    case Opcode::kExp:
+      return f32 ? 79 : f16 ? 102 : f64 ? 376 : kDefault;
+    case Opcode::kExpm1:
+      return f32 ? 190 : f16 ? 217 : f64 ? 712 : kDefault;
+    case Opcode::kLog:
+      return f32 ? 166 : f16 ? 182 : f64 ? 815 : kDefault;
+    case Opcode::kLog1p:
+      return f32 ? 229 : f16 ? 245 : f64 ? 1259 : kDefault;
+    case Opcode::kRsqrt:
+      return f32 ? 75 : f16 ? 95 : f64 ? 277 : kDefault;
+    case Opcode::kSqrt:
+      return f32 ? 75 : f16 ? 95 : f64 ? 332 : kDefault;
+    case Opcode::kTanh:
+      return f32 ? 467 : f16 ? 502 : f64 ? 431 : kDefault;
+    case Opcode::kSin:
+      return f32 ? 958 : f16 ? 993 : f64 ? 554 : kDefault;
+    case Opcode::kCos:
+      return f32 ? 978 : f16 ? 997 : f64 ? 558 : kDefault;
+    case Opcode::kCbrt:
+      return f32 ? 178 : f16 ? 201 : f64 ? 586 : kDefault;
+    case Opcode::kAtan2:
+      return f32 ? 431 : f16 ? 451 : f64 ? 930 : kDefault;
+    default:
+      return kDefault;
   }
 }
 
@@ -253,6 +296,46 @@ double InstructionFlops(const Instruction& i) {
   }
 }
 
+namespace {
+// The reducer's cycles per reduced element (XLA: the to_apply computation's
+// ops, each as an elementwise op of the element type).
+double ReducerCycles(const Computation* c) {
+  if (!c) return 3;
+  double n = 0;
+  for (const auto& m : c->instructions())
+    if (IsElementwise(m->opcode()) && m->shape().IsArray()) n += ProfileCycles(m->opcode(), m->shape().element_type());
+  return std::max(n, 1.0);
+}
+
+double OwnCycles(const Instruction& i) {
+  if (IsElementwise(i.opcode()) && i.shape().IsArray())
+    return static_cast<double>(i.shape().num_elements()) * ProfileCycles(i.opcode(), i.shape().element_type());
+  if (i.opcode() == Opcode::kReduce) {
+    int64_t in = 0;
+    const int n = i.operand_count() / 2;
+    for (int k = 0; k < n; ++k) in += i.operand(k)->shape().num_elements();
+    return static_cast<double>(in) * ReducerCycles(i.to_apply()) / std::max(n, 1);
+  }
+  return 0;
+}
+}  // namespace
+
+double InstructionCycles(const Instruction& i) {
+  if (i.opcode() == Opcode::kFusion && i.fused_computation()) {
+    const Computation* fc = i.fused_computation();
+    // A custom fusion (Triton's tiles) computes each op once per element.
+    const bool tiled = i.fusion_kind() == FusionKind::kCustom;
+    auto util = tiled ? std::unordered_map<const Instruction*, double>{} : FusedUtilization(*fc);
+    double c = 0;
+    for (const auto& m : fc->instructions()) {
+      const double own = OwnCycles(*m);
+      if (own > 0) c += own * (tiled ? 1.0 : util[m.get()]);
+    }
+    return c;
+  }
+  return OwnCycles(i);
+}
+
 bool LaunchesKernel(const Instruction& i) {
   switch (i.opcode()) {
     case Opcode::kParameter: case Opcode::kConstant: case Opcode::kTuple:
@@ -358,10 +441,20 @@ void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_
   c.memory_us = (static_cast<double>(c.bytes_read) / read_bw + static_cast<double>(c.bytes_reread_l1) / l1_bw +
                  static_cast<double>(c.bytes_reread_l2) / l2_bw + static_cast<double>(c.bytes_written) / d.BytesPerSecond()) *
                 1e6;
-  double throughput = matrix ? d.MatrixFlopsPerSecond(matrix_type) : d.ScalarFlopsPerSecond();
-  c.compute_us = c.flops / throughput * 1e6;
+  if (matrix) {
+    c.compute_us = c.flops / d.MatrixFlopsPerSecond(matrix_type) * 1e6;
+  } else if (d.clock_ghz > 0 && d.sm_count > 0) {
+    // XLA's ComputeTime: the profile's cycles on the lanes the launch keeps
+    // busy, 128 per block on at most every SM, two per clock (FMA).
+    const double lanes = 128.0 * static_cast<double>(c.blocks > 0 ? std::min<int64_t>(c.blocks, d.sm_count) : d.sm_count);
+    c.compute_us = c.cycles / (lanes * 2 * d.clock_ghz * 1e9) * 1e6;
+  } else {
+    c.compute_us = c.flops / d.ScalarFlopsPerSecond() * 1e6;
+  }
   c.launch_us = c.kernels * d.launch_overhead_us;
-  c.time_us = std::max(c.memory_us, c.compute_us) + c.launch_us;
+  // XLA's CombineComputeAndMemoryAccessTime: the two overlap but for 5% of
+  // the shorter.
+  c.time_us = c.memory_us + c.compute_us - 0.95 * std::min(c.memory_us, c.compute_us) + c.launch_us;
 }
 
 Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec& d) {
@@ -374,6 +467,7 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
   PrimitiveType mtype = PrimitiveType::kF32;
   for (const Instruction* m : members) {
     c.flops += InstructionFlops(*m);
+    c.cycles += InstructionCycles(*m);
     if (IsMatrixOp(*m)) {
       matrix = true;
       mtype = m->operand(0)->shape().element_type();
@@ -424,6 +518,7 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
         mtype = m->operand(0)->shape().element_type();
       }
     }
+    c.cycles = InstructionCycles(i);
     for (const InputRead& r : KernelReads(i)) AddRead(c, r, d);
     c.bytes_written = i.shape().byte_size();
     c.blocks = KernelLaunchBlocks(i);

@@ -46,6 +46,16 @@ Cost KernelCostCache::CostOf(const Instruction& k) {
   return e->cost;
 }
 
+double KernelCostCache::CyclesOf(const Instruction& k) {
+  Entry* e = Find(k);
+  if (!e) return InstructionCycles(k);
+  if (!e->has_cycles) {
+    e->cycles = InstructionCycles(k);
+    e->has_cycles = true;
+  }
+  return e->cycles;
+}
+
 double KernelCostCache::FlopsOf(const Instruction& k) {
   Entry* e = Find(k);
   if (!e) return InstructionFlops(k);
@@ -96,6 +106,7 @@ Cost CostFused(const Instruction& producer, const std::vector<const Instruction*
   Cost total;
   const auto pin = cache ? cache->InputsOf(producer) : KernelReads(producer);
   const double pflops = cache ? cache->FlopsOf(producer) : InstructionFlops(producer);
+  const double pcycles = cache ? cache->CyclesOf(producer) : InstructionCycles(producer);
   const double psize = static_cast<double>(std::max<int64_t>(producer.shape().byte_size(), 1));
   for (const Instruction* c : consumers) {
     Cost k;
@@ -136,6 +147,7 @@ Cost CostFused(const Instruction& producer, const std::vector<const Instruction*
       if (!merged) reads.push_back(add);
     }
     k.flops = (cache ? cache->FlopsOf(*c) : InstructionFlops(*c)) + pflops * u;
+    k.cycles = (cache ? cache->CyclesOf(*c) : InstructionCycles(*c)) + pcycles * u;
     for (const InputRead& r : reads) AddRead(k, r, d);
     k.bytes_written = c->shape().byte_size();
     k.blocks = KernelLaunchBlocks(*c);

@@ -26,15 +26,16 @@ class KernelCostCache {
   explicit KernelCostCache(const DeviceSpec& d) : device_(d) {}
   Cost CostOf(const Instruction& k);
   double FlopsOf(const Instruction& k);
+  double CyclesOf(const Instruction& k);
   // KernelInputs(k), the bytes remembered.
   std::vector<InputRead> InputsOf(const Instruction& k);
 
  private:
   struct Entry {
     int64_t size = -1;
-    bool has_cost = false, has_flops = false, has_reads = false;
+    bool has_cost = false, has_flops = false, has_reads = false, has_cycles = false;
     Cost cost;
-    double flops = 0;
+    double flops = 0, cycles = 0;
     // By operand number (fusions; then the fused constants) or distinct
     // operand (others); the operands themselves are read afresh.
     std::vector<InputRead> reads;

@@ -8,6 +8,7 @@
 // but leaves the scalar outside (fusing it saves no estimated time), so
 // without this step a kernel would take each scalar as an operand.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <queue>
 #include <unordered_set>
@@ -173,7 +174,9 @@ class PriorityFusion : public FusionPassBase {
       int v = ++version[id];
       last_eval[id] = Evaluate(*p, comp);
       const Eval& e = last_eval[id];
-      if (e.refusal.empty()) queue.push({e.saved_us, p->id(), p, v});
+      // XLA keys its queue by whole nanoseconds (ToInt64Nanoseconds
+      // truncates): savings within a nanosecond tie, and the newer goes first.
+      if (e.refusal.empty()) queue.push({std::trunc(e.saved_us * 1000), p->id(), p, v});
     };
     // Instructions built without an id (by hand, outside the parser) get one:
     // the queue knows producers by id.

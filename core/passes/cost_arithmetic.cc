@@ -35,7 +35,7 @@ std::string Side(const FusionDecision& d, const CostSide& s) {
                   FormatBandwidth(d.hbm_gbs) + " ≈ " + FormatMicros(s.memory_us) + " µs";
   if (s.compute_extra_us >= 0.0005)
     t += ", plus " + FormatMicros(s.compute_extra_us) +
-         " µs of arithmetic, or of reads by too few thread blocks to draw that bandwidth (32 B per clock each)";
+         " µs of arithmetic, of re-reads, or of reads by too few thread blocks to draw that bandwidth (32 B per clock each)";
   if (s.kernels > 0)
     t += ", plus " + std::to_string(s.kernels) + (one ? " launch × " : " launches × ") + Short(d.launch_overhead_us) +
          " µs" + (one ? "" : " = " + Short(s.launch_us) + " µs");

@@ -42,7 +42,7 @@ TEST(CostArithmetic, SpellsOutTheCostModel) {
 TEST(CostArithmetic, ComputeBoundTimeAndRefusals) {
   FusionDecision d = MadeUp();
   d.us_before += 0.5;  // a kernel whose arithmetic outlasts its memory traffic
-  EXPECT_NE(CostArithmetic(d).find("1.250 µs, plus 0.500 µs of arithmetic, or of reads by too few thread blocks to draw that bandwidth (32 B per clock each), plus 2 "
+  EXPECT_NE(CostArithmetic(d).find("1.250 µs, plus 0.500 µs of arithmetic, of re-reads, or of reads by too few thread blocks to draw that bandwidth (32 B per clock each), plus 2 "
                                    "launches"),
             std::string::npos)
       << CostArithmetic(d);

@@ -654,10 +654,15 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
   // two small adds (wrapped_add, wrapped_add.3) onto duplicated copies (97);
   // multi-output fusion's choice among a producer's consumers as XLA's
   // SelectPreferredFusionCandidate brought the step counter's two (99).
+  // resnet_block_large: 23 until the cost model took XLA's op-profile cycles
+  // (2026-12-05): the batch norm's rsqrt(var + eps), broadcast over every
+  // pixel, now costs its recomputation in the normalising kernel, and one
+  // copy stays a small kernel of its own (XLA's loop_add_fusion has none):
+  // 21 of 23, while Llama 3.1 8B / 70B gain 2,282 -> 2,415 and 143 -> 155.
   const std::map<std::string, int64_t> same_floor = {
       {"attention", 9},         {"attention_large", 9},   {"embedding_xent", 6},           {"layer_norm", 1},
       {"layer_norm_large", 1},  {"mlp_gelu", 3},          {"mlp_gelu_bf16", 2},            {"mlp_gelu_large", 3},
-      {"resnet_block", 10},     {"resnet_block_large", 23}, {"scan_rnn", 8},               {"softmax", 1},
+      {"resnet_block", 10},     {"resnet_block_large", 21}, {"scan_rnn", 8},               {"softmax", 1},
       {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 99}};
   for (const std::string& s : samples) {
     SCOPED_TRACE(s);
