@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -127,7 +128,11 @@ std::string XlaProducerDecision::Explanation() const {
     return "XLA fused it into " + into;
   }
   if (refused_last || (!has_priority && !reason.empty())) return reason;
-  if (has_priority && us_fused >= us_unfused) return "fusing would not save time by XLA's cost model";
+  if (has_priority && priority_us <= 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", priority_us);
+    return "fusing would not save time by XLA's cost model (its priority ended at " + std::string(buf) + " us)";
+  }
   if (has_priority && !reason.empty())
     return "XLA gave it a priority but never fused it (it had refused it before: " + reason + ")";
   if (has_priority) return "XLA gave it a priority but never fused it";
@@ -145,8 +150,15 @@ std::vector<XlaProducerDecision> SummarizeXlaFusionLog(const XlaFusionLog& log) 
     }
     return out[it->second];
   };
+  // Producers changed since their last update_priority: their next one is a
+  // full estimate.
+  std::unordered_set<std::string> changed;
   for (size_t i = 0; i < log.steps.size(); ++i) {
     const XlaFusionStep& s = log.steps[i];
+    if (s.kind == XlaFusionStep::Kind::kFusion) {
+      changed.insert(s.consumer);
+      changed.insert(s.fusion_name);
+    }
     if (s.producer.empty()) continue;
     XlaProducerDecision& d = get(s.producer);
     d.steps.push_back(static_cast<int>(i));
@@ -157,8 +169,13 @@ std::vector<XlaProducerDecision> SummarizeXlaFusionLog(const XlaFusionLog& log) 
         d.fusion_names.push_back(s.fusion_name);
         break;
       case XlaFusionStep::Kind::kUpdatePriority:
-        d.has_priority = true;
         d.consumers = s.consumers;
+        if (!d.has_priority || changed.count(s.producer))
+          d.priority_us = s.us_unfused - s.us_fused;
+        else
+          d.priority_us += s.us_unfused - s.us_fused;
+        changed.erase(s.producer);
+        d.has_priority = true;
         d.us_fused = s.us_fused;
         d.us_unfused = s.us_unfused;
         d.refused_last = false;  // a priority after a refusal: the refusal no longer holds

@@ -63,9 +63,15 @@ struct XlaProducerDecision {
   bool has_priority = false;             // an update_priority step named it
   std::vector<std::string> consumers;    // of its last update_priority
   double us_fused = 0, us_unfused = 0;   // of its last update_priority
+  // Its priority (µs saved) as XLA's queue held it after the last
+  // update_priority: a full estimate when it was first named or had changed
+  // since (a producer fused into it, or it is a fusion made since), else the
+  // last full one plus every incremental difference since (XLA re-estimates
+  // only the consumers that changed and logs just those).
+  double priority_us = 0;
   std::vector<int> steps;                // indices into XlaFusionLog::steps
   // "fused", or "not fused" with XLA's reason, or "not fused" because fusing
-  // would not save time (the last priority had us_fused >= us_unfused).
+  // would not save time (its priority ended at or below zero).
   std::string verdict() const { return fused ? "fused" : "not fused"; }
   std::string Explanation() const;
 };
