@@ -178,34 +178,51 @@ int64_t TimesBytes(double util, const Shape& s) {
 
 }  // namespace
 
-std::vector<InputRead> KernelReads(const Instruction& k) {
+using Utilization = std::unordered_map<const Instruction*, double>;
+
+namespace {
+// A custom fusion (Triton's GEMM and normalization kernels, XLA's tiled cost
+// model) reads each input and computes each op once per element: no
+// utilization.
+bool IsTiled(const Instruction& fusion) { return fusion.fusion_kind() == FusionKind::kCustom; }
+
+Utilization UtilizationOf(const Instruction& fusion) {
+  return IsTiled(fusion) ? Utilization{} : FusedUtilization(*fusion.fused_computation());
+}
+
+// KernelReads of a fusion, its utilization given.
+std::vector<InputRead> FusionReads(const Instruction& k, Utilization& util) {
   std::vector<InputRead> out;
-  if (k.opcode() == Opcode::kFusion && k.fused_computation()) {
-    const Computation* fc = k.fused_computation();
-    // A custom fusion (Triton's GEMM and normalization kernels, XLA's tiled
-    // cost model) reads its inputs tile by tile, each once.
-    const bool tiled = k.fusion_kind() == FusionKind::kCustom;
-    auto util = tiled ? std::unordered_map<const Instruction*, double>{} : FusedUtilization(*fc);
-    for (int p = 0; p < fc->num_parameters() && p < k.operand_count(); ++p) {
-      const Instruction* param = fc->parameter(p);
-      if (!param) continue;
-      std::vector<const Instruction*> users(param->users().begin(), param->users().end());
-      InputRead r{k.operand(p)};
-      r.net = users.empty() ? 0 : OperandReadBytes(param, users);
-      r.total = std::max(r.net, TimesBytes(util[param], param->shape()));
-      out.push_back(r);
-    }
-    if (tiled) return out;
-    for (const auto& m : fc->instructions()) {
-      if (m->opcode() != Opcode::kConstant || m->users().empty()) continue;
-      InputRead r{m.get()};
-      r.constant = true;
-      r.net = m->shape().byte_size();
-      r.total = std::max(r.net, TimesBytes(util[m.get()], m->shape()));
-      out.push_back(r);
-    }
-    return out;
+  const Computation* fc = k.fused_computation();
+  const bool tiled = IsTiled(k);
+  for (int p = 0; p < fc->num_parameters() && p < k.operand_count(); ++p) {
+    const Instruction* param = fc->parameter(p);
+    if (!param) continue;
+    std::vector<const Instruction*> users(param->users().begin(), param->users().end());
+    InputRead r{k.operand(p)};
+    r.net = users.empty() ? 0 : OperandReadBytes(param, users);
+    r.total = std::max(r.net, TimesBytes(util[param], param->shape()));
+    out.push_back(r);
   }
+  if (tiled) return out;
+  for (const auto& m : fc->instructions()) {
+    if (m->opcode() != Opcode::kConstant || m->users().empty()) continue;
+    InputRead r{m.get()};
+    r.constant = true;
+    r.net = m->shape().byte_size();
+    r.total = std::max(r.net, TimesBytes(util[m.get()], m->shape()));
+    out.push_back(r);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<InputRead> KernelReads(const Instruction& k) {
+  if (k.opcode() == Opcode::kFusion && k.fused_computation()) {
+    Utilization util = UtilizationOf(k);
+    return FusionReads(k, util);
+  }
+  std::vector<InputRead> out;
   for (int n = 0; n < k.operand_count(); ++n) {
     const Instruction* o = k.operand(n);
     bool seen = false;
@@ -320,18 +337,23 @@ double OwnCycles(const Instruction& i) {
 }
 }  // namespace
 
+namespace {
+// InstructionCycles of a fusion, its utilization given.
+double FusionCycles(const Instruction& fusion, Utilization& util) {
+  const bool tiled = IsTiled(fusion);
+  double c = 0;
+  for (const auto& m : fusion.fused_computation()->instructions()) {
+    const double own = OwnCycles(*m);
+    if (own > 0) c += own * (tiled ? 1.0 : util[m.get()]);
+  }
+  return c;
+}
+}  // namespace
+
 double InstructionCycles(const Instruction& i) {
   if (i.opcode() == Opcode::kFusion && i.fused_computation()) {
-    const Computation* fc = i.fused_computation();
-    // A custom fusion (Triton's tiles) computes each op once per element.
-    const bool tiled = i.fusion_kind() == FusionKind::kCustom;
-    auto util = tiled ? std::unordered_map<const Instruction*, double>{} : FusedUtilization(*fc);
-    double c = 0;
-    for (const auto& m : fc->instructions()) {
-      const double own = OwnCycles(*m);
-      if (own > 0) c += own * (tiled ? 1.0 : util[m.get()]);
-    }
-    return c;
+    Utilization util = UtilizationOf(i);
+    return FusionCycles(i, util);
   }
   return OwnCycles(i);
 }
@@ -518,8 +540,9 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
         mtype = m->operand(0)->shape().element_type();
       }
     }
-    c.cycles = InstructionCycles(i);
-    for (const InputRead& r : KernelReads(i)) AddRead(c, r, d);
+    Utilization util = UtilizationOf(i);  // once for both
+    c.cycles = FusionCycles(i, util);
+    for (const InputRead& r : FusionReads(i, util)) AddRead(c, r, d);
     c.bytes_written = i.shape().byte_size();
     c.blocks = KernelLaunchBlocks(i);
     FinishCost(c, d, matrix, mtype);

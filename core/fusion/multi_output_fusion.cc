@@ -435,10 +435,7 @@ class MultiOutputFusion : public FusionPassBase {
         // (SelectPreferredFusionCandidate): a multi-output fusion first, then
         // a fusion, then an unfused op; among equals the first in the
         // producer's user list. Another user preferred so takes it instead.
-        if (const Instruction* better = PreferredConsumer(*p, *c, reach)) {
-          (void)better;
-          continue;
-        }
+        if (PreferredConsumer(*p, *c, reach)) continue;
         size_t record = Decide(*p, cons, FusionVerdict::kFused,
                                "the producer is also needed elsewhere: it becomes an extra output of its "
                                "consumer, computed once",
