@@ -123,6 +123,13 @@ double OperandUtilization(const Instruction& i, int k) {
       return out / in;
     case Opcode::kSlice: case Opcode::kDynamicSlice: case Opcode::kGather:
       return k == 0 ? out / in : 1.0;
+    case Opcode::kReduce: {
+      // An init value is read once per output element (of one output).
+      const int n = i.operand_count() / 2;
+      if (k < n) return 1.0;
+      const Shape& s = i.shape().IsTuple() && !i.shape().tuple_shapes().empty() ? i.shape().tuple_shapes()[0] : i.shape();
+      return s.IsArray() ? static_cast<double>(s.num_elements()) / in : 1.0;
+    }
     default:
       return 1.0;
   }
@@ -328,10 +335,12 @@ double OwnCycles(const Instruction& i) {
   if (IsElementwise(i.opcode()) && i.shape().IsArray())
     return static_cast<double>(i.shape().num_elements()) * ProfileCycles(i.opcode(), i.shape().element_type());
   if (i.opcode() == Opcode::kReduce) {
-    int64_t in = 0;
-    const int n = i.operand_count() / 2;
-    for (int k = 0; k < n; ++k) in += i.operand(k)->shape().num_elements();
-    return static_cast<double>(in) * ReducerCycles(i.to_apply()) / std::max(n, 1);
+    // XLA: the reducer runs once per input element beyond the first of each
+    // output ((in - out) times).
+    const Shape& s = i.shape().IsTuple() && !i.shape().tuple_shapes().empty() ? i.shape().tuple_shapes()[0] : i.shape();
+    const int64_t in = i.operand(0)->shape().num_elements();
+    const int64_t out = s.IsArray() ? s.num_elements() : 1;
+    return static_cast<double>(std::max<int64_t>(in - out, 0)) * ReducerCycles(i.to_apply());
   }
   return 0;
 }
@@ -451,6 +460,92 @@ int64_t KernelLaunchBlocks(const Instruction& k) {
   return blocks;
 }
 
+bool ReductionPrefersElemental(const Instruction& reduce) {
+  if (reduce.opcode() != Opcode::kReduce || reduce.shape().IsTuple() || reduce.operand_count() != 2) return false;
+  const Shape& in = reduce.operand(0)->shape();
+  if (!in.IsArray() || in.rank() == 0) return false;
+  std::vector<int64_t> m2m;
+  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank()) {
+    m2m = in.layout().minor_to_major;
+  } else {
+    for (int d = in.rank() - 1; d >= 0; --d) m2m.push_back(d);
+  }
+  const std::vector<int64_t>& red = reduce.dimensions();
+  auto reduced = [&](int64_t d) { return std::find(red.begin(), red.end(), d) != red.end(); };
+  // Minor to major: kept dims below the first reduced one make it a column
+  // reduction of `minor` columns; the reduced extent is the product of the
+  // reduced dims.
+  int64_t minor = 1, reduced_elements = 1;
+  bool seen_reduced = false;
+  for (int64_t d : m2m) {
+    if (in.dim(static_cast<int>(d)) == 1) continue;
+    if (reduced(d)) {
+      reduced_elements *= in.dim(static_cast<int>(d));
+      seen_reduced = true;
+    } else if (!seen_reduced) {
+      minor *= in.dim(static_cast<int>(d));
+    }
+  }
+  if (reduced_elements <= 1) return true;  // nothing reduced: a copy
+  constexpr int64_t kWarp = 32;
+  if (minor == 1) return !(reduced_elements >= kWarp || kWarp % reduced_elements == 0);
+  const int64_t major = reduced_elements;
+  return major < kWarp || (major < 2 * kWarp && minor < kWarp) || (major < 4 * kWarp && minor < 8) ||
+         (major < 8 * kWarp && minor < 3);
+}
+
+namespace {
+// The reduce whose launch a kernel takes: the instruction itself, a fusion's
+// root reduce, or the first reduce among the outputs of a multi-output one;
+// none when the loop emitter computes it elementally (a loop fusion).
+const Instruction* HeroReduce(const Instruction& k) {
+  if (k.opcode() == Opcode::kReduce) return ReductionPrefersElemental(k) ? nullptr : &k;
+  if (k.opcode() != Opcode::kFusion || !k.fused_computation() || !k.fused_computation()->root() ||
+      k.fusion_kind() == FusionKind::kLoop)
+    return nullptr;
+  const Instruction* root = k.fused_computation()->root();
+  if (root->opcode() == Opcode::kReduce) return root;
+  if (root->opcode() == Opcode::kTuple)
+    for (int n = 0; n < root->operand_count(); ++n)
+      if (root->operand(n)->opcode() == Opcode::kReduce) return root->operand(n);
+  return nullptr;
+}
+}  // namespace
+
+bool LaunchesAsReduction(const Instruction& k) { return HeroReduce(k) != nullptr; }
+
+int64_t KernelLaunchThreads(const Instruction& k) {
+  if (const Instruction* r = HeroReduce(k); r && r->operand_count() >= 2 && r->operand(0)->shape().IsArray()) {
+    const Shape& in = r->operand(0)->shape();
+    const std::vector<int64_t>& dims = r->dimensions();
+    auto reduced = [&](int64_t dim) { return std::find(dims.begin(), dims.end(), dim) != dims.end(); };
+    int64_t kept = 1;
+    for (int64_t dim = 0; dim < in.rank(); ++dim)
+      if (!reduced(dim)) kept *= in.dims()[static_cast<size_t>(dim)];
+    // The reduced dimensions that are physically minor-most form the row.
+    int64_t row = 1;
+    std::vector<int64_t> order;
+    if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank())
+      order = in.layout().minor_to_major;
+    else
+      for (int64_t dim = in.rank() - 1; dim >= 0; --dim) order.push_back(dim);
+    for (int64_t dim : order) {
+      if (!reduced(dim)) break;
+      row *= in.dims()[static_cast<size_t>(dim)];
+    }
+    return std::clamp<int64_t>(kept * row, 1, 1024);
+  }
+  int64_t e = 0;
+  const Shape& out = k.shape();
+  if (out.IsTuple()) {
+    for (const Shape& t : out.tuple_shapes())
+      if (t.IsArray()) e = std::max(e, t.num_elements());
+  } else if (out.IsArray()) {
+    e = out.num_elements();
+  }
+  return std::clamp<int64_t>(e, 1, 128);
+}
+
 void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_type) {
   double read_bw = d.BytesPerSecond();
   if (c.blocks > 0 && d.clock_ghz > 0) read_bw = std::min(read_bw, static_cast<double>(c.blocks) * d.clock_ghz * 1e9 * 32);
@@ -467,9 +562,12 @@ void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_
     c.compute_us = c.flops / d.MatrixFlopsPerSecond(matrix_type) * 1e6;
   } else if (d.clock_ghz > 0 && d.sm_count > 0) {
     // XLA's ComputeTime: the profile's cycles on the lanes the launch keeps
-    // busy, 128 per block on at most every SM, two per clock (FMA).
-    const double lanes = 128.0 * static_cast<double>(c.blocks > 0 ? std::min<int64_t>(c.blocks, d.sm_count) : d.sm_count);
-    c.compute_us = c.cycles / (lanes * 2 * d.clock_ghz * 1e9) * 1e6;
+    // busy, up to 128 per block on at most every SM, two per clock (FMA), in
+    // whole flops per nanosecond (XLA keeps the rate as an integer).
+    const double per_block = static_cast<double>(c.threads > 0 ? std::min<int64_t>(c.threads, 128) : 128);
+    const double lanes = per_block * static_cast<double>(c.blocks > 0 ? std::min<int64_t>(c.blocks, d.sm_count) : d.sm_count);
+    const double flops_per_ns = std::max(1.0, std::floor(lanes * 2 * d.clock_ghz));
+    c.compute_us = c.cycles / flops_per_ns * 1e-3;
   } else {
     c.compute_us = c.flops / d.ScalarFlopsPerSecond() * 1e6;
   }
@@ -487,6 +585,7 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
   std::vector<const Instruction*> externals;
   bool matrix = false;
   PrimitiveType mtype = PrimitiveType::kF32;
+  int64_t reduce_threads = 0;
   for (const Instruction* m : members) {
     c.flops += InstructionFlops(*m);
     c.cycles += InstructionCycles(*m);
@@ -506,8 +605,13 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
     if (escapes) {
       c.bytes_written += m->shape().byte_size();
       c.blocks = std::max(c.blocks, KernelLaunchBlocks(*m));  // launched over its largest output
+      // A reduction among the outputs launches the kernel as a reduction.
+      const int64_t t = KernelLaunchThreads(*m);
+      if (m->opcode() == Opcode::kReduce) reduce_threads = std::max(reduce_threads, t);
+      else c.threads = std::max(c.threads, t);
     }
   }
+  if (reduce_threads > 0) c.threads = reduce_threads;
   for (const Instruction* o : externals) {
     InputRead r{o};
     r.net = OperandReadBytes(o, external_users[o]);
@@ -545,6 +649,7 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
     for (const InputRead& r : FusionReads(i, util)) AddRead(c, r, d);
     c.bytes_written = i.shape().byte_size();
     c.blocks = KernelLaunchBlocks(i);
+    c.threads = KernelLaunchThreads(i);
     FinishCost(c, d, matrix, mtype);
     return c;
   }

@@ -32,6 +32,10 @@ struct Cost {
   // Thread blocks of a kernel (0: not known, the whole device). XLA's
   // estimate lets one block read 32 bytes per clock.
   int64_t blocks = 0;
+  // Threads per block (0: not known, 128). XLA's compute time counts
+  // min(threads, 128) busy lanes per block: a 16-element kernel computes on
+  // 16 lanes.
+  int64_t threads = 0;
   int64_t bytes() const { return bytes_read + bytes_written; }
   Cost& operator+=(const Cost& o);
 };
@@ -93,6 +97,19 @@ int64_t KernelBlocks(const Shape& out);
 // reduction emitter gives each block a few rows or a tile of its input), at
 // least one block per 8 x 128 elements read.
 int64_t KernelLaunchBlocks(const Instruction& kernel);
+// Threads per block of `kernel`, as XLA GPU launches it: a loop kernel one
+// per element of its (largest) output up to 128; a reduction one per kept
+// element, times the length of the contiguous reduced row when the minor
+// dimension is reduced, up to 1024.
+int64_t KernelLaunchThreads(const Instruction& kernel);
+// XLA's !IsUnnestedReductionFasterThanElemental: a row reduction of rows
+// shorter than a warp (32) that do not divide it, or a small column
+// reduction (reduced extent < 32, or < 64 with < 32 columns, < 128 with < 8,
+// < 256 with < 3), is emitted elementally by the loop emitter.
+bool ReductionPrefersElemental(const Instruction& reduce);
+// True if `kernel` is launched as a reduction (a reduce, or an input fusion
+// whose root or one of whose outputs is a reduce), not elementally.
+bool LaunchesAsReduction(const Instruction& kernel);
 
 struct ModuleCost {
   int64_t kernels = 0;

@@ -137,40 +137,6 @@ bool ReductionRaceFree(const Instruction& reduce) {
   return inner_kept == 1 ? reduced_elements <= 1024 * 16 : reduced_elements <= 32 * 128;
 }
 
-bool ReductionPrefersElemental(const Instruction& reduce) {
-  if (reduce.opcode() != Opcode::kReduce || reduce.shape().IsTuple() || reduce.operand_count() != 2) return false;
-  const Shape& in = reduce.operand(0)->shape();
-  if (!in.IsArray() || in.rank() == 0) return false;
-  std::vector<int64_t> m2m;
-  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank()) {
-    m2m = in.layout().minor_to_major;
-  } else {
-    for (int d = in.rank() - 1; d >= 0; --d) m2m.push_back(d);
-  }
-  const std::vector<int64_t>& red = reduce.dimensions();
-  auto reduced = [&](int64_t d) { return std::find(red.begin(), red.end(), d) != red.end(); };
-  // Minor to major: kept dims below the first reduced one make it a column
-  // reduction of `minor` columns; the reduced extent is the product of the
-  // reduced dims.
-  int64_t minor = 1, reduced_elements = 1;
-  bool seen_reduced = false;
-  for (int64_t d : m2m) {
-    if (in.dim(static_cast<int>(d)) == 1) continue;
-    if (reduced(d)) {
-      reduced_elements *= in.dim(static_cast<int>(d));
-      seen_reduced = true;
-    } else if (!seen_reduced) {
-      minor *= in.dim(static_cast<int>(d));
-    }
-  }
-  if (reduced_elements <= 1) return true;  // nothing reduced: a copy
-  constexpr int64_t kWarp = 32;
-  if (minor == 1) return !(reduced_elements >= kWarp || kWarp % reduced_elements == 0);
-  const int64_t major = reduced_elements;
-  return major < kWarp || (major < 2 * kWarp && minor < kWarp) || (major < 4 * kWarp && minor < 8) ||
-         (major < 8 * kWarp && minor < 3);
-}
-
 bool IsElementalReduceProducer(const Instruction& p) {
   if (p.opcode() == Opcode::kReduce) return ReductionPrefersElemental(p);
   if (p.opcode() != Opcode::kFusion || p.fusion_kind() != FusionKind::kLoop || p.shape().IsTuple() ||

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/cost/cost_model.h"
 #include "core/ir/instruction.h"
 
 namespace hloscope {
@@ -81,11 +82,7 @@ bool HasDefaultLayout(const Shape& s);
 // reduction's columns at most 32 × 128 elements.
 bool ReductionRaceFree(const Instruction& reduce);
 
-// XLA's !IsUnnestedReductionFasterThanElemental: a row reduction of rows
-// shorter than a warp (32) that do not divide it, or a small column
-// reduction (reduced extent < 32, or < 64 with < 32 columns, < 128 with < 8,
-// < 256 with < 3), is emitted elementally by the loop emitter.
-bool ReductionPrefersElemental(const Instruction& reduce);
+// ReductionPrefersElemental: core/cost/cost_model.h (it decides the launch too).
 // A non-variadic reduce that prefers the elemental emitter, or a loop
 // fusion whose reduces all do: a loop-fusible producer in `gpu`.
 bool IsElementalReduceProducer(const Instruction& p);

@@ -150,7 +150,11 @@ Cost CostFused(const Instruction& producer, const std::vector<const Instruction*
     k.cycles = (cache ? cache->CyclesOf(*c) : InstructionCycles(*c)) + pcycles * u;
     for (const InputRead& r : reads) AddRead(k, r, d);
     k.bytes_written = c->shape().byte_size();
-    k.blocks = KernelLaunchBlocks(*c);
+    // A reduction producer taking its consumer as an epilogue launches the
+    // fused kernel as the reduction it was.
+    const Instruction& launch = !LaunchesAsReduction(*c) && LaunchesAsReduction(producer) ? producer : *c;
+    k.blocks = KernelLaunchBlocks(launch);
+    k.threads = KernelLaunchThreads(launch);
     bool matrix = IsMatrix(*c);
     FinishCost(k, d, matrix, matrix ? c->operand(0)->shape().element_type() : PrimitiveType::kF32);
     total += k;

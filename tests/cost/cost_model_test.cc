@@ -216,5 +216,59 @@ ENTRY e {
   EXPECT_EQ(KernelLaunchBlocks(*r), 16384);
 }
 
+// XLA GPU launches a loop kernel with one thread per output element up to
+// 128 per block, and a reduction with one per kept element (times the row
+// when the minor dimension is reduced); its compute time counts only those
+// lanes, at a whole number of flops per nanosecond. Its own numbers for
+// samples/resnet_block.hlo on h100_sxm (tools/xla_gpu_reference.py with
+// --vlog gpu_performance_model=10): an f32[8] add runs 8 threads, 56 flops,
+// 1.75 ns of compute (absl's quarter nanoseconds); the column sum of
+// f32[32,8] to f32[8] (reduce_sum.42.0) runs 8 threads, (256 - 8) x 7 = 1,736 flops in 56 ns,
+// and reads its init value once per output (32 bytes in all, 4 from HBM).
+TEST(CostModel, SmallKernelsComputeOnTheLanesXlaLaunches) {
+  auto m = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[8] parameter(0)
+  q = f32[8] parameter(1)
+  small = f32[8] add(p, q)
+  x = f32[32,8] parameter(2)
+  z = f32[] constant(0)
+  col = f32[8] reduce(x, z), dimensions={0}, to_apply=add
+  y = f32[16,8] parameter(3)
+  row = f32[16] reduce(y, z), dimensions={1}, to_apply=add
+  big = f32[4096] parameter(4)
+  ROOT t = (f32[8], f32[8], f32[16], f32[4096]) tuple(small, col, row, big)
+})");
+  auto h100 = LoadDevice("h100_sxm");
+  ASSERT_TRUE(h100.ok());
+  const Instruction* small = Find(*m, "small");
+  const Instruction* col = Find(*m, "col");
+  const Instruction* row = Find(*m, "row");
+  EXPECT_EQ(KernelLaunchThreads(*small), 8);
+  EXPECT_EQ(KernelLaunchThreads(*col), 8);
+  EXPECT_EQ(KernelLaunchThreads(*row), 128);  // 16 rows of 8
+  EXPECT_EQ(KernelLaunchThreads(*Find(*m, "t")), 128);
+  const Cost a = KernelCost(*small, *h100);
+  EXPECT_DOUBLE_EQ(a.cycles, 56);
+  EXPECT_NEAR(a.compute_us * 1e3, 56.0 / 31, 1e-9);  // 8 lanes x 2 x 1.98 GHz = 31.68 -> 31
+  const Cost c = KernelCost(*col, *h100);
+  EXPECT_DOUBLE_EQ(c.cycles, 1736);
+  EXPECT_NEAR(c.compute_us * 1e3, 56.0, 1e-9);
+  EXPECT_EQ(c.bytes_read, 1024 + 4);
+  EXPECT_EQ(c.bytes_reread_l1, 28);
+  // That column sum is small enough for the loop emitter (XLA: a reduction
+  // is not faster than elemental): a loop over its 8 outputs, which gives
+  // the same 8 threads. The rows of 8 are a real reduction launch.
+  EXPECT_TRUE(ReductionPrefersElemental(*col));
+  EXPECT_FALSE(LaunchesAsReduction(*col));
+  EXPECT_TRUE(LaunchesAsReduction(*row));
+}
+
 }  // namespace
 }  // namespace hloscope

@@ -212,6 +212,37 @@ ENTRY main {
   EXPECT_NE(d->reason.find("expensive and has 2 consumers"), std::string::npos) << d->reason;
 }
 
+// Two row sums, each negated, then added (the layer-norm gradient of the
+// train step). XLA GPU (tools/xla_gpu_reference.py, h100_sxm) fuses each
+// reduction into its negate first: that saves 1.0010 us, fusing a negate
+// into the add 1.0005 us, because the add's fused kernel computes on 16
+// threads while the reduction epilogue keeps the reduction's 128. Then the
+// add stays out ("fusion into output of a reduce fusion would create a loop
+// fusion"): three kernels. Costed on 128 lanes everywhere, the two savings
+// tie and the newer negate goes into the add first: another grouping.
+TEST(PriorityFusionConformance, ReductionEpilogueWinsOverTheSixteenThreadAdd) {
+  const DeviceSpec saved = CurrentDevice();
+  auto h100 = LoadDevice("h100_sxm");
+  ASSERT_TRUE(h100.ok());
+  SetCurrentDevice(*h100);
+  FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[2,8,8] parameter(0)
+  y = f32[2,8,8] parameter(1)
+  c0 = f32[] constant(0)
+  r1 = f32[2,8] reduce(x, c0), dimensions={2}, to_apply=scalar_add
+  r2 = f32[2,8] reduce(y, c0), dimensions={2}, to_apply=scalar_add
+  n1 = f32[2,8] negate(r1)
+  n2 = f32[2,8] negate(r2)
+  ROOT a = f32[2,8] add(n1, n2)
+})");
+  SetCurrentDevice(saved);
+  EXPECT_EQ(r.Group("r1"), r.Group("n1")) << r.Text();
+  EXPECT_EQ(r.Group("r2"), r.Group("n2")) << r.Text();
+  EXPECT_NE(r.Group("n1"), r.Group("a")) << r.Text();
+  EXPECT_NE(r.Group("n2"), r.Group("a")) << r.Text();
+}
+
 // XLA ends priority fusion by fusing one-element constants into their
 // users: the queue fuses broadcast(scalar constant) into the kernel but
 // fusing the scalar itself saves no estimated time, so without that step the
