@@ -53,6 +53,14 @@ step by step ("Fusing operand", "Not fusing operand ... Too many
 parameters"), the reference docs/fusion.md checks our triton-gemm-rewriter
 against.
 
+--costs adds xla_costs.tsv: XLA GPU's own cost-model estimate of every
+instruction of the module priority fusion starts from (the
+hlo_module_before_fusion of priority_fusion_dump.txt), one line each: launch
+blocks and threads per block, flops, bytes read and written, and its read,
+write, compute and total times in ns (gpu_performance_model=10; the log
+itself is dropped unless --vlog asked for that module).  `decisions-diff`
+sets our cost model's estimate beside each.
+
 Known quirks handled for HLO text input:
   * jaxlib imports HLO `copy` as mhlo.copy, which the CUDA plugin rejects; a
     copy is rewritten as a `reshape` to the same shape (semantically the
@@ -490,7 +498,78 @@ def build_parser():
                          "names every GEMM prologue candidate XLA took or "
                          "left out and why ('Too many parameters', "
                          "'Cannot fuse parameter', ...)")
+    ap.add_argument("--costs", action="store_true",
+                    help="write DIR/xla_costs.tsv: XLA's cost-model estimate "
+                         "(blocks, threads, flops, bytes, times) of every "
+                         "instruction priority fusion starts from")
     return ap
+
+
+COSTS_VLOG = "gpu_performance_model=10"
+_RUNTIME_DATA = re.compile(
+    r"EstimateRunTimeForInstruction: (\S+)\n(?:[^\n]*\n)*?"
+    r"[^\n]*Runtime data for HLO: \1\n"
+    r"blocks: \{(\d+), \d+, \d+\}, threads/block: \{(\d+), \d+, \d+\}\n"
+    r"EstimateRunTimeData\{\n(.*?)\n\}", re.S)
+
+
+def _ns(text):
+    """absl's duration text ("0", "6.25ns", "1.5us") in nanoseconds."""
+    text = text.strip()
+    if text == "0":
+        return 0.0
+    m = re.fullmatch(r"([0-9.e+-]+)(ns|us|ms|s)", text)
+    if not m:
+        die(f"unexpected duration {text!r} in XLA's cost log")
+    return float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6,
+                                "s": 1e9}[m.group(2)]
+
+
+def before_fusion_names(dump_text):
+    """Instruction names of the module in priority_fusion_dump.txt's
+    hlo_module_before_fusion (a C-escaped proto string)."""
+    m = re.search(r'hlo_module_before_fusion: "((?:[^"\\]|\\.)*)"', dump_text)
+    if not m:
+        return set()
+    module = m.group(1).encode("latin1").decode("unicode_escape")
+    return set(re.findall(r"^\s*(?:ROOT )?([\w.\-]+) = ", module, re.M))
+
+
+def write_costs(vlog_text, dump_text, path):
+    """XLA's first estimate of each instruction of the pre-fusion module,
+    as tab-separated values; returns how many."""
+    names = before_fusion_names(dump_text)
+    rows = {}
+    for m in _RUNTIME_DATA.finditer(vlog_text):
+        name = m.group(1)
+        if name not in names or name in rows:
+            continue
+        fields = dict(ln.strip().split(": ", 1)
+                      for ln in m.group(4).splitlines() if ": " in ln)
+        rows[name] = [name, m.group(2), m.group(3), fields["flops"],
+                      fields["bytes_read"], fields["bytes_written"],
+                      *("%g" % _ns(fields[k]) for k in
+                        ("read_time", "write_time", "compute_time",
+                         "exec_time"))]
+    header = ("# XLA GPU's cost-model estimate of each instruction before "
+              "priority fusion (gpu_performance_model=10)\n"
+              "name\tblocks\tthreads\tflops\tbytes_read\tbytes_written\t"
+              "read_ns\twrite_ns\tcompute_ns\texec_ns\n")
+    path.write_text(header + "".join("\t".join(r) + "\n"
+                                     for r in rows.values()))
+    return len(rows)
+
+
+def drop_cost_lines(path):
+    """Removes the cost model's per-instruction records from the log (kept
+    in xla_costs.tsv instead)."""
+    out, skipping = [], False
+    for ln in path.read_text(errors="replace").splitlines(keepends=True):
+        if re.match(r"[IWEF] \S+\.cc:\d+\] ", ln):  # a new record
+            skipping = bool(re.match(r"[IWEF] gpu_performance_model(_base)?\.cc:", ln))
+        if not skipping:
+            out.append(ln)
+    path.write_text("".join(out))
 
 
 def start_vlog(spec):
@@ -561,8 +640,10 @@ def main():
         if not args.force:
             die(f"{out} exists and is not empty; pass --force to replace it")
     ensure_venv()
-    if args.vlog:
-        start_vlog(args.vlog)
+    vlog = ",".join(v for v in (args.vlog, COSTS_VLOG if args.costs else None)
+                    if v)
+    if vlog:
+        start_vlog(vlog)
     try:
         import jax  # noqa: F401
     except ImportError as e:
@@ -576,7 +657,7 @@ def main():
     dump_dir = out / "xla_dump"
     dump_dir.mkdir()
 
-    if args.vlog:
+    if vlog:
         # The log is cleaned even when XLA fails (it then says why).
         try:
             with StderrToFile(out / "xla_vlog.txt"):
@@ -588,6 +669,18 @@ def main():
         facts = compile_module(args.input.resolve(), args.device,
                                args.partitions, dump_dir)
     prefix, mapping, ptx_info = collect(dump_dir, out, args.ptx_limit_kb)
+    n_costs = None
+    if args.costs:
+        vlog_path = out / "xla_vlog.txt"
+        dump_path = out / "priority_fusion_dump.txt"
+        n_costs = write_costs(vlog_path.read_text(errors="replace"),
+                              dump_path.read_text(errors="replace")
+                              if dump_path.exists() else "",
+                              out / "xla_costs.tsv")
+        if not args.vlog:
+            vlog_path.unlink()
+        elif "gpu_performance_model=" not in args.vlog:
+            drop_cost_lines(vlog_path)
 
     inp = args.input.resolve()
     try:
@@ -615,10 +708,14 @@ def main():
                             (["--no-raw-dump"] if args.no_raw_dump else []) +
                             (["--ptx-limit-kb", str(args.ptx_limit_kb)]
                              if args.ptx_limit_kb != PTX_LIMIT_KB else []) +
-                            (["--vlog", args.vlog] if args.vlog else [])),
+                            (["--vlog", args.vlog] if args.vlog else []) +
+                            (["--costs"] if args.costs else [])),
     }
     if args.vlog:
         ref["vlog"] = {"modules": args.vlog, "file": "xla_vlog.txt"}
+    if args.costs:
+        ref["costs"] = {"file": "xla_costs.tsv", "instructions": n_costs,
+                        "vlog": COSTS_VLOG}
     (out / "REFERENCE.json").write_text(json.dumps(ref, indent=2) + "\n")
     if args.no_raw_dump:
         shutil.rmtree(dump_dir)

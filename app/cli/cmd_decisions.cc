@@ -1,9 +1,12 @@
 // decisions-diff: our priority fusion decisions against XLA GPU's own log.
 #include <cstdio>
+#include <filesystem>
 
 #include "app/cli/cli_args.h"
 #include "core/cost/device.h"
+#include "core/parser/parser.h"
 #include "core/report/decisions_diff.h"
+#include "core/report/xla_costs.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/session/session.h"
 
@@ -65,6 +68,28 @@ int RunDecisionsDiff(const std::vector<std::string>& argv) {
       diff->gemm_log = log->origin;
     }
   }
+  // XLA's own estimate of each instruction, when the folder has it
+  // (xla_costs.tsv, beside xla_dump/ for the tool's folders): our cost model
+  // on the very module XLA's priority fusion started from.
+  {
+    std::filesystem::path costs_dir(dir);
+    std::error_code ec;
+    if (!std::filesystem::exists(costs_dir / "xla_costs.tsv", ec) && costs_dir.filename() == "xla_dump")
+      costs_dir = costs_dir.parent_path();
+    if (std::filesystem::exists(costs_dir / "xla_costs.tsv", ec)) {
+      auto costs = report::ReadXlaCosts(costs_dir.string());
+      auto dump = costs.ok() ? ReadFileToString(xla->log.origin) : StatusOr<std::string>(costs.status());
+      auto before = dump.ok() ? report::XlaModuleBeforeFusion(*dump, xla->log.origin)
+                              : StatusOr<std::unique_ptr<Module>>(dump.status());
+      if (before.ok()) {
+        diff->instruction_costs = report::CompareInstructionCosts(**before, *costs, *spec);
+        diff->costs_log = costs->origin;
+      } else {
+        std::fprintf(stderr, "hloscope-cli decisions-diff: warning: XLA's cost estimates left out: %s\n",
+                     before.status().message().c_str());
+      }
+    }
+  }
   if (!xla->unresolved.empty())
     std::fprintf(stderr,
                  "hloscope-cli decisions-diff: warning: %zu of %lld names in %s are not instructions of %s (is the log "
@@ -99,7 +124,9 @@ HLOSCOPE_CLI_COMMAND(decisions_diff, "decisions-diff",
                      "scheduling_name metadata, fused contents, structure). For each: our verdict and reason, XLA's\n"
                      "verdict and reason (XLA's words), and both cost estimates (us unfused -> fused);\n"
                      "disagreements first. --device defaults to the preset matching the log's device (h100_sxm for\n"
-                     "the committed references). --svg writes the cost scatter (ours against XLA's). --json:\n"
+                     "the committed references). --svg writes the cost scatter (ours against XLA's). Where DIR\n"
+                     "has xla_costs.tsv (tools/xla_gpu_reference.py --costs), also our cost model against XLA's\n"
+                     "own estimate of every instruction of the module XLA's priority fusion started from. --json:\n"
                      "schema in docs/compare.md (\"decisions-diff\").",
                      RunDecisionsDiff);
 

@@ -420,6 +420,28 @@ std::string DecisionsDiffToText(const DecisionsDiff& d, int max_rows) {
       out += "  " + g.dot + ": XLA " + XlaGemmCandidateLine(g.candidate) + " (line " +
              std::to_string(g.candidate.line) + "); ours " + (g.ours_fused ? "fused it" : "left it out") + "\n";
   }
+  if (d.instruction_costs) {
+    const InstructionCostComparison& c = *d.instruction_costs;
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "cost model per instruction, ours against XLA's own estimates (%s): %lld of %lld within %.0f%% or "
+                  "%.1f ns; launch (blocks, threads per block) as XLA's on %lld\n",
+                  d.costs_log.c_str(), static_cast<long long>(c.within), static_cast<long long>(c.compared),
+                  InstructionCostComparison::kRel * 100, InstructionCostComparison::kAbsNs,
+                  static_cast<long long>(c.same_launch));
+    out += buf;
+    int shown = 0;
+    for (const InstructionCostPair& p : c.pairs) {
+      if (p.within || shown++ >= 5) break;
+      std::snprintf(buf, sizeof buf,
+                    "  %s (%s): ours %.2f ns (%lld x %lld threads), XLA's %.2f ns (%lld x %lld; read %.2f, compute "
+                    "%.2f)\n",
+                    p.name.c_str(), p.opcode.c_str(), p.exec_ns, static_cast<long long>(p.blocks),
+                    static_cast<long long>(p.threads), p.xla.exec_ns, static_cast<long long>(p.xla.blocks),
+                    static_cast<long long>(p.xla.threads), p.xla.read_ns, p.xla.compute_ns);
+      out += buf;
+    }
+  }
   out += "\n";
   int rows = 0;
   for (const ProducerDiff& p : d.producers) {
@@ -478,6 +500,31 @@ std::string DecisionsDiffToJson(const DecisionsDiff& d) {
                         {"xla_reason", g.candidate.reason}, {"line", g.candidate.line}});
     j["gemm"] = {{"log", d.gemm_log}, {"searches", d.gemm->searches}, {"compared", d.gemm->compared},
                  {"agree", d.gemm->agree}, {"differ", std::move(differ)}};
+  }
+  if (d.instruction_costs) {
+    const InstructionCostComparison& c = *d.instruction_costs;
+    J pairs = J::array();
+    for (const InstructionCostPair& p : c.pairs)
+      pairs.push_back({{"name", p.name},
+                       {"opcode", p.opcode},
+                       {"within", p.within},
+                       {"ours", {{"blocks", p.blocks}, {"threads", p.threads}, {"cycles", p.cycles}, {"exec_ns", p.exec_ns}}},
+                       {"xla",
+                        {{"blocks", p.xla.blocks},
+                         {"threads", p.xla.threads},
+                         {"flops", p.xla.flops},
+                         {"read_ns", p.xla.read_ns},
+                         {"write_ns", p.xla.write_ns},
+                         {"compute_ns", p.xla.compute_ns},
+                         {"exec_ns", p.xla.exec_ns},
+                         {"line", p.xla.line}}}});
+    j["instruction_costs"] = {{"file", d.costs_log},
+                              {"compared", c.compared},
+                              {"within", c.within},
+                              {"same_launch", c.same_launch},
+                              {"tolerance", {{"abs_ns", InstructionCostComparison::kAbsNs},
+                                             {"rel", InstructionCostComparison::kRel}}},
+                              {"pairs", std::move(pairs)}};
   }
   return j.dump(2);
 }

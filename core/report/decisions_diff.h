@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/report/xla_costs.h"
 #include "core/report/xla_fusion_log.h"
 #include "core/report/xla_gemm_log.h"
 #include "core/session/session.h"
@@ -76,6 +77,10 @@ struct DecisionsDiff {
   // logged GEMM search, when the dump folder has XLA's log (xla_vlog.txt).
   std::optional<GemmAgreement> gemm;
   std::string gemm_log;  // where it was read
+  // Our cost model against XLA's own estimate of every instruction its
+  // priority fusion started from, when the folder has them (xla_costs.tsv).
+  std::optional<InstructionCostComparison> instruction_costs;
+  std::string costs_log;  // where they were read
 };
 
 // `ours` must hold a priority_fusion step (the `gpu` pipeline).
