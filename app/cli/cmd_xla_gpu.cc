@@ -93,7 +93,9 @@ HLOSCOPE_CLI_COMMAND(xla_gpu, "xla-gpu", "compile a module with XLA's own GPU co
                      "Without Python or JAX it fails saying so. An existing DIR is refused unless --force.\n"
                      "--vlog: what XLA's passes log while compiling, in DIR/xla_vlog.txt (TF_CPP_VMODULE;\n"
                      "default gemm_fusion=6: every GEMM prologue/epilogue candidate XLA took or left out and why,\n"
-                     "which `explain --xla-dump DIR` shows beside our decisions; none: no log).",
+                     "which `explain --xla-dump DIR` shows beside our decisions; none: no log). DIR also gets\n"
+                     "xla_costs.tsv, XLA's cost estimate of every instruction its priority fusion started from,\n"
+                     "which `decisions-diff --xla-dump DIR` sets beside our cost model's.",
                      RunXlaGpu);
 
 }  // namespace hloscope::cli

@@ -40,6 +40,7 @@ std::vector<std::string> XlaGpuCommand(const std::string& tool, const XlaGpuRequ
   if (!r.partitions.empty()) cmd.insert(cmd.end(), {"--partitions", r.partitions});
   if (r.force) cmd.push_back("--force");
   if (!r.vlog.empty()) cmd.insert(cmd.end(), {"--vlog", r.vlog});
+  if (r.costs) cmd.push_back("--costs");
   return cmd;
 }
 

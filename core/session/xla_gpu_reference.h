@@ -37,6 +37,10 @@ struct XlaGpuRequest {
   // OUT/xla_vlog.txt; "" = none. By default its GEMM fusion search, which
   // `explain --xla-dump` sets beside ours.
   std::string vlog = std::string(kXlaGpuDefaultVlog);
+  // XLA's cost estimate of every instruction before its priority fusion
+  // (the tool's --costs, OUT/xla_costs.tsv), which decisions-diff sets
+  // beside ours.
+  bool costs = true;
 };
 
 // The interpreter the command starts; the tool re-executes itself under its

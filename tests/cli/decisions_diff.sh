@@ -66,6 +66,13 @@ expect_rc 0 "decisions-diff with xla_vlog.txt" "$cli" decisions-diff "$src/sampl
   --xla-dump "$src/samples/xla_gpu/transformer_train_step"
 expect_text "GEMM agreement line" "GEMM fusions against XLA's logged search .*: [0-9]* of [0-9]* prologue candidates" \
   "$tmp/out"
+# With xla_costs.tsv (tools/xla_gpu_reference.py --costs): each instruction of
+# XLA's pre-fusion module costed by both models.
+expect_text "per-instruction cost line" \
+  "cost model per instruction, ours against XLA's own estimates .*: [0-9]* of [0-9]* within 5% or 0.3 ns" "$tmp/out"
+expect_rc 0 "decisions-diff --json with xla_costs.tsv" "$cli" decisions-diff \
+  "$src/samples/resnet_block.hlo" --xla-dump "$src/samples/xla_gpu/resnet_block" --json
+expect_text "json has instruction_costs" '"instruction_costs"' "$tmp/out"
 # explain --xla-dump on a dot: XLA's GEMM fusion search, from the reference's
 # xla_vlog.txt (xla-gpu's default --vlog gemm_fusion=6), candidate by candidate.
 tt="$src/samples/xla_gpu/transformer_train_step"

@@ -22,6 +22,7 @@ if [ -x "$src/.venv-xla-gpu/bin/python" ]; then
   if "$cli" xla-gpu "$src/samples/softmax.hlo" --out "$tmp/ref" >"$tmp/o" 2>&1; then
     "$cli" parse "$tmp/ref/after_optimizations.txt" >/dev/null || { echo "FAIL: XLA GPU's output does not parse"; fail=1; }
     grep -q "triton_softmax" "$tmp/ref/after_optimizations.txt" || { echo "FAIL: no triton_softmax fusion"; fail=1; }
+    grep -q "^name	blocks	threads" "$tmp/ref/xla_costs.tsv" || { echo "FAIL: no xla_costs.tsv"; fail=1; }
   else
     echo "FAIL: xla-gpu with the venv present:"; tail -5 "$tmp/o"; fail=1
   fi

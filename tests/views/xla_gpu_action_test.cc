@@ -74,13 +74,17 @@ ap.add_argument("--device", default="h100_sxm")
 ap.add_argument("--out")
 ap.add_argument("--force", action="store_true")
 ap.add_argument("--vlog")
+ap.add_argument("--costs", action="store_true")
 a = ap.parse_args()
 ref = "%1"
 print(f"compiling {a.input} for {a.device}", file=sys.stderr, flush=True)
 if a.vlog != "gemm_fusion=6":
     sys.exit(f"expected --vlog gemm_fusion=6 (XLA's GEMM search log), got {a.vlog}")
+if not a.costs:
+    sys.exit("expected --costs (XLA's cost estimate per instruction)")
 os.makedirs(a.out, exist_ok=True)
 shutil.copyfile(ref + "/xla_vlog.txt", os.path.join(a.out, "xla_vlog.txt"))
+shutil.copyfile(ref + "/xla_costs.tsv", os.path.join(a.out, "xla_costs.tsv"))
 dump = os.path.join(a.out, "xla_dump")
 os.makedirs(dump, exist_ok=True)
 p = os.path.join(dump, "module_0001.jit_x.")
