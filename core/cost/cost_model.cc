@@ -16,6 +16,7 @@ Cost& Cost::operator+=(const Cost& o) {
   bytes_written += o.bytes_written;
   bytes_reread_l1 += o.bytes_reread_l1;
   bytes_reread_l2 += o.bytes_reread_l2;
+  bytes_reread_hbm += o.bytes_reread_hbm;
   memory_us += o.memory_us;
   compute_us += o.compute_us;
   launch_us += o.launch_us;
@@ -444,22 +445,6 @@ int64_t ReducedElements(const Instruction& r) {
 }
 }  // namespace
 
-int64_t KernelLaunchBlocks(const Instruction& k) {
-  int64_t blocks = KernelBlocks(k.shape());
-  int64_t in = 0;
-  if (k.opcode() == Opcode::kReduce) {
-    in = ReducedElements(k);
-  } else if (k.opcode() == Opcode::kFusion && k.fused_computation() && k.fused_computation()->root()) {
-    const Instruction* root = k.fused_computation()->root();
-    if (root->opcode() == Opcode::kReduce) in = ReducedElements(*root);
-    if (root->opcode() == Opcode::kTuple)
-      for (int n = 0; n < root->operand_count(); ++n)
-        if (root->operand(n)->opcode() == Opcode::kReduce) in = std::max(in, ReducedElements(*root->operand(n)));
-  }
-  if (in > 0) blocks = std::max(blocks, (in + 1023) / 1024);
-  return blocks;
-}
-
 bool ReductionPrefersElemental(const Instruction& reduce) {
   if (reduce.opcode() != Opcode::kReduce || reduce.shape().IsTuple() || reduce.operand_count() != 2) return false;
   const Shape& in = reduce.operand(0)->shape();
@@ -512,28 +497,60 @@ const Instruction* HeroReduce(const Instruction& k) {
 }
 }  // namespace
 
+// The shape of a reduction as XLA's reduction emitter sees it, its input in
+// physical order (minor to major, dimensions of 1 left out): a row
+// reduction reduces the minor-most dimension, a column reduction keeps it.
+struct ReduceGeometry {
+  bool column = false;
+  int64_t kept = 1;        // output elements
+  int64_t row = 1;         // a row reduction's reduced minor-most run
+  int64_t kept_minor = 1;  // a column reduction's kept dims minor to the reduced ones
+};
+
+ReduceGeometry GeometryOf(const Instruction& r) {
+  ReduceGeometry g;
+  const Shape& in = r.operand(0)->shape();
+  const std::vector<int64_t>& dims = r.dimensions();
+  auto reduced = [&](int64_t dim) { return std::find(dims.begin(), dims.end(), dim) != dims.end(); };
+  std::vector<int64_t> order;
+  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank())
+    order = in.layout().minor_to_major;
+  else
+    for (int64_t dim = in.rank() - 1; dim >= 0; --dim) order.push_back(dim);
+  bool first = true, in_run = true;
+  for (int64_t dim : order) {
+    const int64_t n = in.dims()[static_cast<size_t>(dim)];
+    if (!reduced(dim)) g.kept *= n;
+    if (n == 1) continue;
+    if (first) g.column = !reduced(dim), first = false;
+    if (in_run && reduced(dim) == !g.column) {
+      (g.column ? g.kept_minor : g.row) *= n;
+    } else {
+      in_run = false;
+    }
+  }
+  return g;
+}
+
 bool LaunchesAsReduction(const Instruction& k) { return HeroReduce(k) != nullptr; }
+
+int64_t KernelLaunchBlocks(const Instruction& k) {
+  int64_t blocks = KernelBlocks(k.shape());
+  if (const Instruction* r = HeroReduce(k); r && r->operand_count() >= 2 && r->operand(0)->shape().IsArray()) {
+    const ReduceGeometry g = GeometryOf(*r);
+    // A column reduction: 32 x 32 threads per block, each block 64 columns
+    // (two per thread) down every row.
+    if (g.column) return std::max<int64_t>(1, g.kept / g.kept_minor * ((g.kept_minor + 63) / 64));
+    blocks = std::max(blocks, (ReducedElements(*r) + 1023) / 1024);
+  }
+  return blocks;
+}
 
 int64_t KernelLaunchThreads(const Instruction& k) {
   if (const Instruction* r = HeroReduce(k); r && r->operand_count() >= 2 && r->operand(0)->shape().IsArray()) {
-    const Shape& in = r->operand(0)->shape();
-    const std::vector<int64_t>& dims = r->dimensions();
-    auto reduced = [&](int64_t dim) { return std::find(dims.begin(), dims.end(), dim) != dims.end(); };
-    int64_t kept = 1;
-    for (int64_t dim = 0; dim < in.rank(); ++dim)
-      if (!reduced(dim)) kept *= in.dims()[static_cast<size_t>(dim)];
-    // The reduced dimensions that are physically minor-most form the row.
-    int64_t row = 1;
-    std::vector<int64_t> order;
-    if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank())
-      order = in.layout().minor_to_major;
-    else
-      for (int64_t dim = in.rank() - 1; dim >= 0; --dim) order.push_back(dim);
-    for (int64_t dim : order) {
-      if (!reduced(dim)) break;
-      row *= in.dims()[static_cast<size_t>(dim)];
-    }
-    return std::clamp<int64_t>(kept * row, 1, 1024);
+    const ReduceGeometry g = GeometryOf(*r);
+    if (g.column) return 1024;
+    return std::clamp<int64_t>(g.kept * g.row, 1, 1024);
   }
   int64_t e = 0;
   const Shape& out = k.shape();
@@ -556,7 +573,8 @@ void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_
     l2_bw = std::min(l2_bw, cap);
   }
   c.memory_us = (static_cast<double>(c.bytes_read) / read_bw + static_cast<double>(c.bytes_reread_l1) / l1_bw +
-                 static_cast<double>(c.bytes_reread_l2) / l2_bw + static_cast<double>(c.bytes_written) / d.BytesPerSecond()) *
+                 static_cast<double>(c.bytes_reread_l2) / l2_bw + static_cast<double>(c.bytes_reread_hbm) / read_bw +
+                 static_cast<double>(c.bytes_written) / d.BytesPerSecond()) *
                 1e6;
   if (matrix) {
     c.compute_us = c.flops / d.MatrixFlopsPerSecond(matrix_type) * 1e6;
@@ -624,6 +642,13 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
     }
     r.total = std::max(r.net, TimesBytes(util, o->shape()));
     AddRead(c, r, d);
+    // An unfused elementwise op reads an operand once per operand slot that
+    // names it (XLA's GpuHloCostAnalysis: x·x reads x twice).
+    if (members.size() == 1 && IsElementwise(members[0]->opcode())) {
+      int64_t uses = 0;
+      for (const Instruction* x : members[0]->operands()) uses += x == o;
+      if (uses > 1) c.bytes_reread_hbm += (uses - 1) * r.net;
+    }
   }
   FinishCost(c, d, matrix, mtype);
   return c;

@@ -29,6 +29,9 @@ struct Cost {
   // XLA's GPU cost analysis counts them: from L1 (inputs under 2 kB per SM,
   // 20x HBM bandwidth) or L2 (2.5x). Time only, not HBM traffic.
   int64_t bytes_reread_l1 = 0, bytes_reread_l2 = 0;
+  // Bytes XLA's estimate reads again at HBM speed: an unfused elementwise op
+  // that takes one operand twice (x·x) is charged a read per operand.
+  int64_t bytes_reread_hbm = 0;
   // Thread blocks of a kernel (0: not known, the whole device). XLA's
   // estimate lets one block read 32 bytes per clock.
   int64_t blocks = 0;

@@ -61,19 +61,20 @@ TEST(XlaCosts, MalformedTablesAreLocatedErrors) {
   EXPECT_FALSE(XlaModuleBeforeFusion("hlo_module_before_fusion: \"HloModule m\n", "g.txt").ok());
 }
 
-// The share of instructions within tolerance when each table was committed
-// (2026-12-05, after the launch-shaped compute time): attention 16/16,
-// embedding_xent 26/28, layer_norm 4/4, mlp_gelu 94/95, resnet_block 74/78,
-// resnet_block_large 74/84, scan_rnn 8/9, softmax 1/1, transformer_block
-// 30/31, transformer_train_step 796/809. What is left: XLA's loop emitter
-// unrolls large kernels (4 elements a thread, a quarter of the blocks), its
-// transpose and column-reduction emitters launch 32 x 32 tiles, an unfused
-// x·x reads x twice, and a concatenate gets 153,600 flops from XLA's model.
+// The instructions within tolerance, measured 2026-12-05 after the column
+// reductions' launch and the unfused x·x's two reads: attention 16/16,
+// embedding_xent 26/28, layer_norm 4/4, mlp_gelu 95/95, resnet_block 77/78,
+// resnet_block_large 83/84, scan_rnn 8/9, softmax 1/1, transformer_block
+// 31/31, transformer_train_step 805/809 (796 before those two). What is
+// left: a concatenate, to which XLA's model gives 153,600 flops, a scatter
+// and a while loop's dynamic slices; and the launch of large loop kernels,
+// which XLA unrolls (4 elements a thread, a quarter of the blocks) without
+// a change in time, as they have enough blocks either way.
 const std::map<std::string, int64_t> kWithinFloor = {
     {"attention", 16},          {"attention_large", 16},  {"embedding_xent", 26},    {"layer_norm", 4},
-    {"layer_norm_large", 4},    {"mlp_gelu", 94},         {"mlp_gelu_bf16", 0},      {"mlp_gelu_large", 94},
-    {"resnet_block", 74},       {"resnet_block_large", 74}, {"scan_rnn", 8},         {"softmax", 1},
-    {"transformer_block", 30},  {"transformer_block_large", 30}, {"transformer_train_step", 796}};
+    {"layer_norm_large", 4},    {"mlp_gelu", 95},         {"mlp_gelu_bf16", 0},      {"mlp_gelu_large", 95},
+    {"resnet_block", 77},       {"resnet_block_large", 83}, {"scan_rnn", 8},         {"softmax", 1},
+    {"transformer_block", 31},  {"transformer_block_large", 31}, {"transformer_train_step", 805}};
 
 TEST(XlaCosts, CommittedReferencesAgreeWithOurCostModel) {
   auto h100 = LoadDevice("h100_sxm");
