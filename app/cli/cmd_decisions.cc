@@ -1,10 +1,8 @@
 // decisions-diff: our priority fusion decisions against XLA GPU's own log.
 #include <cstdio>
-#include <filesystem>
 
 #include "app/cli/cli_args.h"
 #include "core/cost/device.h"
-#include "core/parser/parser.h"
 #include "core/report/decisions_diff.h"
 #include "core/report/xla_costs.h"
 #include "core/report/xla_fusion_log.h"
@@ -69,26 +67,14 @@ int RunDecisionsDiff(const std::vector<std::string>& argv) {
     }
   }
   // XLA's own estimate of each instruction, when the folder has it
-  // (xla_costs.tsv, beside xla_dump/ for the tool's folders): our cost model
-  // on the very module XLA's priority fusion started from.
-  {
-    std::filesystem::path costs_dir(dir);
-    std::error_code ec;
-    if (!std::filesystem::exists(costs_dir / "xla_costs.tsv", ec) && costs_dir.filename() == "xla_dump")
-      costs_dir = costs_dir.parent_path();
-    if (std::filesystem::exists(costs_dir / "xla_costs.tsv", ec)) {
-      auto costs = report::ReadXlaCosts(costs_dir.string());
-      auto dump = costs.ok() ? ReadFileToString(xla->log.origin) : StatusOr<std::string>(costs.status());
-      auto before = dump.ok() ? report::XlaModuleBeforeFusion(*dump, xla->log.origin)
-                              : StatusOr<std::unique_ptr<Module>>(dump.status());
-      if (before.ok()) {
-        diff->instruction_costs = report::CompareInstructionCosts(**before, *costs, *spec);
-        diff->costs_log = costs->origin;
-      } else {
-        std::fprintf(stderr, "hloscope-cli decisions-diff: warning: XLA's cost estimates left out: %s\n",
-                     before.status().message().c_str());
-      }
-    }
+  // (xla_costs.tsv): our cost model on the very module XLA's priority fusion
+  // started from.
+  if (auto costs = report::InstructionCostsBesideLog(xla->log.origin, *spec); !costs.ok()) {
+    std::fprintf(stderr, "hloscope-cli decisions-diff: warning: XLA's cost estimates left out: %s\n",
+                 costs.status().message().c_str());
+  } else if (*costs) {
+    diff->instruction_costs = std::move((*costs)->comparison);
+    diff->costs_log = (*costs)->table;
   }
   if (!xla->unresolved.empty())
     std::fprintf(stderr,

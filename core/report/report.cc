@@ -305,6 +305,12 @@ StatusOr<Report> BuildReport(Module& m, const ReportOptions& opts) {
           dd->gemm = CompareGemmSearches(**before, *opts.xla_gemm);
           dd->gemm_log = opts.xla_gemm->origin;
         }
+      if (auto costs = InstructionCostsBesideLog(opts.xla_fusion->log.origin, device); !costs.ok()) {
+        Progress(opts, "XLA's cost estimates left out: " + costs.status().message());
+      } else if (*costs) {
+        dd->instruction_costs = std::move((*costs)->comparison);
+        dd->costs_log = (*costs)->table;
+      }
       J dj = J::parse(DecisionsDiffToJson(*dd));
       dj.erase("format");
       d["decisions_vs_xla"] = std::move(dj);

@@ -147,4 +147,22 @@ InstructionCostComparison CompareInstructionCosts(const Module& before_fusion, c
   return out;
 }
 
+StatusOr<std::optional<InstructionCostsFound>> InstructionCostsBesideLog(const std::string& log_path,
+                                                                        const DeviceSpec& device) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = fs::path(log_path).parent_path();
+  fs::path table = dir / "xla_costs.tsv";
+  // A raw dump: its logs are in xla_dump/, the table beside that folder.
+  if (!fs::exists(table, ec) && dir.filename() == "xla_dump") table = dir.parent_path() / "xla_costs.tsv";
+  if (!fs::exists(table, ec)) return std::optional<InstructionCostsFound>();
+  ASSIGN_OR_RETURN(XlaCostTable costs, ReadXlaCosts(table.string()));
+  ASSIGN_OR_RETURN(std::string dump, ReadFileToString(log_path));
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> before, XlaModuleBeforeFusion(dump, log_path));
+  InstructionCostsFound found;
+  found.comparison = CompareInstructionCosts(*before, costs, device);
+  found.table = costs.origin;
+  return std::optional<InstructionCostsFound>(std::move(found));
+}
+
 }  // namespace hloscope::report

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,5 +65,16 @@ struct InstructionCostComparison {
 // `before_fusion` that launches a kernel and that the table names.
 InstructionCostComparison CompareInstructionCosts(const Module& before_fusion, const XlaCostTable& xla,
                                                   const DeviceSpec& device);
+
+// For a priority_fusion_dump.txt at `log_path`: the xla_costs.tsv beside it
+// (a reference folder) or one folder up (the tool's folder, whose raw dump
+// is xla_dump/), compared on the log's module before fusion. nullopt when
+// there is no table; an error when there is one that cannot be read.
+struct InstructionCostsFound {
+  InstructionCostComparison comparison;
+  std::string table;  // the file read
+};
+StatusOr<std::optional<InstructionCostsFound>> InstructionCostsBesideLog(const std::string& log_path,
+                                                                        const DeviceSpec& device);
 
 }  // namespace hloscope::report

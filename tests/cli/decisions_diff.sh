@@ -94,4 +94,7 @@ expect_rc 0 "report --xla-dump with xla_vlog.txt" "$cli" report "$src/samples/tr
   --out "$tmp/rep2" --xla-dump "$src/samples/xla_gpu/transformer_block" --quiet
 expect_text "report gemm paragraph" "GEMM fusions against XLA's logged search" "$tmp/rep2/report.html"
 expect_text "report gemm json" '"gemm"' "$tmp/rep2/report.json"
+expect_text "report per-instruction costs" "Our cost model against XLA's own estimate of each instruction" \
+  "$tmp/rep2/report.html"
+expect_text "report per-instruction costs json" '"instruction_costs"' "$tmp/rep2/report.json"
 exit $fail
