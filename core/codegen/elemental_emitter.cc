@@ -1,7 +1,13 @@
 // The elemental generator (XLA's elemental IR emitter idea): the value of an
 // instruction at a multi-dimensional index, built from its operands' values
-// at the indices they map to. Index arithmetic for the data-movement ops is
-// here; the scalar arithmetic is in elemental_scalar.cc.
+// at the indices they map to. Here: operand access, constants, the index
+// arithmetic of the data-movement ops (broadcast, reshape, transpose, slice,
+// dynamic-(update-)slice, concatenate, pad, gather, bitcast-convert), the
+// per-opcode dispatch, layout-aware and packed sub-byte loads and stores,
+// scalar computations and the kernel function's signature. The ops whose
+// element is a loop over operand elements (reduce, reduce-window, dot) are in
+// elemental_emitter_reductions.cc; the scalar arithmetic is in
+// elemental_scalar.cc.
 #include <algorithm>
 #include <map>
 
@@ -11,6 +17,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include "core/codegen/elemental_emitter_internal.h"
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
@@ -22,13 +29,14 @@
 namespace hloscope::codegen {
 
 using llvm::Value;
-using Index = std::vector<Value*>;
 
-namespace {
-
-Status OpError(const Instruction& instr, const std::string& why) {
+Status elemental_internal::OpError(const Instruction& instr, const std::string& why) {
   return Status::Error("codegen: " + std::string(OpcodeName(instr.opcode())) + " %" + instr.name() + ": " + why);
 }
+
+using elemental_internal::OpError;
+
+namespace {
 
 bool Has(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
@@ -89,613 +97,392 @@ StatusOr<Value*> LiteralElement(llvm::IRBuilderBase& b, const Instruction& instr
 
 }  // namespace
 
-struct ElementalEmitter::Impl {
-  llvm::IRBuilderBase& b;
-  const KernelSpec& spec;
-  std::vector<Value*> args;
-  std::vector<int> operand_first_arg;  // per operand of spec.instr
-  std::map<std::pair<const Instruction*, Index>, Value*> cache;
-  std::map<const Instruction*, llvm::GlobalVariable*> constants;
-  std::map<const Instruction*, ElementalEmitter::Generator> overrides;
-  ElementalEmitter* self;
-
-  Impl(llvm::IRBuilderBase& b, const KernelSpec& s, std::vector<Value*> a, ElementalEmitter* e)
-      : b(b), spec(s), args(std::move(a)), self(e) {
-    for (size_t i = 0; i < spec.args.size(); ++i) {
-      const KernelArg& arg = spec.args[i];
-      if (arg.is_output || arg.operand < 0) continue;
-      if (static_cast<int>(operand_first_arg.size()) <= arg.operand) operand_first_arg.resize(arg.operand + 1, -1);
-      if (operand_first_arg[arg.operand] < 0) operand_first_arg[arg.operand] = static_cast<int>(i);
-    }
+ElementalEmitter::Impl::Impl(llvm::IRBuilderBase& b, const KernelSpec& s, std::vector<Value*> a,
+                             ElementalEmitter* e)
+    : b(b), spec(s), args(std::move(a)), self(e) {
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    const KernelArg& arg = spec.args[i];
+    if (arg.is_output || arg.operand < 0) continue;
+    if (static_cast<int>(operand_first_arg.size()) <= arg.operand) operand_first_arg.resize(arg.operand + 1, -1);
+    if (operand_first_arg[arg.operand] < 0) operand_first_arg[arg.operand] = static_cast<int>(i);
   }
+}
 
-  bool IsKernelInstr(const Instruction* instr) const {
-    return instr == spec.instr && spec.instr->opcode() != Opcode::kFusion;
+bool ElementalEmitter::Impl::IsKernelInstr(const Instruction* instr) const {
+  return instr == spec.instr && spec.instr->opcode() != Opcode::kFusion;
+}
+
+StatusOr<int> ElementalEmitter::Impl::ArgOfOperand(const Instruction& user, int operand) const {
+  if (operand >= static_cast<int>(operand_first_arg.size()) || operand_first_arg[operand] < 0)
+    return OpError(user, "operand " + std::to_string(operand) + " has no kernel argument");
+  return operand_first_arg[operand];
+}
+
+// Value of operand `k` of `instr` at `index`.
+StatusOr<Value*> ElementalEmitter::Impl::Operand(const Instruction* instr, int k, const Index& index) {
+  if (IsKernelInstr(instr)) {
+    ASSIGN_OR_RETURN(int arg, ArgOfOperand(*instr, k));
+    if (!instr->operand(k)->shape().IsArray()) return OpError(*instr, "tuple-shaped operands are not supported");
+    return self->Load(arg, index);
   }
+  return self->Emit(instr->operand(k), index);
+}
 
-  StatusOr<int> ArgOfOperand(const Instruction& user, int operand) const {
-    if (operand >= static_cast<int>(operand_first_arg.size()) || operand_first_arg[operand] < 0)
-      return OpError(user, "operand " + std::to_string(operand) + " has no kernel argument");
-    return operand_first_arg[operand];
+StatusOr<Value*> ElementalEmitter::Impl::ScalarOperandI64(const Instruction* instr, int k) {
+  ASSIGN_OR_RETURN(Value * v, Operand(instr, k, {}));
+  return IndexToI64(b, v, instr->operand(k)->shape().element_type());
+}
+
+Value* ElementalEmitter::Impl::Clamp(Value* v, int64_t lo, int64_t hi) {
+  v = b.CreateSelect(b.CreateICmpSLT(v, b.getInt64(lo)), b.getInt64(lo), v);
+  return b.CreateSelect(b.CreateICmpSGT(v, b.getInt64(hi)), b.getInt64(hi), v);
+}
+
+StatusOr<Value*> ElementalEmitter::Impl::Constant(const Instruction* instr, const Index& index) {
+  const Literal* lit = instr->literal();
+  if (!lit || lit->elided() || !instr->shape().IsArray()) return OpError(*instr, "constant has no array value");
+  if (lit->is_splat() || lit->num_elements() == 1) return LiteralElement(b, *instr, *lit, 0);
+  PrimitiveType t = lit->shape().element_type();
+  RETURN_IF_ERROR(CheckSupportedType(t, "constant %" + instr->name()));
+  llvm::Type* st = LlvmStorageType(t, b.getContext());
+  llvm::GlobalVariable*& g = constants[instr];
+  if (!g) {
+    llvm::Module* m = b.GetInsertBlock()->getModule();
+    auto data = llvm::ConstantDataArray::getRaw(
+        llvm::StringRef(reinterpret_cast<const char*>(lit->raw()), lit->raw_size()), lit->num_elements(), st);
+    g = new llvm::GlobalVariable(*m, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data,
+                                 "const_" + std::to_string(instr->id()));
+    g->setAlignment(llvm::Align(16));
   }
+  Value* linear = Linearize(b, instr->shape(), RowMajor(instr->shape().rank()), index);
+  Value* v = b.CreateLoad(st, b.CreateInBoundsGEP(st, g, linear));
+  if (t == PrimitiveType::kPred) v = b.CreateICmpNE(v, b.getInt8(0));
+  if (IsSubByte(t)) v = b.CreateTrunc(v, RegisterType(t, b.getContext()));  // the literal's unpacked byte
+  return v;
+}
 
-  // Value of operand `k` of `instr` at `index`.
-  StatusOr<Value*> Operand(const Instruction* instr, int k, const Index& index) {
-    if (IsKernelInstr(instr)) {
-      ASSIGN_OR_RETURN(int arg, ArgOfOperand(*instr, k));
-      if (!instr->operand(k)->shape().IsArray()) return OpError(*instr, "tuple-shaped operands are not supported");
-      return self->Load(arg, index);
-    }
-    return self->Emit(instr->operand(k), index);
-  }
+// Emits `then_fn` only when `cond` holds, else `else_value`; the cache
+// entries made inside the branch are dropped (they do not dominate).
+template <class F>
+StatusOr<Value*> ElementalEmitter::Impl::Guarded(Value* cond, F&& then_fn, Value* else_value) {
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  auto* then_bb = llvm::BasicBlock::Create(b.getContext(), "in_bounds", f);
+  auto* merge_bb = llvm::BasicBlock::Create(b.getContext(), "merge", f);
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  b.CreateCondBr(cond, then_bb, merge_bb);
+  b.SetInsertPoint(then_bb);
+  auto saved = cache;
+  StatusOr<Value*> v = then_fn();
+  cache = std::move(saved);
+  if (!v.ok()) return v;
+  llvm::BasicBlock* then_end = b.GetInsertBlock();
+  b.CreateBr(merge_bb);
+  b.SetInsertPoint(merge_bb);
+  llvm::PHINode* phi = b.CreatePHI(else_value->getType(), 2);
+  phi->addIncoming(*v, then_end);
+  phi->addIncoming(else_value, from);
+  return static_cast<Value*>(phi);
+}
 
-  StatusOr<Value*> ScalarOperandI64(const Instruction* instr, int k) {
-    ASSIGN_OR_RETURN(Value * v, Operand(instr, k, {}));
-    return IndexToI64(b, v, instr->operand(k)->shape().element_type());
-  }
-
-  Value* Clamp(Value* v, int64_t lo, int64_t hi) {
-    v = b.CreateSelect(b.CreateICmpSLT(v, b.getInt64(lo)), b.getInt64(lo), v);
-    return b.CreateSelect(b.CreateICmpSGT(v, b.getInt64(hi)), b.getInt64(hi), v);
-  }
-
-  StatusOr<Value*> Constant(const Instruction* instr, const Index& index) {
-    const Literal* lit = instr->literal();
-    if (!lit || lit->elided() || !instr->shape().IsArray()) return OpError(*instr, "constant has no array value");
-    if (lit->is_splat() || lit->num_elements() == 1) return LiteralElement(b, *instr, *lit, 0);
-    PrimitiveType t = lit->shape().element_type();
-    RETURN_IF_ERROR(CheckSupportedType(t, "constant %" + instr->name()));
-    llvm::Type* st = LlvmStorageType(t, b.getContext());
-    llvm::GlobalVariable*& g = constants[instr];
-    if (!g) {
-      llvm::Module* m = b.GetInsertBlock()->getModule();
-      auto data = llvm::ConstantDataArray::getRaw(
-          llvm::StringRef(reinterpret_cast<const char*>(lit->raw()), lit->raw_size()), lit->num_elements(), st);
-      g = new llvm::GlobalVariable(*m, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data,
-                                   "const_" + std::to_string(instr->id()));
-      g->setAlignment(llvm::Align(16));
-    }
-    Value* linear = Linearize(b, instr->shape(), RowMajor(instr->shape().rank()), index);
-    Value* v = b.CreateLoad(st, b.CreateInBoundsGEP(st, g, linear));
-    if (t == PrimitiveType::kPred) v = b.CreateICmpNE(v, b.getInt8(0));
-    if (IsSubByte(t)) v = b.CreateTrunc(v, RegisterType(t, b.getContext()));  // the literal's unpacked byte
-    return v;
-  }
-
-  // Emits `then_fn` only when `cond` holds, else `else_value`; the cache
-  // entries made inside the branch are dropped (they do not dominate).
-  template <class F>
-  StatusOr<Value*> Guarded(Value* cond, F&& then_fn, Value* else_value) {
-    llvm::Function* f = b.GetInsertBlock()->getParent();
-    auto* then_bb = llvm::BasicBlock::Create(b.getContext(), "in_bounds", f);
-    auto* merge_bb = llvm::BasicBlock::Create(b.getContext(), "merge", f);
-    llvm::BasicBlock* from = b.GetInsertBlock();
-    b.CreateCondBr(cond, then_bb, merge_bb);
-    b.SetInsertPoint(then_bb);
+StatusOr<Value*> ElementalEmitter::Impl::Concatenate(const Instruction* instr, const Index& index) {
+  int64_t d = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  auto* merge_bb = llvm::BasicBlock::Create(b.getContext(), "concat_merge", f);
+  std::vector<std::pair<Value*, llvm::BasicBlock*>> incoming;
+  int64_t offset = 0;
+  for (int k = 0; k < instr->operand_count(); ++k) {
+    int64_t size = instr->operand(k)->shape().dim(static_cast<int>(d));
+    bool last = k + 1 == instr->operand_count();
+    llvm::BasicBlock* body = llvm::BasicBlock::Create(b.getContext(), "concat_operand", f, merge_bb);
+    llvm::BasicBlock* next = last ? nullptr : llvm::BasicBlock::Create(b.getContext(), "concat_next", f, merge_bb);
+    if (last) b.CreateBr(body);
+    else b.CreateCondBr(b.CreateICmpSLT(index[d], b.getInt64(offset + size)), body, next);
+    b.SetInsertPoint(body);
+    Index sub = index;
+    sub[d] = b.CreateSub(index[d], b.getInt64(offset));
     auto saved = cache;
-    StatusOr<Value*> v = then_fn();
+    StatusOr<Value*> v = Operand(instr, k, sub);
     cache = std::move(saved);
     if (!v.ok()) return v;
-    llvm::BasicBlock* then_end = b.GetInsertBlock();
+    incoming.push_back({*v, b.GetInsertBlock()});
     b.CreateBr(merge_bb);
-    b.SetInsertPoint(merge_bb);
-    llvm::PHINode* phi = b.CreatePHI(else_value->getType(), 2);
-    phi->addIncoming(*v, then_end);
-    phi->addIncoming(else_value, from);
-    return static_cast<Value*>(phi);
+    if (next) b.SetInsertPoint(next);
+    offset += size;
   }
+  b.SetInsertPoint(merge_bb);
+  llvm::PHINode* phi = b.CreatePHI(incoming[0].first->getType(), static_cast<unsigned>(incoming.size()));
+  for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
+  return static_cast<Value*>(phi);
+}
 
-  // reduce-window of one array, one output element (VariadicReduction with
-  // N = 1): init, then the reducer over the window's in-bounds positions in
-  // row-major window order (the interpreter's order; padding and holes of
-  // base dilation are skipped).
-  StatusOr<Value*> ReduceWindow(const Instruction* instr, const Index& index) {
-    if (instr->operand_count() != 2 || !instr->shape().IsArray())
-      return OpError(*instr, "a reduce-window of several inputs is computed through get-tuple-element");
-    ASSIGN_OR_RETURN(std::vector<Value*> v, VariadicReduction(instr, index));
-    return v[0];
+StatusOr<Value*> ElementalEmitter::Impl::Pad(const Instruction* instr, const Index& index) {
+  const Shape& in = instr->operand(0)->shape();
+  const auto& pads = instr->attrs().padding;
+  if (static_cast<int>(pads.size()) != in.rank()) return OpError(*instr, "padding needs one entry per dimension");
+  ASSIGN_OR_RETURN(Value * pad_value, Operand(instr, 1, {}));
+  Value* ok = b.getTrue();
+  Index src(in.rank());
+  for (int d = 0; d < in.rank(); ++d) {
+    Value* t = b.CreateSub(index[d], b.getInt64(pads[d].lo));
+    Value* step = b.getInt64(pads[d].interior + 1);
+    ok = b.CreateAnd(ok, b.CreateICmpSGE(t, b.getInt64(0)));
+    Value* q = t;
+    if (pads[d].interior > 0) {
+      ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateSRem(t, step), b.getInt64(0)));
+      q = b.CreateSDiv(t, step);
+    }
+    ok = b.CreateAnd(ok, b.CreateICmpSLT(q, b.getInt64(in.dim(d))));
+    src[d] = q;
   }
+  return Guarded(ok, [&] { return Operand(instr, 0, src); }, pad_value);
+}
 
-  // A reduce or reduce-window of N inputs (N inits; a tuple of N results,
-  // or one array for N = 1), one output element: N accumulators from the inits, then the
-  // reducer over the reduced dimensions (reduce) or the window's in-bounds
-  // positions (reduce-window) in row-major order, the interpreter's order.
-  // XLA CPU writes max pooling's gradient as such a reduce-window (value and
-  // argmax indices together).
-  StatusOr<std::vector<Value*>> VariadicReduction(const Instruction* instr, const Index& index) {
-    // Not cached: a value made inside a guarded branch must not be reused
-    // outside it; each get-tuple-element of it redoes the reduction.
-    const Computation* fn = instr->to_apply();
-    const int n = instr->operand_count() / 2;
-    const bool tuple = instr->shape().IsTuple();
-    if (!fn || n < 1 || instr->operand_count() != 2 * n ||
-        (tuple ? instr->shape().tuple_size() != n : n != 1 || !instr->shape().IsArray()))
-      return OpError(*instr, "a reduction needs N inputs, N inits, to_apply and N results");
-    const Shape& in = instr->operand(0)->shape();
-    const int rank = in.rank();
-    const bool window = instr->opcode() == Opcode::kReduceWindow;
-    std::vector<WindowDim> dims;
-    std::vector<int64_t> sizes;  // positions to visit per dimension (window, or reduced dims)
-    if (window) {
-      dims.assign(static_cast<size_t>(rank), WindowDim{});
-      if (const Window* w = instr->attrs().window.get()) {
-        if (static_cast<int>(w->dims.size()) != rank) return OpError(*instr, "window rank differs from the operand rank");
-        dims = w->dims;
-      }
-      for (const WindowDim& d : dims) {
-        if (d.stride <= 0 || d.base_dilation <= 0 || d.window_dilation <= 0 || d.size < 0)
-          return OpError(*instr, "invalid window");
-        sizes.push_back(d.size);
-      }
-    } else {
-      for (int64_t d : instr->dimensions()) sizes.push_back(in.dim(static_cast<int>(d)));
-    }
-    int64_t count = 1;
-    for (int64_t z : sizes) count *= z;
-    auto saved = cache;
-    std::vector<Value*> accs;
-    std::vector<llvm::Type*> types;
-    for (int k = 0; k < n; ++k) {
-      StatusOr<Value*> init = Operand(instr, n + k, Index{});
-      if (!init.ok()) return init.status();
-      types.push_back((*init)->getType());
-      accs.push_back(EntryAlloca(b, types.back(), "variadic_acc"));
-      b.CreateStore(*init, accs.back());
-    }
-    Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
-      std::vector<Value*> pos = ::hloscope::codegen::Delinearize(b, q, sizes);
-      Index src(static_cast<size_t>(rank));
-      Value* ok = b.getTrue();
-      if (window) {
-        for (int e = 0; e < rank; ++e) {
-          const WindowDim& w = dims[static_cast<size_t>(e)];
-          Value* p = b.CreateAdd(b.CreateMul(index[e], b.getInt64(w.stride)),
-                                 b.CreateSub(b.CreateMul(pos[e], b.getInt64(w.window_dilation)), b.getInt64(w.pad_lo)));
-          if (w.base_dilation > 1) {
-            ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateSRem(p, b.getInt64(w.base_dilation)), b.getInt64(0)));
-            p = b.CreateSDiv(p, b.getInt64(w.base_dilation));
-          }
-          ok = b.CreateAnd(ok, b.CreateICmpSGE(p, b.getInt64(0)));
-          ok = b.CreateAnd(ok, b.CreateICmpSLT(p, b.getInt64(in.dim(e))));
-          src[static_cast<size_t>(e)] = p;
-        }
-      } else {
-        const std::vector<int64_t>& rd = instr->dimensions();
-        size_t kept = 0;
-        for (int d = 0; d < rank; ++d) {
-          auto it = std::find(rd.begin(), rd.end(), d);
-          src[static_cast<size_t>(d)] = it != rd.end() ? pos[static_cast<size_t>(it - rd.begin())] : index[kept++];
-        }
-      }
-      return IfThen(b, ok, [&]() -> Status {
-        auto inner = cache;
-        std::vector<Value*> args;
-        for (int k = 0; k < n; ++k) args.push_back(b.CreateLoad(types[static_cast<size_t>(k)], accs[static_cast<size_t>(k)]));
-        for (int k = 0; k < n; ++k) {
-          StatusOr<Value*> x = Operand(instr, k, src);
-          if (!x.ok()) return x.status();
-          args.push_back(*x);
-        }
-        StatusOr<std::vector<Value*>> r = self->EmitScalarComputation(*fn, args);
-        cache = std::move(inner);
-        if (!r.ok()) return r.status();
-        if (static_cast<int>(r->size()) != n) return OpError(*instr, "the reducer must return one value per input");
-        for (int k = 0; k < n; ++k) b.CreateStore((*r)[static_cast<size_t>(k)], accs[static_cast<size_t>(k)]);
-        return Status::Ok();
-      });
-    });
-    cache = std::move(saved);
-    RETURN_IF_ERROR(st);
-    std::vector<Value*> out;
-    for (int k = 0; k < n; ++k) out.push_back(b.CreateLoad(types[static_cast<size_t>(k)], accs[static_cast<size_t>(k)]));
-    return out;
+StatusOr<Value*> ElementalEmitter::Impl::Gather(const Instruction* instr, const Index& index) {
+  const GatherDnums* dn = instr->attrs().gather.get();
+  const Shape& a = instr->operand(0)->shape();
+  const Shape& ind = instr->operand(1)->shape();
+  const auto& sizes = instr->attrs().dynamic_slice_sizes;
+  if (!dn || static_cast<int>(sizes.size()) != a.rank()) return OpError(*instr, "gather needs dimension numbers and slice_sizes");
+  std::vector<int64_t> offset = dn->offset_dims;
+  std::sort(offset.begin(), offset.end());
+  std::vector<int64_t> window_dims;
+  for (int d = 0; d < a.rank(); ++d)
+    if (!Has(dn->collapsed_slice_dims, d) && !Has(dn->operand_batching_dims, d)) window_dims.push_back(d);
+  if (window_dims.size() != offset.size()) return OpError(*instr, "offset_dims do not match the operand");
+  Index g;  // batch coordinates, output order
+  for (int d = 0; d < instr->shape().rank(); ++d)
+    if (!Has(offset, d)) g.push_back(index[d]);
+  bool implicit = dn->index_vector_dim == ind.rank();
+  if (static_cast<int>(g.size()) != ind.rank() - (implicit ? 0 : 1))
+    return OpError(*instr, "output batch dimensions do not match the start indices");
+  auto gpos = [&](int64_t s) { return (!implicit && s > dn->index_vector_dim) ? s - 1 : s; };
+  std::vector<Value*> start(a.rank(), b.getInt64(0));
+  for (size_t k = 0; k < dn->start_index_map.size(); ++k) {
+    Index iidx;
+    size_t gi = 0;
+    for (int d = 0; d < ind.rank(); ++d) iidx.push_back(!implicit && d == dn->index_vector_dim ? b.getInt64(k) : g[gi++]);
+    ASSIGN_OR_RETURN(Value * v, Operand(instr, 1, iidx));
+    start[dn->start_index_map[k]] = IndexToI64(b, v, ind.element_type());
   }
+  for (size_t i = 0; i < dn->operand_batching_dims.size(); ++i)
+    start[dn->operand_batching_dims[i]] = g[gpos(dn->start_indices_batching_dims[i])];
+  Index src(a.rank());
+  for (int d = 0; d < a.rank(); ++d) src[d] = Clamp(start[d], 0, a.dim(d) - sizes[d]);
+  for (size_t j = 0; j < window_dims.size(); ++j)
+    src[window_dims[j]] = b.CreateAdd(src[window_dims[j]], index[offset[j]]);
+  return Operand(instr, 0, src);
+}
 
-  // A reduce of one array, one output element (VariadicReduction with
-  // N = 1): init, then the reducer over the reduced dimensions in row-major
-  // order (the interpreter's order). For fusions no reduction emitter takes
-  // (a reduce under other ops, as in XLA GPU's Triton fusions): every
-  // element redoes its whole reduction.
-  StatusOr<Value*> ElementalReduce(const Instruction* instr, const Index& index) {
-    if (instr->operand_count() != 2 || !instr->shape().IsArray())
-      return OpError(*instr, "a reduce of several inputs is computed through get-tuple-element");
-    ASSIGN_OR_RETURN(std::vector<Value*> v, VariadicReduction(instr, index));
-    return v[0];
+// bitcast-convert between types of different widths, as the interpreter
+// defines it: little-endian, element k of the narrow side's extra minor
+// dimension is bits [k·n, (k+1)·n) of the wide value.
+StatusOr<Value*> ElementalEmitter::Impl::BitcastConvertWidths(const Instruction* instr,
+                                                              const Index& index) {
+  const PrimitiveType from = instr->operand(0)->shape().element_type(), to = instr->shape().element_type();
+  const int fb = BitWidth(from), tb = BitWidth(to);
+  if (from == PrimitiveType::kPred || to == PrimitiveType::kPred || IsComplex(from) || IsComplex(to) ||
+      std::max(fb, tb) % std::min(fb, tb) != 0)
+    return OpError(*instr, "bitcast-convert between these widths is not defined");
+  llvm::Type* rt = RegisterType(to, b.getContext());
+  auto as_int = [&](Value* v, int bits) {
+    return v->getType()->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
+  };
+  auto to_result = [&](Value* v) { return rt->isIntegerTy() ? v : b.CreateBitCast(v, rt); };
+  if (fb > tb) {  // one wide element, the narrow piece at the last index
+    if (index.empty()) return OpError(*instr, "a narrowing bitcast-convert needs a minor dimension");
+    Index src(index.begin(), index.end() - 1);
+    ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, src));
+    Value* w = as_int(v, fb);
+    Value* shift = b.CreateMul(b.CreateZExtOrTrunc(index.back(), w->getType()),
+                               llvm::ConstantInt::get(w->getType(), tb));
+    return to_result(b.CreateTrunc(b.CreateLShr(w, shift), b.getIntNTy(static_cast<unsigned>(tb))));
   }
-
-  // A dot, one output element: the products over the contracting dims in
-  // row-major order, as the interpreter and the dot emitter compute them
-  // (operands converted to the result type, then to the compute type: f32
-  // for f32/f16/bf16/f8 results, f64, or i64 for integers). For fusions no
-  // dot emitter takes (a dot under other ops, as in XLA GPU's Triton
-  // fusions).
-  StatusOr<Value*> ElementalDot(const Instruction* instr, const Index& index) {
-    const DotDnums* dn = instr->attrs().dot.get();
-    if (!dn || instr->operand_count() != 2 || !instr->shape().IsArray())
-      return OpError(*instr, "dot needs two operands and dimension numbers");
-    const Shape& ls = instr->operand(0)->shape();
-    const Shape& rs = instr->operand(1)->shape();
-    const PrimitiveType rt = instr->shape().element_type();
-    std::vector<int64_t> sizes;
-    for (int64_t d : dn->lhs_contracting) sizes.push_back(ls.dim(static_cast<int>(d)));
-    int64_t count = 1;
-    for (int64_t n : sizes) count *= n;
-    // Result index = batch dims, then lhs free dims, then rhs free dims.
-    auto free_dims = [](const Shape& s, const std::vector<int64_t>& batch, const std::vector<int64_t>& contract) {
-      std::vector<int64_t> out;
-      for (int d = 0; d < s.rank(); ++d)
-        if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-            std::find(contract.begin(), contract.end(), d) == contract.end())
-          out.push_back(d);
-      return out;
-    };
-    const std::vector<int64_t> lf = free_dims(ls, dn->lhs_batch, dn->lhs_contracting);
-    const std::vector<int64_t> rf = free_dims(rs, dn->rhs_batch, dn->rhs_contracting);
-    if (dn->lhs_batch.size() + lf.size() + rf.size() != index.size())
-      return OpError(*instr, "dot dimension numbers do not match the result rank");
-    // Complex results accumulate in their own type (complex multiply and
-    // add, as the interpreter's std::complex).
-    const bool complex = IsComplex(rt);
-    const PrimitiveType ct = complex || rt == PrimitiveType::kF64 ? rt
-                             : IsFloat(rt)                        ? PrimitiveType::kF32
-                                                                  : PrimitiveType::kS64;
-    if (!complex && !IsFloat(rt) && !IsInteger(rt)) return OpError(*instr, "a dot of this type is not computed elementally");
-    llvm::Type* acc_t = RegisterType(ct, b.getContext());
-    auto saved = cache;
-    Value* acc = EntryAlloca(b, acc_t, "dot_acc");
-    Value* zero;
-    if (complex) {
-      llvm::Type* part = rt == PrimitiveType::kC128 ? b.getDoubleTy() : b.getFloatTy();
-      llvm::Constant* z = llvm::ConstantFP::get(part, 0.0);
-      zero = llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(acc_t), {z, z});
-    } else {
-      zero = acc_t->isFloatingPointTy() ? static_cast<Value*>(llvm::ConstantFP::get(acc_t, 0.0))
-                                        : static_cast<Value*>(llvm::ConstantInt::get(acc_t, 0));
-    }
-    b.CreateStore(zero, acc);
-    const Instruction mul(Opcode::kMultiply, Shape::Scalar(ct), instr->name() + ".mul");
-    const Instruction add(Opcode::kAdd, Shape::Scalar(ct), instr->name() + ".add");
-    Status st = ForLoop(b, b.getInt64(0), b.getInt64(count), b.getInt64(1), [&](Value* q) -> Status {
-      std::vector<Value*> c = ::hloscope::codegen::Delinearize(b, q, sizes);
-      Index li(static_cast<size_t>(ls.rank())), ri(static_cast<size_t>(rs.rank()));
-      size_t pos = 0;
-      for (size_t k = 0; k < dn->lhs_batch.size(); ++k, ++pos) {
-        li[static_cast<size_t>(dn->lhs_batch[k])] = index[pos];
-        ri[static_cast<size_t>(dn->rhs_batch[k])] = index[pos];
-      }
-      for (int64_t d : lf) li[static_cast<size_t>(d)] = index[pos++];
-      for (int64_t d : rf) ri[static_cast<size_t>(d)] = index[pos++];
-      for (size_t k = 0; k < dn->lhs_contracting.size(); ++k) {
-        li[static_cast<size_t>(dn->lhs_contracting[k])] = c[k];
-        ri[static_cast<size_t>(dn->rhs_contracting[k])] = c[k];
-      }
-      auto inner = cache;
-      StatusOr<Value*> x = Operand(instr, 0, li);
-      if (!x.ok()) return x.status();
-      StatusOr<Value*> y = Operand(instr, 1, ri);
-      cache = std::move(inner);
-      if (!y.ok()) return y.status();
-      ASSIGN_OR_RETURN(Value * xc, ToComputeType(b, *x, ls.element_type(), rt, ct));
-      ASSIGN_OR_RETURN(Value * yc, ToComputeType(b, *y, rs.element_type(), rt, ct));
-      Value* sum = b.CreateLoad(acc_t, acc);
-      if (complex) {
-        ASSIGN_OR_RETURN(Value * p, EmitElementwiseOp(b, mul, {xc, yc}, {ct, ct}));
-        ASSIGN_OR_RETURN(sum, EmitElementwiseOp(b, add, {sum, p}, {ct, ct}));
-      } else {
-        sum = acc_t->isFloatingPointTy() ? b.CreateFAdd(sum, b.CreateFMul(xc, yc)) : b.CreateAdd(sum, b.CreateMul(xc, yc));
-      }
-      b.CreateStore(sum, acc);
-      return Status::Ok();
-    });
-    cache = std::move(saved);
-    RETURN_IF_ERROR(st);
-    if (ct == rt) return b.CreateLoad(acc_t, acc);
-    return EmitConvert(b, b.CreateLoad(acc_t, acc), ct, rt);
+  llvm::Type* wide = b.getIntNTy(static_cast<unsigned>(tb));
+  Value* acc = llvm::ConstantInt::get(wide, 0);
+  for (int k = 0; k < tb / fb; ++k) {
+    Index src = index;
+    src.push_back(b.getInt64(k));
+    ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, src));
+    acc = b.CreateOr(acc,
+                     b.CreateShl(b.CreateZExt(as_int(v, fb), wide), llvm::ConstantInt::get(wide, k * fb)));
   }
+  return to_result(acc);
+}
 
-  StatusOr<Value*> Concatenate(const Instruction* instr, const Index& index) {
-    int64_t d = instr->dimensions().empty() ? 0 : instr->dimensions()[0];
-    llvm::Function* f = b.GetInsertBlock()->getParent();
-    auto* merge_bb = llvm::BasicBlock::Create(b.getContext(), "concat_merge", f);
-    std::vector<std::pair<Value*, llvm::BasicBlock*>> incoming;
-    int64_t offset = 0;
-    for (int k = 0; k < instr->operand_count(); ++k) {
-      int64_t size = instr->operand(k)->shape().dim(static_cast<int>(d));
-      bool last = k + 1 == instr->operand_count();
-      llvm::BasicBlock* body = llvm::BasicBlock::Create(b.getContext(), "concat_operand", f, merge_bb);
-      llvm::BasicBlock* next = last ? nullptr : llvm::BasicBlock::Create(b.getContext(), "concat_next", f, merge_bb);
-      if (last) b.CreateBr(body);
-      else b.CreateCondBr(b.CreateICmpSLT(index[d], b.getInt64(offset + size)), body, next);
-      b.SetInsertPoint(body);
-      Index sub = index;
-      sub[d] = b.CreateSub(index[d], b.getInt64(offset));
-      auto saved = cache;
-      StatusOr<Value*> v = Operand(instr, k, sub);
-      cache = std::move(saved);
-      if (!v.ok()) return v;
-      incoming.push_back({*v, b.GetInsertBlock()});
-      b.CreateBr(merge_bb);
-      if (next) b.SetInsertPoint(next);
-      offset += size;
-    }
-    b.SetInsertPoint(merge_bb);
-    llvm::PHINode* phi = b.CreatePHI(incoming[0].first->getType(), static_cast<unsigned>(incoming.size()));
-    for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
-    return static_cast<Value*>(phi);
-  }
-
-  StatusOr<Value*> Pad(const Instruction* instr, const Index& index) {
-    const Shape& in = instr->operand(0)->shape();
-    const auto& pads = instr->attrs().padding;
-    if (static_cast<int>(pads.size()) != in.rank()) return OpError(*instr, "padding needs one entry per dimension");
-    ASSIGN_OR_RETURN(Value * pad_value, Operand(instr, 1, {}));
-    Value* ok = b.getTrue();
-    Index src(in.rank());
-    for (int d = 0; d < in.rank(); ++d) {
-      Value* t = b.CreateSub(index[d], b.getInt64(pads[d].lo));
-      Value* step = b.getInt64(pads[d].interior + 1);
-      ok = b.CreateAnd(ok, b.CreateICmpSGE(t, b.getInt64(0)));
-      Value* q = t;
-      if (pads[d].interior > 0) {
-        ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateSRem(t, step), b.getInt64(0)));
-        q = b.CreateSDiv(t, step);
-      }
-      ok = b.CreateAnd(ok, b.CreateICmpSLT(q, b.getInt64(in.dim(d))));
-      src[d] = q;
-    }
-    return Guarded(ok, [&] { return Operand(instr, 0, src); }, pad_value);
-  }
-
-  StatusOr<Value*> Gather(const Instruction* instr, const Index& index) {
-    const GatherDnums* dn = instr->attrs().gather.get();
-    const Shape& a = instr->operand(0)->shape();
-    const Shape& ind = instr->operand(1)->shape();
-    const auto& sizes = instr->attrs().dynamic_slice_sizes;
-    if (!dn || static_cast<int>(sizes.size()) != a.rank()) return OpError(*instr, "gather needs dimension numbers and slice_sizes");
-    std::vector<int64_t> offset = dn->offset_dims;
-    std::sort(offset.begin(), offset.end());
-    std::vector<int64_t> window_dims;
-    for (int d = 0; d < a.rank(); ++d)
-      if (!Has(dn->collapsed_slice_dims, d) && !Has(dn->operand_batching_dims, d)) window_dims.push_back(d);
-    if (window_dims.size() != offset.size()) return OpError(*instr, "offset_dims do not match the operand");
-    Index g;  // batch coordinates, output order
-    for (int d = 0; d < instr->shape().rank(); ++d)
-      if (!Has(offset, d)) g.push_back(index[d]);
-    bool implicit = dn->index_vector_dim == ind.rank();
-    if (static_cast<int>(g.size()) != ind.rank() - (implicit ? 0 : 1))
-      return OpError(*instr, "output batch dimensions do not match the start indices");
-    auto gpos = [&](int64_t s) { return (!implicit && s > dn->index_vector_dim) ? s - 1 : s; };
-    std::vector<Value*> start(a.rank(), b.getInt64(0));
-    for (size_t k = 0; k < dn->start_index_map.size(); ++k) {
-      Index iidx;
-      size_t gi = 0;
-      for (int d = 0; d < ind.rank(); ++d) iidx.push_back(!implicit && d == dn->index_vector_dim ? b.getInt64(k) : g[gi++]);
-      ASSIGN_OR_RETURN(Value * v, Operand(instr, 1, iidx));
-      start[dn->start_index_map[k]] = IndexToI64(b, v, ind.element_type());
-    }
-    for (size_t i = 0; i < dn->operand_batching_dims.size(); ++i)
-      start[dn->operand_batching_dims[i]] = g[gpos(dn->start_indices_batching_dims[i])];
-    Index src(a.rank());
-    for (int d = 0; d < a.rank(); ++d) src[d] = Clamp(start[d], 0, a.dim(d) - sizes[d]);
-    for (size_t j = 0; j < window_dims.size(); ++j)
-      src[window_dims[j]] = b.CreateAdd(src[window_dims[j]], index[offset[j]]);
-    return Operand(instr, 0, src);
-  }
-
-  // bitcast-convert between types of different widths, as the interpreter
-  // defines it: little-endian, element k of the narrow side's extra minor
-  // dimension is bits [k·n, (k+1)·n) of the wide value.
-  StatusOr<Value*> BitcastConvertWidths(const Instruction* instr, const Index& index) {
-    const PrimitiveType from = instr->operand(0)->shape().element_type(), to = instr->shape().element_type();
-    const int fb = BitWidth(from), tb = BitWidth(to);
-    if (from == PrimitiveType::kPred || to == PrimitiveType::kPred || IsComplex(from) || IsComplex(to) ||
-        std::max(fb, tb) % std::min(fb, tb) != 0)
-      return OpError(*instr, "bitcast-convert between these widths is not defined");
-    llvm::Type* rt = RegisterType(to, b.getContext());
-    auto as_int = [&](Value* v, int bits) {
-      return v->getType()->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
-    };
-    auto to_result = [&](Value* v) { return rt->isIntegerTy() ? v : b.CreateBitCast(v, rt); };
-    if (fb > tb) {  // one wide element, the narrow piece at the last index
-      if (index.empty()) return OpError(*instr, "a narrowing bitcast-convert needs a minor dimension");
-      Index src(index.begin(), index.end() - 1);
-      ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, src));
-      Value* w = as_int(v, fb);
-      Value* shift = b.CreateMul(b.CreateZExtOrTrunc(index.back(), w->getType()),
-                                 llvm::ConstantInt::get(w->getType(), tb));
-      return to_result(b.CreateTrunc(b.CreateLShr(w, shift), b.getIntNTy(static_cast<unsigned>(tb))));
-    }
-    llvm::Type* wide = b.getIntNTy(static_cast<unsigned>(tb));
-    Value* acc = llvm::ConstantInt::get(wide, 0);
-    for (int k = 0; k < tb / fb; ++k) {
-      Index src = index;
-      src.push_back(b.getInt64(k));
-      ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, src));
-      acc = b.CreateOr(acc,
-                       b.CreateShl(b.CreateZExt(as_int(v, fb), wide), llvm::ConstantInt::get(wide, k * fb)));
-    }
-    return to_result(acc);
-  }
-
-  // Nested fusions inside the kernel's fused computation: their parameters
-  // read the nested fusion's operands.
-  std::map<const Computation*, const Instruction*> nested;
-
-  StatusOr<Value*> Emit(const Instruction* instr, const Index& index) {
-    const Shape& shape = instr->shape();
-    if (spec.instr->opcode() != Opcode::kFusion && instr != spec.instr) {
-      // An operand of an unfused kernel instruction: read its argument.
-      for (int k = 0; k < spec.instr->operand_count(); ++k)
-        if (spec.instr->operand(k) == instr && shape.IsArray()) {
-          ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, k));
-          return self->Load(arg, index);
-        }
-    }
-    if (instr->opcode() == Opcode::kParameter && instr->parent() != spec.instr->fused_computation()) {
-      auto it = nested.find(instr->parent());
-      if (it != nested.end()) return self->Emit(it->second->operand(static_cast<int>(instr->parameter_number())), index);
-    }
-    if (instr->opcode() == Opcode::kFusion && instr != spec.instr && instr->fused_computation() &&
-        instr->shape().IsArray()) {
-      nested[instr->fused_computation()] = instr;
-      return self->Emit(instr->fused_computation()->root(), index);
-    }
-    const Shape& in = instr->operand_count() > 0 ? instr->operand(0)->shape() : shape;
-    switch (instr->opcode()) {
-      case Opcode::kParameter: {
-        if (IsKernelInstr(instr) || spec.instr->opcode() != Opcode::kFusion)
-          return OpError(*instr, "a parameter is not a kernel");
-        ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, static_cast<int>(instr->parameter_number())));
-        if (!shape.IsArray()) return OpError(*instr, "tuple-shaped fusion parameters are read through get-tuple-element");
+StatusOr<Value*> ElementalEmitter::Impl::Emit(const Instruction* instr, const Index& index) {
+  const Shape& shape = instr->shape();
+  if (spec.instr->opcode() != Opcode::kFusion && instr != spec.instr) {
+    // An operand of an unfused kernel instruction: read its argument.
+    for (int k = 0; k < spec.instr->operand_count(); ++k)
+      if (spec.instr->operand(k) == instr && shape.IsArray()) {
+        ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, k));
         return self->Load(arg, index);
       }
-      case Opcode::kGetTupleElement: {
-        const Instruction* p = instr->operand(0);
-        if ((p->opcode() == Opcode::kReduce || p->opcode() == Opcode::kReduceWindow) && p->shape().IsTuple() &&
-            !IsKernelInstr(instr)) {
-          ASSIGN_OR_RETURN(std::vector<Value*> leaves, VariadicReduction(p, index));
-          if (instr->tuple_index() < 0 || instr->tuple_index() >= static_cast<int64_t>(leaves.size()))
-            return OpError(*instr, "tuple index out of range");
-          return leaves[static_cast<size_t>(instr->tuple_index())];
-        }
-        if (p->opcode() != Opcode::kParameter || IsKernelInstr(instr) || !shape.IsArray())
-          return OpError(*instr, "only a get-tuple-element of a fusion parameter has an elemental form");
-        ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, static_cast<int>(p->parameter_number())));
-        int leaf = 0;
-        for (int64_t i = 0; i < instr->tuple_index(); ++i) leaf += static_cast<int>(p->shape().tuple_shapes()[i].leaf_count());
-        return self->Load(arg + leaf, index);
-      }
-      case Opcode::kConstant: return Constant(instr, index);
-      case Opcode::kIota: {
-        int64_t d = instr->attrs().iota_dimension;
-        if (d < 0 || d >= shape.rank()) return OpError(*instr, "iota_dimension out of range");
-        return EmitConvert(b, index[d], PrimitiveType::kS64, shape.element_type());
-      }
-      case Opcode::kCopy: return Operand(instr, 0, index);
-      case Opcode::kBroadcast: {
-        Index src;
-        for (int64_t d : instr->dimensions()) src.push_back(index[d]);
-        if (static_cast<int>(src.size()) != in.rank()) return OpError(*instr, "dimensions do not match the operand rank");
-        return Operand(instr, 0, src);
-      }
-      case Opcode::kReshape:
-      case Opcode::kBitcast: {
-        StatusOr<Value*> v = [&]() -> StatusOr<Value*> {
-          if (shape.dims() == in.dims() &&
-              (instr->opcode() == Opcode::kReshape || MinorToMajor(shape) == MinorToMajor(in)))
-            return Operand(instr, 0, index);
-          bool physical = instr->opcode() == Opcode::kBitcast;
-          auto out_order = physical ? MinorToMajor(shape) : RowMajor(shape.rank());
-          auto in_order = physical ? MinorToMajor(in) : RowMajor(in.rank());
-          Value* linear = Linearize(b, shape, out_order, index);
-          return Operand(instr, 0, Delinearize(b, in, in_order, linear));
-        }();
-        if (!v.ok() || in.element_type() == shape.element_type()) return v;
-        // A bitcast may also reinterpret the element type (f16 → s16): same
-        // width, the bits unchanged.
-        if (in.element_type() == PrimitiveType::kPred || shape.element_type() == PrimitiveType::kPred ||
-            BitWidth(in.element_type()) != BitWidth(shape.element_type()))
-          return OpError(*instr, "a bitcast between element types of different widths is not supported");
-        return b.CreateBitCast(*v, RegisterType(shape.element_type(), b.getContext()));
-      }
-      case Opcode::kTranspose: {
-        Index src(in.rank());
-        const auto& perm = instr->dimensions();
-        if (static_cast<int>(perm.size()) != in.rank()) return OpError(*instr, "permutation does not match the rank");
-        for (size_t i = 0; i < perm.size(); ++i) src[perm[i]] = index[i];
-        return Operand(instr, 0, src);
-      }
-      case Opcode::kReverse: {
-        Index src = index;
-        for (int64_t d : instr->dimensions()) src[d] = b.CreateSub(b.getInt64(in.dim(static_cast<int>(d)) - 1), index[d]);
-        return Operand(instr, 0, src);
-      }
-      case Opcode::kSlice: {
-        const auto& sl = instr->attrs().slice;
-        if (static_cast<int>(sl.size()) != in.rank()) return OpError(*instr, "slice needs one entry per dimension");
-        Index src(in.rank());
-        for (int d = 0; d < in.rank(); ++d)
-          src[d] = b.CreateAdd(b.getInt64(sl[d].start), b.CreateMul(index[d], b.getInt64(sl[d].stride)));
-        return Operand(instr, 0, src);
-      }
-      case Opcode::kDynamicSlice: {
-        if (instr->operand_count() != in.rank() + 1)
-          return OpError(*instr, "needs one scalar start index per dimension");
-        Index src(in.rank());
-        for (int d = 0; d < in.rank(); ++d) {
-          ASSIGN_OR_RETURN(Value * s, ScalarOperandI64(instr, d + 1));
-          src[d] = b.CreateAdd(Clamp(s, 0, in.dim(d) - shape.dim(d)), index[d]);
-        }
-        return Operand(instr, 0, src);
-      }
-      case Opcode::kDynamicUpdateSlice: {
-        // Elementally, as XLA's elemental emitter: inside the (clamped)
-        // window the update's element, elsewhere the operand's. Both are
-        // read at valid indices; the select picks one.
-        const Shape& us = instr->operand(1)->shape();
-        if (instr->operand_count() != in.rank() + 2 || us.rank() != in.rank())
-          return OpError(*instr, "needs one scalar start index per dimension");
-        Value* inside = b.getTrue();
-        Index uidx(in.rank());
-        for (int d = 0; d < in.rank(); ++d) {
-          ASSIGN_OR_RETURN(Value * s, ScalarOperandI64(instr, d + 2));
-          s = Clamp(s, 0, in.dim(d) - us.dim(d));
-          Value* rel = b.CreateSub(index[d], s);
-          inside = b.CreateAnd(inside, b.CreateAnd(b.CreateICmpSGE(rel, b.getInt64(0)),
-                                                   b.CreateICmpSLT(rel, b.getInt64(us.dim(d)))));
-          uidx[d] = Clamp(rel, 0, std::max<int64_t>(us.dim(d) - 1, 0));
-        }
-        ASSIGN_OR_RETURN(Value * old_v, Operand(instr, 0, index));
-        if (us.num_elements() == 0) return old_v;
-        ASSIGN_OR_RETURN(Value * new_v, Operand(instr, 1, uidx));
-        return b.CreateSelect(inside, new_v, old_v);
-      }
-      case Opcode::kConcatenate: return Concatenate(instr, index);
-      case Opcode::kReduceWindow: return ReduceWindow(instr, index);
-      case Opcode::kReduce: return ElementalReduce(instr, index);
-      case Opcode::kDot: return ElementalDot(instr, index);
-      case Opcode::kPad: return Pad(instr, index);
-      case Opcode::kGather: return Gather(instr, index);
-      case Opcode::kMap: {
-        std::vector<Value*> vals;
-        for (int k = 0; k < instr->operand_count(); ++k) {
-          ASSIGN_OR_RETURN(Value * v, Operand(instr, k, index));
-          vals.push_back(v);
-        }
-        if (!instr->to_apply()) return OpError(*instr, "map needs to_apply");
-        ASSIGN_OR_RETURN(auto r, self->EmitScalarComputation(*instr->to_apply(), vals));
-        return r[0];
-      }
-      case Opcode::kBitcastConvert:
-        if (BitWidth(in.element_type()) != BitWidth(shape.element_type()))
-          return BitcastConvertWidths(instr, index);
-        break;  // same width: elementwise
-      case Opcode::kCustomCall: {
-        const Opcode math = MathCustomCallOpcode(*instr);
-        if (math == Opcode::kParameter) return OpError(*instr, "no kernel emitter implements this custom-call");
-        ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, index));
-        if (math == Opcode::kAtan2) return EmitAtan(b, v, in.element_type());  // atan(x), see custom_calls.h
-        Instruction as_op(math, shape, instr->name());
-        return EmitElementwiseOp(b, as_op, {v}, {in.element_type()});
-      }
-      default: break;
-    }
-    bool elementwise = IsElementwise(instr->opcode()) || instr->opcode() == Opcode::kReducePrecision;
-    if (!elementwise || !shape.IsArray())
-      return OpError(*instr, "no kernel emitter implements this op elementally");
-    std::vector<Value*> vals;
-    std::vector<PrimitiveType> types;
-    for (int k = 0; k < instr->operand_count(); ++k) {
-      const Shape& os = instr->operand(k)->shape();
-      if (!os.IsArray()) return OpError(*instr, "operands must be arrays");
-      bool scalar = os.rank() == 0 && shape.rank() > 0;  // select pred / clamp bounds
-      ASSIGN_OR_RETURN(Value * v, Operand(instr, k, scalar ? Index{} : index));
-      vals.push_back(v);
-      types.push_back(os.element_type());
-    }
-    return EmitElementwiseOp(b, *instr, vals, types);
   }
-};
+  if (instr->opcode() == Opcode::kParameter && instr->parent() != spec.instr->fused_computation()) {
+    auto it = nested.find(instr->parent());
+    if (it != nested.end()) return self->Emit(it->second->operand(static_cast<int>(instr->parameter_number())), index);
+  }
+  if (instr->opcode() == Opcode::kFusion && instr != spec.instr && instr->fused_computation() &&
+      instr->shape().IsArray()) {
+    nested[instr->fused_computation()] = instr;
+    return self->Emit(instr->fused_computation()->root(), index);
+  }
+  const Shape& in = instr->operand_count() > 0 ? instr->operand(0)->shape() : shape;
+  switch (instr->opcode()) {
+    case Opcode::kParameter: {
+      if (IsKernelInstr(instr) || spec.instr->opcode() != Opcode::kFusion)
+        return OpError(*instr, "a parameter is not a kernel");
+      ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, static_cast<int>(instr->parameter_number())));
+      if (!shape.IsArray()) return OpError(*instr, "tuple-shaped fusion parameters are read through get-tuple-element");
+      return self->Load(arg, index);
+    }
+    case Opcode::kGetTupleElement: {
+      const Instruction* p = instr->operand(0);
+      if ((p->opcode() == Opcode::kReduce || p->opcode() == Opcode::kReduceWindow) && p->shape().IsTuple() &&
+          !IsKernelInstr(instr)) {
+        ASSIGN_OR_RETURN(std::vector<Value*> leaves, VariadicReduction(p, index));
+        if (instr->tuple_index() < 0 || instr->tuple_index() >= static_cast<int64_t>(leaves.size()))
+          return OpError(*instr, "tuple index out of range");
+        return leaves[static_cast<size_t>(instr->tuple_index())];
+      }
+      if (p->opcode() != Opcode::kParameter || IsKernelInstr(instr) || !shape.IsArray())
+        return OpError(*instr, "only a get-tuple-element of a fusion parameter has an elemental form");
+      ASSIGN_OR_RETURN(int arg, ArgOfOperand(*spec.instr, static_cast<int>(p->parameter_number())));
+      int leaf = 0;
+      for (int64_t i = 0; i < instr->tuple_index(); ++i) leaf += static_cast<int>(p->shape().tuple_shapes()[i].leaf_count());
+      return self->Load(arg + leaf, index);
+    }
+    case Opcode::kConstant: return Constant(instr, index);
+    case Opcode::kIota: {
+      int64_t d = instr->attrs().iota_dimension;
+      if (d < 0 || d >= shape.rank()) return OpError(*instr, "iota_dimension out of range");
+      return EmitConvert(b, index[d], PrimitiveType::kS64, shape.element_type());
+    }
+    case Opcode::kCopy: return Operand(instr, 0, index);
+    case Opcode::kBroadcast: {
+      Index src;
+      for (int64_t d : instr->dimensions()) src.push_back(index[d]);
+      if (static_cast<int>(src.size()) != in.rank()) return OpError(*instr, "dimensions do not match the operand rank");
+      return Operand(instr, 0, src);
+    }
+    case Opcode::kReshape:
+    case Opcode::kBitcast: {
+      StatusOr<Value*> v = [&]() -> StatusOr<Value*> {
+        if (shape.dims() == in.dims() &&
+            (instr->opcode() == Opcode::kReshape || MinorToMajor(shape) == MinorToMajor(in)))
+          return Operand(instr, 0, index);
+        bool physical = instr->opcode() == Opcode::kBitcast;
+        auto out_order = physical ? MinorToMajor(shape) : RowMajor(shape.rank());
+        auto in_order = physical ? MinorToMajor(in) : RowMajor(in.rank());
+        Value* linear = Linearize(b, shape, out_order, index);
+        return Operand(instr, 0, Delinearize(b, in, in_order, linear));
+      }();
+      if (!v.ok() || in.element_type() == shape.element_type()) return v;
+      // A bitcast may also reinterpret the element type (f16 → s16): same
+      // width, the bits unchanged.
+      if (in.element_type() == PrimitiveType::kPred || shape.element_type() == PrimitiveType::kPred ||
+          BitWidth(in.element_type()) != BitWidth(shape.element_type()))
+        return OpError(*instr, "a bitcast between element types of different widths is not supported");
+      return b.CreateBitCast(*v, RegisterType(shape.element_type(), b.getContext()));
+    }
+    case Opcode::kTranspose: {
+      Index src(in.rank());
+      const auto& perm = instr->dimensions();
+      if (static_cast<int>(perm.size()) != in.rank()) return OpError(*instr, "permutation does not match the rank");
+      for (size_t i = 0; i < perm.size(); ++i) src[perm[i]] = index[i];
+      return Operand(instr, 0, src);
+    }
+    case Opcode::kReverse: {
+      Index src = index;
+      for (int64_t d : instr->dimensions()) src[d] = b.CreateSub(b.getInt64(in.dim(static_cast<int>(d)) - 1), index[d]);
+      return Operand(instr, 0, src);
+    }
+    case Opcode::kSlice: {
+      const auto& sl = instr->attrs().slice;
+      if (static_cast<int>(sl.size()) != in.rank()) return OpError(*instr, "slice needs one entry per dimension");
+      Index src(in.rank());
+      for (int d = 0; d < in.rank(); ++d)
+        src[d] = b.CreateAdd(b.getInt64(sl[d].start), b.CreateMul(index[d], b.getInt64(sl[d].stride)));
+      return Operand(instr, 0, src);
+    }
+    case Opcode::kDynamicSlice: {
+      if (instr->operand_count() != in.rank() + 1)
+        return OpError(*instr, "needs one scalar start index per dimension");
+      Index src(in.rank());
+      for (int d = 0; d < in.rank(); ++d) {
+        ASSIGN_OR_RETURN(Value * s, ScalarOperandI64(instr, d + 1));
+        src[d] = b.CreateAdd(Clamp(s, 0, in.dim(d) - shape.dim(d)), index[d]);
+      }
+      return Operand(instr, 0, src);
+    }
+    case Opcode::kDynamicUpdateSlice: {
+      // Elementally, as XLA's elemental emitter: inside the (clamped)
+      // window the update's element, elsewhere the operand's. Both are
+      // read at valid indices; the select picks one.
+      const Shape& us = instr->operand(1)->shape();
+      if (instr->operand_count() != in.rank() + 2 || us.rank() != in.rank())
+        return OpError(*instr, "needs one scalar start index per dimension");
+      Value* inside = b.getTrue();
+      Index uidx(in.rank());
+      for (int d = 0; d < in.rank(); ++d) {
+        ASSIGN_OR_RETURN(Value * s, ScalarOperandI64(instr, d + 2));
+        s = Clamp(s, 0, in.dim(d) - us.dim(d));
+        Value* rel = b.CreateSub(index[d], s);
+        inside = b.CreateAnd(inside, b.CreateAnd(b.CreateICmpSGE(rel, b.getInt64(0)),
+                                                 b.CreateICmpSLT(rel, b.getInt64(us.dim(d)))));
+        uidx[d] = Clamp(rel, 0, std::max<int64_t>(us.dim(d) - 1, 0));
+      }
+      ASSIGN_OR_RETURN(Value * old_v, Operand(instr, 0, index));
+      if (us.num_elements() == 0) return old_v;
+      ASSIGN_OR_RETURN(Value * new_v, Operand(instr, 1, uidx));
+      return b.CreateSelect(inside, new_v, old_v);
+    }
+    case Opcode::kConcatenate: return Concatenate(instr, index);
+    case Opcode::kReduceWindow: return ReduceWindow(instr, index);
+    case Opcode::kReduce: return ElementalReduce(instr, index);
+    case Opcode::kDot: return ElementalDot(instr, index);
+    case Opcode::kPad: return Pad(instr, index);
+    case Opcode::kGather: return Gather(instr, index);
+    case Opcode::kMap: {
+      std::vector<Value*> vals;
+      for (int k = 0; k < instr->operand_count(); ++k) {
+        ASSIGN_OR_RETURN(Value * v, Operand(instr, k, index));
+        vals.push_back(v);
+      }
+      if (!instr->to_apply()) return OpError(*instr, "map needs to_apply");
+      ASSIGN_OR_RETURN(auto r, self->EmitScalarComputation(*instr->to_apply(), vals));
+      return r[0];
+    }
+    case Opcode::kBitcastConvert:
+      if (BitWidth(in.element_type()) != BitWidth(shape.element_type()))
+        return BitcastConvertWidths(instr, index);
+      break;  // same width: elementwise
+    case Opcode::kCustomCall: {
+      const Opcode math = MathCustomCallOpcode(*instr);
+      if (math == Opcode::kParameter) return OpError(*instr, "no kernel emitter implements this custom-call");
+      ASSIGN_OR_RETURN(Value * v, Operand(instr, 0, index));
+      if (math == Opcode::kAtan2) return EmitAtan(b, v, in.element_type());  // atan(x), see custom_calls.h
+      Instruction as_op(math, shape, instr->name());
+      return EmitElementwiseOp(b, as_op, {v}, {in.element_type()});
+    }
+    default: break;
+  }
+  bool elementwise = IsElementwise(instr->opcode()) || instr->opcode() == Opcode::kReducePrecision;
+  if (!elementwise || !shape.IsArray())
+    return OpError(*instr, "no kernel emitter implements this op elementally");
+  std::vector<Value*> vals;
+  std::vector<PrimitiveType> types;
+  for (int k = 0; k < instr->operand_count(); ++k) {
+    const Shape& os = instr->operand(k)->shape();
+    if (!os.IsArray()) return OpError(*instr, "operands must be arrays");
+    bool scalar = os.rank() == 0 && shape.rank() > 0;  // select pred / clamp bounds
+    ASSIGN_OR_RETURN(Value * v, Operand(instr, k, scalar ? Index{} : index));
+    vals.push_back(v);
+    types.push_back(os.element_type());
+  }
+  return EmitElementwiseOp(b, *instr, vals, types);
+}
 
 ElementalEmitter::ElementalEmitter(llvm::IRBuilderBase& b, const KernelSpec& spec, std::vector<Value*> args)
     : b_(b), spec_(spec), impl_(new Impl(b, spec, std::move(args), this)) {}
