@@ -512,13 +512,11 @@ ReduceGeometry GeometryOf(const Instruction& r) {
   const Shape& in = r.operand(0)->shape();
   const std::vector<int64_t>& dims = r.dimensions();
   auto reduced = [&](int64_t dim) { return std::find(dims.begin(), dims.end(), dim) != dims.end(); };
-  std::vector<int64_t> order;
-  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank())
-    order = in.layout().minor_to_major;
-  else
-    for (int64_t dim = in.rank() - 1; dim >= 0; --dim) order.push_back(dim);
+  const bool laid_out = in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank();
   bool first = true, in_run = true;
-  for (int64_t dim : order) {
+  for (int k = 0; k < in.rank(); ++k) {
+    // Minor to major: the layout's order, or the default (last dim minor).
+    const int64_t dim = laid_out ? in.layout().minor_to_major[static_cast<size_t>(k)] : in.rank() - 1 - k;
     const int64_t n = in.dims()[static_cast<size_t>(dim)];
     if (!reduced(dim)) g.kept *= n;
     if (n == 1) continue;
