@@ -174,9 +174,10 @@ class PriorityFusion : public FusionPassBase {
       int v = ++version[id];
       last_eval[id] = Evaluate(*p, comp);
       const Eval& e = last_eval[id];
-      // XLA keys its queue by whole nanoseconds (ToInt64Nanoseconds
-      // truncates): savings within a nanosecond tie, and the newer goes first.
-      if (e.refusal.empty()) queue.push({std::trunc(e.saved_us * 1000), p->id(), p, v});
+      // XLA keys its queue by the saving as an absl::Duration, whose unit
+      // is a quarter nanosecond: savings within one tie, and the newer goes
+      // first. (Older XLA keyed it by whole nanoseconds.)
+      if (e.refusal.empty()) queue.push({std::floor(e.saved_us * 4000), p->id(), p, v});
     };
     // Instructions built without an id (by hand, outside the parser) get one:
     // the queue knows producers by id.

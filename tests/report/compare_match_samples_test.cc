@@ -72,6 +72,10 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
   // 16-element loop on 16 threads, a reduction on its kept elements) and
   // reductions at (in - out) reducer ops: each layer-norm gradient's row sums
   // take their negate as an epilogue before the negate joins the add.
+  // 110 (80%, the same day): the queue keyed, as XLA's, by absl::Duration
+  // (quarter nanoseconds) instead of whole nanoseconds: the residual
+  // stream's producer is outbid until it has 32 consumers and no saving left
+  // (XLA's: 40), so its reductions come out as XLA's.
   // resnet_block_large: 23 until the cost model took XLA's op-profile cycles
   // (2026-12-05): the batch norm's rsqrt(var + eps), broadcast over every
   // pixel, now costs its recomputation in the normalising kernel, and one
@@ -81,7 +85,7 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
       {"attention", 9},         {"attention_large", 9},   {"embedding_xent", 6},           {"layer_norm", 1},
       {"layer_norm_large", 1},  {"mlp_gelu", 3},          {"mlp_gelu_bf16", 2},            {"mlp_gelu_large", 3},
       {"resnet_block", 10},     {"resnet_block_large", 21}, {"scan_rnn", 8},               {"softmax", 1},
-      {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 103}};
+      {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 110}};
   for (const std::string& s : samples) {
     SCOPED_TRACE(s);
     auto ours = LoadSample(testing::SamplesDir() + "/" + s + ".hlo", "gpu");
