@@ -445,16 +445,20 @@ int64_t ReducedElements(const Instruction& r) {
 }
 }  // namespace
 
+namespace {
+// The k-th dimension of `s` from minor to major: its layout's, or the
+// default's (the last dimension minor).
+int64_t MinorToMajor(const Shape& s, int k) {
+  if (s.has_layout() && static_cast<int>(s.layout().minor_to_major.size()) == s.rank())
+    return s.layout().minor_to_major[static_cast<size_t>(k)];
+  return s.rank() - 1 - k;
+}
+}  // namespace
+
 bool ReductionPrefersElemental(const Instruction& reduce) {
   if (reduce.opcode() != Opcode::kReduce || reduce.shape().IsTuple() || reduce.operand_count() != 2) return false;
   const Shape& in = reduce.operand(0)->shape();
   if (!in.IsArray() || in.rank() == 0) return false;
-  std::vector<int64_t> m2m;
-  if (in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank()) {
-    m2m = in.layout().minor_to_major;
-  } else {
-    for (int d = in.rank() - 1; d >= 0; --d) m2m.push_back(d);
-  }
   const std::vector<int64_t>& red = reduce.dimensions();
   auto reduced = [&](int64_t d) { return std::find(red.begin(), red.end(), d) != red.end(); };
   // Minor to major: kept dims below the first reduced one make it a column
@@ -462,7 +466,8 @@ bool ReductionPrefersElemental(const Instruction& reduce) {
   // reduced dims.
   int64_t minor = 1, reduced_elements = 1;
   bool seen_reduced = false;
-  for (int64_t d : m2m) {
+  for (int k = 0; k < in.rank(); ++k) {
+    const int64_t d = MinorToMajor(in, k);
     if (in.dim(static_cast<int>(d)) == 1) continue;
     if (reduced(d)) {
       reduced_elements *= in.dim(static_cast<int>(d));
@@ -512,11 +517,9 @@ ReduceGeometry GeometryOf(const Instruction& r) {
   const Shape& in = r.operand(0)->shape();
   const std::vector<int64_t>& dims = r.dimensions();
   auto reduced = [&](int64_t dim) { return std::find(dims.begin(), dims.end(), dim) != dims.end(); };
-  const bool laid_out = in.has_layout() && static_cast<int>(in.layout().minor_to_major.size()) == in.rank();
   bool first = true, in_run = true;
   for (int k = 0; k < in.rank(); ++k) {
-    // Minor to major: the layout's order, or the default (last dim minor).
-    const int64_t dim = laid_out ? in.layout().minor_to_major[static_cast<size_t>(k)] : in.rank() - 1 - k;
+    const int64_t dim = MinorToMajor(in, k);
     const int64_t n = in.dims()[static_cast<size_t>(dim)];
     if (!reduced(dim)) g.kept *= n;
     if (n == 1) continue;
@@ -530,26 +533,23 @@ ReduceGeometry GeometryOf(const Instruction& r) {
   return g;
 }
 
-bool LaunchesAsReduction(const Instruction& k) { return HeroReduce(k) != nullptr; }
-
-int64_t KernelLaunchBlocks(const Instruction& k) {
-  int64_t blocks = KernelBlocks(k.shape());
+KernelLaunch LaunchOf(const Instruction& k) {
+  KernelLaunch l;
   if (const Instruction* r = HeroReduce(k); r && r->operand_count() >= 2 && r->operand(0)->shape().IsArray()) {
+    l.reduction = true;
     const ReduceGeometry g = GeometryOf(*r);
-    // A column reduction: 32 x 32 threads per block, each block 64 columns
-    // (two per thread) down every row.
-    if (g.column) return std::max<int64_t>(1, g.kept / g.kept_minor * ((g.kept_minor + 63) / 64));
-    blocks = std::max(blocks, (ReducedElements(*r) + 1023) / 1024);
+    if (g.column) {
+      // A column reduction: 32 x 32 threads per block, each block 64
+      // columns (two per thread) down every row.
+      l.blocks = std::max<int64_t>(1, g.kept / g.kept_minor * ((g.kept_minor + 63) / 64));
+      l.threads = 1024;
+    } else {
+      l.blocks = std::max(KernelBlocks(k.shape()), (ReducedElements(*r) + 1023) / 1024);
+      l.threads = std::clamp<int64_t>(g.kept * g.row, 1, 1024);
+    }
+    return l;
   }
-  return blocks;
-}
-
-int64_t KernelLaunchThreads(const Instruction& k) {
-  if (const Instruction* r = HeroReduce(k); r && r->operand_count() >= 2 && r->operand(0)->shape().IsArray()) {
-    const ReduceGeometry g = GeometryOf(*r);
-    if (g.column) return 1024;
-    return std::clamp<int64_t>(g.kept * g.row, 1, 1024);
-  }
+  l.blocks = KernelBlocks(k.shape());
   int64_t e = 0;
   const Shape& out = k.shape();
   if (out.IsTuple()) {
@@ -558,8 +558,13 @@ int64_t KernelLaunchThreads(const Instruction& k) {
   } else if (out.IsArray()) {
     e = out.num_elements();
   }
-  return std::clamp<int64_t>(e, 1, 128);
+  l.threads = std::clamp<int64_t>(e, 1, 128);
+  return l;
 }
+
+bool LaunchesAsReduction(const Instruction& k) { return HeroReduce(k) != nullptr; }
+int64_t KernelLaunchBlocks(const Instruction& k) { return LaunchOf(k).blocks; }
+int64_t KernelLaunchThreads(const Instruction& k) { return LaunchOf(k).threads; }
 
 void FinishCost(Cost& c, const DeviceSpec& d, bool matrix, PrimitiveType matrix_type) {
   double read_bw = d.BytesPerSecond();
@@ -620,11 +625,11 @@ Cost GroupCost(const std::vector<const Instruction*>& members, const DeviceSpec&
       if (!in.count(u)) escapes = true;
     if (escapes) {
       c.bytes_written += m->shape().byte_size();
-      c.blocks = std::max(c.blocks, KernelLaunchBlocks(*m));  // launched over its largest output
+      const KernelLaunch l = LaunchOf(*m);
+      c.blocks = std::max(c.blocks, l.blocks);  // launched over its largest output
       // A reduction among the outputs launches the kernel as a reduction.
-      const int64_t t = KernelLaunchThreads(*m);
-      if (m->opcode() == Opcode::kReduce) reduce_threads = std::max(reduce_threads, t);
-      else c.threads = std::max(c.threads, t);
+      if (l.reduction) reduce_threads = std::max(reduce_threads, l.threads);
+      else c.threads = std::max(c.threads, l.threads);
     }
   }
   if (reduce_threads > 0) c.threads = reduce_threads;
@@ -671,8 +676,9 @@ Cost KernelCost(const Instruction& i, const DeviceSpec& d) {
     c.cycles = FusionCycles(i, util);
     for (const InputRead& r : FusionReads(i, util)) AddRead(c, r, d);
     c.bytes_written = i.shape().byte_size();
-    c.blocks = KernelLaunchBlocks(i);
-    c.threads = KernelLaunchThreads(i);
+    const KernelLaunch l = LaunchOf(i);
+    c.blocks = l.blocks;
+    c.threads = l.threads;
     FinishCost(c, d, matrix, mtype);
     return c;
   }

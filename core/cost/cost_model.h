@@ -110,6 +110,14 @@ int64_t KernelLaunchThreads(const Instruction& kernel);
 // reduction (reduced extent < 32, or < 64 with < 32 columns, < 128 with < 8,
 // < 256 with < 3), is emitted elementally by the loop emitter.
 bool ReductionPrefersElemental(const Instruction& reduce);
+// How XLA GPU launches `kernel`: blocks and threads per block (as
+// KernelLaunchBlocks and KernelLaunchThreads), and whether as a reduction
+// (LaunchesAsReduction). One walk for all three.
+struct KernelLaunch {
+  int64_t blocks = 1, threads = 1;
+  bool reduction = false;
+};
+KernelLaunch LaunchOf(const Instruction& kernel);
 // True if `kernel` is launched as a reduction (a reduce, or an input fusion
 // whose root or one of whose outputs is a reduce), not elementally.
 bool LaunchesAsReduction(const Instruction& kernel);

@@ -152,9 +152,11 @@ Cost CostFused(const Instruction& producer, const std::vector<const Instruction*
     k.bytes_written = c->shape().byte_size();
     // A reduction producer taking its consumer as an epilogue launches the
     // fused kernel as the reduction it was.
-    const Instruction& launch = !LaunchesAsReduction(*c) && LaunchesAsReduction(producer) ? producer : *c;
-    k.blocks = KernelLaunchBlocks(launch);
-    k.threads = KernelLaunchThreads(launch);
+    KernelLaunch launch = LaunchOf(*c);
+    if (!launch.reduction)
+      if (const KernelLaunch p = LaunchOf(producer); p.reduction) launch = p;
+    k.blocks = launch.blocks;
+    k.threads = launch.threads;
     bool matrix = IsMatrix(*c);
     FinishCost(k, d, matrix, matrix ? c->operand(0)->shape().element_type() : PrimitiveType::kF32);
     total += k;

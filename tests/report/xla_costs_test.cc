@@ -104,7 +104,6 @@ TEST(XlaCosts, CommittedReferencesAgreeWithOurCostModel) {
       for (const auto& i : c->instructions()) names.insert(i->name());
     for (const XlaInstructionCost& r : table->rows) EXPECT_TRUE(names.count(r.name)) << r.name;
     InstructionCostComparison cmp = CompareInstructionCosts(**before, *table, *h100);
-    EXPECT_LE(cmp.within, cmp.compared);
     auto floor = kWithinFloor.find(stem);
     ASSERT_NE(floor, kWithinFloor.end()) << "no floor for " << stem;
     EXPECT_GE(cmp.within, floor->second) << cmp.within << " of " << cmp.compared;
