@@ -14,6 +14,7 @@
 #include <set>
 
 #include "core/cost/cost_model.h"
+#include "core/ir/collectives.h"
 #include "core/ir/computation.h"
 #include "core/ir/custom_calls.h"
 #include "core/memory/schedule.h"
@@ -339,36 +340,6 @@ class Planner {
     return PlanKernel(i, seq);
   }
 
-  // Devices taking part in each group of a collective: the size of the
-  // first group ("{{0,1,2,3},{4,5,6,7}}" → 4, iota "[2,4]<=[8]" → 4); empty
-  // groups mean every device (num_partitions × replica_count of the module).
-  int64_t Participants(const Instruction* i) const {
-    int64_t all = 1;
-    for (const char* h : {"num_partitions", "replica_count"})
-      if (const RawAttr* a = module_.FindHeader(h)) all *= std::max<int64_t>(1, std::atoll(a->value.c_str()));
-    const RawAttr* g = i->FindRaw("replica_groups");
-    if (!g) return all;
-    const std::string& v = g->value;
-    if (!v.empty() && v[0] == '[') {  // iota: [groups,size]<=[n]...
-      size_t comma = v.find(',');
-      size_t close = v.find(']');
-      if (comma != std::string::npos && close != std::string::npos && comma < close)
-        return std::max<int64_t>(1, std::atoll(v.c_str() + comma + 1));
-      return std::max<int64_t>(1, std::atoll(v.c_str() + 1));  // [n]<=[n]: one group
-    }
-    size_t open = v.find('{', 1);
-    if (open == std::string::npos) return all;  // "{}"
-    size_t close = v.find('}', open);
-    int64_t n = 0;
-    bool digit = false;
-    for (size_t p = open + 1; p < close && p < v.size(); ++p) {
-      bool d = std::isdigit(static_cast<unsigned char>(v[p])) != 0;
-      if (d && !digit) ++n;
-      digit = d;
-    }
-    return n > 0 ? n : all;
-  }
-
   // Slices of tuple element `k` of `i`'s value.
   StatusOr<std::vector<Slice>> ElementSlices(const Instruction* i, int64_t k) {
     ASSIGN_OR_RETURN(auto s, Slices(i));
@@ -395,7 +366,7 @@ class Planner {
     const bool done = i->opcode() == Opcode::kAllReduceDone || i->opcode() == Opcode::kAllGatherDone ||
                       i->opcode() == Opcode::kCollectivePermuteDone;
     const bool id = i->opcode() == Opcode::kPartitionId || i->opcode() == Opcode::kReplicaId;
-    c.participants = done ? 1 : Participants(i);
+    c.participants = done ? 1 : CollectiveParticipants(*i, module_);
     if (id) {
       const char* header = i->opcode() == Opcode::kPartitionId ? "num_partitions" : "replica_count";
       const RawAttr* a = module_.FindHeader(header);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -43,7 +44,7 @@ void InitNvptx() {
 StatusOr<llvm::TargetMachine*> GetTargetMachine(const NvptxTarget& target) {
   InitNvptx();
   thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
-  auto& tm = machines[std::string(target.sm)];
+  auto& tm = machines[std::string(target.sm) + std::string(target.features)];
   if (!tm) {
     std::string error;
     const llvm::Target* t = llvm::TargetRegistry::lookupTarget(kTriple, error);
@@ -140,6 +141,38 @@ std::string FindOnPath(const std::string& name) {
   return "";
 }
 
+// The parameter bytes of the module's largest kernel (its externally
+// visible functions; libdevice's are internal by then).
+uint64_t KernelParameterBytes(const llvm::Module& m) {
+  const llvm::DataLayout& dl = m.getDataLayout();
+  uint64_t most = 0;
+  for (const llvm::Function& f : m) {
+    if (f.isDeclaration() || f.hasLocalLinkage()) continue;
+    uint64_t bytes = 0;
+    for (const llvm::Argument& a : f.args()) {
+      const uint64_t align = dl.getABITypeAlign(a.getType()).value();
+      bytes = (bytes + align - 1) / align * align + dl.getTypeAllocSize(a.getType()).getFixedValue();
+    }
+    most = std::max(most, bytes);
+  }
+  return most;
+}
+
+// PTX before ISA 8.1 allows a kernel 4,352 bytes of parameters (544
+// pointers); 8.1 (CUDA 12.1) allows 32,764 on sm_70 and newer. A kernel
+// with more arguments (a concatenate of hundreds of buffers, as
+// all-reduce-contiguous writes them) is emitted as PTX 8.1.
+NvptxTarget ForParameters(const NvptxTarget& target, uint64_t bytes) {
+  if (bytes <= 4352) return target;
+  std::string_view f = target.features;
+  int version = 0;
+  if (f.size() > 4 && f.substr(0, 4) == "+ptx") version = std::atoi(std::string(f.substr(4)).c_str());
+  if (version >= 81) return target;
+  NvptxTarget wide = target;
+  wide.features = "+ptx81";
+  return wide;
+}
+
 }  // namespace
 
 std::string PtxasPath() {
@@ -176,7 +209,8 @@ StatusOr<std::unique_ptr<llvm::Module>> CreateNvptxModule(llvm::LLVMContext& ctx
   return m;
 }
 
-StatusOr<PtxCode> CompileToPtx(llvm::Module& m, const NvptxTarget& target) {
+StatusOr<PtxCode> CompileToPtx(llvm::Module& m, const NvptxTarget& requested) {
+  const NvptxTarget target = ForParameters(requested, KernelParameterBytes(m));
   ASSIGN_OR_RETURN(llvm::TargetMachine * tm, GetTargetMachine(target));
   PtxCode code;
   std::string verify;

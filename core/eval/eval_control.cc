@@ -3,7 +3,9 @@
 // of range index runs the last branch), map, and the value-preserving ops
 // (opt-barrier, domain, add-dependency, async and copy start/done pairs).
 #include "core/eval/scalar_fn.h"
+#include "core/ir/collectives.h"
 #include "core/ir/computation.h"
+#include "core/ir/module.h"
 
 namespace hloscope::eval {
 namespace {
@@ -150,6 +152,44 @@ StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops
       if (out.num_elements() != 1) break;
       out.SetInt(0, ops[0]->shape().dim(static_cast<int>(d)));
       return out;
+    }
+    case Opcode::kAllReduce:
+    case Opcode::kAllGather:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone: {
+      // On one device a group holds only this device: a reduction over one
+      // value, a gather or scatter of one shard, a permute that sends to
+      // itself (or to no one: zeros) leave each operand as it is.
+      const Computation* comp = instr.parent();
+      const Module* m = comp ? comp->parent() : nullptr;
+      if (!m || CollectiveParticipants(instr, *m) != 1)
+        return Unsupported(instr, "collective operations need several devices");
+      if (ops.empty()) break;
+      if (instr.opcode() == Opcode::kAllGatherDone) return Element(instr, *ops[0], 1);
+      if (instr.opcode() == Opcode::kCollectivePermute) {
+        const RawAttr* pairs = instr.FindRaw("source_target_pairs");
+        if (ops.size() != 1) break;
+        if (pairs && pairs->value.find("{0,0}") == std::string::npos) return Literal(NoLayout(instr.shape()));
+        return *ops[0];
+      }
+      std::vector<Literal> vals;
+      for (const Literal* o : ops) vals.push_back(*o);
+      if (instr.opcode() == Opcode::kAllGatherStart) {
+        Literal in = vals.size() == 1 ? vals[0] : MakeTuple(std::vector<Literal>(vals));
+        Literal out = vals.size() == 1 ? std::move(vals[0]) : MakeTuple(std::move(vals));
+        std::vector<Literal> pair;
+        pair.push_back(std::move(in));
+        pair.push_back(std::move(out));
+        return MakeTuple(std::move(pair));
+      }
+      if (vals.size() == 1 && !instr.shape().IsTuple()) return std::move(vals[0]);
+      return MakeTuple(std::move(vals));
     }
     case Opcode::kReplicaId:
     case Opcode::kPartitionId: {

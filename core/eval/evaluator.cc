@@ -249,7 +249,17 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kCopyDone:
     case Opcode::kGetDimensionSize:
     case Opcode::kReplicaId:
-    case Opcode::kPartitionId: return EvalControl(*this, instr, ops);
+    case Opcode::kPartitionId:
+    case Opcode::kAllReduce:
+    case Opcode::kAllGather:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone: return EvalControl(*this, instr, ops);
     case Opcode::kCustomCall:
       if (IsIdentityCustomCall(instr)) return *ops[0];
       if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());

@@ -168,8 +168,9 @@ std::string Gen::Run(uint64_t seed) {
     else if (r < 85) Scatter(e);
     else if (r < 90) Dot(e);
     else if (r < 92) Convolution(e);
-    else if (r < 96) While(e);
-    else Conditional(e);
+    else if (r < 95) While(e);
+    else if (r < 98) Conditional(e);
+    else Collective(e);
   }
   // The outputs: the last value and some other unread ones (a parameter now
   // and then); several make a tuple root.

@@ -137,6 +137,7 @@ class Gen {
   bool Convolution(Body& b);
   bool While(Body& b);
   bool Conditional(Body& b);
+  bool Collective(Body& b);
   std::string Starts(Body& b, const Dims& operand, const Dims& sizes);
   std::string ScalarComputation(const std::string& op, T t);
   // A computation `name(param shapes) -> x's shape` running a short

@@ -277,6 +277,45 @@ bool Gen::Reverse(Body& b) {
   return true;
 }
 
+// A collective on the module's one device (no replica groups, or groups of
+// device 0 alone): all-reduce, all-gather or reduce-scatter, whose value is
+// its operand's. They exercise the combiners and all-reduce-contiguous of
+// `gpu` (which the interpreter then checks) and the collective thunks.
+bool Gen::Collective(Body& b) {
+  if (!b.entry || b.fixed) return false;
+  // One to three of one kind and attributes, as a training step has them
+  // (so that the combiners find groups).
+  const int64_t kind = rng_.Range(0, 9);
+  static const char* kGroups[] = {"replica_groups={}", "replica_groups={{0}}", "replica_groups=[1,1]<=[1]"};
+  std::string attrs = kGroups[rng_.Range(0, 2)];
+  if (attrs != "replica_groups={}" && rng_.Chance(50))
+    attrs = "channel_id=" + std::to_string(rng_.Range(1, 4)) + ", " + attrs + ", use_global_device_ids=true";
+  const bool use_max = rng_.Chance(30);
+  const int64_t count = rng_.Range(1, 3);
+  bool built = false;
+  for (int64_t n = 0; n < count; ++n) {
+    int a = Pick(b, [&](const Val& v) { return kind < 5 || !v.dims.empty(); });  // gathers and scatters need a dimension
+    if (a < 0) break;
+    Val va = b.vals[static_cast<size_t>(a)];
+    const std::string reducer = va.type == T::kPred ? (use_max ? "and" : "or") : (use_max ? "maximum" : "add");
+    if (kind < 5) {
+      Emit(b, va.type, va.dims, va.layout, "all-reduce",
+           "all-reduce(" + Use(b, a) + "), " + attrs + ", to_apply=" + ScalarComputation(reducer, va.type));
+    } else {
+      const std::string dim = std::to_string(rng_.Range(0, static_cast<int64_t>(va.dims.size()) - 1));
+      if (kind < 8)
+        Emit(b, va.type, va.dims, va.layout, "all-gather",
+             "all-gather(" + Use(b, a) + "), " + attrs + ", dimensions={" + dim + "}");
+      else
+        Emit(b, va.type, va.dims, va.layout, "reduce-scatter",
+             "reduce-scatter(" + Use(b, a) + "), " + attrs + ", dimensions={" + dim + "}, to_apply=" +
+                 ScalarComputation(reducer, va.type));
+    }
+    built = true;
+  }
+  return built;
+}
+
 // Start indices for a dynamic slice of `sizes` out of `operand`: constants
 // (sometimes out of bounds: they clamp) or s32 parameters.
 std::string Gen::Starts(Body& b, const Dims& operand, const Dims& sizes) {

@@ -244,6 +244,46 @@ constexpr std::array kEntries = {
           "cuDNN: our convolution kernel stands in for it, and the interpreter computes it as the convolution.) In "
           "the graph, look for each convolution turning into a custom-call with a get-tuple-element after it and a "
           "transpose of its filter before it; the transposes are kernels of their own, one more launch each."},
+    Entry{"reduce-scatter-creator", false,
+          "Finds an all-reduce whose only use (perhaps through a reshape) is a dynamic-slice in which each device "
+          "takes its own shard: the offset, evaluated for every device of every replica group through constants, "
+          "partition-id or replica-id, table lookups and integer arithmetic, is the device's position in its group "
+          "times the shard size. That pair becomes one reduce-scatter on the split dimension, with a fresh channel "
+          "id, as XLA GPU's ReduceScatterCreator writes it. Why: SPMD partitioning writes gradients this way, and an "
+          "all-reduce sends every device the whole sum only for it to keep an eighth; a reduce-scatter sends each "
+          "device its eighth, about half the traffic over the links, and the slice kernel disappears. In the graph, "
+          "look for an all-reduce and a dynamic-slice fed by partition-id collapsing into one reduce-scatter node."},
+    Entry{"gpu-all-gather-combiner", false,
+          "Combines independent all-gathers with the same devices (and channel and id mode) into one all-gather over "
+          "a tuple, whatever their element types: XLA's post order is walked, the first candidate opens a group, "
+          "later ones join until their results would pass 30 MiB + 7 bytes or 2,048 members, or one depends on a "
+          "member. A member gathering on another dimension is bitcast so that its dimension lines up with the "
+          "group's. Why: every collective pays a fixed latency to start (a handshake between the devices), so one "
+          "gather of many small parameters costs about what one small gather does. In the graph, look for a "
+          "combined all-gather with many operands and a get-tuple-element per original, its op_name listing them."},
+    Entry{"gpu-all-reduce-combiner", false,
+          "Combines independent all-reduces with the same reduction (the root op and type of their to_apply), "
+          "devices, channel and id mode into one all-reduce over a tuple, by XLA's rule: walk the computation in "
+          "post order, let the first candidate open a group, add later ones of its key until the results would pass "
+          "30 MiB + 7 bytes or 2,048 members or one of them depends on a member, then start over. Why: a training "
+          "step reduces hundreds of small values (norms, scalars, small gradients), and each all-reduce pays the "
+          "links' start-up latency; combined, they pay it once. In the graph, look for many all-reduce nodes turning "
+          "into one, its op_name \"(all-reduce.517:all-reduce.515:...)\" naming the originals."},
+    Entry{"gpu-reduce-scatter-combiner", false,
+          "Combines independent reduce-scatters with the same reduction, devices, channel and id mode into one over "
+          "a tuple, up to 30 MiB + 7 bytes of results and 2,048 members, stopping at the first candidate that "
+          "depends on a member (XLA GPU's GpuReduceScatterCombiner). Members scattering on another dimension are "
+          "bitcast to the group's. Why: as for all-reduces, each collective pays a fixed start-up latency, so "
+          "gradients scattered one by one waste it; large ones (a 4096 x 14336 weight) fill a group by themselves. "
+          "In the graph, look for reduce-scatter nodes merging in groups of a few, their sizes summing under 30 MiB."},
+    Entry{"all-reduce-contiguous", false,
+          "Rewrites every all-reduce over a tuple, which the combiner leaves, as an all-reduce of one flat buffer: "
+          "each operand is bitcast to one dimension, the pieces are concatenated, reduced together, then sliced "
+          "back apart and bitcast to their shapes (XLA GPU's AllReduceContiguous). Why: the collective library "
+          "reduces one contiguous buffer in one call, at full link speed, where many small buffers would each be a "
+          "call. The price is a concatenate kernel before and one slice kernel per operand after (XLA wraps each in "
+          "a fusion of its own, wrapped_slice). In the graph, look for a concatenate feeding one all-reduce that fans "
+          "out into many slices."},
 };
 
 }  // namespace

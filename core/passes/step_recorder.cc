@@ -14,8 +14,9 @@ uint64_t Fingerprint(std::string_view s) { return std::hash<std::string_view>()(
 }  // namespace
 
 const InstructionRecord* ModuleSnapshot::Find(int64_t id) const {
-  auto it = index_of_id.find(id);
-  return it == index_of_id.end() ? nullptr : &instructions[it->second];
+  if (id < 0 || static_cast<size_t>(id) >= index_of_id.size()) return nullptr;
+  const uint32_t k = index_of_id[static_cast<size_t>(id)];
+  return k == kNoInstruction ? nullptr : &instructions[k];
 }
 
 std::string_view ModuleSnapshot::line(const InstructionRecord& r) const {
@@ -27,7 +28,10 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
   std::vector<InstructionLine> lines;
   s->text = PrintModuleWithLines(m, &lines);
   s->instructions.reserve(lines.size());
-  s->index_of_id.reserve(lines.size() * 2);
+  int64_t max_id = -1;
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions()) max_id = std::max(max_id, i->id());
+  s->index_of_id.assign(static_cast<size_t>(max_id + 1), ModuleSnapshot::kNoInstruction);
   size_t k = 0;
   for (const auto& c : m.computations()) {
     ComputationRecord cr;
@@ -50,7 +54,7 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
       r.line_length = lines[k].length;
       ++k;
       r.fingerprint = Fingerprint(s->line(r));
-      s->index_of_id[r.id] = s->instructions.size();
+      if (r.id >= 0) s->index_of_id[static_cast<size_t>(r.id)] = static_cast<uint32_t>(s->instructions.size());
       s->instructions.push_back(std::move(r));
     }
     s->computations.push_back(std::move(cr));

@@ -136,16 +136,15 @@ ENTRY e {
   EXPECT_NE(r.status().message().find("%c"), std::string::npos);
   EXPECT_NE(r.status().message().find("4:8: error: cannot evaluate %c"), std::string::npos) << r.status().message();
 
-  auto ar = RunHlo(R"(HloModule t
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-ENTRY e {
-  a = f32[2] parameter(0)
-  ROOT c = f32[2] all-reduce(a), replica_groups={}, to_apply=add
-})", {Lit("f32[2]", {1, 2})});
+  // A collective over several devices has no value on one; over one
+  // device (no groups in a module of one) it is its operand.
+  const std::string add = "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
+  auto one = RunHlo("HloModule t\n" + add + "ENTRY e {\n  a = f32[2] parameter(0)\n"
+                    "  ROOT c = f32[2] all-reduce(a), replica_groups={}, to_apply=add\n}", {Lit("f32[2]", {1, 2})});
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(one->GetDouble(1), 2.0);
+  auto ar = RunHlo("HloModule t\n" + add + "ENTRY e {\n  a = f32[2] parameter(0)\n"
+                   "  ROOT c = f32[2] all-reduce(a), replica_groups={{0,1}}, to_apply=add\n}", {Lit("f32[2]", {1, 2})});
   ASSERT_FALSE(ar.ok());
   EXPECT_NE(ar.status().message().find("all-reduce"), std::string::npos) << ar.status().message();
   EXPECT_NE(ar.status().message().find("not supported"), std::string::npos);
