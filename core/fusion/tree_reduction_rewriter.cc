@@ -1,10 +1,10 @@
 // `tree-reduction-rewriter`: XLA GPU's TreeReductionRewriter. A reduction
 // too long to run without atomics (ReductionRaceFree: rows of more than
 // 1024 × 16 elements, columns of more than 32 × 128) becomes two: the
-// reduced extent n is seen as m blocks of k (m the largest divisor of n up
-// to √n; when that is far below √n, k = ⌈√n⌉ and the last block is padded
-// with the initial value), the first reduce combines each block, the second
-// the m partial results.
+// reduced extent n is seen as m blocks of k (chosen as XLA's
+// ComputeSplitParams does, SplitOf below; the last block padded with the
+// initial value when they do not divide n), the first reduce combines each
+// block, the second the m partial results.
 // Each is race-free, so each is one kernel without atomics — one more
 // kernel than before, as XLA GPU makes for a batch-norm sum over
 // 8 × 56 × 56 rows. Handles single-input reductions whose reduced
@@ -21,6 +21,47 @@
 
 namespace hloscope {
 namespace {
+
+// How XLA 0.12's TreeReductionRewriter (ComputeSplitParams) splits n
+// reduced elements: m blocks of k, the first reduction over each block of
+// k, the second over the m partial results. k starts at ⌊√n⌋ (at most the
+// race-free bound: 1024 × 16 for rows, 32 × 128 for columns); of the
+// sizes from there down to half of it, the one needing the least padding
+// wins, a power of two among equals. Then the two are swapped when that
+// reads better: always for columns; for rows, while the larger stays
+// race-free and, when the smaller and n are even (vectorizable), is more
+// than twice the smaller or even itself; otherwise when n is even or the
+// larger is odd. 6,272 = 64 blocks of 98; 16,411 = 67 blocks of 245 (4
+// padded); Llama's 512 × 128,256 = 4,096 blocks of 16,032.
+std::pair<int64_t, int64_t> SplitOf(int64_t n, bool row) {
+  const uint64_t size = static_cast<uint64_t>(n);
+  const uint64_t bound = row ? 1024 * 16 : 32 * 128;
+  uint64_t k2 = static_cast<uint64_t>(std::floor(std::sqrt(static_cast<double>(size))));
+  k2 = std::max<uint64_t>(1, std::min(k2, bound));
+  uint64_t min_pad = (k2 - size % k2) % k2;
+  uint64_t k1 = (size + min_pad) / k2;
+  for (uint64_t i = k2 - 1; i > k2 / 2; --i) {
+    const uint64_t pad = (i - size % i) % i;
+    if (pad < min_pad || (pad == min_pad && (i & (i - 1)) == 0)) {
+      min_pad = pad;
+      k1 = (size + pad) / i;
+    }
+  }
+  uint64_t k2b = (size + min_pad) / k1;
+  bool swap = false;
+  if (k1 <= bound) {
+    if (!row) {
+      swap = true;
+    } else if (k2b % 2 == 0 && size % 2 == 0) {
+      swap = k2b * 2 < k1 || k1 % 2 == 0;
+    } else {
+      swap = size % 2 == 0 || k1 % 2 != 0;
+    }
+  }
+  if (swap) std::swap(k1, k2b);
+  // [k1, k2]: the first reduction reduces k2 (the block), the second k1.
+  return {static_cast<int64_t>(k1), static_cast<int64_t>(k2b)};
+}
 
 class TreeReductionRewriter : public FusionPassBase {
  public:
@@ -48,7 +89,14 @@ class TreeReductionRewriter : public FusionPassBase {
     Instruction* in = r->operand(0);
     Instruction* init = r->operand(1);
     const Shape& s = in->shape();
-    if (!s.IsArray() || s.rank() == 0 || !HasDefaultLayout(s) || ReductionRaceFree(*r)) return false;
+    if (!s.IsArray() || s.rank() == 0 || ReductionRaceFree(*r)) return false;
+    // A reduction of every dimension does not depend on the order it
+    // reads in: in another layout it reads the bytes as they lie, through a
+    // bitcast to one dimension (XLA normalizes the layout first and then
+    // bitcasts: Llama's sum of squares over [512,8,128]{0,2,1} is 512
+    // blocks of 1,024 of the bytes in memory order).
+    const bool full = static_cast<int>(r->dimensions().size()) == s.rank();
+    if (!HasDefaultLayout(s) && !full) return false;
     std::vector<int64_t> red = r->dimensions();
     std::sort(red.begin(), red.end());
     const int rank = s.rank();
@@ -61,17 +109,7 @@ class TreeReductionRewriter : public FusionPassBase {
     const bool row = red.back() == rank - 1;
     int64_t n = 1;
     for (int64_t d : red) n *= s.dim(static_cast<int>(d));
-    // m blocks of k: as XLA, without padding when n has a divisor not far
-    // below √n (the largest such divisor is m: 6,272 = 64 blocks of 98);
-    // else k = ⌈√n⌉ and the last block is padded with the initial value.
-    const double root = std::sqrt(static_cast<double>(n));
-    int64_t m = static_cast<int64_t>(root);
-    while (m > 1 && n % m != 0) --m;
-    int64_t k = n / m;
-    if (static_cast<double>(m) < root / 2) {
-      k = static_cast<int64_t>(std::ceil(root));
-      m = (n + k - 1) / k;
-    }
+    const auto [m, k] = SplitOf(n, row);
     std::vector<int64_t> major, minor;
     for (int d = 0; d < rank; ++d) {
       if (d < red.front()) major.push_back(s.dim(d));
@@ -87,7 +125,9 @@ class TreeReductionRewriter : public FusionPassBase {
     };
     const std::vector<int64_t> flat = with({n}), split = with({m, k}), partial = with({m});
     const int nd = static_cast<int>(major.size());  // the position of n in `flat`
-    Instruction* x = AddNew(comp, r, Opcode::kReshape, ShapeLike(s, t, flat), {in});
+    Instruction* x = HasDefaultLayout(s) ? AddNew(comp, r, Opcode::kReshape, ShapeLike(s, t, flat), {in})
+                                         : AddNew(comp, r, Opcode::kBitcast, Shape(t, flat), {in});
+    if (!HasDefaultLayout(s)) x->mutable_shape()->set_layout(Shape::DefaultLayout(static_cast<int>(flat.size())));
     if (m * k > n) {
       std::vector<int64_t> padded = flat;
       padded[static_cast<size_t>(nd)] = m * k;

@@ -205,7 +205,10 @@ ENTRY main {
 }
 
 // A row of a prime length (16,411 > 1024 × 16) has no divisor near its square
-// root: it is padded with the initial value to 129 blocks of 128.
+// root: it is padded with the initial value to 67 blocks of 245, the split
+// needing the least padding (4) among 65..128, the block the larger of the
+// two (XLA GPU 0.12 on this module, 2026-12-05: pad to f32[2,16415], bitcast
+// to [2,67,245], reduce dimension 2).
 TEST(XlaGpuRules, LongPrimeRowIsPaddedThenSplit) {
   FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
 ENTRY main {
@@ -216,8 +219,55 @@ ENTRY main {
   EXPECT_TRUE(r.changed);
   bool padded = false;
   for (const auto& i : r.module->entry()->instructions())
-    padded |= i->opcode() == Opcode::kPad && i->shape().dims() == std::vector<int64_t>{2, 129 * 128};
+    padded |= i->opcode() == Opcode::kPad && i->shape().dims() == std::vector<int64_t>{2, 67 * 245};
   EXPECT_TRUE(padded) << r.Text();
+  bool blocks = false;
+  for (const auto& i : r.module->entry()->instructions())
+    blocks |= i->opcode() == Opcode::kReduce && i->shape().dims() == std::vector<int64_t>{2, 67};
+  EXPECT_TRUE(blocks) << r.Text();
+}
+
+// A full reduction of 64,000 elements: of the sizes that divide it between
+// √n / 2 and √n (250, 200, 160, 128) the power of two wins, and the
+// larger part becomes the block (a row that can be vectorized and whose
+// other part is more than twice as long): 128 blocks of 500, as XLA GPU
+// 0.12 splits it (2026-12-05: bitcast to [128,500], reduce dimension 1).
+// (The rule that splits Llama's 512 × 128,256 into 4,096 blocks of 16,032.)
+TEST(XlaGpuRules, FullReductionSplitsAsXlaChoosesTheBlocks) {
+  FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  x = f32[64,1000] parameter(0)
+  c0 = f32[] constant(0)
+  ROOT s = f32[] reduce(x, c0), dimensions={0,1}, to_apply=scalar_add
+})");
+  EXPECT_TRUE(r.changed);
+  bool blocks = false;
+  for (const auto& i : r.module->entry()->instructions())
+    blocks |= i->opcode() == Opcode::kReduce && i->shape().dims() == std::vector<int64_t>{128} &&
+              i->operand(0)->shape().dims() == std::vector<int64_t>{128, 500};
+  EXPECT_TRUE(blocks) << r.Text();
+}
+
+// A full reduction in another layout reads its bytes as they lie: a
+// bitcast to one dimension, then 128 blocks of 150 (XLA GPU 0.12 on this
+// module, 2026-12-05: bitcast of the transposed parameter to [128,150]).
+// Llama's sums of squares over [512,8,128]{0,2,1} are such reductions.
+TEST(XlaGpuRules, FullReductionInAnotherLayoutIsSplitThroughABitcast) {
+  FusionRun r = RunFusion("tree-reduction-rewriter", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  p = f32[300,64] parameter(0)
+  x = f32[64,300]{0,1} transpose(p), dimensions={1,0}
+  c0 = f32[] constant(0)
+  ROOT s = f32[] reduce(x, c0), dimensions={0,1}, to_apply=scalar_add
+})");
+  EXPECT_TRUE(r.changed);
+  bool bitcast = false, blocks = false;
+  for (const auto& i : r.module->entry()->instructions()) {
+    bitcast |= i->opcode() == Opcode::kBitcast && i->shape().dims() == std::vector<int64_t>{19200};
+    blocks |= i->opcode() == Opcode::kReduce && i->shape().dims() == std::vector<int64_t>{128};
+  }
+  EXPECT_TRUE(bitcast) << r.Text();
+  EXPECT_TRUE(blocks) << r.Text();
 }
 
 // No change: a row of 1,000 and a column of 4,096 run without atomics.
