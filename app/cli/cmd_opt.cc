@@ -346,7 +346,8 @@ int RunExplain(const std::vector<std::string>& argv) {
       const bool producer = names.count(d.producer) > 0;
       bool consumer = false;
       for (const auto& c : d.consumers) consumer |= names.count(c) > 0;
-      const bool merge = d.producer.rfind("fusion", 0) == 0;
+      // (A merge: of kernels, or of collectives into one by a combiner.)
+      const bool merge = d.producer.rfind("fusion", 0) == 0 || d.verdict == FusionVerdict::kMerged;
       if (d.verdict != FusionVerdict::kNotFused && (producer || consumer)) {
         // The names it goes by next: every result when it is the producer
         // ("fused with duplication into fusion.21, fusion.20"), the result

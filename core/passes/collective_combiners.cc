@@ -15,6 +15,7 @@
 // shape (XLA wraps the concatenate and slices in fusions of one op each).
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -298,6 +299,9 @@ class CombinerPass : public Pass {
       }
     };
 
+    std::vector<int64_t> group_bytes;
+    std::vector<std::string> closed;  // why each group stopped growing
+    std::string closed_by;
     std::vector<char> keyed(static_cast<size_t>(n), 0);
     for (int k = 0; k < n; ++k) keyed[static_cast<size_t>(k)] = !key[static_cast<size_t>(k)].empty();
     size_t start = 0;  // no candidate before this position of `order`
@@ -337,30 +341,64 @@ class CombinerPass : public Pass {
         };
         const int64_t b = x->shape().byte_size();
         if (x->operand_count() != 1 || b > kCombineThresholdBytes) {  // XLA combines single-operand ones under the threshold
+          Refuse(*x, x->operand_count() != 1
+                         ? "it already has several operands (XLA combines only single-operand ones)"
+                         : "its result alone, " + Bytes(b) + ", passes the 30 MiB + 7 bytes a combined one may hold");
           drop();
           continue;
         }
-        if (!group.empty() && (bytes + b > kCombineThresholdBytes || dep)) break;
+        if (!group.empty() && (bytes + b > kCombineThresholdBytes || dep)) {
+          closed_by = x->name() + (dep ? " depends on a member (it reads one's result, directly or not)"
+                                       : " would take the results to " + Bytes(bytes + b) + ", past 30 MiB + 7 bytes");
+          break;
+        }
         if (group.empty()) active = &kv;
         group.push_back(v);
         mark[static_cast<size_t>(v)] = 2;
         bytes += b;
         drop();
-        if (static_cast<int64_t>(group.size()) >= kCombineThresholdCount) break;
+        if (static_cast<int64_t>(group.size()) >= kCombineThresholdCount) {
+          closed_by = "the group reached 2,048 members";
+          break;
+        }
       }
+      if (closed_by.empty() && !group.empty()) closed_by = "no later candidate of its kind and attributes was left";
       if (group.size() >= 2) {
         for (int m : group) group_of[static_cast<size_t>(m)] = static_cast<int>(groups.size());
         groups.push_back(std::move(group));
+        group_bytes.push_back(bytes);
+        closed.push_back(closed_by);
         stale = true;
-      } else if (group.empty()) {
+      } else if (group.size() == 1) {
+        Refuse(*node[static_cast<size_t>(group[0])], "it stays alone: " + closed_by);
+      } else {
         break;
       }
+      closed_by.clear();
     }
     if (groups.empty()) return false;
-    for (const auto& g : groups) {
+    for (size_t g = 0; g < groups.size(); ++g) {
       std::vector<Instruction*> members;
-      for (int m : g) members.push_back(node[static_cast<size_t>(m)]);
-      Combine(comp, members);
+      for (int m : groups[g]) members.push_back(node[static_cast<size_t>(m)]);
+      // One record per group, as a merge of its first member with the rest.
+      FusionDecision d;
+      d.pass = std::string(name());
+      d.producer = members[0]->name();
+      d.producer_id = members[0]->id();
+      for (size_t k = 1; k < members.size(); ++k) {
+        d.consumers.push_back(members[k]->name());
+        d.consumer_ids.push_back(members[k]->id());
+      }
+      d.verdict = FusionVerdict::kMerged;
+      d.reason = std::to_string(members.size()) + " independent " + std::string(OpcodeName(OpcodeOf(kind_))) +
+                 "s with " +
+                 (kind_ == Kind::kAllGather ? "the same devices and channel kind" : "the same reduction, devices and channel kind") +
+                 " become one over a tuple (" +
+                 Bytes(group_bytes[g]) + " of results): one collective's start-up latency instead of " +
+                 std::to_string(members.size()) + "; the group closed because " + closed[g];
+      const size_t record = mutable_log().decisions.size();
+      mutable_log().decisions.push_back(std::move(d));
+      mutable_log().decisions[record].result = Combine(comp, members)->name();
     }
     comp.SortTopologically();
     return true;
@@ -382,7 +420,27 @@ class CombinerPass : public Pass {
     return best < min_rank ? best : 0;
   }
 
-  void Combine(Computation& comp, const std::vector<Instruction*>& group) {
+  // A candidate left as it is, with the reason.
+  void Refuse(const Instruction& x, const std::string& why) {
+    FusionDecision d;
+    d.pass = std::string(name());
+    d.producer = x.name();
+    d.producer_id = x.id();
+    d.verdict = FusionVerdict::kNotFused;
+    d.reason = "not combined: " + why;
+    mutable_log().decisions.push_back(std::move(d));
+  }
+
+  static std::string Bytes(int64_t b) {
+    char buf[32];
+    if (b >= (int64_t{1} << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1 << 20));
+    else if (b >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / 1024);
+    else std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(b));
+    return buf;
+  }
+
+  // The combined instruction.
+  Instruction* Combine(Computation& comp, const std::vector<Instruction*>& group) {
     Instruction* first = group[0];
     const bool dimensional = kind_ != Kind::kAllReduce;
     const int64_t dim = dimensional ? CombinedDim(group) : 0;
@@ -425,6 +483,7 @@ class CombinerPass : public Pass {
       ReplaceInstruction(m, value, mutable_log(), std::string(OpcodeName(OpcodeOf(kind_))) + "s combined");
     }
     mutable_log().Count("combined ops", 1);
+    return combined;
   }
 
   Kind kind_;

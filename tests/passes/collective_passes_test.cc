@@ -128,6 +128,17 @@ TEST(CollectiveCombinerTest, IndependentAllReducesCombineAndDependentOnesStartAN
   EXPECT_EQ(by_name["jit(f)/grad/(x:y)"], "(f32[4,3], f32[2,3])");
   EXPECT_EQ(by_name["(z:w)"], "(f32[2,3], f32[5])");
   EXPECT_EQ(by_name["m"], "f32[5]");
+  // Each group is a decision with the reason it stopped growing; the one
+  // left alone says why.
+  std::vector<std::string> reasons;
+  for (const auto& step : r.steps)
+    for (const FusionDecision& d : step->decisions) reasons.push_back(d.producer + ": " + d.reason);
+  auto has = [&](const std::string& text) {
+    return std::any_of(reasons.begin(), reasons.end(), [&](const std::string& x) { return x.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("x: 2 independent all-reduces")) << ::testing::PrintToString(reasons);
+  EXPECT_TRUE(has("the group closed because z depends on a member")) << ::testing::PrintToString(reasons);
+  EXPECT_TRUE(has("m: not combined: it stays alone: no later candidate")) << ::testing::PrintToString(reasons);
 }
 
 TEST(CollectiveCombinerTest, AllGathersOnOtherDimensionsAreBitcastToTheGroups) {
