@@ -272,11 +272,15 @@ TEST(CollectivePassesCorpus, LlamaTrainStepCombinesAsXlaGpuDoes) {
     const std::string kind(OpcodeName(op));
     ++ops[kind];
     std::smatch sm;
-    const std::string name = i->MetadataValue("op_name");
-    if (!std::regex_match(name, sm, kList)) continue;
+    std::string name = i->MetadataValue("op_name");
+    if (name.empty()) name = i->name();
     std::set<std::string> members;
-    std::stringstream ss(sm[2].str());
-    for (std::string part; std::getline(ss, part, ':');) members.insert(sm[1].str() + part);
+    if (std::regex_match(name, sm, kList)) {
+      std::stringstream ss(sm[2].str());
+      for (std::string part; std::getline(ss, part, ':');) members.insert(sm[1].str() + part);
+    } else {
+      members.insert(name);
+    }
     ours[kind].insert(members);
   }
   std::ifstream f(SourceDir() + "/tests/passes/xla_collective_groups_llama31_8b.txt");
@@ -290,16 +294,28 @@ TEST(CollectivePassesCorpus, LlamaTrainStepCombinesAsXlaGpuDoes) {
   EXPECT_EQ(ops["reduce-scatter"], 66);
   for (const char* kind : {"all-reduce", "all-gather", "reduce-scatter"}) {
     SCOPED_TRACE(kind);
-    int same = 0;
-    for (const auto& g : xla[kind]) same += ours[kind].count(g) ? 1 : 0;
-    std::cout << kind << ": " << same << " of XLA GPU's " << xla[kind].size() << " combined groups have the same members\n";
+    // The same original collectives end up as this kind (for
+    // reduce-scatters: the 226 all-reduces reduce-scatter-creator turns
+    // into them are XLA's 226).
+    std::set<std::string> all_ours, all_xla;
+    for (const auto& g : ours[kind]) all_ours.insert(g.begin(), g.end());
+    for (const auto& g : xla[kind]) all_xla.insert(g.begin(), g.end());
+    EXPECT_EQ(all_ours, all_xla);
+    int same = 0, combined = 0;
+    for (const auto& g : xla[kind]) {
+      if (g.size() < 2) continue;
+      ++combined;
+      same += ours[kind].count(g) ? 1 : 0;
+    }
+    std::cout << kind << ": " << all_ours.size() << " originals (XLA " << all_xla.size() << "), " << same
+              << " of XLA GPU's " << combined << " combined groups with the same members\n";
     if (std::string(kind) == "reduce-scatter") {
       // Which reduce-scatters share a group depends on the order in which
       // the post order meets them, and so on the fused graph around them;
       // 41 of 64 when this test was written.
       EXPECT_GE(same, 41);
     } else {
-      EXPECT_EQ(same, static_cast<int>(xla[kind].size()));
+      EXPECT_EQ(same, combined);
     }
   }
 }
