@@ -102,6 +102,14 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
                                                {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)},
                                                false));
 
+  llvm::FunctionCallee cp_async = m.getOrInsertFunction(
+      kCpAsyncSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                              {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)}, false));
+  llvm::FunctionCallee cp_async_commit =
+      m.getOrInsertFunction(kCpAsyncCommitSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+  llvm::FunctionCallee cp_async_wait =
+      m.getOrInsertFunction(kCpAsyncWaitSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32}, false));
+
   std::vector<llvm::CallInst*> calls;
   for (llvm::Function& f : m) {
     f.removeFnAttr("target-cpu");
@@ -173,10 +181,20 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
         d = b.CreateInsertValue(d, b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(words_ty, words, 0, q)), q);
       repl = d;
       info.needs_sync = true;
+    } else if (id == llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16) {
+      // Shared and global memory are host memory here; the copy lands when
+      // the thread waits for its group (cpu_threads.cc).
+      llvm::Value* to = b.CreateAddrSpaceCast(call->getArgOperand(0), llvm::PointerType::get(ctx, 0));
+      llvm::Value* from = b.CreateAddrSpaceCast(call->getArgOperand(1), llvm::PointerType::get(ctx, 0));
+      b.CreateCall(cp_async, {to, from});
+    } else if (id == llvm::Intrinsic::nvvm_cp_async_commit_group) {
+      b.CreateCall(cp_async_commit, {});
+    } else if (id == llvm::Intrinsic::nvvm_cp_async_wait_group || id == llvm::Intrinsic::nvvm_cp_async_wait_all) {
+      b.CreateCall(cp_async_wait, {id == llvm::Intrinsic::nvvm_cp_async_wait_all ? b.getInt32(0) : call->getArgOperand(0)});
     } else if (callee->getName().starts_with("llvm.nvvm.")) {
       return Error("kernel '" + kernel + "': GPU intrinsic '" + callee->getName().str() +
                    "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync, mma.sync m16n8k16, "
-                   "ldmatrix m8n8.x4 .b16)");
+                   "ldmatrix m8n8.x4 .b16, cp.async 16-byte copies and their groups)");
     } else {
       continue;
     }

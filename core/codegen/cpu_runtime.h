@@ -10,6 +10,12 @@
 //   llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16  → call kLdmatrixSymbol(row, out): the lane's row
 //                                                address and its 4 result words (x1, x2 and .trans,
 //                                                which no emitter uses, stay unimplemented)
+//   llvm.nvvm.cp.async.cg.shared.global.16     → call kCpAsyncSymbol(dst, src): the 16 bytes are
+//   llvm.nvvm.cp.async.commit.group / wait.group   read at issue and land in shared memory only
+//                                                when the thread waits for their group
+//                                                (kCpAsyncWaitSymbol(n)), as the PTX ISA allows:
+//                                                a kernel that reads them before its wait and
+//                                                barrier reads stale values here too
 //   __nv_* math                                 → host functions (cpu_libdevice.cc)
 // Emulated threads: a kernel without barriers, shuffles, mma or ldmatrix runs
 // its threads as a plain loop; one with them runs each block's threads as
@@ -39,6 +45,9 @@ inline constexpr const char* kMmaSymbol = "__hloscope_cpu_mma";
 enum MmaKind : int32_t { kMmaBf16 = 0, kMmaF16 = 1 };
 inline constexpr int kMmaFragWords = 10;
 inline constexpr const char* kLdmatrixSymbol = "__hloscope_cpu_ldmatrix";
+inline constexpr const char* kCpAsyncSymbol = "__hloscope_cpu_cp_async";
+inline constexpr const char* kCpAsyncCommitSymbol = "__hloscope_cpu_cp_async_commit";
+inline constexpr const char* kCpAsyncWaitSymbol = "__hloscope_cpu_cp_async_wait";
 
 // One warp's mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32
 // with the PTX ISA's fragment layouts: `frags[lane]` is that lane's 10 words

@@ -6,6 +6,7 @@
 #include <ucontext.h>
 
 #include <cstring>
+#include <vector>
 
 #include "core/codegen/cpu_runtime.h"
 
@@ -27,6 +28,15 @@ struct EmuThread {
   int32_t mma_kind = 0;
   const uint8_t* ldm_row = nullptr;  // ldmatrix: the lane's row address
   uint32_t* ldm_out = nullptr;       // and its 4 result words
+  // cp.async: copies issued and not yet landed, with their commit group
+  // (`open_group` for those issued since the last commit).
+  struct PendingCopy {
+    uint8_t* dst;
+    uint8_t data[16];
+    int64_t group;
+  };
+  std::vector<PendingCopy> copies;
+  int64_t open_group = 0;
 };
 
 constexpr size_t kStackBytes = 128 * 1024;
@@ -136,6 +146,38 @@ extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) {
   Yield(Wait::kLdmatrix);
 }
 
+// cp.async.cg 16 bytes: read now, land at the wait for its group.
+extern "C" void HloscopeCpuCpAsync(uint8_t* dst, const uint8_t* src) {
+  if (!g_sched) {  // threads run one after another: nothing else reads it first
+    std::memcpy(dst, src, 16);
+    return;
+  }
+  EmuThread& t = g_sched->threads[g_sched->current];
+  EmuThread::PendingCopy c;
+  c.dst = dst;
+  std::memcpy(c.data, src, 16);
+  c.group = t.open_group;
+  t.copies.push_back(c);
+}
+
+extern "C" void HloscopeCpuCpAsyncCommit() {
+  if (g_sched) ++g_sched->threads[g_sched->current].open_group;
+}
+
+// cp.async.wait_group n: every committed group but the n most recent lands.
+extern "C" void HloscopeCpuCpAsyncWait(int32_t n) {
+  if (!g_sched) return;
+  EmuThread& t = g_sched->threads[g_sched->current];
+  const int64_t done_below = t.open_group - n;  // groups [0, done_below) complete
+  size_t kept = 0;
+  for (size_t i = 0; i < t.copies.size(); ++i) {
+    EmuThread::PendingCopy& c = t.copies[i];
+    if (c.group < done_below) std::memcpy(c.dst, c.data, 16);
+    else t.copies[kept++] = c;
+  }
+  t.copies.resize(kept);
+}
+
 void SetTid(const uint32_t tid[3]) {
   g_state.tid[0] = tid[0];
   g_state.tid[1] = tid[1];
@@ -147,6 +189,8 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
   for (size_t i = 0; i < n; ++i) {
     EmuThread& t = s.threads[i];
     t.wait = Wait::kRun;
+    t.copies.clear();
+    t.open_group = 0;
     getcontext(&t.ctx);
     t.ctx.uc_stack.ss_sp = s.stacks + i * kStackBytes;
     t.ctx.uc_stack.ss_size = kStackBytes;
@@ -243,6 +287,9 @@ std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
   out.emplace_back(kShuffleSymbol, reinterpret_cast<void*>(&HloscopeCpuShuffle));
   out.emplace_back(kMmaSymbol, reinterpret_cast<void*>(&HloscopeCpuMma));
   out.emplace_back(kLdmatrixSymbol, reinterpret_cast<void*>(&HloscopeCpuLdmatrix));
+  out.emplace_back(kCpAsyncSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsync));
+  out.emplace_back(kCpAsyncCommitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncCommit));
+  out.emplace_back(kCpAsyncWaitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncWait));
   return out;
 }
 

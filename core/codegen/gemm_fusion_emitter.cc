@@ -11,8 +11,9 @@
 // elementwise chain) is computed on the way in, and operands of any layout,
 // transposed or batched, are read through index mapping. Out-of-range rows
 // and columns are staged as zero. Full tiles of operands read straight from
-// 16-bit arguments skip the elemental emitter: 16-byte vectors, loaded a
-// slice ahead (the direct staging below). The warp then reads its A and B
+// 16-bit arguments skip the elemental emitter: 16-byte vectors into two
+// shared stages, cp.async where contiguous along k, a slice ahead (the
+// direct staging below). The warp then reads its A and B
 // fragments with ldmatrix.x4 (one per 16×16 A fragment and per two 8-column
 // B fragments; rows of 80 bytes put a matrix's 8 rows in 8 distinct groups
 // of 4 banks) and issues its mma.sync ops. At the end, the
@@ -163,8 +164,16 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   Value* row0 = blk.row0;
   Value* col0 = blk.col0;
   const std::vector<Value*>&lbase = blk.lbase, &rbase = blk.rbase;
-  Value* as = SharedArray(b, i16, t.bm * pitch, spec.name + "_lhs_tile");
-  Value* bs = SharedArray(b, i16, t.bn * pitch, spec.name + "_rhs_tile");
+  // Direct staging (below): every tile full and both operands straight from
+  // 16-bit arguments. It runs two shared stages: the next slice is copied
+  // in while the warps multiply the current one.
+  std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
+  const bool full_tiles = g.mm % t.bm == 0 && g.nn % t.bn == 0 && g.kk % t.bk == 0;
+  const bool even_split = (t.bm * t.bk / 8) % threads == 0 && (t.bn * t.bk / 8) % threads == 0;
+  const bool pipelined = direct[0] && direct[1] && full_tiles && even_split;
+  const int64_t a_stage = t.bm * pitch, b_stage = t.bn * pitch;  // elements of one stage
+  Value* as = SharedArray(b, i16, (pipelined ? 2 : 1) * a_stage, spec.name + "_lhs_tile");
+  Value* bs = SharedArray(b, i16, (pipelined ? 2 : 1) * b_stage, spec.name + "_rhs_tile");
   std::vector<Value*> acc(mt * nt * 4);
   for (Value*& a : acc) {
     a = EntryAlloca(b, f32, "acc");
@@ -216,7 +225,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   };
 
   // The warp's mma ops over the staged slice.
-  auto mma_slice = [&]() {
+  auto mma_slice = [&](Value* atile, Value* btile) {
     ScopedHloLocation at(b, spec, dot);  // the tile's tensor-core ops
     for (int64_t ks = 0; ks < t.bk; ks += 16) {
       std::vector<std::vector<Value*>> afrag(mt), bfrag(nt);
@@ -224,14 +233,14 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       // and k 8·(j >> 1) on: registers a0-a3 in the mma's order.
       for (int64_t mi = 0; mi < mt; ++mi) {
         Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), a_row);
-        afrag[mi] = LdMatrixX4(b, row_address(as, r, b.CreateAdd(I64(b, ks), a_k)));
+        afrag[mi] = LdMatrixX4(b, row_address(atile, r, b.CreateAdd(I64(b, ks), a_k)));
       }
       // B ([n][k]): one ldmatrix.x4 per two 8-column fragments (every warp
       // tile of the table has an even count); matrix j is columns 8·(j >> 1)
       // and k 8·(j & 1) on: b0, b1 of the first, then of the second.
       for (int64_t ni = 0; ni + 1 < nt; ni += 2) {
         Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), b_col);
-        std::vector<Value*> w = LdMatrixX4(b, row_address(bs, n, b.CreateAdd(I64(b, ks), b_k)));
+        std::vector<Value*> w = LdMatrixX4(b, row_address(btile, n, b.CreateAdd(I64(b, ks), b_k)));
         bfrag[ni] = {w[0], w[1]};
         bfrag[ni + 1] = {w[2], w[3]};
       }
@@ -247,24 +256,26 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   };
 
   // Direct staging: when every tile is full and both operands come straight
-  // from 16-bit arguments (no prologue to compute; FindDirectOperand), each thread moves 16-byte
-  // vectors: all of a slice's global loads are issued before its shared
-  // stores, and the next slice's loads are in flight while the warps run the
-  // current slice's mma ops (a register double buffer). Contiguous along k,
-  // a vector is 8 k values of one row and lands as one 16-byte shared store
-  // (rows are 80 bytes apart); contiguous along the free dim, it is 8 rows at
-  // one k, stored as 8 halves, with the lanes of a warp on consecutive k so
-  // that the stores hit distinct banks.
-  std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
-  const bool full_tiles = g.mm % t.bm == 0 && g.nn % t.bn == 0 && g.kk % t.bk == 0;
-  const bool even_split = (t.bm * t.bk / 8) % threads == 0 && (t.bn * t.bk / 8) % threads == 0;
+  // from 16-bit arguments (no prologue to compute; FindDirectOperand), each
+  // thread moves 16-byte vectors, through two shared stages: while the warps
+  // run the mma ops of the slice in one stage, the next slice is on its way
+  // into the other. An operand contiguous along k goes by cp.async (sm_80:
+  // global to shared without passing through registers, one commit group a
+  // slice, waited for before the barrier that opens the slice): a vector is
+  // 8 k values of one row and one 16-byte shared row segment (rows are 80
+  // bytes apart). An operand contiguous along its free dim is loaded into
+  // registers before the mma ops and stored after them, as 8 halves (8 rows
+  // at one k, the lanes of a warp on consecutive k so that the stores hit
+  // distinct banks).
   Status st;
-  if (direct[0] && direct[1] && full_tiles && even_split) {
+  if (pipelined) {
     auto* v8 = llvm::FixedVectorType::get(i16, 8);
     std::vector<Value*> regs[2];
     for (int k = 0; k < 2; ++k)
-      for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
-        regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
+      if (!direct[k]->k_minor)
+        for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
+          regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
+    const int64_t vectors[2] = {t.bm * t.bk / 8 / threads, t.bn * t.bk / 8 / threads};
     // Vector v of operand k: its row (free index within the tile) and k offset.
     auto place = [&](int k, int64_t v) -> std::pair<Value*, Value*> {
       Value* e = b.CreateAdd(I64(b, v * threads), tid);
@@ -272,53 +283,71 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
         return {b.CreateUDiv(e, I64(b, t.bk / 8)), b.CreateMul(b.CreateURem(e, I64(b, t.bk / 8)), I64(b, 8))};
       return {b.CreateMul(b.CreateUDiv(e, I64(b, t.bk)), I64(b, 8)), b.CreateURem(e, I64(b, t.bk))};
     };
-    auto load_slice = [&](Value* k0) {
-      for (int k = 0; k < 2; ++k) {
-        const DirectOperand& d = *direct[k];
-        for (size_t v = 0; v < regs[k].size(); ++v) {
-          auto [row, kc] = place(k, static_cast<int64_t>(v));
-          std::vector<Value*> idx = k == 0 ? lbase : rbase;
-          const Shape& os = k == 0 ? ls : rs;
-          DelinearizeInto(b, b.CreateAdd(k == 0 ? row0 : col0, row), os, k == 0 ? g.lfree : g.rfree, idx);
-          DelinearizeInto(b, b.CreateAdd(k0, kc), os, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
-          Value* ld = b.CreateAlignedLoad(v8, ee.ElementAddress(d.arg, idx), llvm::Align(16));
-          b.CreateStore(ld, regs[k][v]);
-        }
-      }
+    // Operand k's tile in stage s (0 or 1).
+    auto tile_of = [&](int k, Value* s) {
+      return b.CreateInBoundsGEP(i16, k == 0 ? as : bs, b.CreateMul(s, I64(b, k == 0 ? a_stage : b_stage)));
     };
-    auto store_slice = [&]() {
-      for (int k = 0; k < 2; ++k) {
-        Value* tile = k == 0 ? as : bs;
+    auto global_address = [&](int k, Value* row, Value* kc, Value* k0) {
+      std::vector<Value*> idx = k == 0 ? lbase : rbase;
+      const Shape& os = k == 0 ? ls : rs;
+      DelinearizeInto(b, b.CreateAdd(k == 0 ? row0 : col0, row), os, k == 0 ? g.lfree : g.rfree, idx);
+      DelinearizeInto(b, b.CreateAdd(k0, kc), os, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
+      return ee.ElementAddress(direct[k]->arg, idx);
+    };
+    // Starts slice k0 on its way into stage s: the k-contiguous operands'
+    // copies (one commit group), the others' loads into registers.
+    auto issue = [&](Value* k0, Value* s) {
+      for (int k = 0; k < 2; ++k)
+        for (int64_t v = 0; v < vectors[k]; ++v) {
+          auto [row, kc] = place(k, v);
+          Value* from = global_address(k, row, kc, k0);
+          if (direct[k]->k_minor) {
+            CpAsync16(b, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)), from);
+          } else {
+            b.CreateStore(b.CreateAlignedLoad(v8, from, llvm::Align(16)), regs[k][static_cast<size_t>(v)]);
+          }
+        }
+      CpAsyncCommit(b);
+    };
+    // The registers' vectors into stage s.
+    auto store_regs = [&](Value* s) {
+      for (int k = 0; k < 2; ++k)
         for (size_t v = 0; v < regs[k].size(); ++v) {
           auto [row, kc] = place(k, static_cast<int64_t>(v));
           Value* val = b.CreateLoad(v8, regs[k][v]);
-          if (direct[k]->k_minor) {
-            Value* at = b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc));
-            b.CreateAlignedStore(val, at, llvm::Align(16));
-          } else {
-            for (int64_t q = 0; q < 8; ++q) {
-              Value* r = b.CreateAdd(row, I64(b, q));
-              Value* at = b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(r, I64(b, pitch)), kc));
-              b.CreateStore(b.CreateExtractElement(val, static_cast<uint64_t>(q)), at);
-            }
+          for (int64_t q = 0; q < 8; ++q) {
+            Value* r = b.CreateAdd(row, I64(b, q));
+            Value* at = b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(r, I64(b, pitch)), kc));
+            b.CreateStore(b.CreateExtractElement(val, static_cast<uint64_t>(q)), at);
           }
         }
-      }
     };
     {
       ScopedHloLocation at(b, spec, dot);
-      load_slice(I64(b, 0));
+      issue(I64(b, 0), I64(b, 0));
+      store_regs(I64(b, 0));
     }
     st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
       ScopedHloLocation at(b, spec, dot);
-      store_slice();
-      SyncThreads(b);
+      Value* s = b.CreateAnd(b.CreateUDiv(k0, I64(b, t.bk)), I64(b, 1));
+      Value* other = b.CreateXor(s, I64(b, 1));
       Value* next = b.CreateAdd(k0, I64(b, t.bk));
-      RETURN_IF_ERROR(IfThen(b, b.CreateICmpSLT(next, I64(b, g.kk)), [&]() -> Status {
-        load_slice(next);
+      Value* more = b.CreateICmpSLT(next, I64(b, g.kk));
+      RETURN_IF_ERROR(IfThen(b, more, [&]() -> Status {
+        issue(next, other);
+        CpAsyncWait(b, 1);  // this slice's copies are in; the next slice's may not be
         return Status::Ok();
       }));
-      mma_slice();
+      RETURN_IF_ERROR(IfThen(b, b.CreateNot(more), [&]() -> Status {
+        CpAsyncWait(b, 0);
+        return Status::Ok();
+      }));
+      SyncThreads(b);
+      mma_slice(tile_of(0, s), tile_of(1, s));
+      RETURN_IF_ERROR(IfThen(b, more, [&]() -> Status {
+        store_regs(other);
+        return Status::Ok();
+      }));
       SyncThreads(b);
       return Status::Ok();
     });
@@ -328,7 +357,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       RETURN_IF_ERROR(stage(1, k0));
       SyncThreads(b);
       ScopedHloLocation at(b, spec, dot);
-      mma_slice();
+      mma_slice(as, bs);
       SyncThreads(b);
       return Status::Ok();
     });

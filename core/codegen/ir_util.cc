@@ -185,6 +185,22 @@ std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row) {
   return out;
 }
 
+void CpAsync16(llvm::IRBuilderBase& b, llvm::Value* to, llvm::Value* from) {
+  llvm::Value* shared = b.CreateAddrSpaceCast(to, llvm::PointerType::get(b.getContext(), 3));
+  llvm::Value* global = b.CreateAddrSpaceCast(from, llvm::PointerType::get(b.getContext(), 1));
+  b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16),
+               {shared, global});
+}
+
+void CpAsyncCommit(llvm::IRBuilderBase& b) {
+  b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_cp_async_commit_group), {});
+}
+
+void CpAsyncWait(llvm::IRBuilderBase& b, int pending) {
+  b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_cp_async_wait_group),
+               {b.getInt32(pending)});
+}
+
 std::vector<llvm::Value*> KernelArguments(llvm::Function* f) {
   std::vector<llvm::Value*> args;
   for (llvm::Argument& a : f->args()) args.push_back(&a);

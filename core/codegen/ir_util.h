@@ -55,6 +55,15 @@ std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const s
 // j, elements 2·(lane%4) and the next, the lower-numbered one in the low half
 // (the mma fragment layout). Every lane of the warp must execute it.
 std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row);
+// cp.async.cg.shared.global 16 bytes (sm_80 and newer): an asynchronous copy
+// from global to shared memory, bypassing the registers and L1; visible
+// after CpAsyncWait and a barrier. `to` and `from` are generic pointers.
+void CpAsync16(llvm::IRBuilderBase& b, llvm::Value* to, llvm::Value* from);
+// Closes this thread's current group of copies (cp.async.commit_group).
+void CpAsyncCommit(llvm::IRBuilderBase& b);
+// Waits until at most `pending` of this thread's groups are still in
+// flight (cp.async.wait_group).
+void CpAsyncWait(llvm::IRBuilderBase& b, int pending);
 // The kernel function's arguments, in order (what ElementalEmitter takes).
 std::vector<llvm::Value*> KernelArguments(llvm::Function* f);
 // A static shared-memory array of `count` elements of `elem` in addrspace(3);

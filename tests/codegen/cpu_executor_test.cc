@@ -261,6 +261,64 @@ TEST(CpuExecutor, BlockReductionWithShufflesSharedMemoryBarrierAndAtomics) {
   EXPECT_EQ(r->kernels[0].us.size(), 1u);
 }
 
+// cp.async (sm_80) as the PTX ISA allows it to behave: each thread's 16
+// bytes land in shared memory only when it waits for their group. Each of
+// 32 threads marks its shared slot, copies its row of the input into it,
+// reads the slot before the wait (the mark: nothing has landed) and, after
+// the wait and a barrier, its neighbour's slot (the neighbour's row). A
+// kernel that read before waiting would read stale values here, as it may
+// on a GPU.
+constexpr const char* kCpAsync = R"(
+declare void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3), ptr addrspace(1))
+declare void @llvm.nvvm.cp.async.commit.group()
+declare void @llvm.nvvm.cp.async.wait.group(i32 immarg)
+@slots = internal addrspace(3) global [32 x <4 x i32>] poison, align 16
+
+define void @copy(ptr noalias %in, ptr noalias %before, ptr noalias %after) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t = zext i32 %tid to i64
+  %slot = getelementptr [32 x <4 x i32>], ptr addrspace(3) @slots, i64 0, i64 %t
+  store <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>, ptr addrspace(3) %slot, align 16
+  %src = getelementptr <4 x i32>, ptr %in, i64 %t
+  %gsrc = addrspacecast ptr %src to ptr addrspace(1)
+  call void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3) %slot, ptr addrspace(1) %gsrc)
+  call void @llvm.nvvm.cp.async.commit.group()
+  %early = load i32, ptr addrspace(3) %slot, align 16
+  %pb = getelementptr i32, ptr %before, i64 %t
+  store i32 %early, ptr %pb
+  call void @llvm.nvvm.cp.async.wait.group(i32 0)
+  call void @llvm.nvvm.barrier0()
+  %n = add i32 %tid, 1
+  %n32 = and i32 %n, 31
+  %nn = zext i32 %n32 to i64
+  %nslot = getelementptr [32 x <4 x i32>], ptr addrspace(3) @slots, i64 0, i64 %nn
+  %late = load i32, ptr addrspace(3) %nslot, align 16
+  %pa = getelementptr i32, ptr %after, i64 %t
+  store i32 %late, ptr %pa
+  ret void
+})";
+
+TEST(CpuExecutor, CpAsyncCopiesLandAtTheWait) {
+  ThunkPlan plan;
+  plan.allocations = {Alloc(0, "parameter", 32 * 16, 0), Alloc(1, "output", 32 * 4), Alloc(2, "output", 32 * 4)};
+  plan.parameters = {Value("f32[128]{0}", 0, 32 * 16, 0)};
+  plan.outputs = {Value("s32[32]{0}", 1, 32 * 4), Value("s32[32]{0}", 2, 32 * 4)};
+  plan.thunks.push_back(Thunk{Kernel("copy", {{0, 0, 32 * 16}, {1, 0, 32 * 4}, {2, 0, 32 * 4}}, {false, true, true}, 1, 32)});
+  std::vector<float> in(128);
+  for (int i = 0; i < 128; ++i) in[i] = static_cast<float>(i);
+  auto r = RunOnCpu(plan, {{"copy", std::string(kHeader) + kCpAsync}}, {F32(in)});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->outputs.size(), 2u);
+  for (int t = 0; t < 32; ++t) {
+    EXPECT_EQ(r->outputs[0].Get<int32_t>(t), -1) << t;  // not landed before the wait
+    float want = in[static_cast<size_t>(((t + 1) % 32) * 4)];
+    int32_t bits;
+    std::memcpy(&bits, &want, 4);
+    EXPECT_EQ(r->outputs[1].Get<int32_t>(t), bits) << t;  // the neighbour's row after it
+  }
+}
+
 TEST(CpuExecutor, LibdeviceMathOnTheLoopPath) {
   ThunkPlan plan;
   plan.allocations = {Alloc(0, "parameter", 4000, 0), Alloc(1, "output", 4000)};

@@ -40,14 +40,34 @@ TEST(GemmMma, F16OperandsWithAnF32Result) {
 }
 
 // Full tiles with both operands straight from 16-bit arguments stage through
-// 16-byte vectors, double-buffered in registers; anything else (a partial
-// tile, a prologue to compute) stages element by element.
+// 16-byte vectors in two shared stages: by cp.async for an operand
+// contiguous along k, through registers for one contiguous along its free
+// dim; anything else (a partial tile, a prologue to compute) stages element
+// by element.
 TEST(GemmMma, DirectStagingOnlyForFullTilesOfPlainOperands) {
   auto vectors = [](const std::string& text) {
     auto e = EmitFor(text, "d", &EmitDotKernel);
     EXPECT_EQ(e.error, "") << text;
-    return e.ir.find("load <8 x i16>") != std::string::npos;
+    return e.ir.find("load <8 x i16>") != std::string::npos ||
+           e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16") != std::string::npos;
   };
+  // How each operand travels: A [m][k] row-major is contiguous along k
+  // (cp.async, waited for a group a slice), B [k][n] along n (registers).
+  {
+    auto e = EmitFor(Dot("bf16[128,64]{1,0}", "bf16[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul), "d", &EmitDotKernel);
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.commit.group"), std::string::npos);
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.wait.group(i32 1)"), std::string::npos);
+    EXPECT_NE(e.ir.find("load <8 x i16>"), std::string::npos);
+  }
+  {  // Both contiguous along k: no operand passes through registers.
+    auto e = EmitFor("HloModule m\nENTRY e {\n  a = bf16[128,64]{1,0} parameter(0)\n  b = bf16[256,64]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[128,256]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+                     "d", &EmitDotKernel);
+    EXPECT_EQ(e.error, "");
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);
+    EXPECT_EQ(e.ir.find("load <8 x i16>"), std::string::npos);
+  }
   EXPECT_TRUE(vectors(Dot("bf16[128,64]{1,0}", "bf16[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
   EXPECT_TRUE(vectors(Dot("bf16[128,64]{0,1}", "bf16[64,256]{0,1}", "f32[128,256]{1,0}", kMatmul)));
   EXPECT_FALSE(vectors(Dot("bf16[130,64]{1,0}", "bf16[64,256]{1,0}", "bf16[130,256]{1,0}", kMatmul)));
