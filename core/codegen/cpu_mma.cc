@@ -64,4 +64,14 @@ void WarpLdmatrixX4(const uint8_t* const rows[32], uint32_t* const out[32]) {
     }
 }
 
+void WarpLdmatrixX4Trans(const uint8_t* const rows[32], uint32_t* const out[32]) {
+  for (int lane = 0; lane < 32; ++lane)
+    for (int j = 0; j < 4; ++j) {
+      uint16_t lo, hi;  // rows 2·(lane % 4) and the next of matrix j, column lane / 4
+      std::memcpy(&lo, rows[8 * j + 2 * (lane % 4)] + 2 * (lane / 4), 2);
+      std::memcpy(&hi, rows[8 * j + 2 * (lane % 4) + 1] + 2 * (lane / 4), 2);
+      out[lane][j] = uint32_t{lo} | (uint32_t{hi} << 16);
+    }
+}
+
 }  // namespace hloscope::codegen::cpu

@@ -102,6 +102,10 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
                                                {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)},
                                                false));
 
+  llvm::FunctionCallee ldmatrix_trans = m.getOrInsertFunction(
+      kLdmatrixTransSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                                    {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)},
+                                                    false));
   llvm::FunctionCallee cp_async = m.getOrInsertFunction(
       kCpAsyncSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
                                               {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)}, false));
@@ -167,7 +171,8 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
             d, b.CreateLoad(b.getFloatTy(), b.CreateConstInBoundsGEP2_32(words_ty, words, 0, 6 + q)), q);
       repl = d;
       info.needs_sync = true;
-    } else if (id == llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16) {
+    } else if (id == llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16 ||
+               id == llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16) {
       // The lane's row address (shared memory is host memory here) and its
       // result words in an entry-block slot.
       llvm::Function* fnc = call->getFunction();
@@ -175,7 +180,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
       auto* words_ty = llvm::ArrayType::get(i32, 4);
       llvm::Value* words = eb.CreateAlloca(words_ty, nullptr, "ldmatrix_words");
       llvm::Value* row = b.CreateAddrSpaceCast(call->getArgOperand(0), llvm::PointerType::get(ctx, 0));
-      b.CreateCall(ldmatrix, {row, words});
+      b.CreateCall(id == llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16 ? ldmatrix : ldmatrix_trans, {row, words});
       llvm::Value* d = llvm::PoisonValue::get(call->getType());
       for (unsigned q = 0; q < 4; ++q)
         d = b.CreateInsertValue(d, b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(words_ty, words, 0, q)), q);
@@ -194,7 +199,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
     } else if (callee->getName().starts_with("llvm.nvvm.")) {
       return Error("kernel '" + kernel + "': GPU intrinsic '" + callee->getName().str() +
                    "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync, mma.sync m16n8k16, "
-                   "ldmatrix m8n8.x4 .b16, cp.async 16-byte copies and their groups)");
+                   "ldmatrix m8n8.x4 .b16 and .trans.b16, cp.async 16-byte copies and their groups)");
     } else {
       continue;
     }

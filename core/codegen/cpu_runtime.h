@@ -8,8 +8,9 @@
 //                                                lane's a0-a3, b0-b1 and c0-c3 as 10 words, and
 //                                                receives d0-d3 in words 6-9 (cpu_mma.cc)
 //   llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16  → call kLdmatrixSymbol(row, out): the lane's row
-//                                                address and its 4 result words (x1, x2 and .trans,
-//                                                which no emitter uses, stay unimplemented)
+//                                                address and its 4 result words; .x4.trans.b16 →
+//                                                kLdmatrixTransSymbol (x1 and x2, which no emitter
+//                                                uses, stay unimplemented)
 //   llvm.nvvm.cp.async.cg.shared.global.16     → call kCpAsyncSymbol(dst, src): the 16 bytes are
 //   llvm.nvvm.cp.async.commit.group / wait.group   read at issue and land in shared memory only
 //                                                when the thread waits for their group
@@ -45,6 +46,7 @@ inline constexpr const char* kMmaSymbol = "__hloscope_cpu_mma";
 enum MmaKind : int32_t { kMmaBf16 = 0, kMmaF16 = 1 };
 inline constexpr int kMmaFragWords = 10;
 inline constexpr const char* kLdmatrixSymbol = "__hloscope_cpu_ldmatrix";
+inline constexpr const char* kLdmatrixTransSymbol = "__hloscope_cpu_ldmatrix_trans";
 inline constexpr const char* kCpAsyncSymbol = "__hloscope_cpu_cp_async";
 inline constexpr const char* kCpAsyncCommitSymbol = "__hloscope_cpu_cp_async_commit";
 inline constexpr const char* kCpAsyncWaitSymbol = "__hloscope_cpu_cp_async_wait";
@@ -60,6 +62,11 @@ void WarpMmaM16N8K16(MmaKind kind, uint32_t* const frags[32]);
 // row l / 4 of matrix j at byte 4·(l % 4) (elements 2·(l % 4) and the next,
 // the lower-numbered one in the low half). `rows[l]` is lane l's address.
 void WarpLdmatrixX4(const uint8_t* const rows[32], uint32_t* const out[32]);
+// The same with .trans: each matrix is delivered transposed, lane l
+// receiving in out[l][j] column l / 4 of matrix j at rows 2·(l % 4) (low
+// half) and the next (high half). On a [k][n] tile this is the B fragment
+// of mma.m16n8k16 (b0: k = 2·(l % 4) and the next, n = l / 4).
+void WarpLdmatrixX4Trans(const uint8_t* const rows[32], uint32_t* const out[32]);
 // The f32 value of IEEE half bits (cpu_libdevice.cc).
 float HalfBitsToFloat(uint16_t h);
 

@@ -28,6 +28,7 @@ struct EmuThread {
   int32_t mma_kind = 0;
   const uint8_t* ldm_row = nullptr;  // ldmatrix: the lane's row address
   uint32_t* ldm_out = nullptr;       // and its 4 result words
+  bool ldm_trans = false;            // .trans
   // cp.async: copies issued and not yet landed, with their commit group
   // (`open_group` for those issued since the last commit).
   struct PendingCopy {
@@ -143,6 +144,19 @@ extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) {
   EmuThread& t = g_sched->threads[g_sched->current];
   t.ldm_row = row;
   t.ldm_out = out;
+  t.ldm_trans = false;
+  Yield(Wait::kLdmatrix);
+}
+
+extern "C" void HloscopeCpuLdmatrixTrans(const uint8_t* row, uint32_t* out) {
+  if (!g_sched) {
+    g_sync_outside_coroutines = true;
+    return;
+  }
+  EmuThread& t = g_sched->threads[g_sched->current];
+  t.ldm_row = row;
+  t.ldm_out = out;
+  t.ldm_trans = true;
   Yield(Wait::kLdmatrix);
 }
 
@@ -222,11 +236,17 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
                        std::to_string(wx) + " of 32 lanes");
         const uint8_t* rows[32];
         uint32_t* outs[32];
+        bool same = true;
         for (size_t i = 0; i < 32; ++i) {
           rows[i] = s.threads[w + i].ldm_row;
           outs[i] = s.threads[w + i].ldm_out;
+          same = same && s.threads[w + i].ldm_trans == s.threads[w].ldm_trans;
         }
-        WarpLdmatrixX4(rows, outs);
+        if (!same)
+          return Error("kernel '" + name + "': the lanes of warp " + std::to_string(w / 32) +
+                       " met at different ldmatrix forms (.trans and not)");
+        if (s.threads[w].ldm_trans) WarpLdmatrixX4Trans(rows, outs);
+        else WarpLdmatrixX4(rows, outs);
         for (size_t i = w; i < end; ++i) s.threads[i].wait = Wait::kRun;
         released = true;
         continue;
@@ -287,6 +307,7 @@ std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
   out.emplace_back(kShuffleSymbol, reinterpret_cast<void*>(&HloscopeCpuShuffle));
   out.emplace_back(kMmaSymbol, reinterpret_cast<void*>(&HloscopeCpuMma));
   out.emplace_back(kLdmatrixSymbol, reinterpret_cast<void*>(&HloscopeCpuLdmatrix));
+  out.emplace_back(kLdmatrixTransSymbol, reinterpret_cast<void*>(&HloscopeCpuLdmatrixTrans));
   out.emplace_back(kCpAsyncSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsync));
   out.emplace_back(kCpAsyncCommitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncCommit));
   out.emplace_back(kCpAsyncWaitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncWait));

@@ -171,7 +171,13 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   const bool full_tiles = g.mm % t.bm == 0 && g.nn % t.bn == 0 && g.kk % t.bk == 0;
   const bool even_split = (t.bm * t.bk / 8) % threads == 0 && (t.bn * t.bk / 8) % threads == 0;
   const bool pipelined = direct[0] && direct[1] && full_tiles && even_split;
-  const int64_t a_stage = t.bm * pitch, b_stage = t.bn * pitch;  // elements of one stage
+  // A B contiguous along n ([k][n] in memory) is kept [k][n] in shared
+  // memory too, copied by cp.async, and its fragments read transposed
+  // (ldmatrix .trans); rows of bn + 8 elements keep them 16-byte aligned and
+  // a matrix's 8 rows in distinct bank groups.
+  const bool b_kn = pipelined && !direct[1]->k_minor;
+  const int64_t pitch_n = t.bn + 8;
+  const int64_t a_stage = t.bm * pitch, b_stage = b_kn ? t.bk * pitch_n : t.bn * pitch;  // elements of one stage
   Value* as = SharedArray(b, i16, (pipelined ? 2 : 1) * a_stage, spec.name + "_lhs_tile");
   Value* bs = SharedArray(b, i16, (pipelined ? 2 : 1) * b_stage, spec.name + "_rhs_tile");
   std::vector<Value*> acc(mt * nt * 4);
@@ -239,8 +245,19 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       // tile of the table has an even count); matrix j is columns 8·(j >> 1)
       // and k 8·(j & 1) on: b0, b1 of the first, then of the second.
       for (int64_t ni = 0; ni + 1 < nt; ni += 2) {
-        Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), b_col);
-        std::vector<Value*> w = LdMatrixX4(b, row_address(btile, n, b.CreateAdd(I64(b, ks), b_k)));
+        std::vector<Value*> w;
+        if (b_kn) {
+          // [k][n]: lane l addresses k row 8·(j & 1) + l % 8 at n 8·(j >> 1)
+          // of matrix j = l / 8, read transposed.
+          Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)),
+                                 b.CreateMul(b.CreateLShr(mj, I64(b, 1)), I64(b, 8)));
+          Value* kr = b.CreateAdd(I64(b, ks), b.CreateAdd(b.CreateMul(b.CreateAnd(mj, I64(b, 1)), I64(b, 8)), l8));
+          w = LdMatrixX4(b, b.CreateInBoundsGEP(i16, btile, b.CreateAdd(b.CreateMul(kr, I64(b, pitch_n)), n)),
+                         /*trans=*/true);
+        } else {
+          Value* n = b.CreateAdd(b.CreateAdd(b.CreateMul(wn, I64(b, wtn)), I64(b, ni * 8)), b_col);
+          w = LdMatrixX4(b, row_address(btile, n, b.CreateAdd(I64(b, ks), b_k)));
+        }
         bfrag[ni] = {w[0], w[1]};
         bfrag[ni + 1] = {w[2], w[3]};
       }
@@ -272,7 +289,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     auto* v8 = llvm::FixedVectorType::get(i16, 8);
     std::vector<Value*> regs[2];
     for (int k = 0; k < 2; ++k)
-      if (!direct[k]->k_minor)
+      if (!direct[k]->k_minor && !(k == 1 && b_kn))
         for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
           regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
     const int64_t vectors[2] = {t.bm * t.bk / 8 / threads, t.bn * t.bk / 8 / threads};
@@ -303,6 +320,8 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
           Value* from = global_address(k, row, kc, k0);
           if (direct[k]->k_minor) {
             CpAsync16(b, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)), from);
+          } else if (k == 1 && b_kn) {  // 8 n values at one k: one 16-byte segment of a [k][n] row
+            CpAsync16(b, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(kc, I64(b, pitch_n)), row)), from);
           } else {
             b.CreateStore(b.CreateAlignedLoad(v8, from, llvm::Align(16)), regs[k][static_cast<size_t>(v)]);
           }

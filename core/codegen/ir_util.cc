@@ -174,8 +174,9 @@ std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const s
   return out;
 }
 
-std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row) {
-  const llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16;
+std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row, bool trans) {
+  const llvm::Intrinsic::ID id = trans ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16
+                                       : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16;
   // Overloaded on its pointer: shared (addrspace 3) selects the .shared form.
   llvm::Type* shared_ptr = llvm::PointerType::get(b.getContext(), 3);
   llvm::Value* shared = b.CreateAddrSpaceCast(row, shared_ptr);

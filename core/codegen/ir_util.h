@@ -53,8 +53,10 @@ std::vector<llvm::Value*> MmaM16N8K16(llvm::IRBuilderBase& b, bool bf16, const s
 // to one 16-byte row, 16-byte aligned; lanes 8j … 8j+7 give the 8 rows of
 // matrix j. Returns the lane's 4 i32 words: word j holds row lane/4 of matrix
 // j, elements 2·(lane%4) and the next, the lower-numbered one in the low half
-// (the mma fragment layout). Every lane of the warp must execute it.
-std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row);
+// (the mma fragment layout). Every lane of the warp must execute it. With
+// `trans` (ldmatrix...trans) each matrix arrives transposed: word j holds
+// column lane/4 of matrix j at rows 2·(lane%4) and the next.
+std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row, bool trans = false);
 // cp.async.cg.shared.global 16 bytes (sm_80 and newer): an asynchronous copy
 // from global to shared memory, bypassing the registers and L1; visible
 // after CpAsyncWait and a barrier. `to` and `from` are generic pointers.

@@ -51,14 +51,21 @@ TEST(GemmMma, DirectStagingOnlyForFullTilesOfPlainOperands) {
     return e.ir.find("load <8 x i16>") != std::string::npos ||
            e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16") != std::string::npos;
   };
-  // How each operand travels: A [m][k] row-major is contiguous along k
-  // (cp.async, waited for a group a slice), B [k][n] along n (registers).
+  // How each operand travels: A [m][k] row-major is contiguous along k and
+  // B [k][n] along n; both go by cp.async (waited for a group a slice), B
+  // kept [k][n] and read transposed by ldmatrix.
   {
     auto e = EmitFor(Dot("bf16[128,64]{1,0}", "bf16[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul), "d", &EmitDotKernel);
     EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);
     EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.commit.group"), std::string::npos);
     EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.wait.group(i32 1)"), std::string::npos);
+    EXPECT_NE(e.ir.find("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16"), std::string::npos);
+    EXPECT_EQ(e.ir.find("load <8 x i16>"), std::string::npos);
+  }
+  {  // A contiguous along m: through registers, stored as halves.
+    auto e = EmitFor(Dot("bf16[128,64]{0,1}", "bf16[64,256]{1,0}", "f32[128,256]{1,0}", kMatmul), "d", &EmitDotKernel);
     EXPECT_NE(e.ir.find("load <8 x i16>"), std::string::npos);
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);  // B's
   }
   {  // Both contiguous along k: no operand passes through registers.
     auto e = EmitFor("HloModule m\nENTRY e {\n  a = bf16[128,64]{1,0} parameter(0)\n  b = bf16[256,64]{1,0} parameter(1)\n"
@@ -163,6 +170,35 @@ TEST(GemmMma, CpuWarpMmaFollowsThePtxFragmentLayout) {
       for (int k = 0; k < 16; ++k) want += a[row][k] * b[k][col];
       EXPECT_EQ(std::bit_cast<float>(words[lane][6 + i]), want) << "lane " << lane << " d" << i;
     }
+  }
+}
+
+// ldmatrix .trans on a B kept [k][n] (the emitter's addresses: lane l at k
+// row 8·(j & 1) + l % 8 and n 8·(j >> 1) of matrix j = l / 8) gives each lane
+// the B fragments of mma.m16n8k16 as the PTX ISA lays them out: b0 holds
+// k = 2·(l % 4) and the next at n = l / 4, b1 the same 8 k further.
+TEST(GemmMma, CpuLdmatrixTransGivesTheBFragmentsOfAKnTile) {
+  constexpr int kPitch = 24;  // elements: 48-byte rows, 16-byte aligned
+  alignas(16) uint16_t bs[16 * kPitch];
+  for (int i = 0; i < 16 * kPitch; ++i) bs[i] = static_cast<uint16_t>(7000 + i);
+  auto b = [&](int k, int n) { return uint32_t{bs[k * kPitch + n]}; };
+  uint32_t bw[32][4];
+  const uint8_t* brows[32];
+  uint32_t* bout[32];
+  for (int lane = 0; lane < 32; ++lane) {
+    const int j = lane / 8, r = lane % 8;
+    brows[lane] = reinterpret_cast<const uint8_t*>(&bs[((j & 1) * 8 + r) * kPitch + (j >> 1) * 8]);
+    bout[lane] = bw[lane];
+  }
+  cpu::WarpLdmatrixX4Trans(brows, bout);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int group = lane >> 2, tig = lane % 4;
+    for (int f = 0; f < 2; ++f)  // two 8-column B fragments: registers 2f (b0) and 2f + 1 (b1)
+      for (int i = 0; i < 4; ++i) {
+        const int k = tig * 2 + (i & 1) + (i >= 2 ? 8 : 0);
+        EXPECT_EQ((bw[lane][2 * f + i / 2] >> (16 * (i % 2))) & 0xffffu, b(k, 8 * f + group))
+            << "lane " << lane << " fragment " << f << " b" << i;
+      }
   }
 }
 
