@@ -134,9 +134,9 @@ extern "C" void HloscopeCpuMma(int32_t kind, uint32_t* frag) {
   Yield(Wait::kMma);
 }
 
-// ldmatrix: the warp's lanes meet with their row addresses, then one of
-// them gathers the words for all.
-extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) {
+// ldmatrix (plain or .trans): the warp's lanes meet with their row
+// addresses, then one of them gathers the words for all.
+void Ldmatrix(const uint8_t* row, uint32_t* out, bool trans) {
   if (!g_sched) {
     g_sync_outside_coroutines = true;
     return;
@@ -144,21 +144,12 @@ extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) {
   EmuThread& t = g_sched->threads[g_sched->current];
   t.ldm_row = row;
   t.ldm_out = out;
-  t.ldm_trans = false;
+  t.ldm_trans = trans;
   Yield(Wait::kLdmatrix);
 }
 
-extern "C" void HloscopeCpuLdmatrixTrans(const uint8_t* row, uint32_t* out) {
-  if (!g_sched) {
-    g_sync_outside_coroutines = true;
-    return;
-  }
-  EmuThread& t = g_sched->threads[g_sched->current];
-  t.ldm_row = row;
-  t.ldm_out = out;
-  t.ldm_trans = true;
-  Yield(Wait::kLdmatrix);
-}
+extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) { Ldmatrix(row, out, false); }
+extern "C" void HloscopeCpuLdmatrixTrans(const uint8_t* row, uint32_t* out) { Ldmatrix(row, out, true); }
 
 // cp.async.cg 16 bytes: read now, land at the wait for its group.
 extern "C" void HloscopeCpuCpAsync(uint8_t* dst, const uint8_t* src) {

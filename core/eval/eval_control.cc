@@ -197,7 +197,9 @@ StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops
       Literal out(NoLayout(instr.shape()));
       return out;
     }
-    default: break;
+    default:
+      if (IsCollective(instr.opcode())) return Unsupported(instr, "collective operations need several devices");
+      break;
   }
   return InstrError(instr, "malformed instruction (operands or shape)");
 }

@@ -15,7 +15,6 @@
 // shape (XLA wraps the concatenate and slices in fusions of one op each).
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -25,6 +24,7 @@
 #include "core/passes/collective_passes.h"
 #include "core/passes/rewrite_helpers.h"
 #include "core/passes/traversal.h"
+#include "core/support/str_util.h"
 
 namespace hloscope {
 namespace {
@@ -343,13 +343,13 @@ class CombinerPass : public Pass {
         if (x->operand_count() != 1 || b > kCombineThresholdBytes) {  // XLA combines single-operand ones under the threshold
           Refuse(*x, x->operand_count() != 1
                          ? "it already has several operands (XLA combines only single-operand ones)"
-                         : "its result alone, " + Bytes(b) + ", passes the 30 MiB + 7 bytes a combined one may hold");
+                         : "its result alone, " + HumanBytes(b) + ", passes the 30 MiB + 7 bytes a combined one may hold");
           drop();
           continue;
         }
         if (!group.empty() && (bytes + b > kCombineThresholdBytes || dep)) {
           closed_by = x->name() + (dep ? " depends on a member (it reads one's result, directly or not)"
-                                       : " would take the results to " + Bytes(bytes + b) + ", past 30 MiB + 7 bytes");
+                                       : " would take the results to " + HumanBytes(bytes + b) + ", past 30 MiB + 7 bytes");
           break;
         }
         if (group.empty()) active = &kv;
@@ -394,7 +394,7 @@ class CombinerPass : public Pass {
                  "s with " +
                  (kind_ == Kind::kAllGather ? "the same devices and channel kind" : "the same reduction, devices and channel kind") +
                  " become one over a tuple (" +
-                 Bytes(group_bytes[g]) + " of results): one collective's start-up latency instead of " +
+                 HumanBytes(group_bytes[g]) + " of results): one collective's start-up latency instead of " +
                  std::to_string(members.size()) + "; the group closed because " + closed[g];
       const size_t record = mutable_log().decisions.size();
       mutable_log().decisions.push_back(std::move(d));
@@ -429,14 +429,6 @@ class CombinerPass : public Pass {
     d.verdict = FusionVerdict::kNotFused;
     d.reason = "not combined: " + why;
     mutable_log().decisions.push_back(std::move(d));
-  }
-
-  static std::string Bytes(int64_t b) {
-    char buf[32];
-    if (b >= (int64_t{1} << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1 << 20));
-    else if (b >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / 1024);
-    else std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(b));
-    return buf;
   }
 
   // The combined instruction.
