@@ -437,15 +437,6 @@ int64_t KernelBlocks(const Shape& out) {
 }
 
 namespace {
-int64_t ReducedElements(const Instruction& r) {
-  int64_t e = 0;
-  const int n = r.operand_count() / 2;
-  for (int k = 0; k < n; ++k) e = std::max(e, LeafElements(r.operand(k)->shape()));
-  return e;
-}
-}  // namespace
-
-namespace {
 // The k-th dimension of `s` from minor to major: its layout's, or the
 // default's (the last dimension minor).
 int64_t MinorToMajor(const Shape& s, int k) {
@@ -533,6 +524,47 @@ ReduceGeometry GeometryOf(const Instruction& r) {
   return g;
 }
 
+namespace {
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// XLA's row-reduction emitters. Rows of a power of two that fit one warp
+// (vectorized) take several rows per warp (MultiRowReductionFusion: up to
+// 256 threads, at least one block per SM when the rows allow); other rows
+// take 16 elements per thread, a row per up to 1,024 threads, and several
+// rows per block while that stays at or under 256 threads
+// (RowReductionFusion). Each thread walks the major reduced dimensions.
+void RowReductionLaunch(const Instruction& r, const ReduceGeometry& g, KernelLaunch& l) {
+  constexpr int64_t kWarp = 32, kTarget = 256, kMinDesiredBlocks = 132;  // H100 / H200: 132 SMs
+  const int64_t row = std::max<int64_t>(1, g.row), kept = std::max<int64_t>(1, g.kept);
+  const int in_bits = BitWidth(r.operand(0)->shape().element_type());
+  const Shape& out = r.shape().IsTuple() ? r.shape().tuple_shapes()[0] : r.shape();
+  const int out_bits = BitWidth(out.element_type());
+  auto kept_threads = [&](int64_t reduced_threads) {
+    return kept * reduced_threads <= kTarget ? kept : std::max<int64_t>(1, kTarget / reduced_threads);
+  };
+  if ((row & (row - 1)) == 0 && in_bits > 0 && out_bits > 0) {
+    const int small = std::min(in_bits, out_bits), large = std::max(in_bits, out_bits);
+    int64_t v = std::min<int64_t>(row, 64 / small);
+    if (large >= 32) v = std::min<int64_t>(128 / large, v);
+    v = std::max<int64_t>(v, 1);
+    if (row <= kWarp * v) {
+      while (v > 1 && CeilDiv(kept, kept_threads(row / v)) < kMinDesiredBlocks) v /= 2;
+      if (row <= kWarp * v) {
+        const int64_t tr = row / v, tk = kept_threads(tr);
+        l.blocks = CeilDiv(kept, tk);
+        l.threads = tk * tr;
+        return;
+      }
+    }
+  }
+  const int64_t tr = std::min<int64_t>(1024, CeilDiv(CeilDiv(row, 16), kWarp) * kWarp);
+  const int64_t tk = tr * 2 <= kTarget ? kept_threads(tr) : 1;
+  const int64_t per_thread = std::min<int64_t>(16, CeilDiv(row, tr));
+  l.blocks = CeilDiv(kept, tk) * CeilDiv(row, per_thread * tr);
+  l.threads = tk * tr;
+}
+}  // namespace
+
 KernelLaunch LaunchOf(const Instruction& k) {
   KernelLaunch l;
   if (const Instruction* r = HeroReduce(k); r && r->operand_count() >= 2 && r->operand(0)->shape().IsArray()) {
@@ -544,8 +576,7 @@ KernelLaunch LaunchOf(const Instruction& k) {
       l.blocks = std::max<int64_t>(1, g.kept / g.kept_minor * ((g.kept_minor + 63) / 64));
       l.threads = 1024;
     } else {
-      l.blocks = std::max(KernelBlocks(k.shape()), (ReducedElements(*r) + 1023) / 1024);
-      l.threads = std::clamp<int64_t>(g.kept * g.row, 1, 1024);
+      RowReductionLaunch(*r, g, l);
     }
     return l;
   }

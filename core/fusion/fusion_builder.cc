@@ -393,6 +393,9 @@ Instruction* FuseAsExtraOutput(Instruction* consumer, Instruction* producer, boo
   // Inline the producer and keep a handle on its value inside.
   Instruction* inner = FuseProducerInto(consumer, producer);  // producer stays (other users)
   if (!inner) return consumer;
+  // The consumer was its only reader: the producer is gone, fused as in
+  // any fusion, with nothing more to write.
+  if (others.empty() && !was_root) return consumer;
   // Make the root a tuple that also returns `inner`.
   Instruction* root = fc->root();
   std::vector<Instruction*> outs;

@@ -23,7 +23,8 @@ Instruction* FuseProducerInto(Instruction* consumer, Instruction* producer);
 
 // Makes `producer` an extra output of the fusion `consumer` (multi-output):
 // fuses it in and redirects its remaining users to a get-tuple-element of
-// the (now tuple-shaped) consumer. Returns the consumer.
+// the (now tuple-shaped) consumer. Returns the consumer. A producer read by
+// the consumer alone is fused in as by FuseProducerInto, no output added.
 //
 // Both this and MergeSiblingFusions leave the parent's list in the stable
 // post order of Computation::SortTopologically. With `parent_sorted` (the

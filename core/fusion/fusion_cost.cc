@@ -101,71 +101,87 @@ Cost CostUnfused(const Instruction& producer, const std::vector<const Instructio
   return c;
 }
 
-Cost CostFused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
-               const DeviceSpec& d, KernelCostCache* cache) {
-  Cost total;
+namespace {
+
+// The kernel `consumer` becomes with `producer` computed inside it (XLA's
+// EstimateRunTimeForFusion); with `side_output` it also writes the
+// producer's value (a multi-output fusion).
+Cost FusedKernel(const Instruction& producer, const Instruction& consumer, const DeviceSpec& d,
+                 KernelCostCache* cache, bool side_output) {
   const auto pin = cache ? cache->InputsOf(producer) : KernelReads(producer);
   const double pflops = cache ? cache->FlopsOf(producer) : InstructionFlops(producer);
   const double pcycles = cache ? cache->CyclesOf(producer) : InstructionCycles(producer);
   const double psize = static_cast<double>(std::max<int64_t>(producer.shape().byte_size(), 1));
-  for (const Instruction* c : consumers) {
-    Cost k;
-    k.kernels = 1;
-    // XLA (EstimateRunTimeForFusion): the producer is computed, and its
-    // inputs read, as often as the consumer reads each of its elements.
-    double u = 0;
-    std::vector<InputRead> reads;
-    for (const InputRead& r : cache ? cache->InputsOf(*c) : KernelReads(*c)) {
-      if (r.input == &producer) {
-        u += static_cast<double>(r.total) / psize;
-        continue;
-      }
-      reads.push_back(r);
+  const Instruction* c = &consumer;
+  Cost k;
+  k.kernels = 1;
+  // XLA (EstimateRunTimeForFusion): the producer is computed, and its
+  // inputs read, as often as the consumer reads each of its elements.
+  double u = 0;
+  std::vector<InputRead> reads;
+  for (const InputRead& r : cache ? cache->InputsOf(*c) : KernelReads(*c)) {
+    if (r.input == &producer) {
+      u += static_cast<double>(r.total) / psize;
+      continue;
     }
-    // Triton's kernels (XLA's tiled cost model) compute each tile once.
-    if (u <= 0 || IsTritonFusion(*c) || IsTritonFusion(producer) || IsTritonGemmFusion(*c) ||
-        IsTritonGemmFusion(producer))
-      u = 1;
-    std::vector<InputRead> producer_reads = pin;
-    if (producer.opcode() == Opcode::kConstant) {  // inside the kernel it is read as before
-      InputRead self{&producer};
-      self.constant = true;
-      self.net = self.total = producer.shape().byte_size();
-      producer_reads.push_back(self);
-    }
-    for (const InputRead& r : producer_reads) {
-      InputRead add = r;
-      add.total = static_cast<int64_t>(std::llround(static_cast<double>(r.total) * u));
-      add.net = std::min(r.net, add.total);
-      bool merged = false;
-      for (InputRead& have : reads)
-        if (have.input == r.input) {  // read by both: once where both read it alike
-          have.net = std::max(have.net, add.net);
-          have.total = std::max(have.total, add.total);
-          merged = true;
-        }
-      if (!merged) reads.push_back(add);
-    }
-    k.flops = (cache ? cache->FlopsOf(*c) : InstructionFlops(*c)) + pflops * u;
-    k.cycles = (cache ? cache->CyclesOf(*c) : InstructionCycles(*c)) + pcycles * u;
-    for (const InputRead& r : reads) AddRead(k, r, d);
-    k.bytes_written = c->shape().byte_size();
-    // A reduction producer taking its consumer as an epilogue launches the
-    // fused kernel as the reduction it was.
-    KernelLaunch launch = LaunchOf(*c);
-    if (!launch.reduction)
-      if (const KernelLaunch p = LaunchOf(producer); p.reduction) launch = p;
-    k.blocks = launch.blocks;
-    k.threads = launch.threads;
-    bool matrix = IsMatrix(*c);
-    FinishCost(k, d, matrix, matrix ? c->operand(0)->shape().element_type() : PrimitiveType::kF32);
-    total += k;
+    reads.push_back(r);
   }
+  // Triton's kernels (XLA's tiled cost model) compute each tile once.
+  if (u <= 0 || IsTritonFusion(*c) || IsTritonFusion(producer) || IsTritonGemmFusion(*c) ||
+      IsTritonGemmFusion(producer))
+    u = 1;
+  std::vector<InputRead> producer_reads = pin;
+  if (producer.opcode() == Opcode::kConstant) {  // inside the kernel it is read as before
+    InputRead self{&producer};
+    self.constant = true;
+    self.net = self.total = producer.shape().byte_size();
+    producer_reads.push_back(self);
+  }
+  for (const InputRead& r : producer_reads) {
+    InputRead add = r;
+    add.total = static_cast<int64_t>(std::llround(static_cast<double>(r.total) * u));
+    add.net = std::min(r.net, add.total);
+    bool merged = false;
+    for (InputRead& have : reads)
+      if (have.input == r.input) {  // read by both: once where both read it alike
+        have.net = std::max(have.net, add.net);
+        have.total = std::max(have.total, add.total);
+        merged = true;
+      }
+    if (!merged) reads.push_back(add);
+  }
+  k.flops = (cache ? cache->FlopsOf(*c) : InstructionFlops(*c)) + pflops * u;
+  k.cycles = (cache ? cache->CyclesOf(*c) : InstructionCycles(*c)) + pcycles * u;
+  for (const InputRead& r : reads) AddRead(k, r, d);
+  k.bytes_written = c->shape().byte_size() + (side_output ? producer.shape().byte_size() : 0);
+  // A reduction producer taking its consumer as an epilogue launches the
+  // fused kernel as the reduction it was.
+  KernelLaunch launch = LaunchOf(*c);
+  if (!launch.reduction)
+    if (const KernelLaunch p = LaunchOf(producer); p.reduction) launch = p;
+  k.blocks = launch.blocks;
+  k.threads = launch.threads;
+  bool matrix = IsMatrix(*c);
+  FinishCost(k, d, matrix, matrix ? c->operand(0)->shape().element_type() : PrimitiveType::kF32);
+  return k;
+}
+
+}  // namespace
+
+Cost CostFused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
+               const DeviceSpec& d, KernelCostCache* cache) {
+  Cost total;
+  for (const Instruction* c : consumers) total += FusedKernel(producer, *c, d, cache, /*side_output=*/false);
   bool other_users = producer.IsRoot();
   for (const Instruction* u : producer.users())
     if (std::find(consumers.begin(), consumers.end(), u) == consumers.end()) other_users = true;
   if (other_users) total += cache ? cache->CostOf(producer) : KernelCost(producer, d);
   return total;
+}
+
+Cost CostExtraOutput(const Instruction& producer, const Instruction& consumer, const DeviceSpec& d,
+                     KernelCostCache* cache) {
+  return FusedKernel(producer, consumer, d, cache, /*side_output=*/true);
 }
 
 }  // namespace hloscope

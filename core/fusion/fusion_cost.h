@@ -54,5 +54,10 @@ Cost CostUnfused(const Instruction& producer, const std::vector<const Instructio
 // producer's own kernel stays if it has other users).
 Cost CostFused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                const DeviceSpec& d, KernelCostCache* cache = nullptr);
+// Cost of the one kernel `consumer` becomes when `producer` is an extra
+// output of it (multi-output fusion: computed inside, its value written too;
+// XLA's EstimateRunTimesForMultiOutputFusion).
+Cost CostExtraOutput(const Instruction& producer, const Instruction& consumer, const DeviceSpec& d,
+                     KernelCostCache* cache = nullptr);
 
 }  // namespace hloscope

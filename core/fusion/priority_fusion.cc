@@ -83,6 +83,17 @@ class PriorityFusion : public FusionPassBase {
     return any;
   }
 
+  // A broadcast of one value (a learning rate, a clipping factor read by
+  // every optimizer kernel) reads nothing worth sharing: fusing it into all
+  // its consumers always pays, and it is fused early (a whole kernel and its
+  // output saved), so it is evaluated few times. It is exempt from the cap:
+  // left alone, it is a shared input that makes otherwise unrelated
+  // consumers siblings for multi-output fusion, which XLA never sees.
+  static bool ScalarBroadcast(const Instruction& p) {
+    return p.opcode() == Opcode::kBroadcast && p.operand_count() == 1 && p.operand(0)->shape().IsArray() &&
+           p.operand(0)->shape().num_elements() <= 1;
+  }
+
   Eval Evaluate(const Instruction& p, const Computation* comp) {
     Eval e;
     std::vector<Instruction*> nb = NonBitcastUsers(p);
@@ -100,7 +111,7 @@ class PriorityFusion : public FusionPassBase {
         e.refusal = ForbiddenReason(*f) + " (consumer " + u->name() + ")";
         return e;
       }
-    if (users.size() > kMaxConsumers) {
+    if (users.size() > kMaxConsumers && !ScalarBroadcast(p)) {
       e.refusal = "the producer has " + std::to_string(users.size()) + " consumers; fusing into more than " +
                   std::to_string(kMaxConsumers) + " at once is not considered";
       return e;

@@ -28,10 +28,9 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
   std::vector<InstructionLine> lines;
   s->text = PrintModuleWithLines(m, &lines);
   s->instructions.reserve(lines.size());
+  // One walk over the instructions (each one a cache miss on a large
+  // module); the id index is filled from the records afterwards.
   int64_t max_id = -1;
-  for (const auto& c : m.computations())
-    for (const auto& i : c->instructions()) max_id = std::max(max_id, i->id());
-  s->index_of_id.assign(static_cast<size_t>(max_id + 1), ModuleSnapshot::kNoInstruction);
   size_t k = 0;
   for (const auto& c : m.computations()) {
     ComputationRecord cr;
@@ -54,11 +53,15 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
       r.line_length = lines[k].length;
       ++k;
       r.fingerprint = Fingerprint(s->line(r));
-      if (r.id >= 0) s->index_of_id[static_cast<size_t>(r.id)] = static_cast<uint32_t>(s->instructions.size());
+      max_id = std::max(max_id, r.id);
       s->instructions.push_back(std::move(r));
     }
     s->computations.push_back(std::move(cr));
   }
+  s->index_of_id.assign(static_cast<size_t>(max_id + 1), ModuleSnapshot::kNoInstruction);
+  for (size_t n = 0; n < s->instructions.size(); ++n)
+    if (const int64_t id = s->instructions[n].id; id >= 0)
+      s->index_of_id[static_cast<size_t>(id)] = static_cast<uint32_t>(n);
   return s;
 }
 

@@ -196,8 +196,11 @@ ENTRY e {
   EXPECT_NEAR(c.memory_us, (544 + 992) / 32e9 * 1e6 + 512 / 1e12 * 1e6, 1e-12);
 }
 
-// A kernel that reduces reads far more than it writes: it is launched over
-// what it reads (one block per 1,024 elements at least), not its output.
+// A reduction is launched over what it reads, as XLA's row-reduction
+// emitter lays it out (RowReductionFusion): 16 elements per thread, up to
+// 1,024 threads per row, several rows per block while that stays within 256
+// threads; rows of a power of two that fit a warp go several to a warp
+// (MultiRowReductionFusion).
 TEST(CostModel, AReductionIsLaunchedOverWhatItReads) {
   auto m = Parse(R"(
 HloModule m
@@ -208,12 +211,31 @@ add {
 }
 ENTRY e {
   x = f32[4096,4096] parameter(0)
+  v = f32[4096] parameter(1)
+  w = f32[1000,96] parameter(2)
+  y = f32[16,8] parameter(3)
   z = f32[] constant(0)
-  ROOT r = f32[4096] reduce(x, z), dimensions={1}, to_apply=add
+  r = f32[4096] reduce(x, z), dimensions={1}, to_apply=add
+  full = f32[] reduce(v, z), dimensions={0}, to_apply=add
+  short = f32[1000] reduce(w, z), dimensions={1}, to_apply=add
+  tiny = f32[16] reduce(y, z), dimensions={1}, to_apply=add
+  ROOT t = (f32[4096], f32[], f32[1000], f32[16]) tuple(r, full, short, tiny)
 })");
+  // Rows of 4,096: 256 threads of 16 elements each, one row per block.
   const Instruction* r = Find(*m, "r");
   EXPECT_EQ(KernelBlocks(r->shape()), 32);
-  EXPECT_EQ(KernelLaunchBlocks(*r), 16384);
+  EXPECT_EQ(KernelLaunchBlocks(*r), 4096);
+  EXPECT_EQ(KernelLaunchThreads(*r), 256);
+  // One row of 4,096 (a full reduction): one block, however much it reads.
+  EXPECT_EQ(KernelLaunchBlocks(*Find(*m, "full")), 1);
+  EXPECT_EQ(KernelLaunchThreads(*Find(*m, "full")), 256);
+  // Rows of 96: 32 threads each (16 elements per thread, a warp at least),
+  // 8 rows per block: 125 blocks.
+  EXPECT_EQ(KernelLaunchBlocks(*Find(*m, "short")), 125);
+  EXPECT_EQ(KernelLaunchThreads(*Find(*m, "short")), 256);
+  // Rows of 8 f32 fit a warp: 8 threads per row, all 16 rows in one block.
+  EXPECT_EQ(KernelLaunchBlocks(*Find(*m, "tiny")), 1);
+  EXPECT_EQ(KernelLaunchThreads(*Find(*m, "tiny")), 128);
 }
 
 // XLA GPU launches a loop kernel with one thread per output element up to
