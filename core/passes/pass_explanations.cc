@@ -79,6 +79,15 @@ constexpr std::array kEntries = {
           "elements still costs a launch, and the empty constant lets algsimp and dce remove what depended on it. "
           "In the graph, look for such instructions turning into constants; on most modules this pass changes "
           "nothing."},
+    Entry{"degenerate-dimension-rewriter", false,
+          "Today's XLA GPU computes an elementwise op whose shape has dimensions of size 1, and whose operands are "
+          "all reshapes or broadcasts, on the shape without those dimensions, and puts one reshape after it: "
+          "exp(reshape(a)) → reshape(exp(a)). Why: frameworks keep reduced dimensions (a layer norm's rsqrt of "
+          "the variance is [batch, seq, 1]), and a value computed on [batch, seq] is one its readers can "
+          "broadcast or recompute cheaply, where the [batch, seq, 1] copy would be a kernel of its own. It fires "
+          "even when a reshape has other users (they keep it), and not when an operand is anything else (a "
+          "parameter of that shape). In the graph, look for reshapes moving from the inputs of elementwise "
+          "chains to their ends, where algsimp folds them into the broadcasts that read them."},
     Entry{"reshape_mover", false,
           "An elementwise op whose operands are all the same reshape (or the same transpose) of equally shaped "
           "values, or scalar broadcasts, which fit any shape, is computed on the values before the reshape, and the "

@@ -25,6 +25,7 @@ void RegisterSimplifyPasses(PassRegistry& r) {
   Register(r, MakeCallInlinerPass);
   Register(r, MakeZeroSizedHloEliminationPass);
   Register(r, MakeReshapeMoverPass);
+  Register(r, MakeDegenerateDimensionRewriterPass);
   Register(r, MakeDotDecomposerPass);
   Register(r, MakeBatchedGatherScatterNormalizerPass);
   Register(r, MakeWhileLoopSimplifierPass);

@@ -16,6 +16,7 @@ std::unique_ptr<Pass> MakeTupleSimplifierPass();
 std::unique_ptr<Pass> MakeCallInlinerPass();
 std::unique_ptr<Pass> MakeZeroSizedHloEliminationPass();
 std::unique_ptr<Pass> MakeReshapeMoverPass();
+std::unique_ptr<Pass> MakeDegenerateDimensionRewriterPass();
 // dot_decomposer (dot_decomposer.cc): XLA's DotDecomposer, in the `gpu` pipeline only.
 std::unique_ptr<Pass> MakeDotDecomposerPass();
 // batched_gather_scatter_normalizer (batched_gather_scatter_normalizer.cc):
