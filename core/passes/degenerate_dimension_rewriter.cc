@@ -33,12 +33,7 @@ std::vector<int64_t> Squeezed(const std::vector<int64_t>& dims) {
 }
 
 bool Candidate(const Instruction& i) {
-  if (!IsElementwise(i.opcode()) || i.opcode() == Opcode::kCopy || i.opcode() == Opcode::kBitcastConvert)
-    return false;
-  if (!IsStaticArray(i.shape()) || !HasDegenerateDims(i.shape()) || i.operand_count() == 0 || i.HasSideEffect())
-    return false;
-  if (!i.called_refs().empty() || !i.control_predecessors().empty() || !i.control_successors().empty())
-    return false;
+  if (!IsReshapeableElementwise(i) || !HasDegenerateDims(i.shape())) return false;
   for (const Instruction* o : i.operands()) {
     if (o->opcode() != Opcode::kReshape && o->opcode() != Opcode::kBroadcast) return false;
     if (!IsStaticArray(o->shape()) || o->shape().dims() != i.shape().dims()) return false;

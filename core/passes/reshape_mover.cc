@@ -18,11 +18,7 @@ namespace {
 bool Movable(Opcode op) { return op == Opcode::kReshape || op == Opcode::kTranspose; }
 
 bool Candidate(const Instruction& i) {
-  if (!IsElementwise(i.opcode()) || i.opcode() == Opcode::kCopy || i.opcode() == Opcode::kBitcastConvert)
-    return false;
-  if (!IsStaticArray(i.shape()) || i.operand_count() == 0 || i.HasSideEffect()) return false;
-  if (!i.called_refs().empty() || !i.control_predecessors().empty() || !i.control_successors().empty())
-    return false;
+  if (!IsReshapeableElementwise(i)) return false;
   for (const Instruction* o : i.operands())
     if (!IsStaticArray(o->shape()) || o->shape().dims() != i.shape().dims()) return false;
   return true;

@@ -178,6 +178,13 @@ int64_t ElementCount(const std::vector<int64_t>& dims) {
   return n;
 }
 
+bool IsReshapeableElementwise(const Instruction& i) {
+  if (!IsElementwise(i.opcode()) || i.opcode() == Opcode::kCopy || i.opcode() == Opcode::kBitcastConvert)
+    return false;
+  if (!IsStaticArray(i.shape()) || i.operand_count() == 0 || i.HasSideEffect()) return false;
+  return i.called_refs().empty() && i.control_predecessors().empty() && i.control_successors().empty();
+}
+
 bool IsStaticArray(const Shape& s) {
   if (!s.IsArray() || s.IsDynamic()) return false;
   for (int64_t d : s.dims())

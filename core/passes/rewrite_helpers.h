@@ -65,6 +65,11 @@ bool IsAllOnesValue(const Literal& s);   // every bit set: -1 / max unsigned / t
 int64_t ElementCount(const std::vector<int64_t>& dims);
 // True for array shapes without dynamic dimensions.
 bool IsStaticArray(const Shape& s);
+// An elementwise op a rewrite may recompute on values of another shape (the
+// reshape mover, the degenerate-dimension rewriter): not a copy or a
+// bitcast-convert, a static array with operands, no side effect, no called
+// computation, no control edge.
+bool IsReshapeableElementwise(const Instruction& i);
 // True when replacing a value of shape `a` by one of shape `b` is invisible:
 // same element type, dims and dynamic dims, and same layout (or either has none).
 bool ShapesInterchangeable(const Shape& a, const Shape& b);
