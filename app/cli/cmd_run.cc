@@ -90,6 +90,9 @@ int RunRun(const std::vector<std::string>& argv) {
                 std::to_string(code.kernels.size()) + " kernels could not be generated (named above)");
   }
 
+  // Before drawing inputs (gigabytes for a real model): a module the
+  // interpreter cannot run has no reference to compare with.
+  if (Status s = ModuleEvaluable(**original); !s.ok()) return Fail(path + ": reference interpreter: " + s.message());
   std::vector<Literal> inputs, jax_expected;
   if (auto in = args.Get("--inputs")) {
     auto d = ReadDataFile(*in);

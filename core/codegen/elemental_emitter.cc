@@ -668,7 +668,7 @@ llvm::Function* CreateKernelFunction(llvm::Module& module, const KernelSpec& spe
     if (!aliased) a->addAttr(llvm::Attribute::NoAlias);
     int64_t bytes = spec.args[i].shape.IsArray() ? spec.args[i].shape.byte_size() : 0;
     if (bytes > 0) a->addAttr(llvm::Attribute::getWithDereferenceableBytes(ctx, static_cast<uint64_t>(bytes)));
-    a->addAttr(llvm::Attribute::getWithAlignment(ctx, llvm::Align(16)));
+    a->addAttr(llvm::Attribute::getWithAlignment(ctx, llvm::Align(static_cast<uint64_t>(spec.args[i].align))));
     if (!spec.args[i].is_output && !aliased) a->addAttr(llvm::Attribute::ReadOnly);
   }
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", f));

@@ -41,6 +41,10 @@ struct KernelArg {
   bool is_output = false;  // part 2 of the signature
   int operand = -1;        // operand number (part 1), -1 for outputs
   int aliases = -1;        // index of another arg with the same storage, or -1
+  // The alignment the kernel may assume for the argument's address: 16
+  // (allocations and buffer offsets are 16-byte aligned), less for an
+  // argument that starts inside a buffer (a contiguous slice's run).
+  int64_t align = 16;
 };
 
 struct HloLineTable;

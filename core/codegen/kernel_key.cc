@@ -70,6 +70,7 @@ std::string KernelKey(const KernelSpec& spec) {
     text += a.shape.ToString(/*print_layout=*/true);
     text += a.is_output ? " out" : " op" + std::to_string(a.operand);
     if (a.aliases >= 0) text += " aliases" + std::to_string(a.aliases);
+    if (a.align != 16) text += " align" + std::to_string(a.align);
     text += ';';
   }
   return text;

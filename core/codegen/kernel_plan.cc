@@ -11,6 +11,8 @@
 #include "core/codegen/kernel_plan.h"
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "core/cost/cost_model.h"
@@ -104,6 +106,43 @@ std::vector<uint8_t> PhysicalBytes(const Literal& lit, const Shape& shape) {
   return packed;
 }
 
+// A slice whose elements are one contiguous run of its operand's buffer,
+// in the same order: unit strides, the operand and the result laid out
+// alike, and, minor to major, whole dimensions, then one dimension cut
+// anywhere, then dimensions of which one index is taken. The run's start in
+// bytes; nullopt for any other slice.
+std::optional<int64_t> ContiguousSliceStartBytes(const Instruction& i) {
+  if (i.opcode() != Opcode::kSlice || i.operand_count() != 1) return std::nullopt;
+  const Shape& in = i.operand(0)->shape();
+  const Shape& out = i.shape();
+  if (!in.IsArray() || !out.IsArray() || in.IsDynamic() || in.rank() != out.rank() || in.rank() == 0)
+    return std::nullopt;
+  const int bits = BitWidth(in.element_type());
+  if (bits <= 0 || bits % 8 != 0 || in.element_type() != out.element_type()) return std::nullopt;
+  if ((in.has_layout() && !in.layout().tiles.empty()) || (out.has_layout() && !out.layout().tiles.empty()))
+    return std::nullopt;
+  const std::vector<int64_t> order = MinorToMajor(in);
+  if (order != MinorToMajor(out)) return std::nullopt;
+  const auto& sl = i.attrs().slice;
+  if (static_cast<int64_t>(sl.size()) != in.rank()) return std::nullopt;
+  int64_t start = 0, stride = 1;
+  int phase = 0;  // 0: whole dimensions, 1: past the cut one (single indices only)
+  for (int64_t d : order) {
+    const auto& s = sl[static_cast<size_t>(d)];
+    const int64_t n = in.dims()[static_cast<size_t>(d)];
+    if (s.stride != 1 || s.start < 0 || s.limit > n || s.limit <= s.start) return std::nullopt;
+    const int64_t extent = s.limit - s.start;
+    if (phase == 0) {
+      if (extent != n) phase = 1;
+    } else if (extent != 1) {
+      return std::nullopt;
+    }
+    start += s.start * stride;
+    stride *= n;
+  }
+  return start * (bits / 8);
+}
+
 class Planner {
  public:
   Planner(const Module& m, const BufferAssignment& ba, const NvptxTarget& t, const DeviceSpec& d)
@@ -139,6 +178,7 @@ class Planner {
     for (size_t l = 0; l < leaves.size(); ++l) plan.outputs.push_back({leaves[l].shape.ToString(), leaves[l].index, -1, outs[l]});
     for (auto& a : extra_allocations_) plan.allocations.push_back(std::move(a));
     out.specs = std::move(specs_);
+    out.synthetic = std::move(synthetic_);
     return out;
   }
 
@@ -481,6 +521,25 @@ class Planner {
       k.arg_written.push_back(true);
     }
     RETURN_IF_ERROR(UnshareUnsafeAliases(i, spec, k, seq));
+    if (std::optional<int64_t> start = ContiguousSliceStartBytes(*i); start && k.args.size() == 2) {
+      // The kernel copies the run its argument starts at: one kernel for
+      // every slice of this shape (Llama 3.1 8B: the 970 slices that
+      // all-reduce-contiguous cuts from combined all-reduces, at as many
+      // offsets, share a few kernels).
+      auto param = std::make_shared<Instruction>(Opcode::kParameter, i->shape(), "run");
+      auto copy = std::make_shared<Instruction>(Opcode::kCopy, i->shape(), i->name());
+      copy->AppendOperand(param.get());
+      k.args[0].offset += *start;
+      k.args[0].size = i->shape().byte_size();
+      spec.args[0].shape = i->shape();
+      // The kernel may assume only the alignment the run's start has (up to
+      // 16 bytes): one kernel per shape and alignment.
+      spec.args[0].align = 16;
+      while (spec.args[0].align > 1 && k.args[0].offset % spec.args[0].align != 0) spec.args[0].align /= 2;
+      spec.instr = copy.get();
+      synthetic_.push_back(std::move(param));
+      synthetic_.push_back(std::move(copy));
+    }
     Cost c = KernelCost(*i, device_);
     k.bytes = c.bytes();
     k.flops = static_cast<int64_t>(c.flops);
@@ -676,6 +735,7 @@ class Planner {
   std::map<const Instruction*, std::vector<Slice>> slices_;
   std::set<std::string> names_;
   std::vector<KernelSpec> specs_;
+  std::vector<std::shared_ptr<Instruction>> synthetic_;
   std::vector<runtime::PlanAllocation> extra_allocations_;  // scratch for unsafe in-place reuse
 };
 

@@ -6,6 +6,8 @@
 // conditionals driven from the host with their bodies planned recursively.
 #pragma once
 
+#include <memory>
+
 #include <vector>
 
 #include "core/codegen/kernel_emitter.h"
@@ -19,6 +21,9 @@ struct KernelPlan {
   // One per kernel thunk, in runtime::AllKernels(plan) order; each thunk's
   // kind and launch dimensions are filled in when its kernel is emitted.
   std::vector<KernelSpec> specs;
+  // Instructions the plan made for its specs (a contiguous slice is a copy
+  // of a run of its operand's buffer: the copy and its parameter).
+  std::vector<std::shared_ptr<Instruction>> synthetic;
 };
 
 // `module` must outlive the result (specs point at its instructions).

@@ -91,6 +91,30 @@ StatusOr<Literal> Element(const Instruction& instr, const Literal& t, int64_t i)
 
 }  // namespace
 
+Status CollectiveEvaluable(const Instruction& instr) {
+  switch (instr.opcode()) {
+    case Opcode::kAllReduce:
+    case Opcode::kAllGather:
+    case Opcode::kReduceScatter:
+    case Opcode::kAllToAll:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone: {
+      const Computation* comp = instr.parent();
+      const Module* m = comp ? comp->parent() : nullptr;
+      if (!m || CollectiveParticipants(instr, *m) != 1)
+        return Unsupported(instr, "collective operations need several devices");
+      return Status::Ok();
+    }
+    default:
+      if (IsCollective(instr.opcode())) return Unsupported(instr, "collective operations need several devices");
+      return Status::Ok();
+  }
+}
+
 StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops) {
   switch (instr.opcode()) {
     case Opcode::kTuple: {
@@ -166,10 +190,7 @@ StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops
       // On one device a group holds only this device: a reduction over one
       // value, a gather or scatter of one shard, a permute that sends to
       // itself (or to no one: zeros) leave each operand as it is.
-      const Computation* comp = instr.parent();
-      const Module* m = comp ? comp->parent() : nullptr;
-      if (!m || CollectiveParticipants(instr, *m) != 1)
-        return Unsupported(instr, "collective operations need several devices");
+      if (Status s = CollectiveEvaluable(instr); !s.ok()) return s;
       if (ops.empty()) break;
       if (instr.opcode() == Opcode::kAllGatherDone) return Element(instr, *ops[0], 1);
       if (instr.opcode() == Opcode::kCollectivePermute) {
@@ -198,7 +219,7 @@ StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops
       return out;
     }
     default:
-      if (IsCollective(instr.opcode())) return Unsupported(instr, "collective operations need several devices");
+      if (Status s = CollectiveEvaluable(instr); !s.ok()) return s;
       break;
   }
   return InstrError(instr, "malformed instruction (operands or shape)");

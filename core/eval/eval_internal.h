@@ -22,6 +22,9 @@ using Operands = std::span<const Literal* const>;
 Status InstrError(const Instruction& instr, const std::string& message);
 // Error for an op the interpreter does not evaluate, with the reason.
 Status Unsupported(const Instruction& instr, const std::string& why);
+// OK for an instruction that is no collective, or a collective whose groups
+// hold this one device (the interpreter's only one); else why not.
+Status CollectiveEvaluable(const Instruction& instr);
 
 class Interp {
  public:

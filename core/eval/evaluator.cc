@@ -302,8 +302,18 @@ StatusOr<Literal> EvaluateComputation(const Computation& c, const std::vector<Li
   return in.Run(c, ptrs);
 }
 
-StatusOr<Literal> EvaluateModule(const Module& m, const std::vector<Literal>& args, const EvalOptions& opts) {
+Status ModuleEvaluable(const Module& m) {
   if (!m.entry()) return Status::Error("module " + m.name() + " has no entry computation");
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions())
+      if (Status s = eval::CollectiveEvaluable(*i); !s.ok()) return s;
+  return Status::Ok();
+}
+
+StatusOr<Literal> EvaluateModule(const Module& m, const std::vector<Literal>& args, const EvalOptions& opts) {
+  // A collective across several devices ends the evaluation wherever it
+  // is: say so before the work up to it.
+  RETURN_IF_ERROR(ModuleEvaluable(m));
   return EvaluateComputation(*m.entry(), args, opts);
 }
 

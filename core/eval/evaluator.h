@@ -54,6 +54,12 @@ struct EvalOptions {
 
 // Evaluates the entry computation. The result is one Literal (a tuple
 // literal for tuple roots).
+// OK when the interpreter can evaluate `m` as far as a look at its
+// instructions tells (no collective across several devices); else the first
+// reason, located. EvaluateModule asks it first; callers ask it before
+// making gigabytes of inputs for a module it cannot run.
+Status ModuleEvaluable(const Module& m);
+
 StatusOr<Literal> EvaluateModule(const Module& m, const std::vector<Literal>& args,
                                  const EvalOptions& opts = {});
 StatusOr<Literal> EvaluateComputation(const Computation& c, const std::vector<Literal>& args,

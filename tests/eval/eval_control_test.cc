@@ -124,6 +124,25 @@ ENTRY e {
   EXPECT_EQ(Vals(MustRun(hlo, {Lit("f32[2]", {1, 2})})), (std::vector<double>{1, 2}));
 }
 
+// A collective across several devices is refused before any work, wherever
+// it stands (the codegen and run commands ask before drawing inputs), and
+// the refusal names it at its line; one over this device alone is fine.
+TEST(EvalControl, AModuleWithACollectiveAcrossDevicesIsRefusedUpFront) {
+  const std::string add = "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
+  auto late = ParseHloModule("HloModule t\n" + add + "ENTRY e {\n  a = f32[2] parameter(0)\n"
+                             "  e1 = f32[2] exponential(a)\n"
+                             "  ROOT c = f32[2] all-reduce(e1), replica_groups={{0,1}}, to_apply=add\n}", "late.hlo");
+  ASSERT_TRUE(late.ok()) << late.status().message();
+  Status s = ModuleEvaluable(**late);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("10:8: error: cannot evaluate %c (all-reduce)"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("several devices"), std::string::npos) << s.message();
+  auto one = ParseHloModule("HloModule t\n" + add + "ENTRY e {\n  a = f32[2] parameter(0)\n"
+                            "  ROOT c = f32[2] all-reduce(a), replica_groups={}, to_apply=add\n}", "one.hlo");
+  ASSERT_TRUE(one.ok());
+  EXPECT_TRUE(ModuleEvaluable(**one).ok());
+}
+
 TEST(EvalControl, UnsupportedOpsSaySo) {
   auto r = RunHlo(R"(HloModule t
 ENTRY e {
