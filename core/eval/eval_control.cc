@@ -91,8 +91,10 @@ StatusOr<Literal> Element(const Instruction& instr, const Literal& t, int64_t i)
 
 }  // namespace
 
-Status CollectiveEvaluable(const Instruction& instr) {
-  switch (instr.opcode()) {
+namespace {
+// The collectives the interpreter evaluates on one device (the one list).
+bool HasOneDeviceRule(Opcode op) {
+  switch (op) {
     case Opcode::kAllReduce:
     case Opcode::kAllGather:
     case Opcode::kReduceScatter:
@@ -102,20 +104,57 @@ Status CollectiveEvaluable(const Instruction& instr) {
     case Opcode::kAllReduceStart:
     case Opcode::kAllReduceDone:
     case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone: {
-      const Computation* comp = instr.parent();
-      const Module* m = comp ? comp->parent() : nullptr;
-      if (!m || CollectiveParticipants(instr, *m) != 1)
-        return Unsupported(instr, "collective operations need several devices");
-      return Status::Ok();
-    }
+    case Opcode::kAllGatherDone:
+      return true;
     default:
-      if (IsCollective(instr.opcode())) return Unsupported(instr, "collective operations need several devices");
-      return Status::Ok();
+      return false;
   }
 }
 
+// On one device a group holds only this device: a reduction over one value,
+// a gather or scatter of one shard, a permute that sends to itself (or to no
+// one: zeros) leave each operand as it is.
+StatusOr<Literal> EvalOneDeviceCollective(const Instruction& instr, Operands ops) {
+  RETURN_IF_ERROR(CollectiveEvaluable(instr));
+  if (!ops.empty()) {
+    if (instr.opcode() == Opcode::kAllGatherDone) return Element(instr, *ops[0], 1);
+    if (instr.opcode() == Opcode::kCollectivePermute) {
+      if (ops.size() != 1) return InstrError(instr, "malformed instruction (operands or shape)");
+      const RawAttr* pairs = instr.FindRaw("source_target_pairs");
+      if (pairs && pairs->value.find("{0,0}") == std::string::npos) return Literal(NoLayout(instr.shape()));
+      return *ops[0];
+    }
+    std::vector<Literal> vals;
+    for (const Literal* o : ops) vals.push_back(*o);
+    if (instr.opcode() == Opcode::kAllGatherStart) {
+      Literal in = vals.size() == 1 ? vals[0] : MakeTuple(std::vector<Literal>(vals));
+      Literal out = vals.size() == 1 ? std::move(vals[0]) : MakeTuple(std::move(vals));
+      std::vector<Literal> pair;
+      pair.push_back(std::move(in));
+      pair.push_back(std::move(out));
+      return MakeTuple(std::move(pair));
+    }
+    if (vals.size() == 1 && !instr.shape().IsTuple()) return std::move(vals[0]);
+    return MakeTuple(std::move(vals));
+  }
+  return InstrError(instr, "malformed instruction (operands or shape)");
+}
+}  // namespace
+
+Status CollectiveEvaluable(const Instruction& instr) {
+  if (HasOneDeviceRule(instr.opcode())) {
+    const Computation* comp = instr.parent();
+    const Module* m = comp ? comp->parent() : nullptr;
+    if (!m || CollectiveParticipants(instr, *m) != 1)
+      return Unsupported(instr, "collective operations need several devices");
+    return Status::Ok();
+  }
+  if (IsCollective(instr.opcode())) return Unsupported(instr, "collective operations need several devices");
+  return Status::Ok();
+}
+
 StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops) {
+  if (HasOneDeviceRule(instr.opcode())) return EvalOneDeviceCollective(instr, ops);
   switch (instr.opcode()) {
     case Opcode::kTuple: {
       std::vector<Literal> elems;
@@ -176,41 +215,6 @@ StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops
       if (out.num_elements() != 1) break;
       out.SetInt(0, ops[0]->shape().dim(static_cast<int>(d)));
       return out;
-    }
-    case Opcode::kAllReduce:
-    case Opcode::kAllGather:
-    case Opcode::kReduceScatter:
-    case Opcode::kAllToAll:
-    case Opcode::kCollectiveBroadcast:
-    case Opcode::kCollectivePermute:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllReduceDone:
-    case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone: {
-      // On one device a group holds only this device: a reduction over one
-      // value, a gather or scatter of one shard, a permute that sends to
-      // itself (or to no one: zeros) leave each operand as it is.
-      if (Status s = CollectiveEvaluable(instr); !s.ok()) return s;
-      if (ops.empty()) break;
-      if (instr.opcode() == Opcode::kAllGatherDone) return Element(instr, *ops[0], 1);
-      if (instr.opcode() == Opcode::kCollectivePermute) {
-        const RawAttr* pairs = instr.FindRaw("source_target_pairs");
-        if (ops.size() != 1) break;
-        if (pairs && pairs->value.find("{0,0}") == std::string::npos) return Literal(NoLayout(instr.shape()));
-        return *ops[0];
-      }
-      std::vector<Literal> vals;
-      for (const Literal* o : ops) vals.push_back(*o);
-      if (instr.opcode() == Opcode::kAllGatherStart) {
-        Literal in = vals.size() == 1 ? vals[0] : MakeTuple(std::vector<Literal>(vals));
-        Literal out = vals.size() == 1 ? std::move(vals[0]) : MakeTuple(std::move(vals));
-        std::vector<Literal> pair;
-        pair.push_back(std::move(in));
-        pair.push_back(std::move(out));
-        return MakeTuple(std::move(pair));
-      }
-      if (vals.size() == 1 && !instr.shape().IsTuple()) return std::move(vals[0]);
-      return MakeTuple(std::move(vals));
     }
     case Opcode::kReplicaId:
     case Opcode::kPartitionId: {
