@@ -73,6 +73,13 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   if (instr.opcode() != Opcode::kFusion) return ByOpcode(instr, instr);
   const Computation* c = instr.fused_computation();
   if (!c || !c->root()) return NoEmitter(instr, "fusion without a fused computation");
+  // XLA GPU's __triton_collective fusions: a kernel that itself exchanges
+  // data with other devices.
+  for (const auto& i : c->instructions())
+    if (IsCollective(i->opcode()))
+      return NoEmitter(instr, std::string(OpcodeName(i->opcode())) + " %" + i->name() +
+                                  " inside the fusion: a kernel that exchanges data between devices itself (XLA "
+                                  "GPU's Triton collective fusions), which no emitter of ours writes");
   // A scatter at the root decides the kernel even when its updates are
   // computed by a small reduction fused in (`gpu` recomputes reductions too
   // short for the reduction emitter in their consumers, as XLA GPU does).

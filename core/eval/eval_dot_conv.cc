@@ -1,4 +1,4 @@
-// dot (general dimension numbers, batch dims) and convolution (N-d,
+// dot (general dimension numbers, batch dims), ragged-dot, scaled-dot and convolution (N-d,
 // strides, padding, lhs/rhs dilation, window reversal, feature_group_count,
 // batch_group_count). As in XLA's evaluator, operands are first converted to
 // the result type; products are accumulated in f32 for f32/f16/bf16 (f8)
@@ -6,9 +6,11 @@
 // output element sums its terms in order (contracting index ascending).
 #include <algorithm>
 #include <complex>
+#include <cstring>
 
 #include "core/eval/eval_internal.h"
 #include "core/eval/eval_types.h"
+#include "core/ir/ragged_dot.h"
 
 namespace hloscope::eval {
 namespace {
@@ -140,6 +142,207 @@ StatusOr<Literal> EvalDot(const Instruction& instr, Operands ops) {
   });
   if (*ct == rt) return acc;
   return ConvertLiteral(acc, rt);
+}
+
+namespace {
+
+// ragged-dot as XLA's evaluator defines it, term by term: an lhs row of the
+// ragged dimension belongs to group g when start(g) <= row < start(g) +
+// size(g), start(g) being the sum of the sizes before it (XLA's rewriter
+// builds that mask; for sizes >= 0 it is the evaluator's first group whose
+// end passes the row). Rows of no group give 0 (non-contracting mode); group
+// g contracts only its own range of the ragged dimension (contracting mode);
+// batches at or past the groups' total are 0 (batch mode). The group sizes
+// are read at the lhs index of the dimensions `group_prefix` names.
+template <class C>
+void RaggedDotTerms(const RaggedDotDims& r, const Literal& lhs, const Literal& rhs, const Literal& groups,
+                    Literal& out) {
+  using Acc = std::conditional_t<std::is_same_v<C, int64_t>, uint64_t, C>;
+  const C* L = reinterpret_cast<const C*>(lhs.raw());
+  const C* R = reinterpret_cast<const C*>(rhs.raw());
+  const int64_t* G = reinterpret_cast<const int64_t*>(groups.raw());
+  C* O = reinterpret_cast<C*>(out.raw());
+  const std::vector<int64_t>&ld = lhs.shape().dims(), &rdims = rhs.shape().dims(), &gd = groups.shape().dims();
+  const auto ls = RowMajorStrides(ld), rs = RowMajorStrides(rdims), gs = RowMajorStrides(gd);
+  const DotDnums& d = r.dot;
+  const int64_t num_groups = gd.back();
+  std::vector<int64_t> lfree, rfree, csize;
+  for (int64_t i = 0; i < static_cast<int64_t>(ld.size()); ++i)
+    if (!Has(d.lhs_batch, i) && !Has(d.lhs_contracting, i)) lfree.push_back(i);
+  for (int64_t i = 0; i < static_cast<int64_t>(rdims.size()); ++i)
+    if (!Has(d.rhs_batch, i) && !Has(d.rhs_contracting, i) && !Has(r.rhs_group, i)) rfree.push_back(i);
+  int64_t terms = 1;
+  for (int64_t c : d.lhs_contracting) {
+    csize.push_back(ld[static_cast<size_t>(c)]);
+    terms *= csize.back();
+  }
+  std::vector<int64_t> li(ld.size(), 0), ri(rdims.size(), 0), oi(out.shape().dims().size(), 0), ci(csize.size());
+  auto offset = [](const std::vector<int64_t>& index, const std::vector<int64_t>& strides) {
+    int64_t o = 0;
+    for (size_t i = 0; i < index.size(); ++i) o += index[i] * strides[i];
+    return o;
+  };
+  // The sizes of the groups for the lhs element at `li`: num_groups values.
+  auto sizes = [&]() -> const int64_t* {
+    if (gd.size() == 1) return G;
+    int64_t o = 0;
+    for (size_t p = 0; p < r.group_prefix.size(); ++p) o += li[static_cast<size_t>(r.group_prefix[p])] * gs[p];
+    return G + o;
+  };
+  const size_t rd = static_cast<size_t>(r.lhs_ragged);
+  std::vector<int64_t> row_groups;
+  const int64_t n = out.num_elements();
+  for (int64_t e = 0; e < n; ++e) {
+    size_t at = 0;
+    int64_t group = 0;
+    if (r.mode == RaggedDotMode::kContracting) group = oi[at++];
+    for (size_t i = 0; i < d.lhs_batch.size(); ++i, ++at) {
+      li[static_cast<size_t>(d.lhs_batch[i])] = oi[at];
+      ri[static_cast<size_t>(d.rhs_batch[i])] = oi[at];
+    }
+    for (int64_t x : lfree) li[static_cast<size_t>(x)] = oi[at++];
+    for (int64_t x : rfree) ri[static_cast<size_t>(x)] = oi[at++];
+    bool zero = false;
+    row_groups.clear();
+    if (r.mode == RaggedDotMode::kNonContracting) {
+      const int64_t* sz = sizes();
+      int64_t start = 0;
+      for (int64_t g = 0; g < num_groups; ++g) {
+        const int64_t end = start + sz[g];
+        if (start <= li[rd] && li[rd] < end) row_groups.push_back(g);
+        start = end;
+      }
+      zero = row_groups.empty();
+    } else if (r.mode == RaggedDotMode::kBatch) {
+      const int64_t* sz = sizes();
+      int64_t total = 0;
+      for (int64_t g = 0; g < num_groups; ++g) total += sz[g];
+      zero = li[rd] >= total;
+    }
+    Acc sum = Acc(0);
+    if (!zero) {
+      std::fill(ci.begin(), ci.end(), 0);
+      for (int64_t t = 0; t < terms; ++t) {
+        for (size_t j = 0; j < ci.size(); ++j) {
+          li[static_cast<size_t>(d.lhs_contracting[j])] = ci[j];
+          ri[static_cast<size_t>(d.rhs_contracting[j])] = ci[j];
+        }
+        if (r.mode == RaggedDotMode::kNonContracting) {
+          for (int64_t g : row_groups) {
+            ri[static_cast<size_t>(r.rhs_group[0])] = g;
+            sum += static_cast<Acc>(L[offset(li, ls)]) * static_cast<Acc>(R[offset(ri, rs)]);
+          }
+        } else {
+          bool in_group = true;
+          if (r.mode == RaggedDotMode::kContracting) {
+            const int64_t* sz = sizes();
+            int64_t start = 0;
+            for (int64_t g = 0; g < group; ++g) start += sz[g];
+            in_group = start <= li[rd] && li[rd] < start + sz[group];
+          }
+          if (in_group) sum += static_cast<Acc>(L[offset(li, ls)]) * static_cast<Acc>(R[offset(ri, rs)]);
+        }
+        for (size_t j = ci.size(); j-- > 0;) {
+          if (++ci[j] < csize[j]) break;
+          ci[j] = 0;
+        }
+      }
+    }
+    O[e] = static_cast<C>(sum);
+    for (size_t j = oi.size(); j-- > 0;) {
+      if (++oi[j] < out.shape().dim(static_cast<int>(j))) break;
+      oi[j] = 0;
+    }
+  }
+}
+
+// XLA GPU's ScaledDotRewriter: the type both operands of a product are
+// brought to (bf16 when both are narrower than 16 bits, the wider one else,
+// f32 for two different types of one width).
+PrimitiveType ScaledDotTarget(PrimitiveType a, PrimitiveType b) {
+  if (BitWidth(a) < 16 && BitWidth(b) < 16) return PrimitiveType::kBF16;
+  if (a == b) return a;
+  if (BitWidth(a) == BitWidth(b)) return PrimitiveType::kF32;
+  return BitWidth(a) > BitWidth(b) ? a : b;
+}
+
+// operand × scale, the scale's element i covering operand elements
+// i·(operand dim / scale dim) … along each dimension (block scaling), both
+// in their target type. A scalar scale leaves the operand as it is (as XLA
+// GPU reads it).
+StatusOr<Literal> Dequantize(const Instruction& instr, const Literal& op, const Literal& scale, const char* side) {
+  if (scale.shape().dims().empty()) return op;
+  const PrimitiveType t = ScaledDotTarget(op.shape().element_type(), scale.shape().element_type());
+  ASSIGN_OR_RETURN(Literal a, ConvertLiteral(op, t));
+  ASSIGN_OR_RETURN(Literal s, ConvertLiteral(scale, t));
+  const std::vector<int64_t>&od = a.shape().dims(), &sd = s.shape().dims();
+  if (od.size() != sd.size())
+    return InstrError(instr, std::string(side) + " and its scale have different ranks");
+  std::vector<int64_t> block(od.size());
+  for (size_t i = 0; i < od.size(); ++i) {
+    if (sd[i] == 0 ? od[i] != 0 : sd[i] < 0 || od[i] % sd[i] != 0)
+      return InstrError(instr, std::string(side) + " dimension " + std::to_string(i) + " (" + std::to_string(od[i]) +
+                                   ") is not a multiple of its scale's (" + std::to_string(sd[i]) + ")");
+    block[i] = sd[i] == 0 ? 1 : od[i] / sd[i];  // an empty dimension of both
+  }
+  Literal expanded(a.shape());
+  const auto ss = RowMajorStrides(sd);
+  const int eb = s.element_bytes();
+  std::vector<int64_t> idx(od.size(), 0);
+  for (int64_t e = 0; e < a.num_elements(); ++e) {
+    int64_t so = 0;
+    for (size_t i = 0; i < od.size(); ++i) so += idx[i] / block[i] * ss[i];
+    std::memcpy(expanded.raw() + e * eb, s.raw() + so * eb, static_cast<size_t>(eb));
+    for (size_t j = idx.size(); j-- > 0;) {
+      if (++idx[j] < od[j]) break;
+      idx[j] = 0;
+    }
+  }
+  Instruction mul(Opcode::kMultiply, a.shape(), instr.name());
+  const Literal* mul_ops[] = {&a, &expanded};
+  return EvalElementwise(mul, mul_ops);
+}
+
+}  // namespace
+
+StatusOr<Literal> EvalRaggedDot(const Instruction& instr, Operands ops) {
+  if (ops.size() != 3) return InstrError(instr, "ragged-dot takes lhs, rhs and group sizes");
+  const std::optional<RaggedDotDims> r = RaggedDotDimsOf(instr);
+  if (!r) return InstrError(instr, "ragged-dot needs exactly one lhs ragged dimension (lhs_ragged_dims=)");
+  const Literal &lhs = *ops[0], &rhs = *ops[1], &groups = *ops[2];
+  if (!IsInteger(groups.shape().element_type()) || groups.shape().dims().empty())
+    return InstrError(instr, "the group sizes must be an integer array");
+  if (r->mode == RaggedDotMode::kNonContracting && r->rhs_group.size() != 1)
+    return InstrError(instr, "a ragged non-contracting dimension needs one rhs group dimension");
+  if (groups.shape().dims().size() > 1 && groups.shape().dims().size() != r->group_prefix.size() + 1)
+    return InstrError(instr, "the group sizes' rank does not match the lhs dimensions before the ragged one");
+  const Shape shape = NoLayout(instr.shape());
+  const PrimitiveType rt = shape.element_type();
+  StatusOr<PrimitiveType> ct = ComputeType(rt);
+  if (!ct.ok()) return InstrError(instr, ct.status().message());
+  ASSIGN_OR_RETURN(Literal a, Prepare(lhs, rt, *ct));
+  ASSIGN_OR_RETURN(Literal b, Prepare(rhs, rt, *ct));
+  ASSIGN_OR_RETURN(Literal g, ConvertLiteral(groups, PrimitiveType::kS64));
+  Literal acc(Shape(*ct, shape.dims()));
+  VisitCompute(*ct, [&](auto tag) { RaggedDotTerms<decltype(tag)>(*r, a, b, g, acc); });
+  if (*ct == rt) return acc;
+  return ConvertLiteral(acc, rt);
+}
+
+StatusOr<Literal> EvalScaledDot(const Instruction& instr, Operands ops) {
+  if (ops.size() != 4) return InstrError(instr, "scaled-dot takes lhs, rhs, lhs scale and rhs scale");
+  ASSIGN_OR_RETURN(Literal lhs, Dequantize(instr, *ops[0], *ops[2], "the lhs"));
+  ASSIGN_OR_RETURN(Literal rhs, Dequantize(instr, *ops[1], *ops[3], "the rhs"));
+  const PrimitiveType both = ScaledDotTarget(lhs.shape().element_type(), rhs.shape().element_type());
+  ASSIGN_OR_RETURN(lhs, ConvertLiteral(lhs, both));
+  ASSIGN_OR_RETURN(rhs, ConvertLiteral(rhs, both));
+  const Shape shape = NoLayout(instr.shape());
+  Instruction dot(Opcode::kDot, Shape(ScaledDotTarget(both, shape.element_type()), shape.dims()), instr.name());
+  dot.attrs() = instr.attrs();
+  const Literal* dot_ops[] = {&lhs, &rhs};
+  ASSIGN_OR_RETURN(Literal result, EvalDot(dot, dot_ops));
+  if (result.shape().element_type() == shape.element_type()) return result;
+  return ConvertLiteral(result, shape.element_type());
 }
 
 namespace {

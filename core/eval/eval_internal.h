@@ -62,6 +62,9 @@ StatusOr<Literal> EvalReduceWindow(Interp& in, const Instruction& instr, Operand
 StatusOr<Literal> EvalSelectAndScatter(Interp& in, const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalSort(Interp& in, const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalDot(const Instruction& instr, Operands ops);
+StatusOr<Literal> EvalRaggedDot(const Instruction& instr, Operands ops);  // eval_dot_conv.cc
+StatusOr<Literal> EvalScaledDot(const Instruction& instr, Operands ops);  // eval_dot_conv.cc
+StatusOr<Literal> EvalBatchNorm(const Instruction& instr, Operands ops);  // training, inference, grad
 StatusOr<Literal> EvalConvolution(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalRngBitGenerator(const Instruction& instr, Operands ops);

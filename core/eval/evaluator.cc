@@ -225,6 +225,11 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kSelectAndScatter: return EvalSelectAndScatter(*this, instr, ops);
     case Opcode::kSort: return EvalSort(*this, instr, ops);
     case Opcode::kDot: return EvalDot(instr, ops);
+    case Opcode::kRaggedDot: return EvalRaggedDot(instr, ops);
+    case Opcode::kScaledDot: return EvalScaledDot(instr, ops);
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad: return EvalBatchNorm(instr, ops);
     case Opcode::kConvolution: return EvalConvolution(instr, ops);
     case Opcode::kRngBitGenerator: return EvalRngBitGenerator(instr, ops);
     case Opcode::kTriangularSolve: return EvalTriangularSolve(instr, ops);

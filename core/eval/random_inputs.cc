@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/ir/ragged_dot.h"
+
 namespace hloscope {
 namespace {
 
@@ -84,6 +86,16 @@ void IndexBound(const Instruction* v, int64_t* hi, int depth) {
                 if (window_op[j] == d && uwd[j] < upd.rank()) w = upd.dim(static_cast<int>(uwd[j]));
               *hi = std::min(*hi, op0->dim(static_cast<int>(d)) - w);
             }
+          }
+          break;
+        case Opcode::kRaggedDot:
+          // Group sizes: each up to its share of the ragged dimension, so
+          // that the groups cover it about once (some rows in no group).
+          if (k == 2 && u->shape().IsArray() && u->operand(2)->shape().rank() >= 1) {
+            const std::optional<RaggedDotDims> r = RaggedDotDimsOf(*u);
+            const int64_t groups = u->operand(2)->shape().dims().back();
+            if (r && r->lhs_ragged >= 0 && r->lhs_ragged < op0->rank() && groups > 0)
+              *hi = std::min(*hi, (op0->dim(static_cast<int>(r->lhs_ragged)) + groups - 1) / groups);
           }
           break;
         default: break;

@@ -75,8 +75,10 @@ std::string Gen::ScalarConst(T t) {
 
 int Gen::Emit(Body& b, T t, Dims d, Dims layout, const std::string& op, const std::string& rhs) {
   Val v{Name(op), t, std::move(d), std::move(layout)};
-  v.summed = IsFloat(t) && (b.pending_summed || op == "reduce" || op == "dot" || op == "convolution" ||
-             (op == "get-tuple-element" && rhs.find("reduce") != std::string::npos));
+  v.summed = IsFloat(t) && (b.pending_summed || op == "reduce" || op == "dot" || op == "ragged-dot" ||
+                             op == "scaled-dot" || op == "convolution" ||
+             (op == "get-tuple-element" &&
+              (rhs.find("reduce") != std::string::npos || rhs.find("batch-norm") != std::string::npos)));
   b.pending_summed = false;
   b.lines.push_back("  " + v.name + " = " + v.Shape() + " " + rhs);
   b.vals.push_back(std::move(v));
@@ -166,8 +168,11 @@ std::string Gen::Run(uint64_t seed) {
     else if (r < 79) Reduce(e);
     else if (r < 82) Gather(e);
     else if (r < 85) Scatter(e);
-    else if (r < 90) Dot(e);
-    else if (r < 92) Convolution(e);
+    else if (r < 88) Dot(e);
+    else if (r < 89) RaggedDot(e);
+    else if (r < 90) ScaledDot(e);
+    else if (r < 91) Convolution(e);
+    else if (r < 92) BatchNorm(e);
     else if (r < 95) While(e);
     else if (r < 98) Conditional(e);
     else Collective(e);

@@ -134,6 +134,9 @@ class Gen {
   bool Gather(Body& b);
   bool Scatter(Body& b);
   bool Dot(Body& b);
+  bool RaggedDot(Body& b);
+  bool ScaledDot(Body& b);
+  bool BatchNorm(Body& b);
   bool Convolution(Body& b);
   bool While(Body& b);
   bool Conditional(Body& b);

@@ -5,7 +5,7 @@
 // convert); data movement (broadcast, transpose, reshape, bitcast, slice,
 // concatenate, pad, reverse, dynamic-slice and dynamic-update-slice);
 // reductions (row, column, full, variadic) with their scalar reducer
-// computations; gather, scatter; dot, convolution; and control flow (while
+// computations; gather, scatter; dot, ragged-dot, scaled-dot, convolution, batch norm; and control flow (while
 // loops and conditionals, whose bodies and branches are short elementwise
 // chains).
 #include <algorithm>
@@ -518,6 +518,106 @@ bool Gen::Dot(Body& b) {
   int c = GetOrMake(b, va.type, bd);
   std::string ua = Use(b, a), uc = Use(b, c);
   Emit(b, va.type, out, PickLayout(b, out.size()), "dot", "dot(" + ua + ", " + uc + "), " + attrs);
+  return true;
+}
+
+// A ragged dot (grouped GEMM): non-contracting mode, x [m,k] · w [g,k,n] →
+// [m,n], or contracting mode, x [k,m] · y [k,n] → [g,m,n]; the group sizes
+// s32[g] (a parameter gets sizes up to each group's share of the ragged
+// dimension; an iota or a constant, any).
+bool Gen::RaggedDot(Body& b) {
+  const bool contracting = rng_.Chance(40);
+  int a = Pick(b, [&](const Val& v) { return v.dims.size() == 2 && IsFloat(v.type); });
+  if (a < 0 || rng_.Chance(20)) {
+    Dims d = {PickDim(), PickDim()};
+    Fit(d);
+    a = GetOrMake(b, PickFloat(), d);
+  }
+  const Val va = b.vals[static_cast<size_t>(a)];
+  const int64_t g = rng_.Range(1, 4), n = PickDim();
+  Dims rd, out;
+  std::string attrs;
+  if (contracting) {
+    rd = {va.dims[0], n}, out = {g, va.dims[1], n};
+    attrs = "lhs_contracting_dims={0}, rhs_contracting_dims={0}, lhs_ragged_dims={0}";
+  } else {
+    rd = {g, va.dims[1], n}, out = {va.dims[0], n};
+    attrs = "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}";
+  }
+  if (Elements(rd) > o_.max_elements || Elements(out) > o_.max_elements) return false;
+  const int c = GetOrMake(b, va.type, rd);
+  const int sizes = GetOrMake(b, T::kS32, {g});
+  std::string ua = Use(b, a), uc = Use(b, c), us = Use(b, sizes);
+  Emit(b, va.type, out, PickLayout(b, out.size()), "ragged-dot",
+       "ragged-dot(" + ua + ", " + uc + ", " + us + "), " + attrs);
+  return true;
+}
+
+// A block-scaled dot: x [m,k] · y [k,n], each scaled per block of k (scale
+// [m, k/blk] and [k/blk, n]) or, for a bf16 operand, not at all (a scalar
+// bf16 scale); at least one side is scaled.
+bool Gen::ScaledDot(Body& b) {
+  const T t = PickFloat();
+  const int64_t blocks = rng_.Range(1, 3), blk = rng_.Range(1, 4);
+  const int64_t m = PickDim(), k = blocks * blk, n = PickDim();
+  if (m * k > o_.max_elements || k * n > o_.max_elements || m * n > o_.max_elements) return false;
+  const T scale_t = rng_.Chance(50) ? T::kF32 : t;
+  const int x = GetOrMake(b, t, {m, k}), y = GetOrMake(b, t, {k, n});
+  // XLA's verifier takes a scalar bf16 scale of a bf16 operand as none,
+  // unless every dimension of the operand is 1.
+  const bool plain_x = t == T::kBF16 && (m != 1 || k != 1) && rng_.Chance(30);
+  const bool plain_y = t == T::kBF16 && (k != 1 || n != 1) && !plain_x && rng_.Chance(30);
+  const int xs = plain_x ? GetOrMake(b, T::kBF16, {}) : GetOrMake(b, scale_t, {m, blocks});
+  const int ys = plain_y ? GetOrMake(b, T::kBF16, {}) : GetOrMake(b, scale_t, {blocks, n});
+  const T out_t = rng_.Chance(50) ? T::kF32 : t;
+  std::string ux = Use(b, x), uy = Use(b, y), uxs = Use(b, xs), uys = Use(b, ys);
+  Emit(b, out_t, {m, n}, PickLayout(b, 2), "scaled-dot",
+       "scaled-dot(" + ux + ", " + uy + ", " + uxs + ", " + uys + "), lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  return true;
+}
+
+// batch-norm-training (its output, mean or variance), -inference or -grad
+// (one of its three results) on a float array of rank 2 to 4; the variance
+// operand is abs() of a value, epsilon 0.001 or 1.
+bool Gen::BatchNorm(Body& b) {
+  int a = Pick(b, [&](const Val& v) { return v.dims.size() >= 2 && v.dims.size() <= 4 && IsFloat(v.type); });
+  if (a < 0) return false;
+  const Val va = b.vals[static_cast<size_t>(a)];
+  const int64_t feature = rng_.Range(0, static_cast<int64_t>(va.dims.size()) - 1);
+  const Dims fd = {va.dims[static_cast<size_t>(feature)]};
+  const std::string eps = rng_.Chance(70) ? "0.001" : "1";
+  const std::string attrs = ", epsilon=" + eps + ", feature_index=" + std::to_string(feature);
+  const std::string fs = ShapeStr(va.type, fd, DefaultLayout(1));
+  const int64_t kind = rng_.Range(0, 2);
+  auto positive = [&]() {
+    const int v = GetOrMake(b, va.type, fd);
+    return Emit(b, va.type, fd, DefaultLayout(1), "abs", "abs(" + Use(b, v) + ")");
+  };
+  if (kind == 1) {
+    const int s = GetOrMake(b, va.type, fd), o = GetOrMake(b, va.type, fd), m = GetOrMake(b, va.type, fd);
+    const int v = positive();
+    std::string ux = Use(b, a), us = Use(b, s), uo = Use(b, o), um = Use(b, m), uv = Use(b, v);
+    Emit(b, va.type, va.dims, va.layout, "batch-norm-inference",
+         "batch-norm-inference(" + ux + ", " + us + ", " + uo + ", " + um + ", " + uv + ")" + attrs);
+    return true;
+  }
+  std::string rhs;
+  if (kind == 0) {
+    const int s = GetOrMake(b, va.type, fd), o = GetOrMake(b, va.type, fd);
+    rhs = "batch-norm-training(" + Use(b, a) + ", " + Use(b, s) + ", " + Use(b, o) + ")";
+  } else {
+    const int s = GetOrMake(b, va.type, fd), m = GetOrMake(b, va.type, fd);
+    const int v = positive();
+    const int dy = GetOrMake(b, va.type, va.dims, &va.layout);
+    rhs = "batch-norm-grad(" + Use(b, a) + ", " + Use(b, s) + ", " + Use(b, m) + ", " + Use(b, v) + ", " + Use(b, dy) +
+          ")";
+  }
+  const std::string tuple_shape = "(" + va.Shape() + ", " + fs + ", " + fs + ")";
+  const std::string name = Name(kind == 0 ? "batch-norm-training" : "batch-norm-grad");
+  b.lines.push_back("  " + name + " = " + tuple_shape + " " + rhs + attrs);
+  const int64_t index = rng_.Range(0, 2);
+  Val v{name, va.type, index == 0 ? va.dims : fd, index == 0 ? va.layout : DefaultLayout(1)};
+  Emit(b, v.type, v.dims, v.layout, "get-tuple-element", "get-tuple-element(" + name + "), index=" + std::to_string(index));
   return true;
 }
 

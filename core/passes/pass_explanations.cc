@@ -106,6 +106,36 @@ constexpr std::array kEntries = {
           "(BatchedGatherScatterNormalizer) early, so its emitters and fusion rules only meet classic gathers and "
           "scatters. In the graph, look for two iotas and a concatenate appearing before the gather's or "
           "scatter's indices."},
+    Entry{"ragged_dot_rewriter", false,
+          "A ragged dot is the grouped GEMM of mixture-of-experts layers: the lhs rows come in consecutive groups "
+          "(group_sizes says how many each), and each group is multiplied by its own matrix. XLA GPU has no kernel "
+          "for it on Hopper and rewrites it first of all (RaggedDotRewriter): the cumulative sums of the group sizes "
+          "give each group's first and last row; a mask compares them with an iota, and a select builds a dense "
+          "copy of the lhs with one slice per group, zero outside the group's rows. One ordinary dot then contracts "
+          "over the groups as well, so each row meets only its group's matrix. When the ragged dimension is "
+          "contracted (the weight gradient of the same layer), both operands are masked and the groups become a "
+          "batch dimension. The result is exact (the extra terms are zeros) but the dense dot does g times the "
+          "work: the price of having no grouped-GEMM kernel. In the graph, look for the ragged-dot turning into a "
+          "reduce-window (the cumulative sum), compares, an and, a select and a dot."},
+    Entry{"scaled-dot-rewriter", false,
+          "A scaled dot multiplies block-scaled low-precision operands (f8 or f4 values, each block of, say, 32 "
+          "consecutive elements sharing one f8e8m0 scale: the MX formats). Where the hardware has no block-scaled "
+          "tensor-core instruction (before Blackwell), XLA GPU dequantizes first (ScaledDotRewriter): each operand "
+          "is converted to bf16 (or a wider type), each scale broadcast over its block and reshaped to the "
+          "operand's shape, the two multiplied, and an ordinary dot takes the products. Fusion then pulls the "
+          "converts and multiplies into the GEMM's prologue, so the dequantized operands never reach HBM. In the "
+          "graph, look for the scaled-dot turning into converts, a broadcast and reshape of each scale, two "
+          "multiplies and a dot."},
+    Entry{"batchnorm_expander", false,
+          "Batch normalization normalizes each feature (a channel of a convolution's output) with the mean and "
+          "variance of that feature over the batch and the spatial positions, then scales and shifts it by "
+          "learned values. TensorFlow and Keras keep it as three ops (batch-norm-training, -inference, -grad); no "
+          "GPU kernel computes them whole, so XLA expands each into its arithmetic first (BatchNormExpander): two "
+          "reductions per feature (the sum of x and of x², giving the mean and the variance as E[x²] − E[x]²), "
+          "broadcasts of the per-feature values back to the operand's shape, and the elementwise normalize, scale "
+          "and shift; the gradient needs the sums of dy and of dy·(x − mean). Fusion then puts the reductions into "
+          "reduction kernels and the elementwise ops after them. In the graph, look for each batch-norm op turning "
+          "into reduces, broadcasts along the feature dimension and a chain of elementwise ops ending in a tuple."},
     Entry{"dot_decomposer", false,
           "Puts every dot into the one form the GEMM emitters take: [batch, M, K]·[batch, K, N] → [batch, M, N], the "
           "batch dimensions first and the contracting and free dimensions of each operand each merged into one. An "

@@ -43,6 +43,23 @@ Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruct
   return b;
 }
 
+Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation* before) {
+  Computation* c = m.AddComputationBefore(std::make_unique<Computation>(m.UniqueComputationName("add")), before);
+  const Shape s(type, {});
+  Instruction* params[2];
+  for (int i = 0; i < 2; ++i) {
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, s, m.UniqueName(i == 0 ? "lhs" : "rhs"));
+    p->set_parameter_number(i);
+    params[i] = c->AddInstruction(std::move(p));
+  }
+  c->RebuildParameters();
+  auto add = std::make_unique<Instruction>(Opcode::kAdd, s, m.UniqueName("add"));
+  add->AppendOperand(params[0]);
+  add->AppendOperand(params[1]);
+  c->set_root(c->AddInstruction(std::move(add)));
+  return c;
+}
+
 void CopyMetadataIfMissing(const Instruction& from, Instruction& to) {
   if (!to.metadata().empty()) return;
   if (!from.metadata().empty()) {

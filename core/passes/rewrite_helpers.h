@@ -28,6 +28,10 @@ Instruction* AddScalarConstant(Computation* comp, Instruction* before, Primitive
 // broadcast(scalar) to `shape` (dimensions={}).
 Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruction* scalar, const Shape& shape);
 
+// A new computation (lhs, rhs) -> lhs + rhs of scalars of `type`, placed
+// before `before`: the reducer of the sums an expansion builds.
+Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation* before);
+
 // Copies `from`'s metadata onto `to` when `to` has none.
 void CopyMetadataIfMissing(const Instruction& from, Instruction& to);
 

@@ -28,6 +28,9 @@ void RegisterSimplifyPasses(PassRegistry& r) {
   Register(r, MakeDegenerateDimensionRewriterPass);
   Register(r, MakeDotDecomposerPass);
   Register(r, MakeBatchedGatherScatterNormalizerPass);
+  Register(r, MakeRaggedDotRewriterPass);
+  Register(r, MakeScaledDotRewriterPass);
+  Register(r, MakeBatchNormExpanderPass);
   Register(r, MakeWhileLoopSimplifierPass);
   Register(r, MakeFlattenCallGraphPass);
   Register(r, MakeCopyInsertionPass);

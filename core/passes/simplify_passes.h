@@ -22,6 +22,14 @@ std::unique_ptr<Pass> MakeDotDecomposerPass();
 // batched_gather_scatter_normalizer (batched_gather_scatter_normalizer.cc):
 // XLA's BatchedGatherScatterNormalizer, in the `gpu` pipeline only.
 std::unique_ptr<Pass> MakeBatchedGatherScatterNormalizerPass();
+// ragged_dot_rewriter / scaled-dot-rewriter (ragged_dot_rewriter.cc,
+// scaled_dot_rewriter.cc): XLA GPU's RaggedDotRewriter and ScaledDotRewriter,
+// ragged and block-scaled dots as plain dots, in `gpu` and `gpu-classic`.
+std::unique_ptr<Pass> MakeRaggedDotRewriterPass();
+std::unique_ptr<Pass> MakeScaledDotRewriterPass();
+// batchnorm_expander (batchnorm_expander.cc): XLA's BatchNormExpander, in
+// `gpu` and `gpu-classic`.
+std::unique_ptr<Pass> MakeBatchNormExpanderPass();
 std::unique_ptr<Pass> MakeWhileLoopSimplifierPass();
 // copy_insertion (copy_insertion.cc): copies for input_output_alias
 // outputs whose parameter may still be read after they are computed.

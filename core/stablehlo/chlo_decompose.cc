@@ -26,6 +26,28 @@ Status Converter::ConvertChlo(const Op& op, Scope& s, const std::vector<Instruct
     *result = t;
     return Status::Ok();
   }
+  if (n == "ragged_dot" && in.size() == 3) {  // HLO's ragged-dot (what JAX lowers jax.lax.ragged_dot to for GPUs)
+    const Attr* g = op.FindAttr("ragged_dot_dimension_numbers");
+    if (!g) return Error("chlo.ragged_dot needs ragged_dot_dimension_numbers");
+    auto ints = [&](const char* field) {
+      std::vector<int64_t> v;
+      if (const Attr* f = g->Field(field)) f->Ints(&v);
+      return v;
+    };
+    auto d = std::make_unique<DotDnums>();
+    d->lhs_batch = ints("lhs_batching_dimensions");
+    d->rhs_batch = ints("rhs_batching_dimensions");
+    d->lhs_contracting = ints("lhs_contracting_dimensions");
+    d->rhs_contracting = ints("rhs_contracting_dimensions");
+    Instruction* r = Add(s, Opcode::kRaggedDot, out, in, &op);
+    r->attrs().dot = std::move(d);
+    r->attrs().mark(::hloscope::Attr::kDotDims);
+    r->SetRaw("lhs_ragged_dims", IntListBraced(ints("lhs_ragged_dimensions")));
+    if (std::vector<int64_t> groups = ints("rhs_group_dimensions"); !groups.empty())
+      r->SetRaw("rhs_group_dims", IntListBraced(groups));
+    *result = r;
+    return Status::Ok();
+  }
   if (n == "square" && in.size() == 1) {
     *result = Add(s, Opcode::kMultiply, out, {in[0], in[0]}, &op);
     return Status::Ok();

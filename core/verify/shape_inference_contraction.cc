@@ -7,6 +7,7 @@
 // is legal. Without a declared shape it is the wider operand type.
 #include <algorithm>
 
+#include "core/ir/ragged_dot.h"
 #include "core/verify/shape_inference_internal.h"
 
 namespace hloscope::infer {
@@ -128,39 +129,16 @@ StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
   const DotDnums& d = DotDimsOf(instr);
   RETURN_IF_ERROR(CheckDotDims(lhs, rhs, d));
   auto ragged = RawInts(instr, "lhs_ragged_dims").value_or(std::vector<int64_t>{});
-  auto group_dims = RawInts(instr, "rhs_group_dims").value_or(std::vector<int64_t>{});
   if (ragged.size() != 1) return Fail("ragged-dot needs exactly one lhs ragged dimension (lhs_ragged_dims=)");
   const int64_t rd = ragged[0];
   if (rd < 0 || rd >= lhs.rank())
     return Fail("lhs ragged dimension " + std::to_string(rd) + " is out of range for " + Str(lhs));
-  enum {
-    kNonContracting,
-    kContracting,
-    kBatch
-  } mode = Contains(d.lhs_batch, rd)         ? kBatch
-           : Contains(d.lhs_contracting, rd) ? kContracting
-                                             : kNonContracting;
-  // group_sizes is [g] or [b..., x..., g] where the prefix is the lhs batch
-  // dimensions (and contracting or free dimensions) before the ragged one.
-  std::vector<int64_t> prefix;
-  if (mode == kBatch) {
-    for (int64_t b : d.lhs_batch) {
-      if (b == rd) break;
-      prefix.push_back(b);
-    }
-  } else {
-    prefix = d.lhs_batch;
-    std::vector<int64_t> pool;
-    if (mode == kContracting)
-      pool = d.lhs_contracting;
-    else
-      for (int i = 0; i < lhs.rank(); ++i)
-        if (!Contains(d.lhs_contracting, i) && !Contains(d.lhs_batch, i)) pool.push_back(i);
-    for (int64_t x : pool) {
-      if (x == rd) break;
-      prefix.push_back(x);
-    }
-  }
+  const std::optional<RaggedDotDims> rdims = RaggedDotDimsOf(instr);
+  if (!rdims) return Fail("ragged-dot needs exactly one lhs ragged dimension (lhs_ragged_dims=)");
+  const std::vector<int64_t>& group_dims = rdims->rhs_group;
+  const RaggedDotMode mode = rdims->mode;
+  // group_sizes is [g] or [p..., g], p the lhs dimensions RaggedDotDims names.
+  const std::vector<int64_t>& prefix = rdims->group_prefix;
   if (groups.rank() == 0) return Fail(Operand(instr, 2) + ", the group sizes, must have rank at least 1");
   if (groups.rank() != 1) {
     if (groups.rank() != static_cast<int>(prefix.size()) + 1)
@@ -178,7 +156,7 @@ StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
     if (Contains(d.rhs_batch, g) || Contains(d.rhs_contracting, g))
       return Fail("rhs group dimension " + std::to_string(g) + " cannot be a batch or contracting dimension");
   }
-  if (mode == kNonContracting) {
+  if (mode == RaggedDotMode::kNonContracting) {
     if (group_dims.size() != 1)
       return Fail("ragged-dot with a ragged non-contracting dimension needs exactly one rhs group dimension");
     if (!DimsCompatible(num_groups, rhs.dim(static_cast<int>(group_dims[0]))))
@@ -190,7 +168,7 @@ StatusOr<Shape> InferRaggedDot(const Instruction& instr) {
   }
   std::vector<int64_t> dims;
   std::vector<bool> dynamic;
-  if (mode == kContracting) {
+  if (mode == RaggedDotMode::kContracting) {
     dims.push_back(num_groups);
     dynamic.push_back(groups.IsDynamicDim(groups.rank() - 1));
   }
@@ -352,6 +330,33 @@ StatusOr<Shape> InferCholesky(const Instruction& instr) {
   return NoLayout(a);
 }
 
+// XLA's ScalesShapeVerifier: a scale has its operand's rank and divides each
+// of its dimensions (one scale per block), and the operand has one
+// contracting dimension; a bf16 scale of ones ([] or [1,...,1]) of a bf16
+// operand is a placeholder for no scale and is not checked.
+Status CheckScale(const Instruction& instr, int operand, int scale) {
+  const Shape& x = instr.operand(operand)->shape();
+  const Shape& s = instr.operand(scale)->shape();
+  bool all_ones = true, operand_ones = true;
+  for (int64_t d : s.dims()) all_ones = all_ones && d == 1;
+  for (int64_t d : x.dims()) operand_ones = operand_ones && d == 1;
+  if (x.element_type() == PrimitiveType::kBF16 && s.element_type() == PrimitiveType::kBF16 && all_ones &&
+      !operand_ones)
+    return Status::Ok();
+  const std::string side = operand == 0 ? "lhs" : "rhs";
+  if (s.rank() != x.rank())
+    return Fail(Operand(instr, scale) + ", the " + side + " scale, has shape " + Str(s) + " but the " + side +
+                " is " + Str(x) + ": a scale has its operand's rank");
+  const DotDnums& d = DotDimsOf(instr);
+  if ((operand == 0 ? d.lhs_contracting : d.rhs_contracting).size() != 1)
+    return Fail("a scaled " + side + " needs exactly one contracting dimension");
+  for (int i = 0; i < x.rank(); ++i)
+    if (s.dim(i) == 0 ? x.dim(i) != 0 : s.dim(i) < 0 || x.dim(i) % s.dim(i) != 0)
+      return Fail("dimension " + std::to_string(i) + " of the " + side + " " + Str(x) +
+                  " is not a multiple of the same dimension of its scale " + Str(s));
+  return Status::Ok();
+}
+
 }  // namespace
 
 StatusOr<Shape> InferContraction(const Instruction& instr) {
@@ -362,6 +367,11 @@ StatusOr<Shape> InferContraction(const Instruction& instr) {
     case Opcode::kScaledDot:
       // scaled-dot(lhs, rhs, lhs_scale, rhs_scale): the shape of dot(lhs, rhs).
       RETURN_IF_ERROR(ExpectOperandCount(instr, 4));
+      for (int i = 0; i < 4; ++i) RETURN_IF_ERROR(ExpectArrayOperand(instr, i));
+      RETURN_IF_ERROR(CheckScale(instr, 0, 2));
+      RETURN_IF_ERROR(CheckScale(instr, 1, 3));
+      if (instr.operand(2)->shape().rank() == 0 && instr.operand(3)->shape().rank() == 0)
+        return Fail("at least one of the scales of a scaled-dot must not be a scalar");
       return InferDot(instr, 0, 1);
     case Opcode::kRaggedDot:
       return InferRaggedDot(instr);

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/ir/ragged_dot.h"
 #include "core/verify/shape_inference_internal.h"
 
 namespace hloscope::infer {
@@ -161,26 +162,7 @@ std::string RawValue(const Instruction& instr, std::string_view name) {
 }
 
 std::optional<std::vector<int64_t>> RawInts(const Instruction& instr, std::string_view name) {
-  const RawAttr* r = instr.FindRaw(name);
-  if (!r) return std::nullopt;
-  std::vector<int64_t> out;
-  std::string_view v = r->value;
-  size_t i = 0;
-  while (i < v.size()) {
-    char c = v[i];
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      int64_t x = 0;
-      auto res = std::from_chars(v.data() + i, v.data() + v.size(), x);
-      if (res.ec != std::errc()) return std::nullopt;
-      out.push_back(x);
-      i = static_cast<size_t>(res.ptr - v.data());
-    } else if (c == '{' || c == '}' || c == ',' || c == ' ') {
-      ++i;
-    } else {
-      return std::nullopt;
-    }
-  }
-  return out;
+  return RawIntList(instr, name);
 }
 
 std::optional<int64_t> RawInt(const Instruction& instr, std::string_view name) {

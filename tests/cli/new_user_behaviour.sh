@@ -122,18 +122,18 @@ expect_rc 0 "codegen --write-inputs" "$cli" codegen "$src/samples/transformer_bl
   { echo "FAIL codegen --write-inputs did not write the values"; ls "$tmp/tb"; fail=1; }
 
 # 9. Located codegen errors.
-printf 'HloModule m\nENTRY e {\n  a = f32[6,4,5] parameter(0)\n  b = f32[2,5,3] parameter(1)\n  g = s64[2] parameter(2)\n  ROOT t = f32[6,4,3] ragged-dot(a, b, g), lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}\n}\n' >"$tmp/ragged.hlo"
+printf 'HloModule m\nsum {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT a = f32[] add(x, y)\n}\nin_kernel_all_reduce {\n  p = f32[64] parameter(0)\n  ROOT r = f32[64] all-reduce(p), replica_groups={}, to_apply=sum\n}\nENTRY e {\n  a = f32[64] parameter(0)\n  ROOT t = f32[64] fusion(a), kind=kCustom, calls=in_kernel_all_reduce\n}\n' >"$tmp/collective.hlo"
 # Never all or nothing: the bundle is written with the kernel marked missing
 # (exit 3), and run refuses the module naming it.
-expect_rc 3 "codegen of a module with no emitter" "$cli" codegen "$tmp/ragged.hlo" --out "$tmp/bundle"
-expect_text "codegen error is located" "^$tmp/ragged.hlo:6:8: error: " "$tmp/err"
+expect_rc 3 "codegen of a module with no emitter" "$cli" codegen "$tmp/collective.hlo" --out "$tmp/bundle"
+expect_text "codegen error is located" "^$tmp/collective.hlo:13:8: error: " "$tmp/err"
 # (Error lines only: the notes around them, e.g. that nvdisasm is missing on
 # a machine without tools/install_deps.sh's .tools/, name the command too.)
 if [ "$(grep 'error:' "$tmp/err" | grep -o codegen | wc -l)" -gt 1 ]; then echo "FAIL codegen error says codegen more than once:"; cat "$tmp/err"; fail=1; fi
-grep -q '"missing": "no kernel emitter for ragged-dot %t' "$tmp/bundle/manifest.json" ||
+grep -q '"missing": "no kernel emitter for fusion %t: all-reduce %r inside the fusion' "$tmp/bundle/manifest.json" ||
   { echo "FAIL the manifest does not mark the missing kernel"; fail=1; }
-expect_rc 1 "run of a module with a missing kernel" "$cli" run "$tmp/ragged.hlo"
-expect_text "run names the missing kernel" "^$tmp/ragged.hlo:6:8: error: no kernel emitter for ragged-dot" "$tmp/err"
+expect_rc 1 "run of a module with a missing kernel" "$cli" run "$tmp/collective.hlo"
+expect_text "run names the missing kernel" "^$tmp/collective.hlo:13:8: error: no kernel emitter for fusion %t" "$tmp/err"
 
 # A custom-call into an external library is a custom-call thunk: codegen
 # succeeds and says so; run refuses, naming the target.

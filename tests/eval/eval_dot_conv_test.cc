@@ -1,4 +1,4 @@
-// dot with general dimension numbers and convolution variants.
+// dot with general dimension numbers, ragged-dot, scaled-dot and convolution variants.
 #include <cmath>
 #include <limits>
 
@@ -182,4 +182,85 @@ ENTRY e {
 }
 
 }  // namespace
+// ragged-dot, worked by hand. Non-contracting mode (a mixture-of-experts
+// layer): rows 0 | 1–2 go to groups 0 | 1 (sizes {1,2}); group 0's matrix
+// sums a row, group 1's takes the difference; row 3 is in no group: 0.
+TEST(EvalRaggedDot, EachRowUsesItsGroupsMatrix) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[4,2] parameter(0)
+  w = f32[2,2,1] parameter(1)
+  g = s32[2] parameter(2)
+  ROOT d = f32[4,1] ragged-dot(x, w, g), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+})", {Lit("f32[4,2]", {1, 2, 3, 4, 5, 6, 7, 8}), Lit("f32[2,2,1]", {1, 1, 1, -1}), Lit("s32[2]", {1, 2})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{3, -1, -1, 0}));
+}
+
+// Contracting mode (the weight gradient): group g sums its own range of k,
+// k ∈ [0,1) and [1,3); k = 3 is in no group.
+TEST(EvalRaggedDot, EachGroupContractsItsOwnRange) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[2,4] parameter(0)
+  y = f32[4,1] parameter(1)
+  g = s64[2] parameter(2)
+  ROOT d = f32[2,2,1] ragged-dot(x, y, g), lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1}
+})", {Lit("f32[2,4]", {1, 2, 3, 4, 5, 6, 7, 8}), Lit("f32[4,1]", {1, 1, 1, 1}), Lit("s64[2]", {1, 2})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{1, 5, 2 + 3, 6 + 7}));
+}
+
+// Batch mode: batches at or past the groups' total (2) are zero.
+TEST(EvalRaggedDot, BatchesPastTheTotalAreZero) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[3,1,2] parameter(0)
+  y = f32[3,2,1] parameter(1)
+  g = s32[2] parameter(2)
+  ROOT d = f32[3,1,1] ragged-dot(x, y, g), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={0}
+})", {Lit("f32[3,1,2]", {1, 1, 1, 1, 1, 1}), Lit("f32[3,2,1]", {1, 1, 2, 2, 3, 3}), Lit("s32[2]", {1, 1})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{2, 4, 0}));
+}
+
+// Group sizes per index of the lhs dimension before the ragged one (the
+// corpus's ragged_dot-1.hlo has s64[19,3] for lhs [19,11,5]): for x's row 0
+// the groups are {1,2}, for row 1 {3,0}.
+TEST(EvalRaggedDot, GroupSizesIndexedByTheDimensionsBeforeTheRaggedOne) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f32[2,3,1] parameter(0)
+  w = f32[2,1,1] parameter(1)
+  g = s64[2,2] parameter(2)
+  ROOT d = f32[2,3,1] ragged-dot(x, w, g), lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={1}, rhs_group_dims={0}
+})", {Lit("f32[2,3,1]", {1, 1, 1, 1, 1, 1}), Lit("f32[2,1,1]", {10, 100}), Lit("s64[2,2]", {1, 2, 3, 0})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{10, 100, 100, 10, 10, 10}));
+}
+
+// scaled-dot: each scale element covers a block of its operand (the lhs's
+// [1,4] in blocks of 2, scales 2 and 3); a bf16 scale of rank 0 is no scale.
+TEST(EvalScaledDot, BlocksOfAnOperandShareOneScale) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = bf16[1,4] parameter(0)
+  y = bf16[4,1] parameter(1)
+  xs = f32[1,2] parameter(2)
+  ys = bf16[] parameter(3)
+  ROOT d = f32[1,1] scaled-dot(x, y, xs, ys), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})", {Lit("bf16[1,4]", {1, 1, 1, 1}), Lit("bf16[4,1]", {1, 2, 1, 1}), Lit("f32[1,2]", {2, 3}), Lit("bf16[]", {7})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{2 * 1 + 2 * 2 + 3 + 3}));
+}
+
+// MX-style operands: f8e4m3fn values, f8e8m0fnu (power-of-two) scales.
+TEST(EvalScaledDot, Float8ValuesAndPowerOfTwoScales) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  x = f8e4m3fn[1,2] parameter(0)
+  y = f8e4m3fn[2,1] parameter(1)
+  xs = f8e8m0fnu[1,1] parameter(2)
+  ys = f8e8m0fnu[1,1] parameter(3)
+  ROOT d = bf16[1,1] scaled-dot(x, y, xs, ys), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})", {Lit("f8e4m3fn[1,2]", {1.5, -2}), Lit("f8e4m3fn[2,1]", {1, 3}), Lit("f8e8m0fnu[1,1]", {4}),
+      Lit("f8e8m0fnu[1,1]", {0.5})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{1.5 * 4 * 0.5 + -2 * 4 * 3 * 0.5}));
+}
+
 }  // namespace hloscope::testing

@@ -120,17 +120,17 @@ TEST_F(ReportTest, JsonHasSchemaFields) {
   EXPECT_GE(d["memory"]["peak_bytes"].get<int64_t>(), d["memory"]["lower_bound_bytes"].get<int64_t>());
   EXPECT_GT(d["graphs"]["before"]["nodes"].get<int64_t>(), d["graphs"]["after"]["nodes"].get<int64_t>());
   // Steps are numbered 1, 2, 3... (step 0 is the input), as --step, explain and the GUI number them:
-  // priority_fusion is step 34 of gpu on the transformer block, and decisions carry that number.
+  // priority_fusion is step 37 of gpu on the transformer block, and decisions carry that number.
   for (size_t k = 0; k < d["steps"].size(); ++k) {
     EXPECT_EQ(d["steps"][k]["index"], k + 1);
     EXPECT_EQ(d["steps"][k]["step"], k + 1);
   }
-  ASSERT_GT(d["steps"].size(), 34u);
-  EXPECT_EQ(d["steps"][33]["pass"], "priority_fusion");
+  ASSERT_GT(d["steps"].size(), 37u);
+  EXPECT_EQ(d["steps"][36]["pass"], "priority_fusion");
   bool priority_decision = false;
   for (const auto& x : d["decisions"])
     if (x["pass"] == "priority_fusion") {
-      EXPECT_EQ(x["step"], 34) << x.dump();
+      EXPECT_EQ(x["step"], 37) << x.dump();
       priority_decision = true;
     }
   EXPECT_TRUE(priority_decision);
@@ -302,23 +302,32 @@ namespace hloscope::report {
 namespace {
 
 // Never all or nothing, in the report: a kernel no emitter implements
-// (ragged-dot) is listed as missing with its reason, a custom-call into an
+// (a collective inside a fusion, as XLA GPU's Triton collectives) is listed as missing with its reason, a custom-call into an
 // external target ("foo") as a thunk that is not a kernel of ours, and the
 // section's summary line counts both; every other kernel is generated.
 TEST(ReportBuild, KernelsSectionListsMissingKernelsAndExternalCalls) {
   constexpr const char* kHlo = R"hlo(HloModule plan_marks
 
-ENTRY %main (a: f32[19,11,5], b: f32[3,5,7], g: s64[19,3], x: f32[64]) -> (f32[19,11,7], f32[64], f32[64]) {
-  %a = f32[19,11,5] parameter(0)
-  %b = f32[3,5,7] parameter(1)
-  %g = s64[19,3] parameter(2)
-  %x = f32[64] parameter(3)
-  %ragged = f32[19,11,7] ragged-dot(f32[19,11,5] %a, f32[3,5,7] %b, s64[19,3] %g), lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={1}, rhs_group_dims={0}
+%sum (sx: f32[], sy: f32[]) -> f32[] {
+  %sx = f32[] parameter(0)
+  %sy = f32[] parameter(1)
+  ROOT %s = f32[] add(f32[] %sx, f32[] %sy)
+}
+
+%in_kernel_all_reduce (p: f32[64]) -> f32[64] {
+  %p = f32[64] parameter(0)
+  ROOT %ar = f32[64] all-reduce(f32[64] %p), replica_groups={}, to_apply=%sum
+}
+
+ENTRY %main (a: f32[64], x: f32[64]) -> (f32[64], f32[64], f32[64]) {
+  %a = f32[64] parameter(0)
+  %x = f32[64] parameter(1)
+  %collective = f32[64] fusion(f32[64] %a), kind=kCustom, calls=%in_kernel_all_reduce
   %e = f32[64] exponential(f32[64] %x)
   %m = f32[64] multiply(f32[64] %e, f32[64] %x)
   %ext = f32[64] custom-call(f32[64] %m), custom_call_target="foo"
   %t = f32[64] tanh(f32[64] %ext)
-  ROOT %out = (f32[19,11,7], f32[64], f32[64]) tuple(%ragged, %m, %t)
+  ROOT %out = (f32[64], f32[64], f32[64]) tuple(%collective, %m, %t)
 }
 )hlo";
   auto m = ParseHloModule(kHlo, "plan_marks.hlo");
@@ -343,9 +352,9 @@ ENTRY %main (a: f32[19,11,5], b: f32[3,5,7], g: s64[19,3], x: f32[64]) -> (f32[1
       continue;
     }
     ++missing;
-    EXPECT_EQ(x["instruction"], "ragged");
+    EXPECT_EQ(x["instruction"], "collective");
     EXPECT_TRUE(x["files"].empty());
-    EXPECT_NE(x["missing"].get<std::string>().find("no kernel emitter for ragged-dot"), std::string::npos) << x.dump();
+    EXPECT_NE(x["missing"].get<std::string>().find("no kernel emitter for fusion %collective"), std::string::npos) << x.dump();
   }
   EXPECT_EQ(missing, 1);
   ASSERT_EQ(k["thunks"].size(), 1u) << k["thunks"].dump();
@@ -356,7 +365,7 @@ ENTRY %main (a: f32[19,11,5], b: f32[3,5,7], g: s64[19,3], x: f32[64]) -> (f32[1
   const std::string& h = r->html;
   EXPECT_NE(h.find(summary + " for sm_90"), std::string::npos);
   EXPECT_NE(h.find("<td class=\"missing\">missing</td>"), std::string::npos);
-  EXPECT_NE(h.find("no kernel emitter for ragged-dot %ragged"), std::string::npos);
+  EXPECT_NE(h.find("no kernel emitter for fusion %collective: all-reduce %ar inside the fusion"), std::string::npos);
   EXPECT_NE(h.find("Not kernels of ours (1)"), std::string::npos);
   EXPECT_NE(h.find("custom-call into external target &quot;foo&quot;"), std::string::npos);
   EXPECT_EQ(CheckXml(h), "") << "the page is not well-formed";

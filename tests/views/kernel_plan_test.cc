@@ -1,5 +1,5 @@
 // Never all or nothing, as the GUI shows it: a module with a kernel no
-// emitter implements (ragged-dot) and a custom-call into an external target
+// emitter implements (a collective inside a fusion, as XLA GPU's Triton collectives) and a custom-call into an external target
 // ("foo"). The Kernels tab lists every launch (QAbstractItemModelTester), the
 // kernel tabs give the missing kernel's reason instead of an error, and the
 // graph and the details mark both.
@@ -24,17 +24,26 @@ using views_test::WaitUntil;
 
 constexpr const char* kPlanMarksHlo = R"hlo(HloModule plan_marks
 
-ENTRY %main (a: f32[19,11,5], b: f32[3,5,7], g: s64[19,3], x: f32[64]) -> (f32[19,11,7], f32[64], f32[64]) {
-  %a = f32[19,11,5] parameter(0)
-  %b = f32[3,5,7] parameter(1)
-  %g = s64[19,3] parameter(2)
-  %x = f32[64] parameter(3)
-  %ragged = f32[19,11,7] ragged-dot(f32[19,11,5] %a, f32[3,5,7] %b, s64[19,3] %g), lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={1}, rhs_group_dims={0}
+%sum (sx: f32[], sy: f32[]) -> f32[] {
+  %sx = f32[] parameter(0)
+  %sy = f32[] parameter(1)
+  ROOT %s = f32[] add(f32[] %sx, f32[] %sy)
+}
+
+%in_kernel_all_reduce (p: f32[64]) -> f32[64] {
+  %p = f32[64] parameter(0)
+  ROOT %ar = f32[64] all-reduce(f32[64] %p), replica_groups={}, to_apply=%sum
+}
+
+ENTRY %main (a: f32[64], x: f32[64]) -> (f32[64], f32[64], f32[64]) {
+  %a = f32[64] parameter(0)
+  %x = f32[64] parameter(1)
+  %collective = f32[64] fusion(f32[64] %a), kind=kCustom, calls=%in_kernel_all_reduce
   %e = f32[64] exponential(f32[64] %x)
   %m = f32[64] multiply(f32[64] %e, f32[64] %x)
   %ext = f32[64] custom-call(f32[64] %m), custom_call_target="foo"
   %t = f32[64] tanh(f32[64] %ext)
-  ROOT %out = (f32[19,11,7], f32[64], f32[64]) tuple(%ragged, %m, %t)
+  ROOT %out = (f32[64], f32[64], f32[64]) tuple(%collective, %m, %t)
 }
 )hlo";
 
@@ -71,9 +80,9 @@ TEST(KernelsModelTest, ListsEveryLaunchWithMissingAndExternalMarked) {
   }
   ASSERT_GE(missing, 0);
   ASSERT_GE(external, 0);
-  EXPECT_EQ(model.data(model.index(missing, views::KernelsModel::kInstruction)).toString(), "ragged");
+  EXPECT_EQ(model.data(model.index(missing, views::KernelsModel::kInstruction)).toString(), "collective");
   const QString why = model.data(model.index(missing, views::KernelsModel::kWhat)).toString();
-  EXPECT_TRUE(why.startsWith("missing — no kernel emitter for ragged-dot")) << why.toStdString();
+  EXPECT_TRUE(why.startsWith("missing — no kernel emitter for fusion %collective")) << why.toStdString();
   EXPECT_EQ(model.data(model.index(missing, views::KernelsModel::kWhat), Qt::ForegroundRole).value<QColor>(),
             views::PlanEntryColor(report::PlanEntry::Kind::kMissing));
   EXPECT_EQ(model.data(model.index(external, views::KernelsModel::kInstruction)).toString(), "ext");
@@ -111,14 +120,14 @@ TEST(MainWindowKernelsTest, MissingKernelAndExternalCallAreShownNotFailed) {
   const int last = w.run()->size() - 1;
   w.selectStep(last);
   ASSERT_TRUE(Idle(w));
-  ASSERT_TRUE(w.selectInstructionByName("ragged", true));
+  ASSERT_TRUE(w.selectInstructionByName("collective", true));
   w.generateKernels();
   ASSERT_TRUE(Idle(w));
   ASSERT_TRUE(w.kernelsReadyForStep()) << w.lastError().toStdString();
   EXPECT_TRUE(w.lastError().isEmpty()) << w.lastError().toStdString();  // no "Kernel generation failed"
   // The kernel tabs: the reason, not an error.
   const QString ir = w.textPanel()->irText();
-  EXPECT_TRUE(ir.contains("%ragged: kernel missing — no kernel emitter for ragged-dot")) << ir.toStdString();
+  EXPECT_TRUE(ir.contains("%collective: kernel missing — no kernel emitter for fusion %collective")) << ir.toStdString();
   EXPECT_TRUE(w.textPanel()->ptxText().contains("missing")) << w.textPanel()->ptxText().toStdString();
   // The Kernels tab lists every launch, with the summary line.
   const auto& listing = w.kernels();
@@ -127,13 +136,13 @@ TEST(MainWindowKernelsTest, MissingKernelAndExternalCallAreShownNotFailed) {
   EXPECT_TRUE(w.textPanel()->kernelsSummary().contains("1 missing, 1 custom-call thunk"))
       << w.textPanel()->kernelsSummary().toStdString();
   // Graph marks and the details' "kernel" row.
-  const qint64 ragged = w.run()->IdOfName(last, "ragged");
+  const qint64 collective = w.run()->IdOfName(last, "collective");
   const qint64 ext = w.run()->IdOfName(last, "ext");
-  ASSERT_GE(ragged, 0);
+  ASSERT_GE(collective, 0);
   ASSERT_GE(ext, 0);
-  EXPECT_EQ(w.graph()->highlighted("missing"), std::vector<int64_t>{ragged});
+  EXPECT_EQ(w.graph()->highlighted("missing"), std::vector<int64_t>{collective});
   EXPECT_EQ(w.graph()->highlighted("external"), std::vector<int64_t>{ext});
-  EXPECT_TRUE(w.detailsPanel()->plainText().contains("missing — no kernel emitter for ragged-dot"))
+  EXPECT_TRUE(w.detailsPanel()->plainText().contains("missing — no kernel emitter for fusion %collective"))
       << w.detailsPanel()->plainText().toStdString();
   // The custom-call: what it calls.
   w.selectInstruction(ext, true);
@@ -157,7 +166,7 @@ TEST(MainWindowKernelsTest, MissingKernelAndExternalCallAreShownNotFailed) {
   EXPECT_EQ(w.textPanel()->kernelsModel()->rowCount(), 0);
   w.selectStep(last);
   ASSERT_TRUE(Idle(w));
-  EXPECT_EQ(w.graph()->highlighted("missing"), std::vector<int64_t>{ragged});
+  EXPECT_EQ(w.graph()->highlighted("missing"), std::vector<int64_t>{collective});
 }
 
 }  // namespace
