@@ -326,10 +326,14 @@ def compile_module(input_path, device, partitions, dump_dir):
 
     t1 = time.monotonic()
     with jmlir.make_ir_context():
-        module = ir.Module.parse(mlir_text)
-        executable = devices[0].client.compile(
-            module, executable_devices=xla_client.DeviceList(tuple(devices)),
-            compile_options=opts)
+        try:
+            module = ir.Module.parse(mlir_text)
+            executable = devices[0].client.compile(
+                module, executable_devices=xla_client.DeviceList(tuple(devices)),
+                compile_options=opts)
+        except Exception as e:
+            unsupported_import(input_path, str(e))
+            raise
     t_compile = time.monotonic() - t1
     del executable
     return {
@@ -621,6 +625,28 @@ class StderrToFile:
         sys.stderr.close()
         sys.stderr = self.py_stderr
         return False
+
+
+def unsupported_import(input_path, message):
+    """Dies with an explanation when XLA's HLO -> StableHLO import, the only
+    way an HLO text file reaches a compile-only JAX client, has no StableHLO
+    form for an op of the module."""
+    if input_path.suffix == ".mlir":
+        return
+    hints = {
+        "ragged-dot": "export the program from JAX as StableHLO instead "
+                      "(jax.jit(f).trace(...).lower(lowering_platforms=("
+                      "'cuda',)).as_text() writes chlo.ragged_dot) and run "
+                      "this on that .mlir file",
+        "scaled-dot": "StableHLO has no scaled dot at all, so this module "
+                      "cannot be compiled here",
+    }
+    for op, what in (("mhlo.ragged_dot", "ragged-dot"),
+                     ('"scaled-dot"', "scaled-dot")):
+        if op in message:
+            die(f"{input_path}: XLA's HLO-to-StableHLO import has no StableHLO "
+                f"form for {what}, so a compile-only JAX client cannot take "
+                f"this HLO text; {hints[what]}")
 
 
 def main():

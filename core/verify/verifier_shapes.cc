@@ -199,6 +199,23 @@ void CheckNoMixedPrecision(const Instruction& instr, Errors& errors) {
     }
 }
 
+// A tuple holds its operands' buffers as they are: an element whose layout
+// differs from its operand's would be read in the wrong order (XLA's
+// layout-sensitive verifier requires the shapes to be equal). Arrays of rank
+// 2 or more whose layouts are both given.
+void CheckTupleLayouts(const Instruction& instr, Errors& errors) {
+  const Shape& t = instr.shape();
+  if (!t.IsTuple() || t.tuple_size() != instr.operand_count()) return;
+  for (int i = 0; i < instr.operand_count(); ++i) {
+    const Shape& o = instr.operand(i)->shape();
+    const Shape& e = t.tuple_shapes()[static_cast<size_t>(i)];
+    if (!o.IsArray() || !e.IsArray() || o.rank() < 2 || !o.has_layout() || !e.has_layout()) continue;
+    if (o.layout().minor_to_major != e.layout().minor_to_major)
+      errors.Add(instr, "element " + std::to_string(i) + " is " + e.ToString(true) + " but its operand " +
+                            "%" + instr.operand(i)->name() + " is " + o.ToString(true) + ": a tuple keeps its operands' layouts");
+  }
+}
+
 }  // namespace
 
 void CheckInstructionShapes(const Instruction& instr, const VerifyOptions& opts, Errors& errors) {
@@ -221,6 +238,9 @@ void CheckInstructionShapes(const Instruction& instr, const VerifyOptions& opts,
       return;
     case Opcode::kCompare:
       CheckCompare(instr, errors);
+      break;
+    case Opcode::kTuple:
+      CheckTupleLayouts(instr, errors);
       break;
     default:
       break;

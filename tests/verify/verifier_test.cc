@@ -671,5 +671,34 @@ TEST(Verifier, ModulesWithoutAFileSayModule) {
             "<module>:3:8: error: n: has shape f32[3] but its operands and attributes give f32[2]");
 }
 
+// A tuple keeps its operands' buffers: an element in another layout than its
+// operand would be read transposed (the scaled-dot rewrite that dropped a
+// {0,1} layout, diffuzz seed 645, passed the verifier before this check).
+TEST(Verifier, TupleElementsKeepTheirOperandsLayouts) {
+  EXPECT_EQ(VerifyText("HloModule t\nENTRY e {\n  x = f32[2,3]{1,0} parameter(0)\n"
+                       "  ROOT t = (f32[2,3]{0,1}) tuple(x)\n}\n"),
+            "t.hlo:4:8: error: t: element 0 is f32[2,3]{0,1} but its operand %x is f32[2,3]{1,0}: a tuple keeps "
+            "its operands' layouts");
+  EXPECT_EQ(VerifyText("HloModule t\nENTRY e {\n  x = f32[2,3]{0,1} parameter(0)\n  v = f32[3]{0} parameter(1)\n"
+                       "  ROOT t = (f32[2,3]{0,1}, f32[3]) tuple(x, v)\n}\n"),
+            "OK");
+}
+
+// XLA's ScalesShapeVerifier: a scale has its operand's rank and divides it.
+TEST(Verifier, ScaledDotScales) {
+  const char* head = "HloModule t\nENTRY e {\n  x = f8e4m3fn[4,64] parameter(0)\n  y = f8e4m3fn[64,8] parameter(1)\n";
+  EXPECT_EQ(VerifyText(std::string(head) + "  xs = f8e8m0fnu[4,2] parameter(2)\n  ys = f8e8m0fnu[2,8] parameter(3)\n"
+                       "  ROOT d = bf16[4,8] scaled-dot(x, y, xs, ys), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n"),
+            "OK");
+  EXPECT_NE(VerifyText(std::string(head) + "  xs = f8e8m0fnu[4,3] parameter(2)\n  ys = f8e8m0fnu[2,8] parameter(3)\n"
+                       "  ROOT d = bf16[4,8] scaled-dot(x, y, xs, ys), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n")
+                .find("is not a multiple of the same dimension of its scale"),
+            std::string::npos);
+  EXPECT_NE(VerifyText(std::string(head) + "  xs = f8e8m0fnu[] parameter(2)\n  ys = f8e8m0fnu[2,8] parameter(3)\n"
+                       "  ROOT d = bf16[4,8] scaled-dot(x, y, xs, ys), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n")
+                .find("a scale has its operand's rank"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace hloscope::testing
