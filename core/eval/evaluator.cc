@@ -230,6 +230,9 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kBatchNormTraining:
     case Opcode::kBatchNormInference:
     case Opcode::kBatchNormGrad: return EvalBatchNorm(instr, ops);
+    case Opcode::kStochasticConvert:
+      return Unsupported(instr, "stochastic rounding (a convert whose rounding draws on a random operand) has no "
+                                "reference implementation here");
     case Opcode::kConvolution: return EvalConvolution(instr, ops);
     case Opcode::kRngBitGenerator: return EvalRngBitGenerator(instr, ops);
     case Opcode::kTriangularSolve: return EvalTriangularSolve(instr, ops);
