@@ -433,7 +433,7 @@ Refusal PairFusible(const Instruction& producer, const Instruction& consumer, bo
   if (elemental) {
     // Its cost (recomputing the short reduction per element read) is left
     // to the cost model, as in XLA's priority fusion.
-  } else if (IsExpensive(producer) && reuse > 1.0)
+  } else if (IsExpensive(producer) && reuse > 1.0 && !rules.cost_model_duplication)
     return "the producer " + Op(producer) + " is expensive and the consumer reads each of its elements about " +
            std::to_string(static_cast<int64_t>(reuse)) + " times; fusing would recompute it that often";
   if (duplicate && IsExpensive(producer) && !elemental && !rules.cost_model_duplication) {

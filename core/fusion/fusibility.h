@@ -32,9 +32,10 @@ struct PairRules {
   // IsReductionFromOrToContiguousDimensions).
   bool elemental_reductions = false;
   // XLA's PriorityFusion: an expensive producer (transcendental, a non-f32
-  // divide) that stays for other users may still be fused, whether
-  // recomputing it pays being the cost model's call (its CanFuse has no such
-  // rule; the classic InstructionFusion's ShouldFuse refuses it).
+  // divide, a reduce-window) that stays for other users, or that its
+  // consumer reads many times (a broadcast of it), may still be fused,
+  // whether recomputing it pays being the cost model's call (its CanFuse has
+  // no such rule; the classic InstructionFusion's ShouldFuse refuses both).
   bool cost_model_duplication = false;
   // XLA's size limit for the fusion passes of today's XLA GPU (PriorityFusion,
   // and the multi-output fusion both pipelines share): the code-size one

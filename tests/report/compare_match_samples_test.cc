@@ -83,6 +83,12 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
   // four layer norms' rsqrt kernels, which priority fusion leaves with 7
   // consumers each where XLA's have 3 and are fused into them, are no longer
   // taken as extra outputs: their readers lose the rsqrt (docs/fusion.md).
+  // 105 (77%, 2026-12-05, evening): priority fusion no longer refuses an
+  // expensive producer that its consumer reads many times (XLA's
+  // PriorityFusion::CanFuse has no such rule; the cost model decides, as for
+  // a producer with other users): Llama 3.1 8B 5,504 -> 5,438 kernels (XLA
+  // 5,348) and 3,803 -> 3,836 same members; here one log joins a kernel
+  // whose reduce XLA had already fused elsewhere (docs/fusion.md).
   // resnet_block_large: 23 until the cost model took XLA's op-profile cycles
   // (2026-12-05): the batch norm's rsqrt(var + eps), broadcast over every
   // pixel, now costs its recomputation in the normalising kernel, and one
@@ -92,7 +98,7 @@ TEST(CompareMatch, XlaGpuReferencesAtLeast90PercentOfXlaOpsMatched) {
       {"attention", 9},         {"attention_large", 9},   {"embedding_xent", 6},           {"layer_norm", 1},
       {"layer_norm_large", 1},  {"mlp_gelu", 3},          {"mlp_gelu_bf16", 2},            {"mlp_gelu_large", 3},
       {"resnet_block", 10},     {"resnet_block_large", 21}, {"scan_rnn", 8},               {"softmax", 1},
-      {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 106}};
+      {"transformer_block", 13}, {"transformer_block_large", 13}, {"transformer_train_step", 105}};
   for (const std::string& s : samples) {
     SCOPED_TRACE(s);
     auto ours = LoadSample(testing::SamplesDir() + "/" + s + ".hlo", "gpu");
