@@ -12,6 +12,7 @@
 
 #include "core/eval/evaluator.h"
 #include "core/eval/rng_state.h"
+#include "core/ir/custom_calls.h"
 #include "core/ir/instruction.h"
 
 namespace hloscope::eval {
@@ -72,6 +73,8 @@ StatusOr<Literal> EvalRngGetAndUpdateState(Interp& in, const Instruction& instr)
 StatusOr<Literal> EvalRng(Interp& in, const Instruction& instr, Operands ops);      // as rng_expander expands it
 StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops);
+// JAX's potrf / trsm library calls (core/ir/custom_calls.h LinalgCall).
+StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);
 

@@ -1,4 +1,4 @@
-// triangular-solve, cholesky, fft and topk: the linear-algebra and spectral
+// triangular-solve, cholesky (and JAX's LAPACK / cuSOLVER calls for them), fft and topk: the linear-algebra and spectral
 // ops, computed in double / complex<double> and rounded to the result type.
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/eval/eval_internal.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope::eval {
 namespace {
@@ -134,6 +135,48 @@ StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops) {
         out.SetComplex(bt * n * n + i * n + j, lower ? l[i * n + j] : std::conj(l[j * n + i]));
   }
   return out;
+}
+
+// JAX's potrf / trsm library calls (custom_calls.h): the cholesky and
+// triangular-solve ops, with LAPACK's output conventions for potrf.
+StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops) {
+  if (call.kind == LinalgCall::Kind::kTrsm) {
+    Instruction ts(Opcode::kTriangularSolve, instr.shape(), instr.name());
+    ts.SetRaw("left_side", call.left_side ? "true" : "false");
+    ts.SetRaw("lower", call.lower ? "true" : "false");
+    ts.SetRaw("unit_diagonal", call.unit_diagonal ? "true" : "false");
+    ts.SetRaw("transpose_a", call.transpose_a);
+    return EvalTriangularSolve(ts, ops);
+  }
+  const Literal& a = *ops[0];
+  const Shape& factor_shape = instr.shape().tuple_shapes()[0];
+  const Shape& info_shape = instr.shape().tuple_shapes()[1];
+  const int r = a.shape().rank();
+  if (r < 2 || a.shape().dim(r - 1) != a.shape().dim(r - 2))
+    return InstrError(instr, "needs square matrices in the last two dimensions");
+  if (!IsInteger(info_shape.element_type()) || info_shape.num_elements() != Product(a.shape().dims(), 0, r - 2))
+    return InstrError(instr, "its second result, info, must hold one integer per matrix");
+  Instruction chol(Opcode::kCholesky, factor_shape, instr.name());
+  chol.SetRaw("lower", call.lower ? "true" : "false");
+  ASSIGN_OR_RETURN(Literal l, EvalCholesky(chol, ops));
+  // The factor over the input: LAPACK and cuSOLVER leave the other triangle
+  // as they found it.
+  const int64_t n = a.shape().dim(r - 1);
+  Literal factor(NoLayout(factor_shape)), info(NoLayout(info_shape));
+  const int64_t batches = info.num_elements();
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    int64_t first_bad = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t e = bt * n * n + i * n + j;
+        const bool in_factor = call.lower ? j <= i : j >= i;
+        factor.SetComplex(e, in_factor ? l.GetComplex(e) : a.GetComplex(e));
+      }
+    for (int64_t j = 0; j < n && first_bad == 0; ++j)
+      if (!(l.GetComplex(bt * n * n + j * n + j).real() > 0)) first_bad = j + 1;
+    info.SetInt(bt, first_bad);
+  }
+  return MakeTuple({std::move(factor), std::move(info)});
 }
 
 namespace {

@@ -102,3 +102,75 @@ bool IsExternalCustomCall(const Instruction& i) {
 }
 
 }  // namespace hloscope
+
+namespace hloscope {
+namespace {
+
+// `key = value` of a backend_config dictionary ("{uplo = 76 : ui8, lower =
+// true}"): the value's first token, or "" when the key is absent.
+std::string DictValue(std::string_view dict, std::string_view key) {
+  size_t at = 0;
+  while ((at = dict.find(key, at)) != std::string_view::npos) {
+    const bool starts = at == 0 || dict[at - 1] == '{' || dict[at - 1] == ' ' || dict[at - 1] == ',';
+    size_t p = at + key.size();
+    while (p < dict.size() && dict[p] == ' ') ++p;
+    if (starts && p < dict.size() && dict[p] == '=') {
+      ++p;
+      while (p < dict.size() && dict[p] == ' ') ++p;
+      size_t e = p;
+      while (e < dict.size() && dict[e] != ' ' && dict[e] != ',' && dict[e] != '}' && dict[e] != ':') ++e;
+      return std::string(dict.substr(p, e - p));
+    }
+    at += key.size();
+  }
+  return "";
+}
+
+// A LAPACK character option, written as its code (76 for 'L').
+char Code(const std::string& v) {
+  if (v.empty()) return 0;
+  if (v.size() == 1 && !(v[0] >= '0' && v[0] <= '9')) return v[0];
+  int c = 0;
+  for (char d : v) {
+    if (d < '0' || d > '9') return 0;
+    c = c * 10 + (d - '0');
+  }
+  return static_cast<char>(c);
+}
+
+bool TypedLapack(std::string_view t, std::string_view routine) {  // lapack_{s,d,c,z}<routine>_ffi
+  const std::string tail = std::string(routine) + "_ffi";
+  return t.size() == 8 + tail.size() && t.substr(0, 7) == "lapack_" && std::string_view("sdcz").find(t[7]) != std::string_view::npos &&
+         t.substr(8) == tail;
+}
+
+}  // namespace
+
+std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall) return std::nullopt;
+  const std::string& t = i.attrs().custom_call_target;
+  const RawAttr* bc = i.FindRaw("backend_config");
+  const std::string_view dict = bc ? std::string_view(bc->value) : std::string_view();
+  LinalgCall c;
+  if (TypedLapack(t, "potrf") || t == "cusolver_potrf_ffi" || t == "hipsolver_potrf_ffi") {
+    if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 2) return std::nullopt;
+    c.kind = LinalgCall::Kind::kPotrf;
+    const std::string lower = DictValue(dict, "lower");
+    const char uplo = Code(DictValue(dict, "uplo"));
+    c.lower = !lower.empty() ? lower == "true" : uplo != 'U';
+    return c;
+  }
+  if (TypedLapack(t, "trsm")) {
+    if (i.operand_count() != 2 || !i.shape().IsArray()) return std::nullopt;
+    c.kind = LinalgCall::Kind::kTrsm;
+    c.left_side = Code(DictValue(dict, "side")) != 'R';
+    c.lower = Code(DictValue(dict, "uplo")) != 'U';
+    c.unit_diagonal = Code(DictValue(dict, "diag")) == 'U';
+    const char tr = Code(DictValue(dict, "trans_x"));
+    c.transpose_a = tr == 'T' ? "TRANSPOSE" : tr == 'C' ? "ADJOINT" : "NO_TRANSPOSE";
+    return c;
+  }
+  return std::nullopt;
+}
+
+}  // namespace hloscope

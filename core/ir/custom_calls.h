@@ -1,6 +1,8 @@
 // Custom-call targets with a meaning independent of any backend.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/ir/instruction.h"
@@ -53,6 +55,26 @@ inline constexpr std::string_view kCudnnConvForwardTarget = "__cudnn$convForward
 // The shape a convolution-like op computes: the first element of a cuDNN
 // convolution's (result, scratch) tuple, else the op's own shape.
 const Shape& ConvolutionResultShape(const Instruction& i);
+
+// JAX's calls into LAPACK (CPU) and cuSOLVER (GPU) for a Cholesky factor and
+// a triangular solve: `lapack_{s,d,c,z}potrf_ffi`, `cusolver_potrf_ffi`,
+// `hipsolver_potrf_ffi` (a → (factor, info): the `lower` (or upper) triangle
+// of the factor over the input's other triangle, info 0 or the order of the
+// first leading minor that is not positive definite, per matrix) and
+// `lapack_{s,d,c,z}trsm_ffi` (a, b → x, as triangular-solve), with their
+// options read from the backend_config dictionary JAX writes (`{uplo = 76
+// : ui8}`, `{lower = true}`, `{diag = 78 : ui8, side = 76 : ui8, trans_x = 78
+// : ui8, uplo = 85 : ui8}`: LAPACK's character codes). Batch dimensions lead.
+// The interpreter computes them as the cholesky and triangular-solve ops;
+// codegen still plans them as custom-call thunks (a library call).
+struct LinalgCall {
+  enum class Kind { kPotrf, kTrsm } kind = Kind::kPotrf;
+  bool lower = true;
+  bool left_side = true;
+  bool unit_diagonal = false;
+  std::string transpose_a = "NO_TRANSPOSE";  // TRANSPOSE, ADJOINT
+};
+std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 
 // A custom-call whose target no kernel of ours implements (it is not an
 // identity, a client-library math function or CreateBuffer): a call into

@@ -93,3 +93,47 @@ ENTRY e {
 
 }  // namespace
 }  // namespace hloscope::testing
+
+namespace hloscope::testing {
+namespace {
+
+// JAX's LAPACK / cuSOLVER calls, as jax.numpy.linalg.cholesky and
+// jax.scipy.linalg.solve_triangular lower them (JAX 0.12): the factor over
+// the input's other triangle, and info = 0, or the order of the first
+// leading minor that is not positive definite.
+TEST(EvalLinalgCalls, PotrfKeepsTheOtherTriangleAndReportsInfo) {
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  a = f32[2,2,2]{1,2,0} parameter(0)
+  ROOT c = (f32[2,2,2]{1,2,0}, s32[2]) custom-call(a), custom_call_target="lapack_spotrf_ffi", operand_layout_constraints={f32[2,2,2]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={uplo = 76 : ui8}
+})";
+  // [[4, 7], [2, 5]]: L = [[2, 0], [1, 2]], the 7 kept; [[1, 0], [0, -1]] fails at order 2.
+  Literal r = MustRun(hlo, {Lit("f32[2,2,2]", {4, 7, 2, 5, 1, 0, 0, -1})});
+  ASSERT_TRUE(r.IsTuple());
+  const std::vector<double> f = Vals(r.tuple_elements()[0]);
+  EXPECT_EQ(std::vector<double>(f.begin(), f.begin() + 4), (std::vector<double>{2, 7, 1, 2}));
+  EXPECT_EQ(f[4], 1);
+  EXPECT_EQ(Ints(r.tuple_elements()[1]), (std::vector<int64_t>{0, 2}));
+  // cuSOLVER's form, upper: U = [[2, 1], [0, 2]] of [[4, 2], [9, 5]], the 9 kept.
+  Literal u = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[2,2]{0,1} parameter(0)
+  ROOT c = (f32[2,2]{0,1}, s32[]) custom-call(a), custom_call_target="cusolver_potrf_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={lower = false}
+})", {Lit("f32[2,2]", {4, 2, 9, 5})});
+  EXPECT_EQ(Vals(u.tuple_elements()[0]), (std::vector<double>{2, 1, 9, 2}));
+  EXPECT_EQ(Ints(u.tuple_elements()[1]), (std::vector<int64_t>{0}));
+}
+
+TEST(EvalLinalgCalls, TrsmIsATriangularSolveWithLapacksOptions) {
+  // side L, uplo U, trans_x T, diag N: solve [[2, 1], [0, 4]]ᵀ x = [2, 9] → x = [1, 2].
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[2,2]{0,1} parameter(0)
+  b = f32[2,1]{0,1} parameter(1)
+  ROOT x = f32[2,1]{0,1} custom-call(a, b), custom_call_target="lapack_strsm_ffi", output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={diag = 78 : ui8, side = 76 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}
+})", {Lit("f32[2,2]", {2, 1, 0, 4}), Lit("f32[2,1]", {2, 9})});
+  EXPECT_EQ(Vals(r), (std::vector<double>{1, 2}));
+}
+
+}  // namespace
+}  // namespace hloscope::testing
