@@ -154,23 +154,18 @@ TEST(PriorityFusionConformance, ExpensiveProducerIntoReusingConsumerIsTheCostMod
   // holding the log): PriorityFusion::CanFuse has no rule against an
   // expensive producer read many times, the cost model decides (the classic
   // InstructionFusion refused it, and so did this test until 2026-12-05).
-  FusionRun r = RunFusion("priority_fusion", R"(
+  constexpr const char* kModule = R"(
 HloModule m
 ENTRY main {
   p0 = f32[16] parameter(0)
   exp = f32[16] log(p0)
   ROOT b = f32[16,64] broadcast(exp), dimensions={0}
-})");
+})";
+  FusionRun r = RunFusion("priority_fusion", kModule);
   EXPECT_NE(r.Group("exp"), "") << r.Text();
   EXPECT_EQ(r.Group("exp"), r.Group("b")) << r.Text();
   // The classic pass keeps its rule.
-  FusionRun c = RunFusion("fusion", R"(
-HloModule m
-ENTRY main {
-  p0 = f32[16] parameter(0)
-  exp = f32[16] log(p0)
-  ROOT b = f32[16,64] broadcast(exp), dimensions={0}
-})");
+  FusionRun c = RunFusion("fusion", kModule);
   const FusionDecision* d = c.DecisionFor("exp", FusionVerdict::kNotFused);
   ASSERT_NE(d, nullptr) << c.Text();
   EXPECT_NE(d->reason.find("expensive"), std::string::npos) << d->reason;

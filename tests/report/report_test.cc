@@ -14,6 +14,7 @@
 #include "core/codegen/sass.h"
 #include "core/parser/parser.h"
 #include "tests/report/xml_check.h"
+#include "tests/support/plan_marks_module.h"
 #include "tests/support/test_paths.h"
 
 namespace hloscope::report {
@@ -306,30 +307,7 @@ namespace {
 // external target ("foo") as a thunk that is not a kernel of ours, and the
 // section's summary line counts both; every other kernel is generated.
 TEST(ReportBuild, KernelsSectionListsMissingKernelsAndExternalCalls) {
-  constexpr const char* kHlo = R"hlo(HloModule plan_marks
-
-%sum (sx: f32[], sy: f32[]) -> f32[] {
-  %sx = f32[] parameter(0)
-  %sy = f32[] parameter(1)
-  ROOT %s = f32[] add(f32[] %sx, f32[] %sy)
-}
-
-%in_kernel_all_reduce (p: f32[64]) -> f32[64] {
-  %p = f32[64] parameter(0)
-  ROOT %ar = f32[64] all-reduce(f32[64] %p), replica_groups={}, to_apply=%sum
-}
-
-ENTRY %main (a: f32[64], x: f32[64]) -> (f32[64], f32[64], f32[64]) {
-  %a = f32[64] parameter(0)
-  %x = f32[64] parameter(1)
-  %collective = f32[64] fusion(f32[64] %a), kind=kCustom, calls=%in_kernel_all_reduce
-  %e = f32[64] exponential(f32[64] %x)
-  %m = f32[64] multiply(f32[64] %e, f32[64] %x)
-  %ext = f32[64] custom-call(f32[64] %m), custom_call_target="foo"
-  %t = f32[64] tanh(f32[64] %ext)
-  ROOT %out = (f32[64], f32[64], f32[64]) tuple(%collective, %m, %t)
-}
-)hlo";
+  const char* kHlo = testing::kPlanMarksHlo;
   auto m = ParseHloModule(kHlo, "plan_marks.hlo");
   ASSERT_TRUE(m.ok()) << m.status().message();
   auto r = BuildReport(**m, {});

@@ -11,6 +11,7 @@
 
 #include "app/gui/main_window.h"
 #include "core/codegen/codegen.h"
+#include "tests/support/plan_marks_module.h"
 #include "tests/views/view_test_util.h"
 #include "views/details/details_panel.h"
 #include "views/graph/graph_view.h"
@@ -22,30 +23,7 @@ namespace {
 
 using views_test::WaitUntil;
 
-constexpr const char* kPlanMarksHlo = R"hlo(HloModule plan_marks
-
-%sum (sx: f32[], sy: f32[]) -> f32[] {
-  %sx = f32[] parameter(0)
-  %sy = f32[] parameter(1)
-  ROOT %s = f32[] add(f32[] %sx, f32[] %sy)
-}
-
-%in_kernel_all_reduce (p: f32[64]) -> f32[64] {
-  %p = f32[64] parameter(0)
-  ROOT %ar = f32[64] all-reduce(f32[64] %p), replica_groups={}, to_apply=%sum
-}
-
-ENTRY %main (a: f32[64], x: f32[64]) -> (f32[64], f32[64], f32[64]) {
-  %a = f32[64] parameter(0)
-  %x = f32[64] parameter(1)
-  %collective = f32[64] fusion(f32[64] %a), kind=kCustom, calls=%in_kernel_all_reduce
-  %e = f32[64] exponential(f32[64] %x)
-  %m = f32[64] multiply(f32[64] %e, f32[64] %x)
-  %ext = f32[64] custom-call(f32[64] %m), custom_call_target="foo"
-  %t = f32[64] tanh(f32[64] %ext)
-  ROOT %out = (f32[64], f32[64], f32[64]) tuple(%collective, %m, %t)
-}
-)hlo";
+using testing::kPlanMarksHlo;
 
 std::shared_ptr<const views::KernelListing> PlanMarksListing() {
   codegen::CodegenOptions o;
