@@ -110,10 +110,11 @@ class Expansion {
     Instruction* dscale = Op(Opcode::kMultiply, fs, {dy_centered, rsqrt_f});
     Instruction* i4 = Op(Opcode::kMultiply, xs, {PerElement(dy_centered, xs), centered});
     Instruction* i5 = Op(Opcode::kDivide, xs, {i4, Op(Opcode::kAdd, xs, {var_x, eps_x})});
-    Instruction* per_n = Op(Opcode::kDivide, xs,
-                            {Op(Opcode::kMultiply, xs, {PerElement(scale, xs), rsqrt_x}), Splat(n, xs)});
+    Instruction* per_n =
+        Op(Opcode::kDivide, xs, {Op(Opcode::kMultiply, xs, {PerElement(scale, xs), rsqrt_x}), Splat(n, xs)});
     Instruction* i1 = Op(Opcode::kMultiply, xs, {dy, Splat(n, xs)});
-    Instruction* i6 = Op(Opcode::kSubtract, xs, {Op(Opcode::kSubtract, xs, {i1, PerElement(doffset, xs)}), i5});
+    Instruction* i6 =
+        Op(Opcode::kSubtract, xs, {Op(Opcode::kSubtract, xs, {i1, PerElement(doffset, xs)}), i5});
     Instruction* dx = Op(Opcode::kMultiply, Element(0), {per_n, i6});
     return Op(Opcode::kTuple, bn_->shape(), {dx, dscale, doffset});
   }
@@ -137,15 +138,13 @@ class BatchNormExpander : public Pass {
   }
 
   StatusOr<bool> Run(Module& module) override {
-    std::vector<std::pair<Computation*, Instruction*>> found;
-    for (const auto& c : module.computations())
-      for (const auto& i : c->instructions())
-        if (i->opcode() == Opcode::kBatchNormTraining || i->opcode() == Opcode::kBatchNormInference ||
-            i->opcode() == Opcode::kBatchNormGrad)
-          found.emplace_back(c.get(), i.get());
-    bool changed = false;
-    for (auto [comp, bn] : found) changed |= ExpandOne(comp, bn);
-    return changed;
+    return RewriteEach(
+        module,
+        [](const Instruction& i) {
+          return i.opcode() == Opcode::kBatchNormTraining || i.opcode() == Opcode::kBatchNormInference ||
+                 i.opcode() == Opcode::kBatchNormGrad;
+        },
+        [this](Computation* c, Instruction* i) { return ExpandOne(c, i); });
   }
 
  private:

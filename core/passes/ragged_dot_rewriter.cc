@@ -42,7 +42,8 @@ class Rewrite {
  public:
   Rewrite(Computation* comp, Instruction* dot) : comp_(comp), dot_(dot), like_(dot->shape()) {}
 
-  Instruction* Add(Opcode op, PrimitiveType type, std::vector<int64_t> dims, const std::vector<Instruction*>& ops) {
+  Instruction* Add(Opcode op, PrimitiveType type, std::vector<int64_t> dims,
+                   const std::vector<Instruction*>& ops) {
     return AddNew(comp_, dot_, op, ShapeLike(like_, type, std::move(dims)), ops);
   }
   Instruction* Zero(PrimitiveType type) { return AddScalarConstant(comp_, dot_, type, 0); }
@@ -68,7 +69,8 @@ class Rewrite {
 
   // `x` broadcast into `dims`, its dimension i landing on `to[i]` (in any
   // order: a transpose first puts them in increasing order).
-  Instruction* BroadcastInto(Instruction* x, const std::vector<int64_t>& to, const std::vector<int64_t>& dims) {
+  Instruction* BroadcastInto(Instruction* x, const std::vector<int64_t>& to,
+                             const std::vector<int64_t>& dims) {
     std::vector<int64_t> order(to.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return to[a] < to[b]; });
@@ -185,14 +187,12 @@ class RaggedDotRewriter : public Pass {
   }
 
   StatusOr<bool> Run(Module& module) override {
-    std::vector<std::pair<Computation*, Instruction*>> found;
-    for (const auto& c : module.computations())
-      for (const auto& i : c->instructions())
-        if (i->opcode() == Opcode::kRaggedDot && i->operand_count() == 3 && i->shape().IsArray())
-          found.emplace_back(c.get(), i.get());
-    bool changed = false;
-    for (auto [comp, dot] : found) changed |= RewriteOne(comp, dot);
-    return changed;
+    return RewriteEach(
+        module,
+        [](const Instruction& i) {
+          return i.opcode() == Opcode::kRaggedDot && i.operand_count() == 3 && i.shape().IsArray();
+        },
+        [this](Computation* c, Instruction* i) { return RewriteOne(c, i); });
   }
 
  private:
@@ -203,7 +203,8 @@ class RaggedDotRewriter : public Pass {
     Instruction* lhs = dot->operand(0);
     Instruction* rhs = dot->operand(1);
     Instruction* sizes = dot->operand(2);
-    if (!IsStaticArray(lhs->shape()) || !IsStaticArray(rhs->shape()) || !IsStaticArray(sizes->shape())) return false;
+    if (!IsStaticArray(lhs->shape()) || !IsStaticArray(rhs->shape()) || !IsStaticArray(sizes->shape()))
+      return false;
     Rewrite w(comp, dot);
     const DotDnums& d = r->dot;
     DotDnums nd;

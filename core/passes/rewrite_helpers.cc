@@ -60,6 +60,17 @@ Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation*
   return c;
 }
 
+bool RewriteEach(Module& m, const std::function<bool(const Instruction&)>& pick,
+                 const std::function<bool(Computation*, Instruction*)>& rewrite) {
+  std::vector<std::pair<Computation*, Instruction*>> found;
+  for (const auto& c : m.computations())
+    for (const auto& i : c->instructions())
+      if (pick(*i)) found.emplace_back(c.get(), i.get());
+  bool changed = false;
+  for (auto [comp, instr] : found) changed |= rewrite(comp, instr);
+  return changed;
+}
+
 void CopyMetadataIfMissing(const Instruction& from, Instruction& to) {
   if (!to.metadata().empty()) return;
   if (!from.metadata().empty()) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -31,6 +32,13 @@ Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruct
 // A new computation (lhs, rhs) -> lhs + rhs of scalars of `type`, placed
 // before `before`: the reducer of the sums an expansion builds.
 Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation* before);
+
+// Calls `rewrite(computation, instruction)` on every instruction of every
+// computation (fused ones included) that `pick` accepts, all found before
+// the first is rewritten; true when any rewrite changed the module. The
+// expanders of ops no emitter takes (ragged and scaled dots, batch norm).
+bool RewriteEach(Module& m, const std::function<bool(const Instruction&)>& pick,
+                 const std::function<bool(Computation*, Instruction*)>& rewrite);
 
 // Copies `from`'s metadata onto `to` when `to` has none.
 void CopyMetadataIfMissing(const Instruction& from, Instruction& to);

@@ -41,14 +41,12 @@ class ScaledDotRewriter : public Pass {
   }
 
   StatusOr<bool> Run(Module& module) override {
-    std::vector<std::pair<Computation*, Instruction*>> found;
-    for (const auto& c : module.computations())
-      for (const auto& i : c->instructions())
-        if (i->opcode() == Opcode::kScaledDot && i->operand_count() == 4 && i->shape().IsArray())
-          found.emplace_back(c.get(), i.get());
-    bool changed = false;
-    for (auto [comp, dot] : found) changed |= RewriteOne(comp, dot);
-    return changed;
+    return RewriteEach(
+        module,
+        [](const Instruction& i) {
+          return i.opcode() == Opcode::kScaledDot && i.operand_count() == 4 && i.shape().IsArray();
+        },
+        [this](Computation* c, Instruction* i) { return RewriteOne(c, i); });
   }
 
  private:
@@ -108,7 +106,8 @@ class ScaledDotRewriter : public Pass {
     plain->attrs() = dot->attrs();
     for (const RawAttr& a : dot->raw_attrs()) plain->SetRaw(a.name, a.value);
     Instruction* result = Convert(comp, dot, plain, out.element_type());
-    ReplaceInstruction(dot, result, mutable_log(), "scaled dot → dot of the operands times their broadcast scales");
+    ReplaceInstruction(dot, result, mutable_log(),
+                       "scaled dot → dot of the operands times their broadcast scales");
     return true;
   }
 };
