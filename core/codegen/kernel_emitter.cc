@@ -61,6 +61,8 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
+  if (std::optional<LinalgCall> call = LinalgCustomCall(hero))  // JAX's potrf / trsm library calls
+    return call->kind == LinalgCall::Kind::kPotrf ? &EmitCholeskyKernel : &EmitTriangularSolveKernel;
   if (IsCudnnConvCustomCall(hero)) return &EmitConvolutionKernel;  // cuDNN's library call, as our kernel
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
   if (IsLoopOp(hero.opcode()) || MathCustomCallOpcode(hero) != Opcode::kParameter) return &EmitLoopKernel;
@@ -103,6 +105,7 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   // Ops with an emitter of their own, with elementwise producers fused in.
   for (Opcode op : {Opcode::kTopK, Opcode::kSelectAndScatter, Opcode::kCholesky, Opcode::kFft, Opcode::kTriangularSolve})
     if (roots.size() == 1 && roots[0]->opcode() == op) return ByOpcode(*roots[0], instr);
+  if (roots.size() == 1 && LinalgCustomCall(*roots[0])) return ByOpcode(*roots[0], instr);
   if (roots.size() == 1 && IsPhysicalTranspose(*roots[0])) return &EmitTransposeKernel;
   return &EmitLoopKernel;
 }

@@ -2,17 +2,23 @@
 // a's lower (or upper) triangle, optionally a unit diagonal, op = identity,
 // transpose or adjoint — the interpreter's substitution order. One thread per
 // independent vector of the batch (a column of b for left_side, a row
-// otherwise), in f64; x is kept in the output and read back from it. XLA GPU
+// otherwise), in f64 (complex<double> for c64/c128: the textbook product and
+// Smith's division); x is kept in the output and read back from it. XLA GPU
 // calls cuBLAS trsm (or expands small ones); the systems real modules solve
 // after a Cholesky factorization (Gaussian processes, whitening) are small
-// and batched. Real floating-point types; complex ones are refused by name.
+// and batched. JAX's `lapack_?trsm_ffi` calls (core/ir/custom_calls.h) are
+// the same kernel with the options read from their backend_config; they
+// alias x with b, which this kernel allows: each element of b is read once,
+// into the same element of x, before any element of x is written.
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include "core/codegen/complex_math_ir.h"
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
 namespace {
@@ -25,10 +31,13 @@ std::string Attr(const Instruction& i, const char* name) {
   return a ? a->value : "";
 }
 
-}  // namespace
+struct SolveOptions {
+  bool left = false, lower = false, unit = false;
+  std::string transpose_a = "NO_TRANSPOSE";
+};
 
-StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec) {
-  ASSIGN_OR_RETURN(const Instruction* ts, SingleRootOfKind(spec, Opcode::kTriangularSolve));
+StatusOr<EmittedKernel> EmitSolve(llvm::Module& m, const KernelSpec& spec, const Instruction* ts,
+                                  const SolveOptions& opts) {
   auto fail = [&](const std::string& why) {
     return Status::Error("codegen: triangular-solve %" + ts->name() + ": " + why);
   };
@@ -37,20 +46,21 @@ StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelS
   const Shape& bs = ts->operand(1)->shape();
   const PrimitiveType t = bs.element_type();
   const int r = bs.rank();
-  if (r < 2 || as.rank() != r || as.dim(r - 1) != as.dim(r - 2))
-    return fail("needs square matrices a and matrices b");
-  if (!IsFloat(t))
+  if (r < 2 || as.rank() != r || as.dim(r - 1) != as.dim(r - 2) || as.element_type() != t)
+    return fail("needs square matrices a and matrices b of one type");
+  if (!IsFloat(t) && !IsComplex(t))
     return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
   RETURN_IF_ERROR(CheckSupportedType(t, ts->name()));
-  const bool left = Attr(*ts, "left_side") == "true";
-  const bool lower = Attr(*ts, "lower") == "true";
-  const bool unit = Attr(*ts, "unit_diagonal") == "true";
-  std::string tr = Attr(*ts, "transpose_a");
-  if (tr.empty()) tr = "NO_TRANSPOSE";
+  const bool left = opts.left, lower = opts.lower, unit = opts.unit;
+  const std::string& tr = opts.transpose_a;
   if (tr != "NO_TRANSPOSE" && tr != "TRANSPOSE" && tr != "ADJOINT")
     return fail("transpose_a=" + tr + " is not NO_TRANSPOSE, TRANSPOSE or ADJOINT");
-  const bool transposed = tr != "NO_TRANSPOSE";  // adjoint = transpose for real values
+  const bool complex = IsComplex(t);
+  const PrimitiveType wide = complex ? PrimitiveType::kC128 : PrimitiveType::kF64;
+  const bool transposed = tr != "NO_TRANSPOSE";
+  const bool conjugate = complex && tr == "ADJOINT";
   const bool op_lower = lower != transposed;
+
   const int64_t mm = as.dim(r - 1);
   const int64_t rows = bs.dim(r - 2), cols = bs.dim(r - 1);
   std::vector<int64_t> batch_dims;
@@ -69,7 +79,20 @@ StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelS
   result.dims = LoopLaunchDims(vectors, spec.device);
   MarkKernel(f, result.dims.block[0]);
   llvm::Type* f64 = b.getDoubleTy();
-  Value* acc = EntryAlloca(b, f64, "acc");
+  Value* acc_re = EntryAlloca(b, f64, "acc_re");
+  Value* acc_im = complex ? EntryAlloca(b, f64, "acc_im") : nullptr;
+  // Elements as (re, im) in f64; im is null for real types.
+  auto widen = [&](Value* e) -> StatusOr<ComplexParts> {
+    ASSIGN_OR_RETURN(Value * w, EmitConvert(b, e, t, wide));
+    if (!complex) return ComplexParts{w, nullptr};
+    return ComplexParts{b.CreateExtractValue(w, 0), b.CreateExtractValue(w, 1)};
+  };
+  auto narrow = [&](ComplexParts z) -> StatusOr<Value*> {
+    if (!complex) return EmitConvert(b, z.re, wide, t);
+    Value* w = llvm::UndefValue::get(RegisterType(wide, ctx));
+    w = b.CreateInsertValue(b.CreateInsertValue(w, z.re, 0), z.im, 1);
+    return EmitConvert(b, w, wide, t);
+  };
 
   RETURN_IF_ERROR(GridStrideLoop(b, vectors, [&](Value* v) -> Status {
     Value* batch = b.CreateUDiv(v, I64(b, left ? cols : rows));
@@ -83,23 +106,24 @@ StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelS
       return idx;
     };
     // x(i, j) of this vector, kept in the output.
-    auto x = [&](Value* i, Value* j) {
-      return EmitConvert(b, ee.Load(out, at(i, j)), t, PrimitiveType::kF64);
-    };
-    auto set_x = [&](Value* i, Value* j, Value* value) -> Status {
-      ASSIGN_OR_RETURN(Value * s, EmitConvert(b, value, PrimitiveType::kF64, t));
+    auto x = [&](Value* i, Value* j) { return widen(ee.Load(out, at(i, j))); };
+    auto set_x = [&](Value* i, Value* j, ComplexParts value) -> Status {
+      ASSIGN_OR_RETURN(Value * s, narrow(value));
       ee.Store(out, at(i, j), s);
       return Status::Ok();
     };
-    // op(tri(a))(i, k), off the diagonal (inside the triangle the loops visit).
-    auto op = [&](Value* i, Value* k) -> StatusOr<Value*> {
+    // op(tri(a))(i, k), inside the triangle the loops visit.
+    auto op = [&](Value* i, Value* k) -> StatusOr<ComplexParts> {
       ee.ClearCache();
       ASSIGN_OR_RETURN(Value * e, EmitOperand(ee, ts, 0, transposed ? at(k, i) : at(i, k)));
       ee.ClearCache();
-      return EmitConvert(b, e, t, PrimitiveType::kF64);
+      ASSIGN_OR_RETURN(ComplexParts z, widen(e));
+      if (conjugate) z.im = b.CreateFNeg(z.im);
+      return z;
     };
-    auto diag = [&](Value* i) -> StatusOr<Value*> {
-      if (unit) return static_cast<Value*>(llvm::ConstantFP::get(f64, 1.0));
+    auto diag = [&](Value* i) -> StatusOr<ComplexParts> {
+      if (unit)
+        return ComplexParts{llvm::ConstantFP::get(f64, 1.0), complex ? llvm::ConstantFP::get(f64, 0.0) : nullptr};
       return op(i, i);
     };
     // x starts as b.
@@ -117,21 +141,48 @@ StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelS
       Value* i = down ? step : b.CreateSub(I64(b, mm - 1), step);
       Value* k0 = down ? I64(b, 0) : b.CreateAdd(i, I64(b, 1));
       Value* k1 = down ? i : I64(b, mm);
-      ASSIGN_OR_RETURN(Value * xi, left ? x(i, lane) : x(lane, i));
-      b.CreateStore(xi, acc);
+      ASSIGN_OR_RETURN(ComplexParts xi, left ? x(i, lane) : x(lane, i));
+      b.CreateStore(xi.re, acc_re);
+      if (complex) b.CreateStore(xi.im, acc_im);
       RETURN_IF_ERROR(ForLoop(b, k0, k1, I64(b, 1), [&](Value* k) -> Status {
-        ASSIGN_OR_RETURN(Value * a_ik, left ? op(i, k) : op(k, i));
-        ASSIGN_OR_RETURN(Value * xk, left ? x(k, lane) : x(lane, k));
-        b.CreateStore(b.CreateFSub(b.CreateLoad(f64, acc), b.CreateFMul(a_ik, xk)), acc);
+        ASSIGN_OR_RETURN(ComplexParts p, left ? op(i, k) : op(k, i));
+        ASSIGN_OR_RETURN(ComplexParts q, left ? x(k, lane) : x(lane, k));
+        Value* re = b.CreateLoad(f64, acc_re);
+        if (!complex) {
+          b.CreateStore(b.CreateFSub(re, b.CreateFMul(p.re, q.re)), acc_re);
+          return Status::Ok();
+        }
+        // acc -= p·q, the textbook product as std::complex computes it.
+        Value* pr = b.CreateFSub(b.CreateFMul(p.re, q.re), b.CreateFMul(p.im, q.im));
+        Value* pi = b.CreateFAdd(b.CreateFMul(p.re, q.im), b.CreateFMul(p.im, q.re));
+        b.CreateStore(b.CreateFSub(re, pr), acc_re);
+        b.CreateStore(b.CreateFSub(b.CreateLoad(f64, acc_im), pi), acc_im);
         return Status::Ok();
       }));
-      ASSIGN_OR_RETURN(Value * d, diag(i));
-      Value* xv = b.CreateFDiv(b.CreateLoad(f64, acc), d);
+      ASSIGN_OR_RETURN(ComplexParts d, diag(i));
+      ComplexParts s{b.CreateLoad(f64, acc_re), complex ? b.CreateLoad(f64, acc_im) : nullptr};
+      ComplexParts xv = complex ? EmitComplexDivide(b, s, d) : ComplexParts{b.CreateFDiv(s.re, d.re), nullptr};
       return left ? set_x(i, lane, xv) : set_x(lane, i, xv);
     });
   }));
   b.CreateRetVoid();
   return result;
+}
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  if (roots.size() == 1) {
+    if (std::optional<LinalgCall> call = LinalgCustomCall(*roots[0]); call && call->kind == LinalgCall::Kind::kTrsm)
+      return EmitSolve(m, spec, roots[0],
+                       SolveOptions{call->left_side, call->lower, call->unit_diagonal, call->transpose_a});
+  }
+  ASSIGN_OR_RETURN(const Instruction* ts, SingleRootOfKind(spec, Opcode::kTriangularSolve));
+  SolveOptions opts{Attr(*ts, "left_side") == "true", Attr(*ts, "lower") == "true",
+                    Attr(*ts, "unit_diagonal") == "true", Attr(*ts, "transpose_a")};
+  if (opts.transpose_a.empty()) opts.transpose_a = "NO_TRANSPOSE";
+  return EmitSolve(m, spec, ts, opts);
 }
 
 }  // namespace hloscope::codegen

@@ -173,6 +173,7 @@ std::string Gen::Run(uint64_t seed) {
     else if (r < 90) ScaledDot(e);
     else if (r < 91) Convolution(e);
     else if (r < 92) BatchNorm(e);
+    else if (r < 93) Linalg(e);
     else if (r < 95) While(e);
     else if (r < 98) Conditional(e);
     else Collective(e);

@@ -7,7 +7,7 @@
 // reductions (row, column, full, variadic) with epilogues; transpose,
 // reshape, bitcast, slice, concatenate, pad, reverse, dynamic-slice,
 // dynamic-update-slice; gather, scatter; dot (batched, transposed), ragged-dot, scaled-dot,
-// convolution; while loops with tuple state, conditionals; tuple roots;
+// convolution, batch norms; JAX's potrf/trsm library calls; while loops with tuple state, conditionals; tuple roots;
 // f32, bf16, f16, s32 and pred. Shapes lean to the edges (size 1, 0,
 // non-multiples of 32), layouts are often not the default, and parameters
 // are donated (input_output_alias) where an output has their shape.

@@ -137,6 +137,7 @@ class Gen {
   bool RaggedDot(Body& b);
   bool ScaledDot(Body& b);
   bool BatchNorm(Body& b);
+  bool Linalg(Body& b);
   bool Convolution(Body& b);
   bool While(Body& b);
   bool Conditional(Body& b);

@@ -623,6 +623,80 @@ bool Gen::BatchNorm(Body& b) {
   return true;
 }
 
+// JAX's LAPACK / cuSOLVER calls (lapack_spotrf_ffi or cusolver_potrf_ffi,
+// then now and then lapack_strsm_ffi with its factor) on f32 matrices of
+// order 1 to 6, batched or not, in the entry. The matrix is made exactly
+// (no rounding a kernel could do differently) from a fresh parameter p in
+// [-1, 1): -p, or n+1 on the diagonal over -p, which is diagonally dominant,
+// so its factor exists and triangular solves with it stay well
+// conditioned whatever the right-hand side (a trsm of a random triangle
+// would amplify a last-bit difference of b by up to 2^n / min |diagonal|).
+// Both write over an operand (output_to_operand_aliasing) that buffer
+// assignment may share.
+bool Gen::Linalg(Body& b) {
+  if (!b.entry || b.params.size() >= 8) return false;
+  const int64_t n = rng_.Range(1, 6);
+  const bool batched = rng_.Chance(30);
+  const Dims md = batched ? Dims{rng_.Range(1, 3), n, n} : Dims{n, n};
+  const Dims batch(md.begin(), md.end() - 2);
+  const Dims l = PickLayout(b, md.size());
+  const int p = NewParam(b, T::kF32, md, l);
+  int m = Emit(b, T::kF32, md, l, "negate", "negate(" + Use(b, p) + ")");
+  const bool dominant = rng_.Chance(75);
+  if (dominant) {
+    const int i0 = Emit(b, T::kS32, md, DefaultLayout(md.size()), "iota",
+                        "iota(), iota_dimension=" + std::to_string(md.size() - 2));
+    const int i1 = Emit(b, T::kS32, md, DefaultLayout(md.size()), "iota",
+                        "iota(), iota_dimension=" + std::to_string(md.size() - 1));
+    std::string u0 = Use(b, i0), u1 = Use(b, i1);
+    const int eq = Emit(b, T::kPred, md, DefaultLayout(md.size()), "compare",
+                        "compare(" + u0 + ", " + u1 + "), direction=EQ");
+    const std::string c = Const(b, T::kF32, std::to_string(n + 1));
+    const int diag = Emit(b, T::kF32, md, l, "broadcast", "broadcast(" + c + "), dimensions={}");
+    std::string ue = Use(b, eq), ud = Use(b, diag), um = Use(b, m);
+    m = Emit(b, T::kF32, md, l, "select", "select(" + ue + ", " + ud + ", " + um + ")");
+  }
+  const bool lower = rng_.Chance(50);
+  int a = m;
+  if (!dominant || rng_.Chance(70)) {
+    const bool cusolver = rng_.Chance(30);
+    const std::string name = Name("potrf");
+    const Val& vm = b.vals[static_cast<size_t>(m)];
+    const std::string info_shape = ShapeStr(T::kS32, batch, DefaultLayout(batch.size()));
+    const std::string operand = Use(b, m);
+    b.lines.push_back("  " + name + " = (" + vm.Shape() + ", " + info_shape + ") custom-call(" + operand +
+                      "), custom_call_target=\"" + (cusolver ? "cusolver_potrf_ffi" : "lapack_spotrf_ffi") +
+                      "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, " +
+                      "backend_config={" +
+                      (cusolver ? std::string(lower ? "lower = true" : "lower = false")
+                                : std::string(lower ? "uplo = 76 : ui8" : "uplo = 85 : ui8")) +
+                      "}");
+    if (rng_.Chance(30))
+      Emit(b, T::kS32, batch, DefaultLayout(batch.size()), "get-tuple-element",
+           "get-tuple-element(" + name + "), index=1");
+    a = Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+    if (!dominant) return true;  // no factor to solve with
+  }
+  if (rng_.Chance(30)) return true;
+  const bool left = rng_.Chance(50);
+  const int64_t k = rng_.Range(1, 5);
+  Dims bd = batch;
+  bd.push_back(left ? n : k);
+  bd.push_back(left ? k : n);
+  const int rhs = GetOrMake(b, T::kF32, bd);
+  const Dims bl = b.vals[static_cast<size_t>(rhs)].layout;
+  const char* trans[] = {"78", "84", "67"};  // N, T, C
+  const bool unit = rng_.Chance(20);
+  std::string ua = Use(b, a), ur = Use(b, rhs);
+  Emit(b, T::kF32, bd, bl, "trsm",
+       "custom-call(" + ua + ", " + ur +
+           "), custom_call_target=\"lapack_strsm_ffi\", output_to_operand_aliasing={{}: (1, {})}, "
+           "api_version=API_VERSION_TYPED_FFI, backend_config={diag = " +
+           (unit ? "85" : "78") + " : ui8, side = " + (left ? "76" : "82") + " : ui8, trans_x = " +
+           trans[rng_.Range(0, 2)] + " : ui8, uplo = " + (lower ? "76" : "85") + " : ui8}");
+  return true;
+}
+
 bool Gen::Convolution(Body& b) {
   T t = rng_.Chance(75) ? T::kF32 : PickFloat();
   int64_t n = rng_.Range(1, 3), c = rng_.Range(1, 4), w = std::max<int64_t>(1, PickDim()), o = rng_.Range(1, 4);

@@ -98,7 +98,7 @@ const Shape& ConvolutionResultShape(const Instruction& i) {
 
 bool IsExternalCustomCall(const Instruction& i) {
   return i.opcode() == Opcode::kCustomCall && !IsIdentityCustomCall(i) && MathCustomCallOpcode(i) == Opcode::kParameter &&
-         !IsCreateBufferCustomCall(i) && !IsTopKCustomCall(i) && !IsCudnnConvCustomCall(i);
+         !IsCreateBufferCustomCall(i) && !IsTopKCustomCall(i) && !IsCudnnConvCustomCall(i) && !LinalgCustomCall(i);
 }
 
 }  // namespace hloscope

@@ -65,8 +65,9 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // options read from the backend_config dictionary JAX writes (`{uplo = 76
 // : ui8}`, `{lower = true}`, `{diag = 78 : ui8, side = 76 : ui8, trans_x = 78
 // : ui8, uplo = 85 : ui8}`: LAPACK's character codes). Batch dimensions lead.
-// The interpreter computes them as the cholesky and triangular-solve ops;
-// codegen still plans them as custom-call thunks (a library call).
+// The interpreter computes them as the cholesky and triangular-solve ops,
+// and codegen as kernels of the cholesky and triangular-solve emitters with
+// these conventions (not custom-call thunks).
 struct LinalgCall {
   enum class Kind { kPotrf, kTrsm } kind = Kind::kPotrf;
   bool lower = true;
@@ -77,7 +78,8 @@ struct LinalgCall {
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 
 // A custom-call whose target no kernel of ours implements (it is not an
-// identity, a client-library math function or CreateBuffer): a call into
+// identity, a client-library math function, CreateBuffer, TopK, a cuDNN
+// convolution or a potrf/trsm call): a call into
 // whatever library or framework registered the target (Transformer Engine,
 // cuBLAS, a JAX callback, a test). Codegen plans it as a custom-call thunk,
 // as XLA's CustomCallThunk; the runners refuse it, naming the target.

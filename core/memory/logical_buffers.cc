@@ -284,6 +284,27 @@ struct Builder {
             break;
           }
           DefineAll(i, BufferKind::kTemp, pos, out);
+          // JAX's potrf / trsm calls write their first result over operand
+          // 0 / 1 (their output_to_operand_aliasing, which XLA honours;
+          // our kernels read each element before writing it), where that
+          // operand dies here and no other operand reads its storage.
+          if (std::optional<LinalgCall> call = LinalgCustomCall(*i);
+              call && opts.allow_sharing && !out.empty() && !Reserved(out[0])) {
+            const int k = call->kind == LinalgCall::Kind::kPotrf ? 0 : 1;
+            const Shape& result = i->shape().IsTuple() ? i->shape().tuple_shapes()[0] : i->shape();
+            int candidate = i->operand(k)->shape() == result ? dying_operand_buffer(i, k, pos) : -1;
+            for (int k2 = 0; candidate >= 0 && k2 < i->operand_count(); ++k2) {
+              if (k2 == k) continue;
+              auto [leaves, count] = LeavesOf(i->operand(k2), run);
+              for (int l = 0; l < count; ++l)
+                if (Find(leaves[l]) == Find(candidate)) candidate = -1;
+            }
+            if (candidate >= 0 && a.buffers[candidate].bytes == a.buffers[out[0]].bytes) {
+              Union(candidate, out[0]);
+              a.buffers[out[0]].share_reason =
+                  "in place into operand " + std::to_string(k) + " (" + i->attrs().custom_call_target + ")";
+            }
+          }
           break;
         case Opcode::kReshape:
           if (ReshapeIsBitcast(*i)) AppendLeaves(i->operand(0), run, out);

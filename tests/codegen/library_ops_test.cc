@@ -243,6 +243,80 @@ ENTRY e {
   b = f32[6,2]{1,0} parameter(1)
   ROOT t = f32[6,2]{1,0} triangular-solve(a, b), left_side=true, lower=false, transpose_a=ADJOINT
 })hlo"},
+        Case{"triangular_solve_c64_left_lower_adjoint", "triangular-solve", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[2,5,5]{2,1,0} parameter(0)
+  i0 = s32[5,5] iota(), iota_dimension=0
+  i1 = s32[5,5] iota(), iota_dimension=1
+  eq = pred[5,5] compare(i0, i1), direction=EQ
+  four = c64[] constant((4, 1))
+  zero = c64[] constant((0, 0))
+  fours = c64[5,5] broadcast(four), dimensions={}
+  zeros = c64[5,5] broadcast(zero), dimensions={}
+  d = c64[5,5] select(eq, fours, zeros)
+  db = c64[2,5,5] broadcast(d), dimensions={1,2}
+  a = c64[2,5,5]{2,1,0} add(x, db)
+  b = c64[2,5,3]{1,2,0} parameter(1)
+  ROOT t = c64[2,5,3]{1,2,0} triangular-solve(a, b), left_side=true, lower=true, transpose_a=ADJOINT
+})hlo"},
+        // JAX's LAPACK / cuSOLVER calls (what jax.scipy.linalg.cholesky and
+        // solve_triangular lower to): the factor over the input's other
+        // triangle, info per matrix, x in place of b.
+        Case{"lapack_spotrf_batched_column_major_in_place", "cholesky", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[3,6,6]{1,2,0} parameter(0)
+  a = f32[3,6,6]{1,2,0} dot(x, x), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}
+  i0 = s32[6,6] iota(), iota_dimension=0
+  i1 = s32[6,6] iota(), iota_dimension=1
+  eq = pred[6,6] compare(i0, i1), direction=EQ
+  six = f32[] constant(6)
+  zero = f32[] constant(0)
+  sixes = f32[6,6] broadcast(six), dimensions={}
+  zeros = f32[6,6] broadcast(zero), dimensions={}
+  d = f32[6,6] select(eq, sixes, zeros)
+  db = f32[3,6,6] broadcast(d), dimensions={1,2}
+  spd = f32[3,6,6]{1,2,0} add(a, db)
+  ROOT c = (f32[3,6,6]{1,2,0}, s32[3]) custom-call(spd), custom_call_target="lapack_spotrf_ffi", operand_layout_constraints={f32[3,6,6]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={uplo = 76 : ui8}
+})hlo"},
+        Case{"cusolver_potrf_f64_upper_not_positive_definite_info", "cholesky", R"hlo(
+HloModule m
+ENTRY e {
+  a = f64[4,5,5]{2,1,0} parameter(0)
+  ROOT c = (f64[4,5,5]{2,1,0}, s32[4]) custom-call(a), custom_call_target="cusolver_potrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={lower = false}
+})hlo"},
+        Case{"lapack_cpotrf_upper", "cholesky", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[4,4]{1,0} parameter(0)
+  a = c64[4,4]{1,0} dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT c = (c64[4,4]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_cpotrf_ffi", operand_layout_constraints={c64[4,4]{0,1}}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={uplo = 85 : ui8}
+})hlo"},
+        Case{"lapack_strsm_left_lower_in_place", "triangular-solve", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[16,16]{0,1} parameter(0)
+  i0 = s32[16,16] iota(), iota_dimension=0
+  i1 = s32[16,16] iota(), iota_dimension=1
+  eq = pred[16,16] compare(i0, i1), direction=EQ
+  four = f32[] constant(4)
+  zero = f32[] constant(0)
+  fours = f32[16,16] broadcast(four), dimensions={}
+  zeros = f32[16,16] broadcast(zero), dimensions={}
+  d = f32[16,16] select(eq, fours, zeros)
+  a = f32[16,16]{0,1} add(x, d)
+  y = f32[16,3]{0,1} parameter(1)
+  b = f32[16,3]{0,1} negate(y)
+  ROOT t = f32[16,3]{0,1} custom-call(a, b), custom_call_target="lapack_strsm_ffi", operand_layout_constraints={f32[16,16]{0,1}, f32[16,3]{0,1}}, output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}
+})hlo"},
+        Case{"lapack_ztrsm_right_upper_conjugate_transpose_unit", "triangular-solve", R"hlo(
+HloModule m
+ENTRY e {
+  a = c128[2,4,4]{2,1,0} parameter(0)
+  b = c128[2,3,4]{2,1,0} parameter(1)
+  ROOT t = c128[2,3,4]{2,1,0} custom-call(a, b), custom_call_target="lapack_ztrsm_ffi", output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={diag = 85 : ui8, side = 82 : ui8, trans_x = 67 : ui8, uplo = 85 : ui8}
+})hlo"},
         Case{"complex_dot_elementally", "elemental", R"hlo(
 HloModule m
 ENTRY e {

@@ -114,6 +114,40 @@ TEST(BufferAssignment, NoSharingWhenOperandStillLive) {
   EXPECT_TRUE(BufferOf(**ba, "b")->share_reason.empty());
 }
 
+// JAX's LAPACK calls write their result over the aliased operand
+// (output_to_operand_aliasing) where it dies there, and into a buffer of
+// their own where it is read later.
+TEST(BufferAssignment, LinalgCallsWriteOverTheirAliasedOperand) {
+  auto m = Parse(R"hlo(ENTRY e {
+  a = f32[8,8]{0,1} parameter(0)
+  y = f32[8,2]{0,1} parameter(1)
+  s = f32[8,8]{0,1} exponential(a)
+  c = (f32[8,8]{0,1}, s32[]) custom-call(s), custom_call_target="lapack_spotrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
+  l = f32[8,8]{0,1} get-tuple-element(c), index=0
+  b = f32[8,2]{0,1} negate(y)
+  x = f32[8,2]{0,1} custom-call(l, b), custom_call_target="lapack_strsm_ffi", output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}
+  x2 = f32[8,2]{0,1} custom-call(l, x), custom_call_target="lapack_strsm_ffi", output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={diag = 78 : ui8, side = 76 : ui8, trans_x = 84 : ui8, uplo = 76 : ui8}
+  ROOT r = (f32[8,2]{0,1}, f32[8,2]{0,1}) tuple(x2, b)
+})hlo");
+  auto ba = AssignBuffers(*m);
+  ASSERT_TRUE(ba.ok()) << ba.status().message();
+  EXPECT_EQ(CheckBufferAssignment(**ba), "");
+  const AssignedBuffer* s = BufferOf(**ba, "s");
+  const AssignedBuffer* c = BufferOf(**ba, "c");
+  ASSERT_TRUE(s && c);
+  EXPECT_EQ(s->allocation, c->allocation);
+  EXPECT_EQ(s->offset, c->offset);
+  EXPECT_NE(c->share_reason.find("lapack_spotrf_ffi"), std::string::npos) << c->share_reason;
+  // b is an output too: x gets its own bytes; x2 then writes over x.
+  const AssignedBuffer* b = BufferOf(**ba, "b");
+  const AssignedBuffer* x = BufferOf(**ba, "x");
+  const AssignedBuffer* x2 = BufferOf(**ba, "x2");
+  ASSERT_TRUE(b && x && x2);
+  EXPECT_TRUE(x->share_reason.empty()) << x->share_reason;
+  EXPECT_FALSE(b->allocation == x->allocation && b->offset == x->offset);
+  EXPECT_NE(x2->share_reason.find("lapack_strsm_ffi"), std::string::npos) << x2->share_reason;
+}
+
 TEST(BufferAssignment, InputOutputAliasSharesTheParameter) {
   auto m = Parse(R"hlo(HloModule m, input_output_alias={ {}: (0, {}, may-alias) }
 ENTRY e {
