@@ -16,10 +16,10 @@
 //    fusion v2" traces it (TF_CPP_VMODULE=gemm_fusion=6). Bitcasts and
 //    reshapes take no step.
 //  - its epilogue: grown from the dot toward its users while each value has
-//    a single elementwise user whose other operands are parameters or
-//    broadcasts of parameters or scalars (a bias, a scale; XLA's rule for
-//    fusing toward the output) — a residual add of a computed tensor ends it
-//    —, the user's new inputs going through the same search.
+//    a single elementwise user that does not grow the traffic by more than
+//    1 KiB (a bias, a scale, an activation, a residual add of a computed
+//    tensor: XLA's rule for fusing toward the output), the user's new inputs
+//    going through the same search.
 // Dots too small for a GEMM kernel ((M + N) × K < 100) and dots Triton does
 // not take stay as they are, with the reason. Every decision is logged.
 #include <algorithm>
@@ -167,19 +167,38 @@ std::string PrologueRefusal(const Instruction& x) {
   return "";
 }
 
-// A parameter seen through bitcasts (XLA's IsEffectiveParameter).
-bool IsEffectiveParameter(const Instruction& i) {
-  const Instruction* x = &i;
-  while (x->opcode() == Opcode::kBitcast && x->operand_count() == 1) x = x->operand(0);
-  return x->opcode() == Opcode::kParameter;
+// Whether `x` lies outside the region XLA's GemmFusion searches around a dot
+// (FusionSearchSpace: ops Triton's GEMM emitter takes, without called
+// computations, other than parameters and other dots), so that the search
+// sees it as a parameter. Earlier GEMM fusions (a residual add already in
+// an epilogue) are outside.
+bool OutsideSearchSpace(const Instruction& x, const Instruction& dot) {
+  if (&x == &dot) return false;
+  return x.opcode() == Opcode::kParameter || x.opcode() == Opcode::kDot || !x.called_computations().empty() ||
+         !GemmTileOp(x);
+}
+
+// XLA's IsEffectiveParameter within the search space: a boundary seen
+// through bitcasts.
+bool EffectiveParameter(const Instruction& x, const Instruction& dot) {
+  const Instruction* y = &x;
+  while ((y->opcode() == Opcode::kBitcast || y->opcode() == Opcode::kReshape) && y->operand_count() == 1 &&
+         !OutsideSearchSpace(*y, dot))
+    y = y->operand(0);
+  return OutsideSearchSpace(*y, dot);
 }
 
 // Why `u`, the single user of the epilogue's last op `out`, does not join the
-// epilogue ("" = it joins). XLA's rule for fusing toward the output
-// (triton_tiling_propagation.cc): every operand besides `out` must be an
-// effective parameter or a broadcast of one or of a scalar, and the op must
-// not grow the traffic by more than 1 KiB (IsOutputWorthFusing).
-std::string EpilogueRefusal(const Instruction& u, const Instruction& out) {
+// epilogue ("" = it joins). XLA's GemmFusion (the search-space version,
+// ShouldFuseUser): an elementwise op Triton can tile, which must not grow the
+// traffic by more than 1 KiB (IsOutputWorthFusing), and whose other operands
+// are, in the search space, parameters (a residual add of a tensor computed
+// outside it — another fusion, a dynamic-slice — joins) or broadcasts of
+// parameters or scalars ("Has multiple inputs - not properly analyzed yet").
+// `sunk`: a bitcast lies between the dot and `u`; XLA sinks it below each
+// user it takes, wrapping that user's other operands in bitcasts, so a
+// broadcast bias there no longer counts as a broadcast.
+std::string EpilogueRefusal(const Instruction& u, const Instruction& out, const Instruction& dot, bool sunk) {
   const bool layout = u.opcode() == Opcode::kBitcast || u.opcode() == Opcode::kReshape ||
                       u.opcode() == Opcode::kCopy || u.opcode() == Opcode::kConvert;
   if (!(layout || IsElementwise(u.opcode())) || !GemmTileOp(u) || u.shape().IsTuple() ||
@@ -190,14 +209,13 @@ std::string EpilogueRefusal(const Instruction& u, const Instruction& out) {
     if (!o->shape().IsArray()) return Op(u) + " reads a tuple";
     in += o->shape().byte_size();
     if (o == &out) continue;
-    bool ok = IsEffectiveParameter(*o) ||
-              (o->opcode() == Opcode::kConstant && o->shape().num_elements() <= 1) ||
-              (o->opcode() == Opcode::kBroadcast && o->operand_count() == 1 &&
-               (o->operand(0)->shape().rank() == 0 || IsEffectiveParameter(*o->operand(0))));
-    if (!ok)
-      return "its operand " + o->name() +
-             " is computed, not a parameter or a broadcast of a parameter or scalar; XLA fuses such "
-             "multi-input ops only into the prologue";
+    const bool broadcast = !sunk && o->opcode() == Opcode::kBroadcast && o->operand_count() == 1 &&
+                           (o->operand(0)->shape().rank() == 0 || EffectiveParameter(*o->operand(0), dot));
+    if (!broadcast && !EffectiveParameter(*o, dot))
+      return "its operand " + o->name() + " is computed in the region XLA searches around the dot" +
+             (sunk && o->opcode() == Opcode::kBroadcast ? " (a broadcast read through the bitcast XLA sinks below the dot)"
+                                                        : "") +
+             ", not a parameter of it or a broadcast of one or of a scalar (XLA: \"Has multiple inputs\")";
   }
   const bool root = u.IsRoot() || (u.users().size() == 1 && u.users()[0]->IsRoot() &&
                                    u.users()[0]->opcode() == Opcode::kTuple);
@@ -303,13 +321,13 @@ class GemmFusion : public FusionPassBase {
       if (!merged_batch) queue.push_back(o);
     }
     grow(queue);
-    // Epilogue: a single-user chain from the dot. XLA takes a user whose
-    // other operands are parameters (or bitcasts of them) or broadcasts of
-    // parameters or scalars (a bias, a scale), and which does not grow the
-    // output traffic by more than 1 KiB; a residual add (the other operand a
-    // computed tensor) ends it. The user's new inputs then go through the
-    // prologue's search (a broadcast bias joins while the input limit allows).
+    // Epilogue: a single-user chain from the dot. XLA takes an elementwise
+    // user that does not grow the output traffic by more than 1 KiB,
+    // whatever its other operands (a bias, a scale, a residual). The user's
+    // new inputs then go through the prologue's search (a broadcast bias
+    // joins while the input limit allows).
     Instruction* out = dot;
+    bool sunk = false;  // a bitcast between the dot and the next user
     while (!merged_batch) {
       if (out->users().size() != 1) {
         if (out->users().size() > 1)
@@ -318,7 +336,7 @@ class GemmFusion : public FusionPassBase {
         break;
       }
       Instruction* u = out->users()[0];
-      std::string why = EpilogueRefusal(*u, *out);
+      std::string why = EpilogueRefusal(*u, *out, *dot, sunk);
       if (!why.empty()) {
         notes.push_back("the epilogue ends before " + u->name() + " (" + why + ")");
         break;
@@ -327,6 +345,7 @@ class GemmFusion : public FusionPassBase {
       take(u, &more, out);
       grow(more);
       out = u;
+      if (u->opcode() == Opcode::kBitcast || u->opcode() == Opcode::kReshape) sunk = true;
     }
     // Scalar constants read by members join too.
     std::vector<Instruction*> members(in.begin(), in.end());

@@ -177,4 +177,66 @@ const Shape* ShapeAt(const Shape& s, const std::vector<int64_t>& index) {
   return cur;
 }
 
+std::vector<std::pair<int64_t, int64_t>> CommonFactors(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  using Bound = std::pair<int64_t, int64_t>;
+  const int64_t na = static_cast<int64_t>(a.size()), nb = static_cast<int64_t>(b.size());
+  auto product = [](const std::vector<int64_t>& v, int64_t from) {
+    int64_t p = 1;
+    for (size_t k = static_cast<size_t>(from); k < v.size(); ++k) p *= v[k];
+    return p;
+  };
+  std::vector<Bound> bounds;
+  if (a == b) {
+    for (int64_t i = 0; i <= na; ++i) bounds.emplace_back(i, i);
+    return bounds;
+  }
+  int64_t i = 0, j = 0, prior_i = -1, prior_j = -1;
+  while (i < na && j < nb && a[i] == b[j]) {
+    prior_i = i;
+    prior_j = j;
+    bounds.emplace_back(i++, j++);
+  }
+  // Zero-sized or unequal tails: one group.
+  if (product(a, i) != product(b, j)) return {Bound(0, 0), Bound(na, nb)};
+  if (product(a, i) == 0) {
+    bounds.emplace_back(i, j);
+    bounds.emplace_back(na, nb);
+    return bounds;
+  }
+  for (int64_t pa = 1, pb = 1;;) {
+    if (pa == pb && (i > prior_i || j > prior_j)) {
+      prior_i = i;
+      prior_j = j;
+      bounds.emplace_back(i, j);
+      continue;
+    }
+    const bool in_a = i < na, in_b = j < nb;
+    if (!in_a && !in_b) break;
+    const bool next_a = pa < pb || (in_a && (!in_b || (pa == pb && a[i] <= b[j])));
+    const bool next_b = pb < pa || (in_b && (!in_a || (pb == pa && b[j] <= a[i])));
+    if (next_a) pa *= a[i++];
+    if (next_b) pb *= b[j++];
+  }
+  return bounds;
+}
+
+std::optional<std::vector<int64_t>> ReshapeLeavesDimensionsUnmodified(const std::vector<int64_t>& from,
+                                                                      const std::vector<int64_t>& to,
+                                                                      const std::vector<int64_t>& from_dims) {
+  std::optional<int64_t> pf = CheckedElementCount(from), pt = CheckedElementCount(to);
+  if (!pf || !pt || *pf != *pt) return std::nullopt;
+  // The groups of one dim on each side.
+  std::vector<std::pair<int64_t, int64_t>> f = CommonFactors(from, to), unmodified;
+  for (size_t k = 0; k + 1 < f.size(); ++k)
+    if (f[k + 1].first - f[k].first == 1 && f[k + 1].second - f[k].second == 1) unmodified.push_back(f[k]);
+  std::vector<int64_t> out;
+  size_t k = 0;
+  for (int64_t d : from_dims) {
+    while (k < unmodified.size() && unmodified[k].first < d) ++k;
+    if (k >= unmodified.size() || unmodified[k].first != d) return std::nullopt;
+    out.push_back(unmodified[k].second);
+  }
+  return out;
+}
+
 }  // namespace hloscope

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -119,5 +120,19 @@ std::optional<int64_t> CheckedElementCount(const std::vector<int64_t>& dims);
 const Shape* ShapeAt(const Shape& s, const std::vector<int64_t>& index);
 
 void AppendLayout(std::string& out, const Layout& l);
+
+// XLA's CommonFactors: the boundaries (i, j) that cut dims `a` and `b` (of
+// equal products) into the finest groups a[i_k, i_k+1) and b[j_k, j_k+1) of
+// equal products, from (0, 0) to (a.size(), b.size()). Equal leading dims
+// are groups of their own, and size-1 dims are split off where they can be.
+std::vector<std::pair<int64_t, int64_t>> CommonFactors(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+// XLA's ShapeUtil::ReshapeLeavesDimensionsUnmodified: where the dims
+// `from_dims` (sorted) of a reshape from `from` to `to` end up, when each is
+// a group of its own on both sides (not merged, split or moved); else
+// nullopt. (reshape(broadcast(x)) is then broadcast(x) with those dims.)
+std::optional<std::vector<int64_t>> ReshapeLeavesDimensionsUnmodified(const std::vector<int64_t>& from,
+                                                                      const std::vector<int64_t>& to,
+                                                                      const std::vector<int64_t>& from_dims);
 
 }  // namespace hloscope

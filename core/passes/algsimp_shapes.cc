@@ -78,6 +78,15 @@ Outcome Reshape(Rewriter& r, Instruction* instr) {
     return r.Modified("reshape(reshape(x)) → reshape(x)");
   }
   if (IsScalarBroadcast(x)) return ScalarBroadcastTo(r, instr, x, "reshape(broadcast(scalar)) → broadcast(scalar)");
+  if (x->opcode() == Opcode::kBroadcast && std::is_sorted(x->dimensions().begin(), x->dimensions().end())) {
+    std::optional<std::vector<int64_t>> dims =
+        ReshapeLeavesDimensionsUnmodified(x->shape().dims(), instr->shape().dims(), x->dimensions());
+    if (dims) {
+      Instruction* b = r.Add(Opcode::kBroadcast, instr->shape(), {x->operand(0)});
+      b->set_dimensions(*dims);
+      return r.Replace(b, "reshape(broadcast(x)) → broadcast(x): the reshape leaves x's dims whole");
+    }
+  }
   if (x->opcode() == Opcode::kIota) {
     int64_t d = IotaDimThroughReshape(*x, instr->shape());
     if (d >= 0) return r.Replace(NewIota(r, instr->shape(), d), "iota folding: reshape(iota) → iota");

@@ -89,14 +89,18 @@ constexpr std::array kEntries = {
           "parameter of that shape). In the graph, look for reshapes moving from the inputs of elementwise "
           "chains to their ends, where algsimp folds them into the broadcasts that read them."},
     Entry{"reshape_mover", false,
-          "An elementwise op whose operands are all the same reshape (or the same transpose) of equally shaped "
-          "values, or scalar broadcasts, which fit any shape, is computed on the values before the reshape, and the "
-          "single reshape moves after it: add(reshape(a), reshape(b)) → reshape(add(a, b)). Elementwise ops commute "
-          "with data movement, so the result is exact. It fires only when at least one moved reshape has no other "
-          "user, so the number of reshapes never grows, and it moves them towards the users, so the fixed point "
-          "ends. Fewer reshapes between elementwise ops leave longer elementwise chains for fusion, and reshapes "
-          "pushed together can cancel in algsimp. In the graph, look for several reshapes or transposes on the "
-          "inputs of an op turning into one on its output."},
+          "XLA's ReshapeMover. An elementwise op one of whose operands is a reshape (or transpose) of a computed "
+          "value, whose other rearranged operands are the same reshape of equally shaped values, and whose "
+          "remaining operands can take the shape before the reshape for free (constants, broadcasts of a scalar "
+          "or a vector, broadcasts whose dims the reshape leaves whole), is computed before the reshape, and the "
+          "single reshape moves after it: add(reshape(a), reshape(b)) → reshape(add(a, b)), and "
+          "add(reshape(dot), broadcast(bias)) → reshape(add(dot, broadcast(bias))). Elementwise ops commute with "
+          "data movement, so the result is exact. A reshape moves only together with all its users, and reshapes "
+          "move towards the users, so the fixed point ends. Why it matters: the bias add now sits right after the "
+          "dot, where the GEMM fusion takes it as an epilogue (the GEMM kernel adds the bias to its tile before "
+          "storing it, instead of a second kernel reading the whole result back), and reshapes pushed together "
+          "cancel in algsimp. In the graph, look for reshapes or transposes on the inputs of an op turning into "
+          "one on its output, and for broadcasts changing shape with them."},
     Entry{"batched_gather_scatter_normalizer", false,
           "Rewrites a gather or scatter whose operand and indices share batch dimensions (operand_batching_dims, "
           "as JAX's take_along_axis makes: row i of the operand is read with row i of the indices) into the classic "

@@ -166,11 +166,11 @@ TEST(XlaGpuRules, ConvRewriterAgreesWithXlaGpu) {
 
 // --- GEMM fusion epilogues and prologues (triton-gemm-rewriter) -------------
 
-// GemmFusion's epilogue (triton_tiling_propagation.cc, fusing toward the
-// output): a user joins when its other operands are parameters or broadcasts
-// of parameters or scalars. The bias add joins; the residual add, whose other
-// operand is a computed tensor, ends the epilogue (XLA leaves it to the next
-// layer norm's GEMM prologue or a loop fusion).
+// GemmFusion's epilogue (the search-space version, ShouldFuseUser): a user
+// joins when its other operands are, in the region XLA searches around the
+// dot, parameters or broadcasts of parameters or scalars. The bias add
+// joins; the residual add, whose other operand is computed by an op of that
+// region (a negate), ends the epilogue ("Has multiple inputs").
 TEST(XlaGpuRules, GemmEpilogueTakesTheBiasNotAComputedResidual) {
   const char* hlo = R"(
 HloModule m
@@ -193,6 +193,53 @@ ENTRY main {
   bool explained = false;
   for (const auto& d : r.decisions) explained |= d.reason.find("rn is computed") != std::string::npos;
   EXPECT_TRUE(explained);
+}
+
+// A residual computed outside that region (a dynamic-slice of the layer's
+// stacked input, as in Llama 3.1 70B's scan: XLA GPU's gemm_fusion_dot.17 is
+// add(dynamic-slice, dot)) is a parameter of it: the residual add joins.
+TEST(XlaGpuRules, GemmEpilogueTakesAResidualComputedOutsideItsRegion) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = bf16[16,8] parameter(0)
+  w = bf16[8,8] parameter(1)
+  stack = bf16[4,16,8] parameter(2)
+  i = s32[] parameter(3)
+  z = s32[] constant(0)
+  ds = bf16[1,16,8] dynamic-slice(stack, i, z, z), dynamic_slice_sizes={1,16,8}
+  res = bf16[16,8] bitcast(ds)
+  dot = bf16[16,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT add = bf16[16,8] add(res, dot)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.Group("add"), r.Group("dot")) << r.Text();
+  EXPECT_EQ(r.Group("ds"), "") << r.Text();
+}
+
+// After a reshape of the dot's result, XLA sinks the bitcast below each
+// user it takes, so the bias broadcast is read through a bitcast and no
+// longer counts as one: the epilogue ends there (XLA's log on the
+// transformer block: "Not fusing user: add(fusion, bitcast) ... Has
+// multiple inputs"). reshape_mover normally moves such a reshape first.
+TEST(XlaGpuRules, GemmEpilogueEndsAtABroadcastReadThroughTheSunkBitcast) {
+  FusionRun r = RunFusion("triton-gemm-rewriter", R"(
+HloModule m
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  b = f32[8] parameter(2)
+  dot = f32[16,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  r3 = f32[2,8,8] reshape(dot)
+  bb = f32[2,8,8] broadcast(b), dimensions={2}
+  ROOT bias = f32[2,8,8] add(r3, bb)
+})");
+  EXPECT_TRUE(r.changed);
+  EXPECT_NE(r.Group("dot"), "") << r.Text();
+  EXPECT_NE(r.Group("bias"), r.Group("dot")) << r.Text();
+  bool explained = false;
+  for (const auto& d : r.decisions) explained |= d.reason.find("sinks below the dot") != std::string::npos;
+  EXPECT_TRUE(explained) << r.Text();
 }
 
 // The same add with a parameter as its other operand is an output fusion

@@ -70,6 +70,9 @@ INSTANTIATE_TEST_SUITE_P(
         NearMiss{"reshape(broadcast(scalar)) → broadcast(scalar)",
                  Module1("  v = f32[3] parameter(0)\n  b = f32[3,4] broadcast(v), dimensions={0}\n"
                          "  ROOT r = f32[12] reshape(b)")},
+        NearMiss{"reshape(broadcast(x)) → broadcast(x): the reshape leaves x's dims whole",
+                 Module1("  x = f32[8,96] parameter(0)\n  b = f32[2,8,96] broadcast(x), dimensions={1,2}\n"
+                         "  ROOT r = f32[16,96] reshape(b)")},
         NearMiss{"iota folding: reshape(iota) → iota",
                  Module1("  i = s32[2,3] iota(), iota_dimension=1\n  ROOT r = s32[6] reshape(i)")},
         NearMiss{"identity transpose → x", Module1("  p = f32[2,3] parameter(0)\n  ROOT r = f32[3,2] transpose(p), dimensions={1,0}")},

@@ -20,6 +20,10 @@ INSTANTIATE_TEST_SUITE_P(
                     Module1("  s = f32[] parameter(0)\n  b = f32[6] broadcast(s), dimensions={}\n"
                             "  ROOT r = f32[2,3] reshape(b)"),
                     "broadcast(%s)"},
+        RewriteCase{"reshape(broadcast(x)) → broadcast(x): the reshape leaves x's dims whole",
+                    Module1("  x = f32[96] parameter(0)\n  b = f32[2,8,96] broadcast(x), dimensions={2}\n"
+                            "  ROOT r = f32[16,96] reshape(b)"),
+                    "broadcast(%x), dimensions={1}"},
         RewriteCase{"iota folding: reshape(iota) → iota",
                     Module1("  i = s32[5] iota(), iota_dimension=0\n  ROOT r = s32[1,5] reshape(i)"),
                     "iota(), iota_dimension=1"},

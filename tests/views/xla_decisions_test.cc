@@ -174,8 +174,10 @@ int Rank(const QString& agreement) {
   return 3;
 }
 
-// Our `gpu` run of samples/transformer_block.hlo beside XLA's reference:
-// the "vs XLA" rows are DiffDecisions', disagreements first.
+// Our `gpu` run of samples/transformer_train_step.hlo beside XLA's
+// reference: the "vs XLA" rows are DiffDecisions', disagreements first.
+// (On the transformer block no producer is decided differently since
+// 2026-12-05.)
 TEST(XlaDecisionsTest, VsXlaListsDisagreementsFirst) {
   MainWindow w(kOptions);
   w.setPipelineChoice("gpu");
@@ -187,10 +189,10 @@ TEST(XlaDecisionsTest, VsXlaListsDisagreementsFirst) {
   QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   QAbstractItemModelTester ftester(panel->diffFilter(), QAbstractItemModelTester::FailureReportingMode::Fatal);
   EXPECT_FALSE(panel->vsXlaAvailable());
-  w.openFile(Sample("transformer_block.hlo"));
+  w.openFile(Sample("transformer_train_step.hlo"));
   ASSERT_TRUE(Idle(w));
   ASSERT_EQ(w.run()->name(), "gpu");
-  w.openXlaBeside(Sample("xla_gpu/transformer_block"));
+  w.openXlaBeside(Sample("xla_gpu/transformer_train_step"));
   ASSERT_TRUE(WaitUntil([&] { return panel->vsXlaAvailable() && !w.busy(); })) << panel->noteText().toStdString();
   ASSERT_NE(w.xlaGpuWindow(), nullptr);
 
