@@ -180,9 +180,10 @@ const Shape* ShapeAt(const Shape& s, const std::vector<int64_t>& index) {
 std::vector<std::pair<int64_t, int64_t>> CommonFactors(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   using Bound = std::pair<int64_t, int64_t>;
   const int64_t na = static_cast<int64_t>(a.size()), nb = static_cast<int64_t>(b.size());
-  auto product = [](const std::vector<int64_t>& v, int64_t from) {
+  auto product = [](const std::vector<int64_t>& v, int64_t from) -> int64_t {  // -1 on overflow
     int64_t p = 1;
-    for (size_t k = static_cast<size_t>(from); k < v.size(); ++k) p *= v[k];
+    for (size_t k = static_cast<size_t>(from); k < v.size(); ++k)
+      if (__builtin_mul_overflow(p, v[k], &p)) return -1;
     return p;
   };
   std::vector<Bound> bounds;
@@ -196,8 +197,8 @@ std::vector<std::pair<int64_t, int64_t>> CommonFactors(const std::vector<int64_t
     prior_j = j;
     bounds.emplace_back(i++, j++);
   }
-  // Zero-sized or unequal tails: one group.
-  if (product(a, i) != product(b, j)) return {Bound(0, 0), Bound(na, nb)};
+  // Unequal (or overflowing) tails: one group.
+  if (product(a, i) != product(b, j) || product(a, i) < 0) return {Bound(0, 0), Bound(na, nb)};
   if (product(a, i) == 0) {
     bounds.emplace_back(i, j);
     bounds.emplace_back(na, nb);
