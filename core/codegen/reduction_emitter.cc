@@ -273,7 +273,8 @@ class Emitter {
 
  private:
   // Applies the epilogue ops between `reduce` and `root` to the reduced
-  // value and stores it where the root's element lies: bitcasts keep the
+  // value and stores it where the root's element lies: bitcasts (and
+  // reshapes that are bitcasts) keep the
   // physical position, so the root index is the reduce output's physical
   // linear index laid out over the root's shape.
   Status WriteEpilogue(const Instruction* root, const Instruction* reduce, const std::vector<Value*>& out_index,
@@ -283,7 +284,7 @@ class Emitter {
     Value* v = value;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const Instruction* op = *it;
-      if (op->opcode() == Opcode::kBitcast) continue;
+      if (op->opcode() == Opcode::kBitcast || op->opcode() == Opcode::kReshape) continue;  // bytes in place
       ScopedHloLocation at(b_, spec_, op);
       ASSIGN_OR_RETURN(v, EmitElementwiseOp(b_, *op, {v}, {op->operand(0)->shape().element_type()}));
     }

@@ -6,6 +6,7 @@
 #include "core/cost/cost_model.h"
 #include "core/fusion/fusion_builder.h"
 #include "core/fusion/triton_fusibility.h"
+#include "core/memory/io_alias.h"
 
 namespace hloscope {
 namespace {
@@ -75,6 +76,8 @@ bool IsEpilogueOp(const Instruction& i) {
   const Shape& o = i.operand(0)->shape();
   if (i.opcode() == Opcode::kBitcast)
     return o.element_type() == i.shape().element_type() && o.num_elements() == i.shape().num_elements();
+  // A reshape that keeps the bytes in place, as XLA's IsIntermediate takes it.
+  if (i.opcode() == Opcode::kReshape) return ReshapeIsBitcast(i) && o.num_elements() == i.shape().num_elements();
   // Any elementwise op that writes another layout than it reads changes the
   // layout, not only a copy: the reduction kernel writes its epilogue in the
   // reduce's order (hloscope-diffuzz seed 103006: negate{0,1} of a row

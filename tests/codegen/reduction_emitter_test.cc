@@ -308,5 +308,28 @@ ENTRY e {
   EXPECT_EQ(kinds, std::vector<std::string>{"row-reduction"});
 }
 
+// The same through a reshape that keeps the bytes in place (XLA's
+// IsIntermediate takes bitcast-like reshapes into a reduction epilogue).
+TEST(ReductionEmitter, EpilogueThroughABitcastReshape) {
+  std::string text = R"hlo(
+HloModule m
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+fused {
+  p0 = f32[6,4,10]{2,1,0} parameter(0)
+  z = f32[] constant(0)
+  r = f32[6,4]{1,0} reduce(p0, z), dimensions={2}, to_apply=add
+  n = f32[6,4]{1,0} negate(r)
+  rs = f32[2,3,4]{2,1,0} reshape(n)
+  ROOT e = f32[2,3,4]{2,1,0} exponential(rs)
+}
+ENTRY e {
+  p = f32[6,4,10]{2,1,0} parameter(0)
+  ROOT f = f32[2,3,4]{2,1,0} fusion(p), kind=kInput, calls=fused
+})hlo";
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 6, &kinds), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"row-reduction"});
+}
+
 }  // namespace
 }  // namespace hloscope::codegen

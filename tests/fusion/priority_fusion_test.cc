@@ -81,6 +81,33 @@ ENTRY main {
   EXPECT_NE(d->reason.find("epilogue"), std::string::npos) << d->reason;
 }
 
+// A reshape that only relabels the reduced values (a bitcast: default
+// layouts) is an epilogue op too (XLA's IsIntermediate); one that is not
+// a bitcast (another layout) is not.
+TEST(PriorityFusionConformance, ReductionEpilogueThroughABitcastReshape) {
+  FusionRun r = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  p0 = f32[8,4,16] parameter(0)
+  c0 = f32[] constant(0)
+  reduce = f32[8,4] reduce(p0, c0), dimensions={2}, to_apply=scalar_add
+  rs = f32[32] reshape(reduce)
+  ROOT res = f32[32] sqrt(rs)
+})");
+  EXPECT_NE(r.Group("reduce"), "") << r.Text();
+  EXPECT_EQ(r.Group("reduce"), r.Group("rs")) << r.Text();
+  EXPECT_EQ(r.Group("reduce"), r.Group("res")) << r.Text();
+  EXPECT_EQ(r.KindOf("res"), "kInput");
+  FusionRun t = RunFusion("priority_fusion", std::string("HloModule m\n") + kAdd + R"(
+ENTRY main {
+  p0 = f32[8,4,16] parameter(0)
+  c0 = f32[] constant(0)
+  reduce = f32[8,4]{1,0} reduce(p0, c0), dimensions={2}, to_apply=scalar_add
+  rs = f32[4,8]{0,1} reshape(reduce)
+  ROOT res = f32[4,8]{0,1} sqrt(rs)
+})");
+  EXPECT_NE(t.Group("reduce"), t.Group("rs")) << t.Text();
+}
+
 // No epilogue when the consumer needs another operand (XLA: IsIntermediate
 // with one allowed operand) or when the reduce has a second user.
 TEST(PriorityFusionConformance, ReductionEpilogueOnlyForOneOperandOps) {
