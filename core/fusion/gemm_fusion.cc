@@ -17,8 +17,10 @@
 //    reshapes take no step.
 //  - its epilogue: grown from the dot toward its users while each value has
 //    a single elementwise user that does not grow the traffic by more than
-//    1 KiB (a bias, a scale, an activation, a residual add of a computed
-//    tensor: XLA's rule for fusing toward the output), the user's new inputs
+//    1 KiB and whose other operands are parameters of the region XLA
+//    searches around the dot (a residual computed outside it, e.g. by an
+//    earlier GEMM fusion) or broadcasts of parameters or scalars (a bias, a
+//    scale) — XLA GPU 0.12's rule (EpilogueRefusal) —, the user's new inputs
 //    going through the same search.
 // Dots too small for a GEMM kernel ((M + N) × K < 100) and dots Triton does
 // not take stay as they are, with the reason. Every decision is logged.
@@ -321,11 +323,11 @@ class GemmFusion : public FusionPassBase {
       if (!merged_batch) queue.push_back(o);
     }
     grow(queue);
-    // Epilogue: a single-user chain from the dot. XLA takes an elementwise
-    // user that does not grow the output traffic by more than 1 KiB,
-    // whatever its other operands (a bias, a scale, a residual). The user's
-    // new inputs then go through the prologue's search (a broadcast bias
-    // joins while the input limit allows).
+    // Epilogue: a single-user chain from the dot, each user accepted by
+    // EpilogueRefusal (a bias, a scale, a residual computed outside the
+    // searched region). The user's new inputs then go through the
+    // prologue's search (a broadcast bias joins while the input limit
+    // allows).
     Instruction* out = dot;
     bool sunk = false;  // a bitcast between the dot and the next user
     while (!merged_batch) {

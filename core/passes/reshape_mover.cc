@@ -9,9 +9,9 @@
 // one user, a broadcast of a scalar, of a vector (GPU's
 // reshape_of_1d_broadcast_is_cheap) or whose broadcast dims the reshape
 // leaves whole, or a broadcast whose dims a transpose keeps in order. Those
-// operands get the inverse rearrange (reshape(broadcast) and
-// reshape(constant), which algsimp and constant folding then fold, as in
-// XLA). Every user of a moved rearrange must move too: the candidates whose
+// operands get the inverse rearrange: a broadcast in the new shape (under
+// the old one's name once that is unused; XLA writes reshape(broadcast) and
+// lets algsimp fold it), reshape(constant) for constant folding. Every user of a moved rearrange must move too: the candidates whose
 // rearrange operands have users outside the set are dropped until none has,
 // and the rest move at once. Elementwise ops commute with data movement, so
 // this is exact; the rearranges move towards the users, so a fixed point is
