@@ -281,6 +281,19 @@ def cholesky_solve():
 
 
 @program
+def lu_solve_inverse():
+    # jnp.linalg.solve / inv / slogdet: LAPACK's getrf (LU with partial
+    # pivoting) and trsm calls on the CPU, cuSOLVER's on GPUs.
+    def f(a, b, c):
+        x = jnp.linalg.solve(a, b)
+        inv = jnp.linalg.inv(c)
+        sign, logdet = jnp.linalg.slogdet(a)
+        return x, inv, sign * logdet
+
+    return f, (rn(46, (12, 12)), rn(47, (12, 4)), rn(48, (3, 5, 5))), {}
+
+
+@program
 def gaussian_process_nll():
     def nll(log_ls, x, y):
         d2 = jnp.sum((x[:, None, :] - x[None, :, :]) ** 2, -1)

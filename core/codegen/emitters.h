@@ -86,6 +86,7 @@ StatusOr<EmittedKernel> EmitSelectAndScatterKernel(llvm::Module& m, const Kernel
 StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec);         // direct DFT per output element
 StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec);  // one thread per vector
 StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec);    // one thread per matrix
+StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec);          // getrf calls, one thread per matrix
 StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec);        // selection rounds, one block per row
 StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spec);     // in place
 StatusOr<EmittedKernel> EmitDynamicUpdateSliceKernel(llvm::Module& m, const KernelSpec& spec);  // in place

@@ -61,8 +61,13 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
-  if (std::optional<LinalgCall> call = LinalgCustomCall(hero))  // JAX's potrf / trsm library calls
-    return call->kind == LinalgCall::Kind::kPotrf ? &EmitCholeskyKernel : &EmitTriangularSolveKernel;
+  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf library calls
+    switch (call->kind) {
+      case LinalgCall::Kind::kPotrf: return &EmitCholeskyKernel;
+      case LinalgCall::Kind::kTrsm: return &EmitTriangularSolveKernel;
+      case LinalgCall::Kind::kGetrf: return &EmitLuKernel;
+    }
+  }
   if (IsCudnnConvCustomCall(hero)) return &EmitConvolutionKernel;  // cuDNN's library call, as our kernel
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
   if (IsLoopOp(hero.opcode()) || MathCustomCallOpcode(hero) != Opcode::kParameter) return &EmitLoopKernel;

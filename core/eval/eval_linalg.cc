@@ -137,9 +137,78 @@ StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops) {
   return out;
 }
 
-// JAX's potrf / trsm library calls (custom_calls.h): the cholesky and
-// triangular-solve ops, with LAPACK's output conventions for potrf.
+namespace {
+
+// getrf: LU with partial pivoting of every m×n matrix, step by step as
+// LAPACK's getf2 (the row of the first largest |a(i, j)|, |re| + |im| for
+// complex values, as i?amax; rows swapped across the whole matrix; the
+// column below the pivot divided by it; the trailing matrix updated), each
+// value computed in double from the stored ones and stored in the element
+// type, so a kernel that keeps the matrix in its output computes the same.
+StatusOr<Literal> EvalGetrf(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const int r = a.shape().rank();
+  const Shape& ts = instr.shape();
+  if (r < 2 || ts.tuple_shapes()[0].dims() != a.shape().dims())
+    return InstrError(instr, "needs matrices in the last two dimensions and an LU result shaped as them");
+  const int64_t m = a.shape().dim(r - 2), n = a.shape().dim(r - 1), k = std::min(m, n);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const Shape& piv_shape = ts.tuple_shapes()[1];
+  const Shape& info_shape = ts.tuple_shapes()[2];
+  if (!IsInteger(piv_shape.element_type()) || piv_shape.num_elements() != batches * k ||
+      !IsInteger(info_shape.element_type()) || info_shape.num_elements() != batches)
+    return InstrError(instr, "its results must be (lu, min(m, n) integer pivots per matrix, an integer info per matrix)");
+  Literal lu(NoLayout(ts.tuple_shapes()[0])), piv(NoLayout(piv_shape)), info(NoLayout(info_shape));
+  for (int64_t e = 0; e < a.num_elements(); ++e) lu.SetComplex(e, a.GetComplex(e));
+  auto mag = [](C v) { return std::abs(v.real()) + std::abs(v.imag()); };
+  const bool complex = IsComplex(a.shape().element_type());
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * m * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    int64_t first_zero = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t p = j;
+      double best = mag(lu.GetComplex(at(j, j)));
+      for (int64_t i = j + 1; i < m; ++i) {
+        const double v = mag(lu.GetComplex(at(i, j)));
+        if (v > best) best = v, p = i;
+      }
+      piv.SetInt(bt * k + j, p + 1);
+      const C pivot = lu.GetComplex(at(p, j));
+      if (pivot != C(0)) {
+        if (p != j)
+          for (int64_t c = 0; c < n; ++c) {
+            const C x = lu.GetComplex(at(j, c));
+            lu.SetComplex(at(j, c), lu.GetComplex(at(p, c)));
+            lu.SetComplex(at(p, c), x);
+          }
+        for (int64_t i = j + 1; i < m; ++i) {
+          if (complex) lu.SetComplex(at(i, j), lu.GetComplex(at(i, j)) / pivot);
+          else lu.SetDouble(at(i, j), lu.GetDouble(at(i, j)) / pivot.real());  // as a kernel divides
+        }
+      } else if (first_zero == 0) {
+        first_zero = j + 1;
+      }
+      for (int64_t i = j + 1; i < m; ++i) {
+        const C l = lu.GetComplex(at(i, j));
+        for (int64_t c = j + 1; c < n; ++c) {
+          if (complex) lu.SetComplex(at(i, c), lu.GetComplex(at(i, c)) - l * lu.GetComplex(at(j, c)));
+          else lu.SetDouble(at(i, c), lu.GetDouble(at(i, c)) - l.real() * lu.GetDouble(at(j, c)));
+        }
+      }
+    }
+    info.SetInt(bt, first_zero);
+  }
+  return MakeTuple({std::move(lu), std::move(piv), std::move(info)});
+}
+
+}  // namespace
+
+// JAX's potrf / trsm / getrf library calls (custom_calls.h): the cholesky
+// and triangular-solve ops, with LAPACK's output conventions for potrf, and
+// LU with partial pivoting.
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops) {
+  if (call.kind == LinalgCall::Kind::kGetrf) return EvalGetrf(instr, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {
     Instruction ts(Opcode::kTriangularSolve, instr.shape(), instr.name());
     ts.SetRaw("left_side", call.left_side ? "true" : "false");

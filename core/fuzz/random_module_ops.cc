@@ -624,7 +624,8 @@ bool Gen::BatchNorm(Body& b) {
 }
 
 // JAX's LAPACK / cuSOLVER calls (lapack_spotrf_ffi or cusolver_potrf_ffi,
-// then now and then lapack_strsm_ffi with its factor) on f32 matrices of
+// or lapack_sgetrf_ffi or cusolver_getrf_ffi, then now and then
+// lapack_strsm_ffi with the factor) on f32 matrices of
 // order 1 to 6, batched or not, in the entry. The matrix is made exactly
 // (no rounding a kernel could do differently) from a fresh parameter p in
 // [-1, 1): -p, or n+1 on the diagonal over -p, which is diagonally dominant,
@@ -658,7 +659,26 @@ bool Gen::Linalg(Body& b) {
   }
   const bool lower = rng_.Chance(50);
   int a = m;
-  if (!dominant || rng_.Chance(70)) {
+  if (rng_.Chance(30)) {  // LU with partial pivoting (jnp.linalg.solve's getrf)
+    const bool cusolver = rng_.Chance(30);
+    const std::string name = Name("getrf");
+    const Val& vm = b.vals[static_cast<size_t>(m)];
+    Dims pd = batch;
+    pd.push_back(n);
+    const std::string piv_shape = ShapeStr(T::kS32, pd, DefaultLayout(pd.size()));
+    const std::string info_shape = ShapeStr(T::kS32, batch, DefaultLayout(batch.size()));
+    const std::string operand = Use(b, m);
+    b.lines.push_back("  " + name + " = (" + vm.Shape() + ", " + piv_shape + ", " + info_shape + ") custom-call(" +
+                      operand + "), custom_call_target=\"" + (cusolver ? "cusolver_getrf_ffi" : "lapack_sgetrf_ffi") +
+                      "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+    if (rng_.Chance(30))
+      Emit(b, T::kS32, pd, DefaultLayout(pd.size()), "get-tuple-element", "get-tuple-element(" + name + "), index=1");
+    if (rng_.Chance(20))
+      Emit(b, T::kS32, batch, DefaultLayout(batch.size()), "get-tuple-element",
+           "get-tuple-element(" + name + "), index=2");
+    a = Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+    if (!dominant) return true;
+  } else if (!dominant || rng_.Chance(70)) {
     const bool cusolver = rng_.Chance(30);
     const std::string name = Name("potrf");
     const Val& vm = b.vals[static_cast<size_t>(m)];

@@ -97,8 +97,13 @@ const Shape& ConvolutionResultShape(const Instruction& i) {
 }
 
 bool IsExternalCustomCall(const Instruction& i) {
-  return i.opcode() == Opcode::kCustomCall && !IsIdentityCustomCall(i) && MathCustomCallOpcode(i) == Opcode::kParameter &&
-         !IsCreateBufferCustomCall(i) && !IsTopKCustomCall(i) && !IsCudnnConvCustomCall(i) && !LinalgCustomCall(i);
+  if (i.opcode() != Opcode::kCustomCall || IsIdentityCustomCall(i) || MathCustomCallOpcode(i) != Opcode::kParameter ||
+      IsCreateBufferCustomCall(i) || IsTopKCustomCall(i) || IsCudnnConvCustomCall(i))
+    return false;
+  std::optional<LinalgCall> call = LinalgCustomCall(i);
+  if (!call) return true;
+  // LU of complex matrices has no kernel of ours: still a library call.
+  return call->kind == LinalgCall::Kind::kGetrf && IsComplex(i.operand(0)->shape().element_type());
 }
 
 }  // namespace hloscope
@@ -158,6 +163,11 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     const std::string lower = DictValue(dict, "lower");
     const char uplo = Code(DictValue(dict, "uplo"));
     c.lower = !lower.empty() ? lower == "true" : uplo != 'U';
+    return c;
+  }
+  if (TypedLapack(t, "getrf") || t == "cusolver_getrf_ffi" || t == "hipsolver_getrf_ffi") {
+    if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 3) return std::nullopt;
+    c.kind = LinalgCall::Kind::kGetrf;
     return c;
   }
   if (TypedLapack(t, "trsm")) {

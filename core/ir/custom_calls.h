@@ -65,11 +65,17 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // options read from the backend_config dictionary JAX writes (`{uplo = 76
 // : ui8}`, `{lower = true}`, `{diag = 78 : ui8, side = 76 : ui8, trans_x = 78
 // : ui8, uplo = 85 : ui8}`: LAPACK's character codes). Batch dimensions lead.
+// And LU with partial pivoting, `lapack_{s,d,c,z}getrf_ffi`,
+// `cusolver_getrf_ffi`, `hipsolver_getrf_ffi` (a → (lu, pivots, info): L's
+// multipliers below the diagonal and U on and above it, pivots the 1-based
+// row swapped with row i at step i, info 0 or the 1-based step of the first
+// zero pivot), what jnp.linalg.solve, inv and det call; its values rounded
+// to the element type after every step, as LAPACK keeps them.
 // The interpreter computes them as the cholesky and triangular-solve ops,
-// and codegen as kernels of the cholesky and triangular-solve emitters with
-// these conventions (not custom-call thunks).
+// and codegen as kernels of the cholesky, triangular-solve and LU emitters
+// with these conventions (not custom-call thunks; complex LU excepted).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
@@ -79,7 +85,7 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 
 // A custom-call whose target no kernel of ours implements (it is not an
 // identity, a client-library math function, CreateBuffer, TopK, a cuDNN
-// convolution or a potrf/trsm call): a call into
+// convolution or a potrf/trsm/real getrf call): a call into
 // whatever library or framework registered the target (Transformer Engine,
 // cuBLAS, a JAX callback, a test). Codegen plans it as a custom-call thunk,
 // as XLA's CustomCallThunk; the runners refuse it, naming the target.

@@ -317,6 +317,27 @@ ENTRY e {
   b = c128[2,3,4]{2,1,0} parameter(1)
   ROOT t = c128[2,3,4]{2,1,0} custom-call(a, b), custom_call_target="lapack_ztrsm_ffi", output_to_operand_aliasing={{}: (1, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={diag = 85 : ui8, side = 82 : ui8, trans_x = 67 : ui8, uplo = 85 : ui8}
 })hlo"},
+        // jnp.linalg.solve / inv / slogdet: LAPACK's and cuSOLVER's getrf.
+        Case{"lapack_sgetrf_batched_column_major_in_place", "lu", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[3,7,7]{1,2,0} parameter(0)
+  a = f32[3,7,7]{1,2,0} negate(x)
+  ROOT lu = (f32[3,7,7]{1,2,0}, s32[3,7], s32[3]) custom-call(a), custom_call_target="lapack_sgetrf_ffi", operand_layout_constraints={f32[3,7,7]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}
+})hlo"},
+        Case{"cusolver_getrf_f64_rectangular_zero_column", "lu", R"hlo(
+HloModule m
+ENTRY e {
+  x = f64[2,6,4]{2,1,0} parameter(0)
+  i = s32[2,6,4] iota(), iota_dimension=2
+  one = s32[] constant(1)
+  ones = s32[2,6,4] broadcast(one), dimensions={}
+  col1 = pred[2,6,4] compare(i, ones), direction=EQ
+  z = f64[] constant(0)
+  zs = f64[2,6,4] broadcast(z), dimensions={}
+  a = f64[2,6,4]{2,1,0} select(col1, zs, x)
+  ROOT lu = (f64[2,6,4]{2,1,0}, s32[2,4], s32[2]) custom-call(a), custom_call_target="cusolver_getrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})hlo"},
         Case{"complex_dot_elementally", "elemental", R"hlo(
 HloModule m
 ENTRY e {

@@ -124,6 +124,25 @@ ENTRY e {
   EXPECT_EQ(Ints(u.tuple_elements()[1]), (std::vector<int64_t>{0}));
 }
 
+// getrf, as jnp.linalg.solve / inv / slogdet lower it: L's multipliers
+// below the diagonal, U on and above it, 1-based pivots, info = the step of
+// the first zero pivot.
+TEST(EvalLinalgCalls, GetrfPivotsByTheLargestMagnitude) {
+  const char* hlo = R"(HloModule t
+ENTRY e {
+  a = f32[2,2,2]{1,2,0} parameter(0)
+  ROOT lu = (f32[2,2,2]{1,2,0}, s32[2,2], s32[2]) custom-call(a), custom_call_target="lapack_sgetrf_ffi", operand_layout_constraints={f32[2,2,2]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}
+})";
+  // [[1, 2], [4, 4]]: rows swapped (pivot 4), L = [[1, 0], [1/4, 1]],
+  // U = [[4, 4], [0, 1]]. [[0, 1], [0, 3]]: its first column is zero (info
+  // 1, no swap), then 3 is the pivot of the second step.
+  Literal r = MustRun(hlo, {Lit("f32[2,2,2]", {1, 2, 4, 4, 0, 1, 0, 3})});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_EQ(Vals(r.tuple_elements()[0]), (std::vector<double>{4, 4, 0.25, 1, 0, 1, 0, 3}));
+  EXPECT_EQ(Ints(r.tuple_elements()[1]), (std::vector<int64_t>{2, 2, 1, 2}));
+  EXPECT_EQ(Ints(r.tuple_elements()[2]), (std::vector<int64_t>{0, 1}));
+}
+
 TEST(EvalLinalgCalls, TrsmIsATriangularSolveWithLapacksOptions) {
   // side L, uplo U, trans_x T, diag N: solve [[2, 1], [0, 4]]ᵀ x = [2, 9] → x = [1, 2].
   Literal r = MustRun(R"(HloModule t

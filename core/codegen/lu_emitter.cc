@@ -1,0 +1,159 @@
+// JAX's getrf library calls (`lapack_?getrf_ffi`, `cusolver_getrf_ffi`:
+// a → (lu, pivots, info), core/ir/custom_calls.h): LU with partial pivoting
+// of every m×n matrix, one thread per matrix, step by step as the
+// interpreter (and LAPACK's getf2) does it: the row of the first largest
+// |a(i, j)| at or below the diagonal, rows swapped across the whole matrix,
+// the column below the pivot divided by it, the trailing matrix updated.
+// The matrix lives in the output (in place over the input when buffer
+// assignment shares them, as the call's output_to_operand_aliasing asks):
+// each value is computed in f64 from the stored ones and stored in the
+// element type, as the interpreter does, so the two agree. Real types; an LU
+// of complex matrices stays a library call (custom_calls.cc). XLA GPU calls
+// cuSOLVER for this; the matrices JAX programs solve with are small and
+// batched, which one thread per matrix suits.
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/ir/custom_calls.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+using Index = std::vector<Value*>;
+
+StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  std::optional<LinalgCall> call;
+  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
+  if (!call || call->kind != LinalgCall::Kind::kGetrf)
+    return Status::Error(spec.instr->name() + ": the LU emitter needs a getrf call at the kernel root");
+  const Instruction* lu = roots[0];
+  auto fail = [&](const std::string& why) { return Status::Error("codegen: getrf call %" + lu->name() + ": " + why); };
+  const Shape& in = lu->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  const int r = in.rank();
+  const Shape& ts = lu->shape();
+  if (r < 2 || ts.tuple_shapes()[0].dims() != in.dims()) return fail("needs matrices and an LU result shaped as them");
+  if (!IsFloat(t)) return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
+  RETURN_IF_ERROR(CheckSupportedType(t, lu->name()));
+  const int64_t rows = in.dim(r - 2), cols = in.dim(r - 1), k = std::min(rows, cols);
+  const std::vector<int64_t> batch_shape(in.dims().begin(), in.dims().end() - 2);
+  const Shape& piv = ts.tuple_shapes()[1];
+  const Shape& info = ts.tuple_shapes()[2];
+  std::vector<int64_t> piv_dims = batch_shape;
+  piv_dims.push_back(k);
+  if (!IsInteger(piv.element_type()) || piv.dims() != piv_dims || !IsInteger(info.element_type()) ||
+      info.dims() != batch_shape)
+    return fail("needs results (lu, min(m, n) integer pivots per matrix, an integer info per matrix)");
+  std::vector<int64_t> batch_dims;
+  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  const int64_t batches = Product(in, batch_dims);
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel result;
+  result.kind = "lu";
+  result.dims = LoopLaunchDims(batches, spec.device);
+  MarkKernel(f, result.dims.block[0]);
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i64 = b.getInt64Ty();
+  Value* best = EntryAlloca(b, f64, "best");
+  Value* pivot_row = EntryAlloca(b, i64, "pivot_row");
+  Value* first_zero = EntryAlloca(b, i64, "first_zero");
+
+  RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
+    Index base(static_cast<size_t>(r));
+    DelinearizeInto(b, batch, in, batch_dims, base);
+    Index batch_index(base.begin(), base.end() - 2);
+    auto at = [&](Value* i, Value* j) {
+      Index idx = base;
+      idx[static_cast<size_t>(r - 2)] = i;
+      idx[static_cast<size_t>(r - 1)] = j;
+      return idx;
+    };
+    auto load = [&](Value* i, Value* j) { return EmitConvert(b, ee.Load(out, at(i, j)), t, PrimitiveType::kF64); };
+    auto store = [&](Value* i, Value* j, Value* v) -> Status {
+      ASSIGN_OR_RETURN(Value * s, EmitConvert(b, v, PrimitiveType::kF64, t));
+      ee.Store(out, at(i, j), s);
+      return Status::Ok();
+    };
+    auto abs = [&](Value* v) { return b.CreateSelect(b.CreateFCmpOLT(v, llvm::ConstantFP::get(f64, 0.0)), b.CreateFNeg(v), v); };
+    // The matrix into the output (nothing to do when they share a buffer).
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
+      return ForLoop(b, I64(b, 0), I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, lu, 0, at(i, j)));
+        ee.ClearCache();
+        ee.Store(out, at(i, j), v);
+        return Status::Ok();
+      });
+    }));
+    b.CreateStore(I64(b, 0), first_zero);
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, k), I64(b, 1), [&](Value* j) -> Status {
+      // The pivot: the first largest magnitude at or below the diagonal.
+      ASSIGN_OR_RETURN(Value * d, load(j, j));
+      b.CreateStore(abs(d), best);
+      b.CreateStore(j, pivot_row);
+      RETURN_IF_ERROR(ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
+        ASSIGN_OR_RETURN(Value * v, load(i, j));
+        Value* mag = abs(v);
+        Value* larger = b.CreateFCmpOGT(mag, b.CreateLoad(f64, best));
+        b.CreateStore(b.CreateSelect(larger, mag, b.CreateLoad(f64, best)), best);
+        b.CreateStore(b.CreateSelect(larger, i, b.CreateLoad(i64, pivot_row)), pivot_row);
+        return Status::Ok();
+      }));
+      Value* p = b.CreateLoad(i64, pivot_row);
+      std::vector<Value*> piv_index = batch_index;
+      piv_index.push_back(j);
+      ASSIGN_OR_RETURN(Value * code, EmitConvert(b, b.CreateAdd(p, I64(b, 1)), PrimitiveType::kS64, piv.element_type()));
+      ee.Store(out + 1, piv_index, code);
+      ASSIGN_OR_RETURN(Value * pivot, load(p, j));
+      Value* zero = b.CreateFCmpOEQ(pivot, llvm::ConstantFP::get(f64, 0.0));
+      RETURN_IF_ERROR(IfThen(b, zero, [&]() -> Status {
+        Value* fz = b.CreateLoad(i64, first_zero);
+        b.CreateStore(b.CreateSelect(b.CreateICmpEQ(fz, I64(b, 0)), b.CreateAdd(j, I64(b, 1)), fz), first_zero);
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(IfThen(b, b.CreateNot(zero), [&]() -> Status {
+        // Rows j and p swapped across the matrix, then the multipliers.
+        RETURN_IF_ERROR(IfThen(b, b.CreateICmpNE(p, j), [&]() -> Status {
+          return ForLoop(b, I64(b, 0), I64(b, cols), I64(b, 1), [&](Value* c) -> Status {
+            Value* x = ee.Load(out, at(j, c));
+            Value* y = ee.Load(out, at(p, c));
+            ee.Store(out, at(j, c), y);
+            ee.Store(out, at(p, c), x);
+            return Status::Ok();
+          });
+        }));
+        return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
+          ASSIGN_OR_RETURN(Value * v, load(i, j));
+          return store(i, j, b.CreateFDiv(v, pivot));
+        });
+      }));
+      // The trailing matrix.
+      return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
+        ASSIGN_OR_RETURN(Value * l, load(i, j));
+        return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, cols), I64(b, 1), [&](Value* c) -> Status {
+          ASSIGN_OR_RETURN(Value * x, load(i, c));
+          ASSIGN_OR_RETURN(Value * u, load(j, c));
+          return store(i, c, b.CreateFSub(x, b.CreateFMul(l, u)));
+        });
+      });
+    }));
+    ASSIGN_OR_RETURN(Value * code, EmitConvert(b, b.CreateLoad(i64, first_zero), PrimitiveType::kS64, info.element_type()));
+    ee.Store(out + 2, batch_index, code);
+    return Status::Ok();
+  }));
+  b.CreateRetVoid();
+  return result;
+}
+
+}  // namespace hloscope::codegen
