@@ -10,11 +10,15 @@
 // (core/memory/logical_buffers.cc).
 #include "core/codegen/kernel_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/kernel_emitter.h"
 #include "core/cost/cost_model.h"
 #include "core/ir/collectives.h"
 #include "core/ir/computation.h"
@@ -584,7 +588,11 @@ class Planner {
 
   // True when every read of operand `op` of `i` is at the output's index:
   // only elementwise ops of the output's dimensions lie between the fused
-  // parameter and the roots.
+  // parameter and the roots. In a reduction kernel the path may also go
+  // through bitcast reshapes (same places in memory) into the reduce, whose
+  // input element the emitter reads in the thread that writes the outputs
+  // at that place, before it stores them (reduction_emitter.cc, Inputs);
+  // such reshaped values must not be outputs themselves.
   static bool ReadsAtWrittenIndex(const Instruction& i, int op, const Shape& out) {
     if (i.opcode() != Opcode::kFusion) return IsElementwise(i.opcode()) && i.operand(op)->shape().SameDims(out);
     const Computation* c = i.fused_computation();
@@ -592,6 +600,18 @@ class Planner {
     for (const Instruction* p : c->parameters())
       if (p->parameter_number() == op) param = p;
     if (!param || !param->shape().SameDims(out)) return false;
+    std::vector<const Instruction*> roots = KernelRoots(i), heroes;
+    StatusOr<KernelEmitterFn> emitter = SelectEmitter(i);
+    if (i.fusion_kind() == FusionKind::kInput && emitter.ok() && *emitter == &EmitReductionKernel)
+      for (const Instruction* r : roots)
+        for (const Instruction* h = r; h; h = h->operand_count() == 1 ? h->operand(0) : nullptr)
+          if (h->opcode() == Opcode::kReduce) {
+            heroes.push_back(h);
+            break;
+          }
+    auto contains = [](const std::vector<const Instruction*>& v, const Instruction* x) {
+      return std::find(v.begin(), v.end(), x) != v.end();
+    };
     std::vector<const Instruction*> work = {param};
     std::set<const Instruction*> seen;
     while (!work.empty()) {
@@ -600,7 +620,13 @@ class Planner {
       if (!seen.insert(x).second) continue;
       for (const Instruction* u : x->users()) {
         if (u == c->root() && u->opcode() == Opcode::kTuple) continue;
-        if (!IsElementwise(u->opcode()) || !u->shape().IsArray() || !u->shape().SameDims(out)) return false;
+        if (contains(heroes, u)) continue;  // read once, before the stores at that place
+        if (!u->shape().IsArray()) return false;
+        const bool exact = u->shape().SameDims(out) && MinorToMajor(u->shape()) == MinorToMajor(out);
+        const bool reshaped = !heroes.empty() && !contains(roots, u) && ReshapeIsBitcastBetween(u->shape(), out);
+        const bool view = u->opcode() == Opcode::kBitcast || u->opcode() == Opcode::kReshape;
+        if (!(exact || (reshaped && (view || IsElementwise(u->opcode()))))) return false;
+        if (!view && !IsElementwise(u->opcode())) return false;
         if (u->opcode() == Opcode::kCopy && !(u->shape() == x->shape())) return false;
         work.push_back(u);
       }

@@ -228,7 +228,7 @@ class Emitter {
     std::vector<std::pair<size_t, Value*>> side;
     for (size_t k = 0; k < p_.roots.size(); ++k) {
       const Instruction* root = p_.roots[k];
-      if (ReduceOf(root) || p_.epilogue_of[k] || root->shape().SameDims(p_.in)) continue;
+      if (ReduceOf(root) || p_.epilogue_of[k] || root->shape().SameDims(p_.in) || InputReshaped(*root)) continue;
       if (root->shape().rank() != static_cast<int>(out_index.size()))
         return Status::Error(root->name() + ": a side output of a reduction must have the reduce input's or output's shape");
       for (int d = 0; d < root->shape().rank(); ++d)
@@ -293,13 +293,30 @@ class Emitter {
       ee_.Store(arg, out_index, v);
       return Status::Ok();
     }
-    Value* linear = I64(b_, 0);
-    for (int64_t d : MajorToMinor(rs))
-      linear = b_.CreateAdd(b_.CreateMul(linear, I64(b_, rs.dim(static_cast<int>(d)))), out_index[d]);
-    std::vector<Value*> idx(root->shape().rank());
-    DelinearizeInto(b_, linear, root->shape(), MajorToMinor(root->shape()), idx);
-    ee_.Store(arg, idx, v);
+    ee_.Store(arg, SamePlaceIn(rs, out_index, root->shape()), v);
     return Status::Ok();
+  }
+
+  // The index over `to` of the element at physical position of `index` over
+  // `from` (shapes of equal element counts).
+  std::vector<Value*> SamePlaceIn(const Shape& from, const std::vector<Value*>& index, const Shape& to) {
+    Value* linear = I64(b_, 0);
+    for (int64_t d : MajorToMinor(from))
+      linear = b_.CreateAdd(b_.CreateMul(linear, I64(b_, from.dim(static_cast<int>(d)))), index[d]);
+    std::vector<Value*> idx(to.rank());
+    DelinearizeInto(b_, linear, to, MajorToMinor(to), idx);
+    return idx;
+  }
+
+  // A side output with other dims than the reduce input's but as many
+  // elements, and not of the reduce output's dims.
+  bool InputReshaped(const Instruction& root) const {
+    const Shape& s = root.shape();
+    if (!s.IsArray() || s.SameDims(p_.in) || s.num_elements() != p_.in.num_elements()) return false;
+    if (s.rank() != p_.in.rank() - static_cast<int>(p_.red.size())) return true;
+    for (int d = 0; d < s.rank(); ++d)
+      if (s.dim(d) != OutDim(d)) return true;
+    return false;
   }
 
   int64_t OutDim(int d) const {
@@ -325,14 +342,26 @@ class Emitter {
     // Every side output's element first, then the stores: a side output may
     // be written over a parameter that another one also reads at this index
     // (a donated parameter, core/memory/io_alias.h).
+    // A side output of the input's element count but other dims (XLA's
+    // multi-output fusion takes a producer one bitcast reshape away, e.g.
+    // [512,128256] beside a tree-reduced [4096,16032]) is written at the
+    // element in the same place in memory.
     std::vector<std::pair<size_t, Value*>> side;
+    std::vector<std::vector<Value*>> at;
     for (size_t k = 0; k < p_.roots.size(); ++k) {
       const Instruction* root = p_.roots[k];
-      if (ReduceOf(root) || p_.epilogue_of[k] || !root->shape().SameDims(p_.in)) continue;
-      ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, index));
+      if (ReduceOf(root) || p_.epilogue_of[k]) continue;
+      if (root->shape().SameDims(p_.in)) {
+        at.push_back(index);
+      } else if (InputReshaped(*root)) {
+        at.push_back(SamePlaceIn(p_.in, index, root->shape()));
+      } else {
+        continue;
+      }
+      ASSIGN_OR_RETURN(Value * v, ee_.Emit(root, at.back()));
       side.push_back({k, v});
     }
-    for (const auto& [k, v] : side) ee_.Store(out0_ + p_.first_leaf[k], index, v);
+    for (size_t n = 0; n < side.size(); ++n) ee_.Store(out0_ + p_.first_leaf[side[n].first], at[n], side[n].second);
     return x;
   }
   StatusOr<std::vector<Value*>> Combine(const std::vector<Value*>& a, const std::vector<Value*>& x) {

@@ -1,5 +1,6 @@
 #include "core/ir/shape.h"
 
+#include <limits>
 #include <numeric>
 
 namespace hloscope {
@@ -238,6 +239,30 @@ std::optional<std::vector<int64_t>> ReshapeLeavesDimensionsUnmodified(const std:
     out.push_back(unmodified[k].second);
   }
   return out;
+}
+
+namespace {
+
+// Row-major once size-1 dims are set aside: the minor-to-major order of the
+// dims of size > 1 is descending.
+bool RowMajorIgnoringUnitDims(const Shape& s) {
+  if (!s.has_layout()) return true;
+  int64_t last = std::numeric_limits<int64_t>::max();
+  for (int64_t d : s.layout().minor_to_major) {
+    if (d < 0 || d >= s.rank()) return false;
+    if (s.dim(static_cast<int>(d)) == 1) continue;
+    if (d > last) return false;
+    last = d;
+  }
+  return s.layout().tiles.empty();
+}
+
+}  // namespace
+
+bool ReshapeIsBitcastBetween(const Shape& a, const Shape& b) {
+  if (!a.IsArray() || !b.IsArray() || a.IsDynamic() || b.IsDynamic()) return false;
+  std::optional<int64_t> na = CheckedElementCount(a.dims()), nb = CheckedElementCount(b.dims());
+  return na && nb && *na == *nb && RowMajorIgnoringUnitDims(a) && RowMajorIgnoringUnitDims(b);
 }
 
 }  // namespace hloscope

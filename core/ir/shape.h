@@ -135,4 +135,10 @@ std::optional<std::vector<int64_t>> ReshapeLeavesDimensionsUnmodified(const std:
                                                                       const std::vector<int64_t>& to,
                                                                       const std::vector<int64_t>& from_dims);
 
+// Whether a reshape between arrays `a` and `b` moves no byte (element types
+// are ignored): equal element counts, no dynamic dims, and both laid out
+// row-major once size-1 dims are set aside. XLA's ShapeUtil::ReshapeIsBitcast
+// for the layouts its layout normalization leaves.
+bool ReshapeIsBitcastBetween(const Shape& a, const Shape& b);
+
 }  // namespace hloscope

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/fusion/fusibility.h"
+#include "core/fusion/fusion_builder.h"
 #include "core/ir/custom_calls.h"
 #include "core/support/str_util.h"
 
@@ -129,6 +131,15 @@ bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::
   }
   if (!leaf_shape->IsArray()) return false;
   const Shape& out = *leaf_shape;
+  // The reduction emitter reads every element of a reduce's input once, at
+  // the index where it also writes the side outputs, before storing them
+  // (core/codegen/reduction_emitter.cc): a path may end in such a reduce
+  // (XLA's FusionCanShareBufferHint stops at the reduction hero).
+  const std::vector<const Instruction*> roots = FusionRoots(fusion);
+  std::vector<const Instruction*> heroes;
+  if (fusion.fusion_kind() == FusionKind::kInput)
+    for (const Instruction* r : roots)
+      if (const Instruction* hero = ReductionHero(r)) heroes.push_back(hero);
   std::vector<const Instruction*> todo{c->parameter(k)};
   std::vector<const Instruction*> seen;
   while (!todo.empty()) {
@@ -137,11 +148,23 @@ bool FusedParameterReadElementwise(const Instruction& fusion, int k, const std::
     if (std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
     seen.push_back(x);
     if (x == c->root() && x->opcode() == Opcode::kTuple) continue;  // a multi-output fusion's outputs
-    const bool same_elements = x->shape().dims() == out.dims() && x->shape().maybe_layout() == out.maybe_layout();
+    if (x->opcode() == Opcode::kReduce && std::find(heroes.begin(), heroes.end(), x) != heroes.end()) continue;
+    // Every element in the same place in memory as the output's: the
+    // output's dims and layout, or a reshape of it that moves no byte (a
+    // bitcast, the tree-reduced view of a full reduction's input).
+    // A reshaped value may only feed the reduction: an output of other dims
+    // is written by another loop of the kernel (the loop emitter groups its
+    // outputs by shape), after this one stored over the parameter.
+    const bool exact = x->shape().dims() == out.dims() && x->shape().maybe_layout() == out.maybe_layout();
+    const bool same_elements =
+        exact || (!heroes.empty() && ReshapeIsBitcastBetween(x->shape(), out) &&
+                  std::find(roots.begin(), roots.end(), x) == roots.end());
+    const bool view = x->opcode() == Opcode::kBitcast || (x->opcode() == Opcode::kReshape && ReshapeIsBitcast(*x));
     // A dynamic-update-slice writes over its operand 0 in place (XLA's
     // in-place DUS fusions); its update and indices must not read it.
     const bool in_place_dus = x->opcode() == Opcode::kDynamicUpdateSlice;
-    if (!same_elements || (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()) && !in_place_dus))
+    if (!same_elements ||
+        (x->opcode() != Opcode::kParameter && !IsElementwise(x->opcode()) && !in_place_dus && !view))
       return false;
     for (const Instruction* u : x->users()) todo.push_back(u);
   }

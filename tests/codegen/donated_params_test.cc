@@ -40,9 +40,11 @@ TEST_P(DonatedParameters, ReadAfterTheUpdateRunsLikeTheInterpreter) {
 // donated_multi_output_fusion: one kernel writes a donated output while a
 // sibling output still reads the parameter (dlrm's train step).
 // donated_reduction_side_outputs: the same in a reduction's side outputs.
+// donated_reshaped_reduction_side_output: a side output one bitcast reshape
+// away from the reduction input it is written beside.
 INSTANTIATE_TEST_SUITE_P(Modules, DonatedParameters,
                          ::testing::Values("donated_train_step", "donated_multi_output_fusion",
-                                           "donated_reduction_side_outputs"));
+                                           "donated_reduction_side_outputs", "donated_reshaped_reduction_side_output"));
 
 }  // namespace
 }  // namespace hloscope::codegen

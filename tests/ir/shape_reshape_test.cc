@@ -41,5 +41,22 @@ TEST(ReshapeLeavesDimensionsUnmodified, MapsWholeDimsAndRefusesMergedOnes) {
   EXPECT_EQ(ReshapeLeavesDimensionsUnmodified({2, 3}, {3, 2}, {}), (std::vector<int64_t>{}));
 }
 
+TEST(ReshapeIsBitcastBetween, RowMajorShapesOfEqualCountsOnly) {
+  auto s = [](std::vector<int64_t> dims, std::vector<int64_t> m2m) {
+    Shape x(PrimitiveType::kF32, std::move(dims));
+    if (!m2m.empty()) x.set_layout(Layout{m2m});
+    return x;
+  };
+  // The tree reduction's reshape of a full reduce: [512,128256] as [4096,16032].
+  EXPECT_TRUE(ReshapeIsBitcastBetween(s({512, 128256}, {1, 0}), s({4096, 16032}, {1, 0})));
+  EXPECT_TRUE(ReshapeIsBitcastBetween(s({8, 6}, {}), s({48}, {0})));
+  // Size-1 dims may sit anywhere in the layout.
+  EXPECT_TRUE(ReshapeIsBitcastBetween(s({1, 8, 6}, {0, 2, 1}), s({48}, {0})));
+  EXPECT_FALSE(ReshapeIsBitcastBetween(s({1, 8, 6}, {1, 2, 0}), s({48}, {0})));  // 8 minor to 6
+  EXPECT_FALSE(ReshapeIsBitcastBetween(s({8, 6}, {}), s({47}, {})));          // counts differ
+  EXPECT_FALSE(ReshapeIsBitcastBetween(s({8, 6}, {0, 1}), s({48}, {0})));    // column-major
+  EXPECT_FALSE(ReshapeIsBitcastBetween(s({2, 3, 8}, {2, 0, 1}), s({6, 8}, {1, 0})));
+}
+
 }  // namespace
 }  // namespace hloscope
