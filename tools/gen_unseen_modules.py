@@ -294,6 +294,20 @@ def lu_solve_inverse():
 
 
 @program
+def qr_least_squares():
+    # jnp.linalg.qr: LAPACK's geqrf (Householder QR) and orgqr (Q from the
+    # reflectors) on the CPU, cuSOLVER's on GPUs; a least-squares fit
+    # through R, and a batch of wide matrices.
+    def f(a, b, c):
+        q, r = jnp.linalg.qr(a)
+        x = jax.scipy.linalg.solve_triangular(r, q.T @ b, lower=False)
+        qc, rc = jnp.linalg.qr(c)
+        return q, r, x, qc, rc
+
+    return f, (rn(49, (10, 6)), rn(50, (10, 2)), rn(51, (2, 3, 5))), {}
+
+
+@program
 def gaussian_process_nll():
     def nll(log_ls, x, y):
         d2 = jnp.sum((x[:, None, :] - x[None, :, :]) ** 2, -1)

@@ -61,13 +61,15 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
-  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf library calls
+  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf / geqrf / orgqr library calls
     switch (call->kind) {
       case LinalgCall::Kind::kPotrf: return &EmitCholeskyKernel;
       case LinalgCall::Kind::kTrsm: return &EmitTriangularSolveKernel;
       case LinalgCall::Kind::kGetrf: return &EmitLuKernel;
+      case LinalgCall::Kind::kGeqrf: case LinalgCall::Kind::kOrgqr: return &EmitQrKernel;
     }
   }
+  if (IsLuPivotsToPermutationCall(hero)) return &EmitLuPivotsToPermutationKernel;
   if (IsCudnnConvCustomCall(hero)) return &EmitConvolutionKernel;  // cuDNN's library call, as our kernel
   if (IsPhysicalTranspose(hero)) return &EmitTransposeKernel;
   if (IsLoopOp(hero.opcode()) || MathCustomCallOpcode(hero) != Opcode::kParameter) return &EmitLoopKernel;
@@ -110,7 +112,8 @@ StatusOr<KernelEmitterFn> SelectEmitter(const Instruction& instr) {
   // Ops with an emitter of their own, with elementwise producers fused in.
   for (Opcode op : {Opcode::kTopK, Opcode::kSelectAndScatter, Opcode::kCholesky, Opcode::kFft, Opcode::kTriangularSolve})
     if (roots.size() == 1 && roots[0]->opcode() == op) return ByOpcode(*roots[0], instr);
-  if (roots.size() == 1 && LinalgCustomCall(*roots[0])) return ByOpcode(*roots[0], instr);
+  if (roots.size() == 1 && (LinalgCustomCall(*roots[0]) || IsLuPivotsToPermutationCall(*roots[0])))
+    return ByOpcode(*roots[0], instr);
   if (roots.size() == 1 && IsPhysicalTranspose(*roots[0])) return &EmitTransposeKernel;
   return &EmitLoopKernel;
 }

@@ -156,4 +156,62 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
   return result;
 }
 
+// cu_lu_pivots_to_permutation (custom_calls.h): one thread per matrix, the
+// identity permutation of m written, then perm[i] ↔ perm[pivots[i]] in order,
+// a pivot outside [0, m) skipped, as jaxlib's CUDA kernel and the interpreter do.
+StatusOr<EmittedKernel> EmitLuPivotsToPermutationKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  if (roots.size() != 1 || !IsLuPivotsToPermutationCall(*roots[0]))
+    return Status::Error(spec.instr->name() + ": needs a cu_lu_pivots_to_permutation call at the kernel root");
+  const Instruction* call = roots[0];
+  const Shape& piv = call->operand(0)->shape();
+  const Shape& out_shape = call->shape();
+  const int r = piv.rank();
+  const int64_t k = piv.dim(r - 1), n = out_shape.dim(r - 1);
+  std::vector<int64_t> batch_dims;
+  for (int d = 0; d < r - 1; ++d) batch_dims.push_back(d);
+  const int64_t batches = Product(piv, batch_dims);
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel result;
+  result.kind = "lu-permutation";
+  result.dims = LoopLaunchDims(batches, spec.device);
+  MarkKernel(f, result.dims.block[0]);
+  llvm::Type* i32 = b.getInt32Ty();
+  RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
+    Index base(static_cast<size_t>(r));
+    DelinearizeInto(b, batch, piv, batch_dims, base);
+    auto at = [&](Value* i) {
+      Index idx = base;
+      idx[static_cast<size_t>(r - 1)] = i;
+      return idx;
+    };
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      ee.Store(out, at(i), b.CreateTrunc(i, i32));
+      return Status::Ok();
+    }));
+    return ForLoop(b, I64(b, 0), I64(b, std::min(k, n)), I64(b, 1), [&](Value* i) -> Status {
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(Value * p, EmitOperand(ee, call, 0, at(i)));
+      ee.ClearCache();
+      Value* j = b.CreateSExt(p, b.getInt64Ty());
+      Value* inside = b.CreateAnd(b.CreateICmpSGE(j, I64(b, 0)), b.CreateICmpSLT(j, I64(b, n)));
+      return IfThen(b, inside, [&]() -> Status {
+        Value* x = ee.Load(out, at(i));
+        Value* y = ee.Load(out, at(j));
+        ee.Store(out, at(i), y);
+        ee.Store(out, at(j), x);
+        return Status::Ok();
+      });
+    });
+  }));
+  b.CreateRetVoid();
+  return result;
+}
+
 }  // namespace hloscope::codegen

@@ -75,6 +75,7 @@ StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops);
 // JAX's potrf / trsm library calls (core/ir/custom_calls.h LinalgCall).
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops);
+StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);
 

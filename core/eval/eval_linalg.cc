@@ -202,6 +202,102 @@ StatusOr<Literal> EvalGetrf(const Instruction& instr, Operands ops) {
   return MakeTuple({std::move(lu), std::move(piv), std::move(info)});
 }
 
+// geqrf: Householder QR of every m×n matrix as LAPACK's geqr2 computes it.
+// Column i: alpha = a(i,i), the reflector's tail x = a(i+1:, i) (larfg):
+// beta = -sign(alpha)·sqrt(alpha² + |x|²), tau = (beta - alpha)/beta, x scaled
+// by 1/(alpha - beta), a(i,i) = beta; no reflection (tau = 0) where x is zero.
+// Then H = I - tau·v·vᵀ, v = (1, x), on the columns to the right (larf:
+// w = Cᵀv, C -= v·(tau·w)). Every value is computed in f64 from the stored
+// ones and stored in the element type, and tau is used as stored, as the
+// kernel (qr_emitter.cc) does.
+StatusOr<Literal> EvalGeqrf(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const int r = a.shape().rank();
+  const Shape& ts = instr.shape();
+  if (r < 2 || ts.tuple_shapes()[0].dims() != a.shape().dims())
+    return InstrError(instr, "needs matrices in the last two dimensions and a result shaped as them");
+  const int64_t m = a.shape().dim(r - 2), n = a.shape().dim(r - 1), k = std::min(m, n);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const Shape& tau_shape = ts.tuple_shapes()[1];
+  if (tau_shape.element_type() != a.shape().element_type() || tau_shape.num_elements() != batches * k)
+    return InstrError(instr, "its second result, tau, must hold min(m, n) values per matrix");
+  Literal qr(NoLayout(ts.tuple_shapes()[0])), tau(NoLayout(tau_shape));
+  for (int64_t e = 0; e < a.num_elements(); ++e) qr.SetDouble(e, a.GetDouble(e));
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * m * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    for (int64_t i = 0; i < k; ++i) {
+      const double alpha = qr.GetDouble(at(i, i));
+      double norm2 = 0;
+      for (int64_t row = i + 1; row < m; ++row) norm2 += qr.GetDouble(at(row, i)) * qr.GetDouble(at(row, i));
+      double t = 0;
+      if (norm2 != 0) {
+        const double beta = -std::copysign(std::sqrt(alpha * alpha + norm2), alpha);
+        t = (beta - alpha) / beta;
+        const double scale = 1.0 / (alpha - beta);
+        for (int64_t row = i + 1; row < m; ++row) qr.SetDouble(at(row, i), qr.GetDouble(at(row, i)) * scale);
+        qr.SetDouble(at(i, i), beta);
+      }
+      tau.SetDouble(bt * k + i, t);
+      const double ts_i = tau.GetDouble(bt * k + i);
+      if (ts_i == 0) continue;
+      for (int64_t j = i + 1; j < n; ++j) {
+        double w = qr.GetDouble(at(i, j));
+        for (int64_t row = i + 1; row < m; ++row) w += qr.GetDouble(at(row, i)) * qr.GetDouble(at(row, j));
+        const double tw = ts_i * w;
+        qr.SetDouble(at(i, j), qr.GetDouble(at(i, j)) - tw);
+        for (int64_t row = i + 1; row < m; ++row)
+          qr.SetDouble(at(row, j), qr.GetDouble(at(row, j)) - qr.GetDouble(at(row, i)) * tw);
+      }
+    }
+  }
+  return MakeTuple({std::move(qr), std::move(tau)});
+}
+
+// orgqr: Q (m×n, n ≤ m) from the first k reflectors of a geqrf result, as
+// LAPACK's org2r: columns k.. start as the identity's, then reflector i = k-1
+// … 0 is applied to the columns right of it (v = (1, a(i+1:, i))), its column
+// becomes H's (-tau·v below the diagonal, 1 - tau on it, zeros above).
+StatusOr<Literal> EvalOrgqr(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const Literal& tau = *ops[1];
+  const int r = a.shape().rank();
+  if (r < 2 || instr.shape().dims() != a.shape().dims())
+    return InstrError(instr, "needs matrices in the last two dimensions and a result shaped as them");
+  const int64_t m = a.shape().dim(r - 2), n = a.shape().dim(r - 1);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const int tr = tau.shape().rank();
+  const int64_t k = tr >= 1 ? tau.shape().dim(tr - 1) : -1;
+  if (n > m || k < 0 || k > n || tau.shape().num_elements() != batches * k)
+    return InstrError(instr, "needs m×n matrices with n <= m and k <= n tau values per matrix");
+  Literal q(NoLayout(instr.shape()));
+  for (int64_t e = 0; e < a.num_elements(); ++e) q.SetDouble(e, a.GetDouble(e));
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * m * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    for (int64_t j = k; j < n; ++j)
+      for (int64_t row = 0; row < m; ++row) q.SetDouble(at(row, j), row == j ? 1.0 : 0.0);
+    for (int64_t i = k - 1; i >= 0; --i) {
+      const double t = tau.GetDouble(bt * k + i);
+      if (i < n - 1) {
+        q.SetDouble(at(i, i), 1.0);
+        if (t != 0)
+          for (int64_t j = i + 1; j < n; ++j) {
+            double w = 0;
+            for (int64_t row = i; row < m; ++row) w += q.GetDouble(at(row, i)) * q.GetDouble(at(row, j));
+            const double tw = t * w;
+            for (int64_t row = i; row < m; ++row)
+              q.SetDouble(at(row, j), q.GetDouble(at(row, j)) - q.GetDouble(at(row, i)) * tw);
+          }
+      }
+      for (int64_t row = i + 1; row < m; ++row) q.SetDouble(at(row, i), q.GetDouble(at(row, i)) * -t);
+      q.SetDouble(at(i, i), 1.0 - t);
+      for (int64_t row = 0; row < i; ++row) q.SetDouble(at(row, i), 0.0);
+    }
+  }
+  return q;
+}
+
 }  // namespace
 
 // JAX's potrf / trsm / getrf library calls (custom_calls.h): the cholesky
@@ -209,6 +305,8 @@ StatusOr<Literal> EvalGetrf(const Instruction& instr, Operands ops) {
 // LU with partial pivoting.
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops) {
   if (call.kind == LinalgCall::Kind::kGetrf) return EvalGetrf(instr, ops);
+  if (call.kind == LinalgCall::Kind::kGeqrf) return EvalGeqrf(instr, ops);
+  if (call.kind == LinalgCall::Kind::kOrgqr) return EvalOrgqr(instr, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {
     Instruction ts(Opcode::kTriangularSolve, instr.shape(), instr.name());
     ts.SetRaw("left_side", call.left_side ? "true" : "false");
@@ -246,6 +344,28 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
     info.SetInt(bt, first_bad);
   }
   return MakeTuple({std::move(factor), std::move(info)});
+}
+
+// cu_lu_pivots_to_permutation (custom_calls.h): per matrix, the identity
+// permutation of m, then perm[i] ↔ perm[pivots[i]] for i = 0 … k-1 in order,
+// skipping a pivot outside [0, m).
+StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops) {
+  const Literal& piv = *ops[0];
+  const int r = piv.shape().rank();
+  const int64_t k = piv.shape().dim(r - 1), m = instr.shape().dim(r - 1);
+  const int64_t batches = Product(piv.shape().dims(), 0, r - 1);
+  Literal perm(NoLayout(instr.shape()));
+  std::vector<int64_t> p(static_cast<size_t>(m));
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    std::iota(p.begin(), p.end(), 0);
+    for (int64_t i = 0; i < k && i < m; ++i) {
+      const int64_t j = piv.GetInt(bt * k + i);
+      if (j < 0 || j >= m) continue;
+      std::swap(p[static_cast<size_t>(i)], p[static_cast<size_t>(j)]);
+    }
+    for (int64_t i = 0; i < m; ++i) perm.SetInt(bt * m + i, p[static_cast<size_t>(i)]);
+  }
+  return perm;
 }
 
 namespace {

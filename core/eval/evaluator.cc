@@ -263,6 +263,7 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
       if (IsCreateBufferCustomCall(instr)) return Literal(instr.shape().BufferElement());
       if (IsTopKCustomCall(instr)) return EvalTopK(instr, ops);  // largest: no "largest" attribute
       if (std::optional<LinalgCall> la = LinalgCustomCall(instr)) return EvalLinalgCall(instr, *la, ops);
+      if (IsLuPivotsToPermutationCall(instr)) return EvalLuPivotsToPermutation(instr, ops);
       if (IsCudnnConvCustomCall(instr)) {  // the convolution it stands for, and an untouched scratch buffer
         Instruction conv(Opcode::kConvolution, ConvolutionResultShape(instr), instr.name());
         conv.attrs() = instr.attrs();

@@ -623,8 +623,9 @@ bool Gen::BatchNorm(Body& b) {
   return true;
 }
 
-// JAX's LAPACK / cuSOLVER calls (lapack_spotrf_ffi or cusolver_potrf_ffi,
-// or lapack_sgetrf_ffi or cusolver_getrf_ffi, then now and then
+// JAX's LAPACK / cuSOLVER calls (lapack_sgeqrf_ffi or cusolver_geqrf_ffi
+// and now and then the orgqr of its reflectors; lapack_spotrf_ffi or
+// cusolver_potrf_ffi, or lapack_sgetrf_ffi or cusolver_getrf_ffi, then now and then
 // lapack_strsm_ffi with the factor) on f32 matrices of
 // order 1 to 6, batched or not, in the entry. The matrix is made exactly
 // (no rounding a kernel could do differently) from a fresh parameter p in
@@ -656,6 +657,29 @@ bool Gen::Linalg(Body& b) {
     const int diag = Emit(b, T::kF32, md, l, "broadcast", "broadcast(" + c + "), dimensions={}");
     std::string ue = Use(b, eq), ud = Use(b, diag), um = Use(b, m);
     m = Emit(b, T::kF32, md, l, "select", "select(" + ue + ", " + ud + ", " + um + ")");
+  }
+  if (rng_.Chance(20)) {  // Householder QR (jnp.linalg.qr: geqrf, then orgqr for Q)
+    const bool cusolver = rng_.Chance(30);
+    const std::string name = Name("geqrf");
+    const std::string shape = b.vals[static_cast<size_t>(m)].Shape();
+    Dims td = batch;
+    td.push_back(n);
+    const std::string tau_shape = ShapeStr(T::kF32, td, DefaultLayout(td.size()));
+    const std::string operand = Use(b, m);
+    b.lines.push_back("  " + name + " = (" + shape + ", " + tau_shape + ") custom-call(" + operand +
+                      "), custom_call_target=\"" + (cusolver ? "cusolver_geqrf_ffi" : "lapack_sgeqrf_ffi") +
+                      "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+    const int f = Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+    const int t = Emit(b, T::kF32, td, DefaultLayout(td.size()), "get-tuple-element",
+                       "get-tuple-element(" + name + "), index=1");
+    if (rng_.Chance(70)) {
+      std::string uf = Use(b, f), ut = Use(b, t);
+      Emit(b, T::kF32, md, l, "orgqr",
+           "custom-call(" + uf + ", " + ut + "), custom_call_target=\"" +
+               (cusolver ? "cusolver_orgqr_ffi" : "lapack_sorgqr_ffi") +
+               "\", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+    }
+    return true;
   }
   const bool lower = rng_.Chance(50);
   int a = m;

@@ -96,13 +96,30 @@ const Shape& ConvolutionResultShape(const Instruction& i) {
   return IsCudnnConvCustomCall(i) ? i.shape().tuple_shapes()[0] : i.shape();
 }
 
+bool IsLuPivotsToPermutationCall(const Instruction& i) {
+  if (i.opcode() != Opcode::kCustomCall) return false;
+  const std::string& t = i.attrs().custom_call_target;
+  if (t != "cu_lu_pivots_to_permutation" && t != "hip_lu_pivots_to_permutation") return false;
+  if (i.operand_count() != 1 || !i.shape().IsArray()) return false;
+  const Shape& in = i.operand(0)->shape();
+  const Shape& out = i.shape();
+  if (!in.IsArray() || in.rank() < 1 || out.rank() != in.rank() || in.element_type() != PrimitiveType::kS32 ||
+      out.element_type() != PrimitiveType::kS32)
+    return false;
+  for (int d = 0; d + 1 < in.rank(); ++d)
+    if (in.dim(d) != out.dim(d)) return false;
+  return true;
+}
+
 bool IsExternalCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall || IsIdentityCustomCall(i) || MathCustomCallOpcode(i) != Opcode::kParameter ||
       IsCreateBufferCustomCall(i) || IsTopKCustomCall(i) || IsCudnnConvCustomCall(i))
     return false;
+  if (IsLuPivotsToPermutationCall(i)) return false;
   std::optional<LinalgCall> call = LinalgCustomCall(i);
   if (!call) return true;
-  // LU of complex matrices has no kernel of ours: still a library call.
+  // LU of complex matrices has no kernel of ours: still a library call
+  // (complex QR never parses as a LinalgCall).
   return call->kind == LinalgCall::Kind::kGetrf && IsComplex(i.operand(0)->shape().element_type());
 }
 
@@ -168,6 +185,22 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
   if (TypedLapack(t, "getrf") || t == "cusolver_getrf_ffi" || t == "hipsolver_getrf_ffi") {
     if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 3) return std::nullopt;
     c.kind = LinalgCall::Kind::kGetrf;
+    return c;
+  }
+  // Householder QR (jnp.linalg.qr): a → (the reflectors below the diagonal
+  // with R on and above it, tau); Q from them: (a, tau) → q. Real types (the
+  // complex ones, LAPACK's ungqr, stay library calls).
+  const bool real = i.operand_count() > 0 && IsFloat(i.operand(0)->shape().element_type());
+  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "geqrf")) || t == "cusolver_geqrf_ffi" ||
+       t == "hipsolver_geqrf_ffi" || t == "cublas_geqrf_batched_ffi")) {
+    if (!real || i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 2) return std::nullopt;
+    c.kind = LinalgCall::Kind::kGeqrf;
+    return c;
+  }
+  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "orgqr")) || t == "cusolver_orgqr_ffi" ||
+       t == "hipsolver_orgqr_ffi")) {
+    if (!real || i.operand_count() != 2 || !i.shape().IsArray()) return std::nullopt;
+    c.kind = LinalgCall::Kind::kOrgqr;
     return c;
   }
   if (TypedLapack(t, "trsm")) {

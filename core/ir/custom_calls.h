@@ -75,13 +75,20 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks; complex LU excepted).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm, kGetrf } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
   std::string transpose_a = "NO_TRANSPOSE";  // TRANSPOSE, ADJOINT
 };
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
+
+// JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
+// lowering of jnp.linalg.solve / lu computes from getrf's pivots (made
+// 0-based): s32[..., k] → s32[..., m], the identity permutation of m with
+// the rows swapped as the pivots say, in order (out-of-range pivots are
+// skipped, as jaxlib's CUDA kernel does). Not in place.
+bool IsLuPivotsToPermutationCall(const Instruction& i);
 
 // A custom-call whose target no kernel of ours implements (it is not an
 // identity, a client-library math function, CreateBuffer, TopK, a cuDNN

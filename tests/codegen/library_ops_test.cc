@@ -338,6 +338,65 @@ ENTRY e {
   a = f64[2,6,4]{2,1,0} select(col1, zs, x)
   ROOT lu = (f64[2,6,4]{2,1,0}, s32[2,4], s32[2]) custom-call(a), custom_call_target="cusolver_getrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
 })hlo"},
+        // A GPU lowering of jnp.linalg.solve: cuSOLVER's pivots, made 0-based,
+        // into a permutation; and pivots partly out of range (skipped).
+        Case{"cu_lu_pivots_to_permutation_of_getrf", "lu-permutation", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[3,5,5]{1,2,0} parameter(0)
+  lu = (f32[3,5,5]{1,2,0}, s32[3,5]{1,0}, s32[3]{0}) custom-call(x), custom_call_target="cusolver_getrf_ffi", operand_layout_constraints={f32[3,5,5]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+  piv = s32[3,5]{1,0} get-tuple-element(lu), index=1
+  one = s32[] constant(1)
+  ones = s32[3,5] broadcast(one), dimensions={}
+  p0 = s32[3,5]{1,0} subtract(piv, ones)
+  ROOT perm = s32[3,5]{1,0} custom-call(p0), custom_call_target="cu_lu_pivots_to_permutation", operand_layout_constraints={s32[3,5]{1,0}}, api_version=API_VERSION_TYPED_FFI
+})hlo"},
+        Case{"cu_lu_pivots_to_permutation_skips_out_of_range", "lu-permutation", R"hlo(
+HloModule m
+ENTRY e {
+  x = s32[4,6]{1,0} parameter(0)
+  nine = s32[] constant(9)
+  nines = s32[4,6] broadcast(nine), dimensions={}
+  p = s32[4,6]{1,0} remainder(x, nines)
+  ROOT perm = s32[4,7]{1,0} custom-call(p), custom_call_target="cu_lu_pivots_to_permutation", api_version=API_VERSION_TYPED_FFI
+})hlo"},
+        // jnp.linalg.qr: LAPACK's geqrf then orgqr (householder_product) on
+        // the reflectors, as JAX lowers it; a batch of wide matrices whose Q
+        // comes from a slice; a zero column, which takes no reflection.
+        Case{"lapack_sgeqrf_sorgqr_tall_column_major_in_place", "qr-q", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[10,6]{0,1} parameter(0)
+  f = (f32[10,6]{0,1}, f32[6]{0}) custom-call(x), custom_call_target="lapack_sgeqrf_ffi", operand_layout_constraints={f32[10,6]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={}
+  a = f32[10,6]{0,1} get-tuple-element(f), index=0
+  tau = f32[6]{0} get-tuple-element(f), index=1
+  q = f32[10,6]{0,1} custom-call(a, tau), custom_call_target="lapack_sorgqr_ffi", operand_layout_constraints={f32[10,6]{0,1}, f32[6]{0}}, output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={}
+  ROOT t = (f32[10,6]{0,1}, f32[10,6]{0,1}, f32[6]{0}) tuple(q, a, tau)
+})hlo"},
+        Case{"lapack_dgeqrf_wide_batched_then_q_of_a_slice", "qr", R"hlo(
+HloModule m
+ENTRY e {
+  x = f64[2,3,5]{1,2,0} parameter(0)
+  f = (f64[2,3,5]{1,2,0}, f64[2,3]{1,0}) custom-call(x), custom_call_target="lapack_dgeqrf_ffi", operand_layout_constraints={f64[2,3,5]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={}
+  a = f64[2,3,5]{1,2,0} get-tuple-element(f), index=0
+  tau = f64[2,3]{1,0} get-tuple-element(f), index=1
+  s = f64[2,3,3]{1,2,0} slice(a), slice={[0:2], [0:3], [0:3]}
+  q = f64[2,3,3]{1,2,0} custom-call(s, tau), custom_call_target="lapack_dorgqr_ffi", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={}
+  ROOT t = (f64[2,3,3]{1,2,0}, f64[2,3,5]{1,2,0}, f64[2,3]{1,0}) tuple(q, a, tau)
+})hlo"},
+        Case{"cusolver_geqrf_zero_column_takes_no_reflection", "qr", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[3,5,4]{2,1,0} parameter(0)
+  i = s32[3,5,4] iota(), iota_dimension=2
+  two = s32[] constant(2)
+  twos = s32[3,5,4] broadcast(two), dimensions={}
+  col2 = pred[3,5,4] compare(i, twos), direction=EQ
+  z = f32[] constant(0)
+  zs = f32[3,5,4] broadcast(z), dimensions={}
+  a = f32[3,5,4]{2,1,0} select(col2, zs, x)
+  ROOT f = (f32[3,5,4]{2,1,0}, f32[3,4]{1,0}) custom-call(a), custom_call_target="cusolver_geqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})hlo"},
         Case{"complex_dot_elementally", "elemental", R"hlo(
 HloModule m
 ENTRY e {

@@ -143,6 +143,31 @@ ENTRY e {
   EXPECT_EQ(Ints(r.tuple_elements()[2]), (std::vector<int64_t>{0, 1}));
 }
 
+// geqrf then orgqr, as jnp.linalg.qr lowers them, with LAPACK's reflector
+// convention (larfg: beta = -sign(alpha)·norm): [[3, 1], [4, 2]] → beta = -5,
+// tau = 1.6, v = (1, 4/8); R = [[-5, -2.2], [0, 0.4]], the 1×1 tail takes no
+// reflection (tau 0); Q = [[-0.6, -0.8], [-0.8, 0.6]], and Q·R is the input.
+TEST(EvalLinalgCalls, GeqrfAndOrgqrFollowLapacksHouseholderConvention) {
+  Literal f = MustRun(R"(HloModule t
+ENTRY e {
+  a = f64[2,2]{0,1} parameter(0)
+  ROOT f = (f64[2,2]{0,1}, f64[2]{0}) custom-call(a), custom_call_target="lapack_dgeqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})", {Lit("f64[2,2]", {3, 1, 4, 2})});
+  ASSERT_TRUE(f.IsTuple());
+  const std::vector<double> qr = Vals(f.tuple_elements()[0]), tau = Vals(f.tuple_elements()[1]);
+  const std::vector<double> want_qr = {-5, -2.2, 0.5, 0.4}, want_tau = {1.6, 0};
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(qr[i], want_qr[i], 1e-12) << i;
+  for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(tau[i], want_tau[i], 1e-12) << i;
+  Literal q = MustRun(R"(HloModule t
+ENTRY e {
+  a = f64[2,2]{0,1} parameter(0)
+  tau = f64[2]{0} parameter(1)
+  ROOT q = f64[2,2]{0,1} custom-call(a, tau), custom_call_target="lapack_dorgqr_ffi", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})", {Lit("f64[2,2]", {-5, -2.2, 0.5, 0.4}), Lit("f64[2]", {1.6, 0})});
+  const std::vector<double> got = Vals(q), want = {-0.6, -0.8, -0.8, 0.6};
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << i;
+}
+
 TEST(EvalLinalgCalls, TrsmIsATriangularSolveWithLapacksOptions) {
   // side L, uplo U, trans_x T, diag N: solve [[2, 1], [0, 4]]ᵀ x = [2, 9] → x = [1, 2].
   Literal r = MustRun(R"(HloModule t

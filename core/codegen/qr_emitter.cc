@@ -1,0 +1,199 @@
+// JAX's Householder QR library calls (jnp.linalg.qr, core/ir/custom_calls.h):
+// geqrf (`lapack_{s,d}geqrf_ffi`, `cusolver_geqrf_ffi`, `cublas_geqrf_batched_ffi`:
+// a → (reflectors under R, tau)) and orgqr (`lapack_{s,d}orgqr_ffi`,
+// `cusolver_orgqr_ffi`: (a, tau) → Q). One thread per matrix, step by step as
+// the interpreter (eval_linalg.cc) and LAPACK's geqr2 / org2r compute them;
+// the matrix lives in the output (in place over the input when buffer
+// assignment shares them, as the calls' output_to_operand_aliasing asks).
+// Each value is computed in f64 from the stored ones and stored in the
+// element type, so the kernel and the interpreter agree. Real types; complex
+// QR stays a library call. XLA GPU calls cuSOLVER or cuBLAS for these; the
+// matrices JAX programs factor this way are small and batched.
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/ir/custom_calls.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+using Index = std::vector<Value*>;
+
+StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  std::optional<LinalgCall> call;
+  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
+  if (!call || (call->kind != LinalgCall::Kind::kGeqrf && call->kind != LinalgCall::Kind::kOrgqr))
+    return Status::Error(spec.instr->name() + ": the QR emitter needs a geqrf or orgqr call at the kernel root");
+  const Instruction* qr = roots[0];
+  const bool factor = call->kind == LinalgCall::Kind::kGeqrf;
+  auto fail = [&](const std::string& why) {
+    return Status::Error("codegen: " + std::string(factor ? "geqrf" : "orgqr") + " call %" + qr->name() + ": " + why);
+  };
+  const Shape& in = qr->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  const int r = in.rank();
+  const Shape& result = factor ? qr->shape().tuple_shapes()[0] : qr->shape();
+  if (r < 2 || result.dims() != in.dims()) return fail("needs matrices and a result shaped as them");
+  if (!IsFloat(t)) return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
+  RETURN_IF_ERROR(CheckSupportedType(t, qr->name()));
+  const int64_t rows = in.dim(r - 2), cols = in.dim(r - 1);
+  const std::vector<int64_t> batch_shape(in.dims().begin(), in.dims().end() - 2);
+  // tau: min(m, n) values per matrix out of geqrf, k <= n into orgqr.
+  const Shape& tau = factor ? qr->shape().tuple_shapes()[1] : qr->operand(1)->shape();
+  const int64_t k = factor ? std::min(rows, cols) : (tau.rank() >= 1 ? tau.dim(tau.rank() - 1) : -1);
+  std::vector<int64_t> tau_dims = batch_shape;
+  tau_dims.push_back(k);
+  if (tau.element_type() != t || tau.dims() != tau_dims)
+    return fail("needs tau with " + std::string(factor ? "min(m, n)" : "k") + " values of the matrix type per matrix");
+  if (!factor && (cols > rows || k > cols)) return fail("needs m×n matrices with n <= m and k <= n reflectors");
+  std::vector<int64_t> batch_dims;
+  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  const int64_t batches = Product(in, batch_dims);
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  // Where tau is read: geqrf's second output, orgqr's second operand.
+  const int tau_arg = factor ? out + 1 : -1;
+  EmittedKernel kernel;
+  kernel.kind = factor ? "qr" : "qr-q";
+  kernel.dims = LoopLaunchDims(batches, spec.device);
+  MarkKernel(f, kernel.dims.block[0]);
+  llvm::Type* f64 = b.getDoubleTy();
+  auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  Value* acc = EntryAlloca(b, f64, "acc");
+
+  RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
+    Index base(static_cast<size_t>(r));
+    DelinearizeInto(b, batch, in, batch_dims, base);
+    Index batch_index(base.begin(), base.end() - 2);
+    auto at = [&](Value* i, Value* j) {
+      Index idx = base;
+      idx[static_cast<size_t>(r - 2)] = i;
+      idx[static_cast<size_t>(r - 1)] = j;
+      return idx;
+    };
+    auto load = [&](Value* i, Value* j) { return EmitConvert(b, ee.Load(out, at(i, j)), t, PrimitiveType::kF64); };
+    auto store = [&](Value* i, Value* j, Value* v) -> Status {
+      ASSIGN_OR_RETURN(Value * s, EmitConvert(b, v, PrimitiveType::kF64, t));
+      ee.Store(out, at(i, j), s);
+      return Status::Ok();
+    };
+    auto tau_at = [&](Value* i) {
+      Index idx = batch_index;
+      idx.push_back(i);
+      return idx;
+    };
+    // tau(i) as stored, in f64.
+    auto load_tau = [&](Value* i) -> StatusOr<Value*> {
+      if (factor) return EmitConvert(b, ee.Load(tau_arg, tau_at(i)), t, PrimitiveType::kF64);
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, qr, 1, tau_at(i)));
+      ee.ClearCache();
+      return EmitConvert(b, v, t, PrimitiveType::kF64);
+    };
+    // acc = init + Σ_{row in [from, rows)} a(row, i)·a(row, j).
+    auto dot = [&](Value* from, Value* i, Value* j, Value* init) -> Status {
+      b.CreateStore(init, acc);
+      return ForLoop(b, from, I64(b, rows), I64(b, 1), [&](Value* row) -> Status {
+        ASSIGN_OR_RETURN(Value * x, load(row, i));
+        ASSIGN_OR_RETURN(Value * y, load(row, j));
+        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, acc), b.CreateFMul(x, y)), acc);
+        return Status::Ok();
+      });
+    };
+    // a(row, j) -= a(row, i)·tw for row in [from, rows).
+    auto axpy = [&](Value* from, Value* i, Value* j, Value* tw) -> Status {
+      return ForLoop(b, from, I64(b, rows), I64(b, 1), [&](Value* row) -> Status {
+        ASSIGN_OR_RETURN(Value * x, load(row, j));
+        ASSIGN_OR_RETURN(Value * v, load(row, i));
+        return store(row, j, b.CreateFSub(x, b.CreateFMul(v, tw)));
+      });
+    };
+    // The matrix into the output (nothing to do when they share a buffer).
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
+      return ForLoop(b, I64(b, 0), I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, qr, 0, at(i, j)));
+        ee.ClearCache();
+        ee.Store(out, at(i, j), v);
+        return Status::Ok();
+      });
+    }));
+    if (factor) {
+      return ForLoop(b, I64(b, 0), I64(b, k), I64(b, 1), [&](Value* i) -> Status {
+        Value* below = b.CreateAdd(i, I64(b, 1));
+        // The reflector (larfg): tau = 0 where the column below is zero.
+        ASSIGN_OR_RETURN(Value * alpha, load(i, i));
+        RETURN_IF_ERROR(dot(below, i, i, c64(0)));
+        Value* norm2 = b.CreateLoad(f64, acc);
+        Value* reflect = b.CreateFCmpONE(norm2, c64(0));
+        Value* tau_slot = EntryAlloca(b, f64, "tau");
+        b.CreateStore(c64(0), tau_slot);
+        RETURN_IF_ERROR(IfThen(b, reflect, [&]() -> Status {
+          Value* norm = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, b.CreateFAdd(b.CreateFMul(alpha, alpha), norm2));
+          Value* beta = b.CreateFNeg(b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, norm, alpha));
+          b.CreateStore(b.CreateFDiv(b.CreateFSub(beta, alpha), beta), tau_slot);
+          Value* scale = b.CreateFDiv(c64(1), b.CreateFSub(alpha, beta));
+          RETURN_IF_ERROR(ForLoop(b, below, I64(b, rows), I64(b, 1), [&](Value* row) -> Status {
+            ASSIGN_OR_RETURN(Value * x, load(row, i));
+            return store(row, i, b.CreateFMul(x, scale));
+          }));
+          return store(i, i, beta);
+        }));
+        ASSIGN_OR_RETURN(Value * tau_stored, EmitConvert(b, b.CreateLoad(f64, tau_slot), PrimitiveType::kF64, t));
+        ee.Store(tau_arg, tau_at(i), tau_stored);
+        ASSIGN_OR_RETURN(Value * ti, load_tau(i));
+        // H = I - tau·v·vᵀ, v = (1, a(i+1:, i)), on the columns to the right.
+        return IfThen(b, b.CreateFCmpONE(ti, c64(0)), [&]() -> Status {
+          return ForLoop(b, below, I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
+            ASSIGN_OR_RETURN(Value * top, load(i, j));
+            RETURN_IF_ERROR(dot(below, i, j, top));
+            Value* tw = b.CreateFMul(ti, b.CreateLoad(f64, acc));
+            RETURN_IF_ERROR(store(i, j, b.CreateFSub(top, tw)));
+            return axpy(below, i, j, tw);
+          });
+        });
+      });
+    }
+    // orgqr: columns k.. of the identity, then the reflectors from the last.
+    RETURN_IF_ERROR(ForLoop(b, I64(b, k), I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
+      return ForLoop(b, I64(b, 0), I64(b, rows), I64(b, 1), [&](Value* row) -> Status {
+        return store(row, j, b.CreateSelect(b.CreateICmpEQ(row, j), c64(1), c64(0)));
+      });
+    }));
+    return ForLoop(b, I64(b, 0), I64(b, k), I64(b, 1), [&](Value* step) -> Status {
+      Value* i = b.CreateSub(I64(b, k - 1), step);
+      Value* below = b.CreateAdd(i, I64(b, 1));
+      ASSIGN_OR_RETURN(Value * ti, load_tau(i));
+      RETURN_IF_ERROR(IfThen(b, b.CreateICmpSLT(i, I64(b, cols - 1)), [&]() -> Status {
+        RETURN_IF_ERROR(store(i, i, c64(1)));
+        return IfThen(b, b.CreateFCmpONE(ti, c64(0)), [&]() -> Status {
+          return ForLoop(b, below, I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
+            RETURN_IF_ERROR(dot(i, i, j, c64(0)));
+            return axpy(i, i, j, b.CreateFMul(ti, b.CreateLoad(f64, acc)));
+          });
+        });
+      }));
+      RETURN_IF_ERROR(ForLoop(b, below, I64(b, rows), I64(b, 1), [&](Value* row) -> Status {
+        ASSIGN_OR_RETURN(Value * x, load(row, i));
+        return store(row, i, b.CreateFMul(x, b.CreateFNeg(ti)));
+      }));
+      RETURN_IF_ERROR(store(i, i, b.CreateFSub(c64(1), ti)));
+      return ForLoop(b, I64(b, 0), i, I64(b, 1), [&](Value* row) -> Status { return store(row, i, c64(0)); });
+    });
+  }));
+  b.CreateRetVoid();
+  return kernel;
+}
+
+}  // namespace hloscope::codegen
