@@ -4,6 +4,7 @@
 For every program NAME this writes, into OUT (default /tmp/unseen):
   NAME.hlo          jax.jit(f).lower(*args).as_text(dialect="hlo")   (pre-optimization HLO)
   NAME.xla_cpu.hlo  jax.jit(f).lower(*args).compile().as_text()      (XLA CPU's optimized HLO)
+  NAME.cuda.hlo     the same program lowered for CUDA (cuSOLVER calls, `scan` ops), without a GPU
 
 The programs are written for this check (issue 23, acceptance 1) and are deliberately
 different from samples/*.hlo. Each is small (tensors <= ~1e5 elements, loops <= a few
@@ -862,6 +863,14 @@ def lower_one(name, fn, out):
         return hlo.count(" = "), 0, "no data file (not compiled here)"
     low = jf.lower(*args)
     hlo = low.as_text(dialect="hlo")
+    # What a GPU machine's JAX writes (cuSOLVER calls, `scan` for cumsum):
+    # lowered for CUDA without a GPU; compiled nowhere here.
+    try:
+        cuda = jf.trace(*args).lower(lowering_platforms=("cuda",)).as_text(dialect="hlo")
+        with open(os.path.join(out, name + ".cuda.hlo"), "w") as fh:
+            fh.write(cuda)
+    except Exception as e:  # no CUDA plugin: the CPU forms are still written
+        print("  (no CUDA lowering for %s: %s)" % (name, type(e).__name__))
     comp = low.compile().as_text()
     with open(os.path.join(out, name + ".hlo"), "w") as fh:
         fh.write(hlo)

@@ -83,6 +83,105 @@ StatusOr<Literal> Map(Interp& in, const Instruction& instr, Operands ops) {
   return out;
 }
 
+// scan (XLA's HloScanInstruction; JAX's GPU lowering of cumsum, cumprod,
+// cummax, … writes it): operands are the inputs, then num_carries initial
+// carries; to_apply maps (each input's slice at one position along the scan
+// dimension, the carries) to (the outputs' slices …, the new carries …); the
+// result is the output arrays (the slices stacked along the scan dimension),
+// then the final carries, as a tuple unless it is one array. is_reverse walks
+// the dimension from its end.
+StatusOr<Literal> Scan(Interp& in, const Instruction& instr, Operands ops) {
+  const Computation* fn = instr.to_apply();
+  if (!fn) return InstrError(instr, "scan needs to_apply");
+  const RawAttr* carries_attr = instr.FindRaw("num_carries");
+  int64_t carries = -1;
+  if (carries_attr) carries = std::strtoll(carries_attr->value.c_str(), nullptr, 10);
+  if (carries < 0 || carries > static_cast<int64_t>(ops.size()))
+    return InstrError(instr, "scan needs num_carries between 0 and its operand count");
+  if (instr.dimensions().size() != 1) return InstrError(instr, "scan needs one scan dimension (dimensions={d})");
+  const int d = static_cast<int>(instr.dimensions()[0]);
+  const RawAttr* rev = instr.FindRaw("is_reverse");
+  const bool reverse = rev && rev->value == "true";
+  const int64_t inputs = static_cast<int64_t>(ops.size()) - carries;
+  std::vector<Shape> leaves;
+  if (instr.shape().IsTuple()) leaves = instr.shape().tuple_shapes();
+  else leaves = {instr.shape()};
+  const int64_t outputs = static_cast<int64_t>(leaves.size()) - carries;
+  if (outputs < 0) return InstrError(instr, "scan returns fewer values than it has carries");
+  // The scan length and each array's split around the scan dimension.
+  auto split = [&](const Shape& s, int64_t* outer, int64_t* len, int64_t* inner) -> bool {
+    if (!s.IsArray() || d < 0 || d >= s.rank()) return false;
+    *outer = 1;
+    *inner = 1;
+    for (int k = 0; k < d; ++k) *outer *= s.dim(k);
+    for (int k = d + 1; k < s.rank(); ++k) *inner *= s.dim(k);
+    *len = s.dim(d);
+    return true;
+  };
+  int64_t length = -1;
+  for (int64_t k = 0; k < inputs; ++k) {
+    int64_t o = 0, l = 0, i = 0;
+    if (!split(ops[static_cast<size_t>(k)]->shape(), &o, &l, &i))
+      return InstrError(instr, "every scan input needs the scan dimension");
+    if (length >= 0 && l != length) return InstrError(instr, "the scan inputs differ in length");
+    length = l;
+  }
+  for (int64_t k = 0; k < outputs; ++k) {
+    int64_t o = 0, l = 0, i = 0;
+    if (!split(leaves[static_cast<size_t>(k)], &o, &l, &i))
+      return InstrError(instr, "every scan output array needs the scan dimension");
+    if (length >= 0 && l != length) return InstrError(instr, "a scan output differs in length from the inputs");
+    length = l;
+  }
+  if (length < 0) length = 0;
+  auto without_d = [&](const Shape& s) {
+    std::vector<int64_t> dims = s.dims();
+    dims.erase(dims.begin() + d);
+    return Shape(s.element_type(), dims);
+  };
+  std::vector<Literal> out;
+  for (int64_t k = 0; k < outputs; ++k) out.emplace_back(NoLayout(leaves[static_cast<size_t>(k)]));
+  std::vector<Literal> carry;
+  for (int64_t k = 0; k < carries; ++k) carry.push_back(*ops[static_cast<size_t>(inputs + k)]);
+  std::vector<Literal> slices;
+  for (int64_t k = 0; k < inputs; ++k) slices.emplace_back(without_d(ops[static_cast<size_t>(k)]->shape()));
+  for (int64_t step = 0; step < length; ++step) {
+    const int64_t pos = reverse ? length - 1 - step : step;
+    for (int64_t k = 0; k < inputs; ++k) {
+      const Literal& src = *ops[static_cast<size_t>(k)];
+      int64_t o = 0, l = 0, i = 0;
+      split(src.shape(), &o, &l, &i);
+      for (int64_t a = 0; a < o; ++a)
+        for (int64_t b = 0; b < i; ++b) CopyElement(src, (a * l + pos) * i + b, slices[static_cast<size_t>(k)], a * i + b);
+    }
+    std::vector<const Literal*> args;
+    for (const Literal& x : slices) args.push_back(&x);
+    for (const Literal& x : carry) args.push_back(&x);
+    ASSIGN_OR_RETURN(Literal r, RunCalled(in, instr, fn, Operands(args.data(), args.size())));
+    std::vector<Literal> parts;
+    if (r.IsTuple()) parts = std::move(r.tuple_elements());
+    else parts.push_back(std::move(r));
+    if (static_cast<int64_t>(parts.size()) != outputs + carries)
+      return InstrError(instr, "to_apply returns " + std::to_string(parts.size()) + " values where the scan has " +
+                                   std::to_string(outputs) + " outputs and " + std::to_string(carries) + " carries");
+    for (int64_t k = 0; k < outputs; ++k) {
+      Literal& dst = out[static_cast<size_t>(k)];
+      const Literal& part = parts[static_cast<size_t>(k)];
+      int64_t o = 0, l = 0, i = 0;
+      split(dst.shape(), &o, &l, &i);
+      if (part.IsTuple() || part.num_elements() != o * i)
+        return InstrError(instr, "an output slice of to_apply does not fit its output array");
+      for (int64_t a = 0; a < o; ++a)
+        for (int64_t b = 0; b < i; ++b) CopyElement(part, a * i + b, dst, (a * l + pos) * i + b);
+    }
+    for (int64_t k = 0; k < carries; ++k) carry[static_cast<size_t>(k)] = std::move(parts[static_cast<size_t>(outputs + k)]);
+  }
+  std::vector<Literal> all = std::move(out);
+  for (Literal& c : carry) all.push_back(std::move(c));
+  if (!instr.shape().IsTuple()) return std::move(all[0]);
+  return MakeTuple(std::move(all));
+}
+
 StatusOr<Literal> Element(const Instruction& instr, const Literal& t, int64_t i) {
   if (!t.IsTuple() || i < 0 || i >= static_cast<int64_t>(t.tuple_elements().size()))
     return InstrError(instr, "tuple index " + std::to_string(i) + " is out of range for " + t.shape().ToString(false));
@@ -173,6 +272,7 @@ StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops
       if (ops.empty()) break;
       return Conditional(in, instr, ops);
     case Opcode::kMap: return Map(in, instr, ops);
+    case Opcode::kScan: return Scan(in, instr, ops);
     case Opcode::kOptimizationBarrier:
     case Opcode::kDomain:
     case Opcode::kAddDependency:

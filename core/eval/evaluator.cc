@@ -246,6 +246,7 @@ StatusOr<Literal> Interp::Eval(const Instruction& instr, Operands ops) {
     case Opcode::kWhile:
     case Opcode::kConditional:
     case Opcode::kMap:
+    case Opcode::kScan:
     case Opcode::kOptimizationBarrier:
     case Opcode::kDomain:
     case Opcode::kAddDependency:

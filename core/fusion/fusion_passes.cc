@@ -44,22 +44,22 @@ void RegisterFusionPasses(PassRegistry& r) {
   Add(r, [] { return MakeAllReduceContiguousPass(); });
   using S = PipelineStage;
   (void)r.RegisterPipeline({"gpu",
-                            "Today's XLA GPU pipeline, simplified: rng expansion, ragged and block-scaled dots as plain dots (ragged_dot_rewriter, scaled-dot-rewriter), batch normalization as its arithmetic (batchnorm_expander), gathers and scatters without batching dimensions (batched_gather_scatter_normalizer), dots in canonical form (dot_decomposer), simplify, "
+                            "Today's XLA GPU pipeline, simplified: rng expansion, ragged and block-scaled dots as plain dots (ragged_dot_rewriter, scaled-dot-rewriter), cumulative scans as reduce-windows (associative-scan-rewriter), batch normalization as its arithmetic (batchnorm_expander), gathers and scatters without batching dimensions (batched_gather_scatter_normalizer), dots in canonical form (dot_decomposer), simplify, "
                             "all-reduces whose result each device slices to its shard as reduce-scatters (reduce-scatter-creator), convolutions as cuDNN calls (conv-rewriter), GEMM fusion (triton-gemm-rewriter), "
                             "normalization fusion (triton-softmax-rewriter), long reductions split in two (tree-reduction-rewriter), priority fusion, multi-output fusion, "
                             "independent collectives combined (gpu-all-gather-combiner, gpu-all-reduce-combiner, gpu-reduce-scatter-combiner) and combined all-reduces made contiguous (all-reduce-contiguous), then CSE, DCE and "
                             "copy insertion. (Horizontal loop fusion is not in it: XLA GPU 0.12 changed nothing with "
                             "it on any sample; run it by name to see what it would merge.)",
-                            {S::Pass("rng_expander"), S::Pass("ragged_dot_rewriter"), S::Pass("scaled-dot-rewriter"), S::Pass("batchnorm_expander"), S::Pass("batched_gather_scatter_normalizer"), S::Pass("dot_decomposer"), S::Include("simplify"), S::Pass("reduce-scatter-creator"),
+                            {S::Pass("rng_expander"), S::Pass("ragged_dot_rewriter"), S::Pass("scaled-dot-rewriter"), S::Pass("associative-scan-rewriter"), S::Pass("batchnorm_expander"), S::Pass("batched_gather_scatter_normalizer"), S::Pass("dot_decomposer"), S::Include("simplify"), S::Pass("reduce-scatter-creator"),
                              S::Pass("conv-rewriter"), S::Pass("triton-gemm-rewriter"),
                              S::Pass("triton-softmax-rewriter"), S::Pass("tree-reduction-rewriter"), S::Pass("priority_fusion"), S::Pass("multi_output_fusion"),
                              S::Pass("gpu-all-gather-combiner"), S::Pass("gpu-all-reduce-combiner"), S::Pass("gpu-reduce-scatter-combiner"), S::Pass("all-reduce-contiguous"),
                              S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
   (void)r.RegisterPipeline({"gpu-classic",
                             "XLA's older GPU pipeline: rng expansion, ragged and block-scaled dots as plain dots (as every XLA GPU "
-                            "compile now does first), batch normalization expanded, simplify, instruction fusion (without, then with "
+                            "compile now does first), cumulative scans as reduce-windows, batch normalization expanded, simplify, instruction fusion (without, then with "
                             "duplication), fusion merger, multi-output fusion, then CSE, DCE and copy insertion.",
-                            {S::Pass("rng_expander"), S::Pass("ragged_dot_rewriter"), S::Pass("scaled-dot-rewriter"), S::Pass("batchnorm_expander"), S::Include("simplify"), S::Pass("fusion"), S::Pass("fusion_dup"),
+                            {S::Pass("rng_expander"), S::Pass("ragged_dot_rewriter"), S::Pass("scaled-dot-rewriter"), S::Pass("associative-scan-rewriter"), S::Pass("batchnorm_expander"), S::Include("simplify"), S::Pass("fusion"), S::Pass("fusion_dup"),
                              S::Pass("fusion_merger"), S::Pass("multi_output_fusion"),
                              S::FixedPoint("gpu-cleanup", {S::Pass("cse"), S::Pass("dce")}, 4), S::Pass("copy_insertion")}});
 }

@@ -165,7 +165,8 @@ std::string Gen::Run(uint64_t seed) {
     else if (r < 64) Reverse(e);
     else if (r < 67) DynamicSlice(e, false);
     else if (r < 70) DynamicSlice(e, true);
-    else if (r < 79) Reduce(e);
+    else if (r < 78) Reduce(e);
+    else if (r < 79) Scan(e);
     else if (r < 82) Gather(e);
     else if (r < 85) Scatter(e);
     else if (r < 88) Dot(e);

@@ -138,6 +138,7 @@ class Gen {
   bool ScaledDot(Body& b);
   bool BatchNorm(Body& b);
   bool Linalg(Body& b);
+  bool Scan(Body& b);
   bool Convolution(Body& b);
   bool While(Body& b);
   bool Conditional(Body& b);

@@ -352,6 +352,56 @@ bool Gen::DynamicSlice(Body& b, bool update) {
   return true;
 }
 
+// A cumulative scan as JAX 0.12 writes it for GPUs (jnp.cumsum, cummax,
+// cummin, cumprod, logical ones): XLA's `scan` op with one input, one
+// carry started at the combiner's identity, is_associative, now and then
+// reversed, its final carry read now and then. `gpu` rewrites it into a
+// reduce-window (associative-scan-rewriter); the interpreter runs the scan.
+bool Gen::Scan(Body& b) {
+  int a = Pick(b, [](const Val& v) { return !v.dims.empty() && Elements(v.dims) > 0; });
+  if (a < 0) return false;
+  const Val va = b.vals[static_cast<size_t>(a)];
+  const int64_t d = rng_.Range(0, static_cast<int64_t>(va.dims.size()) - 1);
+  const int64_t len = va.dims[static_cast<size_t>(d)];
+  std::string op;
+  if (va.type == T::kPred) {
+    op = rng_.Chance(50) ? "and" : "or";
+  } else {
+    static const char* kOps[] = {"add", "add", "maximum", "minimum", "multiply"};
+    op = kOps[rng_.Range(0, 4)];
+    if (IsLowPrecision(va.type, op, len) || (IsFloat(va.type) && op == "multiply" && len > 4)) op = "maximum";
+  }
+  std::string identity;
+  if (op == "add" || op == "or") identity = va.type == T::kPred ? "false" : "0";
+  else if (op == "multiply" || op == "and") identity = va.type == T::kPred ? "true" : "1";
+  else if (op == "maximum") identity = IsFloat(va.type) ? "-inf" : "-2147483648";
+  else identity = IsFloat(va.type) ? "inf" : "2147483647";
+  Dims slice = va.dims;
+  slice.erase(slice.begin() + d);
+  const std::string ts = TName(va.type);
+  const std::string ss = ShapeStr(va.type, slice, DefaultLayout(slice.size()));
+  const std::string helper = Name("scan_step");
+  const bool swapped = rng_.Chance(50);
+  helpers_.push_back(helper + " {\n  x = " + ss + " parameter(0)\n  c = " + ss + " parameter(1)\n  s = " + ss + " " +
+                     op + (swapped ? "(c, x)" : "(x, c)") + "\n  ROOT t = (" + ss + ", " + ss + ") tuple(s, s)\n}\n");
+  const std::string k = Const(b, va.type, identity);
+  const int init = Emit(b, va.type, slice, DefaultLayout(slice.size()), "broadcast", "broadcast(" + k + "), dimensions={}");
+  const std::string ui = Use(b, init), ua = Use(b, a);
+  const std::string name = Name("scan");
+  b.lines.push_back("  " + name + " = (" + va.Shape() + ", " + ss + ") scan(" + ua + ", " + ui + "), dimensions={" +
+                    std::to_string(d) + "}, num_carries=1" + (rng_.Chance(30) ? ", is_reverse=true" : "") +
+                    ", is_associative=true, to_apply=" + helper);
+  const bool summed = IsFloat(va.type) && op == "add";
+  int o = Emit(b, va.type, va.dims, va.layout, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+  b.vals[static_cast<size_t>(o)].summed |= summed;
+  if (rng_.Chance(30)) {
+    int c = Emit(b, va.type, slice, DefaultLayout(slice.size()), "get-tuple-element",
+                 "get-tuple-element(" + name + "), index=1");
+    b.vals[static_cast<size_t>(c)].summed |= summed;
+  }
+  return true;
+}
+
 bool Gen::Reduce(Body& b) {
   int a = Pick(b, [](const Val& v) { return !v.dims.empty(); });
   if (a < 0) return false;

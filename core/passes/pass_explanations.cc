@@ -238,6 +238,16 @@ constexpr std::array kEntries = {
           "no values, but one launch replaces many. In the graph, look for unrelated small fusions side by side "
           "becoming one node with several outputs (verdict \"merged\"), and the kernel count dropping with the "
           "bytes unchanged."},
+    Entry{"associative-scan-rewriter", false,
+          "Today's JAX lowers cumsum, cumprod, cummax and cummin for GPUs to one scan op: a combiner applied along "
+          "one dimension, each step's combined value both the output at that position and the carry into the "
+          "next. No kernel runs a scan; this pass rewrites the ones that are a running sum, product, maximum or "
+          "minimum (one input, one carry started at the combiner's identity, marked associative) into the "
+          "reduce-window that XLA's CPU lowering writes for the same ops: a window as long as the dimension, "
+          "padded so that output i reduces elements 0 … i (i … n-1 for a reverse scan). XLA GPU's own rewriter "
+          "then splits that window into a tree of 16-element blocks; ours keeps the one window. In the graph, "
+          "look for the scan node becoming a reduce-window, a slice of its last element (the final carry) and a "
+          "tuple."},
     Entry{"rng_expander", false,
           "Rewrites each stateful rng(a, b) into explicit HLO: the module's random state "
           "(rng-get-and-update-state), Philox bits from rng-bit-generator on that state, and elementwise ops that "

@@ -44,7 +44,12 @@ Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruct
 }
 
 Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation* before) {
-  Computation* c = m.AddComputationBefore(std::make_unique<Computation>(m.UniqueComputationName("add")), before);
+  return AddScalarComputation(m, Opcode::kAdd, type, before);
+}
+
+Computation* AddScalarComputation(Module& m, Opcode op, PrimitiveType type, Computation* before) {
+  const std::string base(op == Opcode::kAdd ? "add" : OpcodeName(op));
+  Computation* c = m.AddComputationBefore(std::make_unique<Computation>(m.UniqueComputationName(base)), before);
   const Shape s(type, {});
   Instruction* params[2];
   for (int i = 0; i < 2; ++i) {
@@ -53,10 +58,10 @@ Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation*
     params[i] = c->AddInstruction(std::move(p));
   }
   c->RebuildParameters();
-  auto add = std::make_unique<Instruction>(Opcode::kAdd, s, m.UniqueName("add"));
-  add->AppendOperand(params[0]);
-  add->AppendOperand(params[1]);
-  c->set_root(c->AddInstruction(std::move(add)));
+  auto r = std::make_unique<Instruction>(op, s, m.UniqueName(base));
+  r->AppendOperand(params[0]);
+  r->AppendOperand(params[1]);
+  c->set_root(c->AddInstruction(std::move(r)));
   return c;
 }
 

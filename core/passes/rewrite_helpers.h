@@ -32,6 +32,8 @@ Instruction* AddBroadcastScalar(Computation* comp, Instruction* before, Instruct
 // A new computation (lhs, rhs) -> lhs + rhs of scalars of `type`, placed
 // before `before`: the reducer of the sums an expansion builds.
 Computation* AddScalarAddComputation(Module& m, PrimitiveType type, Computation* before);
+// The same for another binary op (lhs, rhs) -> op(lhs, rhs).
+Computation* AddScalarComputation(Module& m, Opcode op, PrimitiveType type, Computation* before);
 
 // Calls `rewrite(computation, instruction)` on every instruction of every
 // computation (fused ones included) that `pick` accepts, all found before

@@ -29,6 +29,7 @@ void RegisterSimplifyPasses(PassRegistry& r) {
   Register(r, MakeDotDecomposerPass);
   Register(r, MakeBatchedGatherScatterNormalizerPass);
   Register(r, MakeRaggedDotRewriterPass);
+  Register(r, MakeAssociativeScanRewriterPass);
   Register(r, MakeScaledDotRewriterPass);
   Register(r, MakeBatchNormExpanderPass);
   Register(r, MakeWhileLoopSimplifierPass);

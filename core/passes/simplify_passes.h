@@ -26,6 +26,7 @@ std::unique_ptr<Pass> MakeBatchedGatherScatterNormalizerPass();
 // scaled_dot_rewriter.cc): XLA GPU's RaggedDotRewriter and ScaledDotRewriter,
 // ragged and block-scaled dots as plain dots, in `gpu` and `gpu-classic`.
 std::unique_ptr<Pass> MakeRaggedDotRewriterPass();
+std::unique_ptr<Pass> MakeAssociativeScanRewriterPass();
 std::unique_ptr<Pass> MakeScaledDotRewriterPass();
 // batchnorm_expander (batchnorm_expander.cc): XLA's BatchNormExpander, in
 // `gpu` and `gpu-classic`.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One step numbering everywhere (issue 21, item 2): step 0 is the input, pass
 # runs are 1, 2, 3... in execution order, as the GUI's step table shows them.
-# On samples/transformer_block.hlo through gpu, priority_fusion is step 51 for
+# On samples/transformer_block.hlo through gpu, priority_fusion is step 52 for
 # opt --json, explain, export-graph --step, --dump-dir file names and the
 # out-of-range message.
 # Usage: step_numbering.sh HLOSCOPE_CLI SOURCE_DIR
@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 source "$(dirname "$0")/cli_test_lib.sh"
 
-# opt --json: every step carries "step" = its number, 1-based; step 51 is priority_fusion.
+# opt --json: every step carries "step" = its number, 1-based; step 52 is priority_fusion.
 # Also writes the dumps, and picks an instruction priority_fusion decided on for explain.
 expect_rc 0 "opt --json --dump-dir" "$cli" opt "$hlo" --pipeline gpu --json --dump-dir "$tmp/dump"
 cp "$tmp/out" "$tmp/opt.json"
@@ -25,18 +25,18 @@ bad = [k for k, s in enumerate(j["steps"]) if s.get("step") != k + 1]
 if bad:
     print("steps not numbered 1, 2, 3...: first at position %d has step %r" % (bad[0], j["steps"][bad[0]].get("step")), file=sys.stderr)
     sys.exit(1)
-s = j["steps"][50]
-if s["step"] != 51 or s["pass"] != "priority_fusion":
-    print("step 51 is %r (position 50 has step %r)" % (s["pass"], s["step"]), file=sys.stderr)
+s = j["steps"][51]
+if s["step"] != 52 or s["pass"] != "priority_fusion":
+    print("step 52 is %r (position 51 has step %r)" % (s["pass"], s["step"]), file=sys.stderr)
     sys.exit(1)
 fused = [d for d in s.get("decisions", []) if d["verdict"] != "not fused"]
 print(fused[0]["producer"])
 PY
 ) || { echo "FAIL opt --json step numbers"; fail=1; }
 
-# --dump-dir: priority_fusion's file is numbered 0051, every NNNN names a step of that pass.
+# --dump-dir: priority_fusion's file is numbered 0052, every NNNN names a step of that pass.
 ls "$tmp/dump" >"$tmp/dumps"
-expect_text "dump of priority_fusion numbered 0051" '^module_0000\..*\.0051\.gpu\.after_priority_fusion\.txt$' "$tmp/dumps"
+expect_text "dump of priority_fusion numbered 0052" '^module_0000\..*\.0052\.gpu\.after_priority_fusion\.txt$' "$tmp/dumps"
 python3 - "$tmp/opt.json" "$tmp/dumps" <<'PY' || { echo "FAIL dump numbers are not step numbers"; fail=1; }
 import json, re, sys
 steps = json.load(open(sys.argv[1]))["steps"]
@@ -49,24 +49,24 @@ for name in open(sys.argv[2]).read().split():
         sys.exit(1)
 PY
 
-# explain names priority_fusion's decisions as step 51.
+# explain names priority_fusion's decisions as step 52.
 if [ -n "${producer:-}" ]; then
   expect_rc 0 "explain $producer" "$cli" explain "$hlo" --pipeline gpu --instruction "$producer"
-  expect_text "explain numbers priority_fusion as step 51" "^step 51 priority_fusion: " "$tmp/out"
+  expect_text "explain numbers priority_fusion as step 52" "^step 52 priority_fusion: " "$tmp/out"
 fi
 
 labels() { grep -o 'label="[^"]*"' "$1" | sort; }  # node ids are snapshot ids: compare the labels
-# export-graph --step 51 is the module after priority_fusion: the same graph as its dump file's.
-dump27=$(ls "$tmp/dump"/module_0000.*.0051.gpu.after_priority_fusion.txt 2>/dev/null | head -1)
-expect_rc 0 "export-graph --step 51" "$cli" export-graph "$hlo" --pipeline gpu --step 51 --format dot -o "$tmp/s27.dot"
-expect_rc 0 "export-graph --step 50" "$cli" export-graph "$hlo" --pipeline gpu --step 50 --format dot -o "$tmp/s26.dot"
+# export-graph --step 52 is the module after priority_fusion: the same graph as its dump file's.
+dump27=$(ls "$tmp/dump"/module_0000.*.0052.gpu.after_priority_fusion.txt 2>/dev/null | head -1)
+expect_rc 0 "export-graph --step 52" "$cli" export-graph "$hlo" --pipeline gpu --step 52 --format dot -o "$tmp/s27.dot"
+expect_rc 0 "export-graph --step 51" "$cli" export-graph "$hlo" --pipeline gpu --step 51 --format dot -o "$tmp/s26.dot"
 if [ -n "$dump27" ]; then
-  expect_rc 0 "export-graph of the 0051 dump" "$cli" export-graph "$dump27" --step initial --format dot -o "$tmp/d27.dot"
+  expect_rc 0 "export-graph of the 0052 dump" "$cli" export-graph "$dump27" --step initial --format dot -o "$tmp/d27.dot"
   [ "$(labels "$tmp/s27.dot")" = "$(labels "$tmp/d27.dot")" ] ||
-    { echo "FAIL export-graph --step 51 differs from the graph of $(basename "$dump27")";
+    { echo "FAIL export-graph --step 52 differs from the graph of $(basename "$dump27")";
       diff <(labels "$tmp/s27.dot") <(labels "$tmp/d27.dot") | head -10; fail=1; }
 fi
-[ "$(labels "$tmp/s26.dot")" = "$(labels "$tmp/s27.dot")" ] && { echo "FAIL export-graph --step 51 and 50 draw the same module"; fail=1; }
+[ "$(labels "$tmp/s26.dot")" = "$(labels "$tmp/s27.dot")" ] && { echo "FAIL export-graph --step 52 and 51 draw the same module"; fail=1; }
 
 # Step 0 is the input; the last step number is accepted; one past it is refused, naming the range.
 expect_rc 0 "export-graph --step 0" "$cli" export-graph "$hlo" --step 0 --format dot -o "$tmp/s0.dot"

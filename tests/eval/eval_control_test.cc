@@ -235,5 +235,39 @@ ENTRY e {
   EXPECT_EQ(Ints(r.tuple_elements()[1].tuple_elements()[0]), (std::vector<int64_t>{2}));
 }
 
+// scan, XLA's op (JAX 0.12 writes it for cumsum on GPUs), with a combiner
+// that is not associative, so the order shows: c' = 2c + x, output c'.
+// [1, 2, 3] from 0: 1, 4, 11, carry 11; reversed: 3, 8, 17 at positions
+// 2, 1, 0, carry 17. Rows scan independently along dimension 1.
+TEST(EvalControl, ScanCarriesInOrderAndInReverse) {
+  auto hlo = [](bool reverse) {
+    return std::string(R"(HloModule t
+step {
+  x = f32[2]{0} parameter(0)
+  c = f32[2]{0} parameter(1)
+  two = f32[] constant(2)
+  twos = f32[2]{0} broadcast(two), dimensions={}
+  d = f32[2]{0} multiply(c, twos)
+  n = f32[2]{0} add(d, x)
+  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(n, n)
+}
+ENTRY e {
+  a = f32[2,3]{1,0} parameter(0)
+  z = f32[] constant(0)
+  init = f32[2]{0} broadcast(z), dimensions={}
+  ROOT s = (f32[2,3]{1,0}, f32[2]{0}) scan(a, init), dimensions={1}, num_carries=1)") +
+           (reverse ? ", is_reverse=true" : "") + R"(, to_apply=step
+})";
+  };
+  Literal f = MustRun(hlo(false), {Lit("f32[2,3]", {1, 2, 3, 0, 1, 0})});
+  ASSERT_TRUE(f.IsTuple());
+  EXPECT_EQ(Vals(f.tuple_elements()[0]), (std::vector<double>{1, 4, 11, 0, 1, 2}));
+  EXPECT_EQ(Vals(f.tuple_elements()[1]), (std::vector<double>{11, 2}));
+  Literal r = MustRun(hlo(true), {Lit("f32[2,3]", {1, 2, 3, 0, 1, 0})});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_EQ(Vals(r.tuple_elements()[0]), (std::vector<double>{17, 8, 3, 2, 1, 0}));
+  EXPECT_EQ(Vals(r.tuple_elements()[1]), (std::vector<double>{17, 2}));
+}
+
 }  // namespace
 }  // namespace hloscope::testing

@@ -121,17 +121,17 @@ TEST_F(ReportTest, JsonHasSchemaFields) {
   EXPECT_GE(d["memory"]["peak_bytes"].get<int64_t>(), d["memory"]["lower_bound_bytes"].get<int64_t>());
   EXPECT_GT(d["graphs"]["before"]["nodes"].get<int64_t>(), d["graphs"]["after"]["nodes"].get<int64_t>());
   // Steps are numbered 1, 2, 3... (step 0 is the input), as --step, explain and the GUI number them:
-  // priority_fusion is step 51 of gpu on the transformer block, and decisions carry that number.
+  // priority_fusion is step 52 of gpu on the transformer block, and decisions carry that number.
   for (size_t k = 0; k < d["steps"].size(); ++k) {
     EXPECT_EQ(d["steps"][k]["index"], k + 1);
     EXPECT_EQ(d["steps"][k]["step"], k + 1);
   }
-  ASSERT_GT(d["steps"].size(), 51u);
-  EXPECT_EQ(d["steps"][50]["pass"], "priority_fusion");
+  ASSERT_GT(d["steps"].size(), 52u);
+  EXPECT_EQ(d["steps"][51]["pass"], "priority_fusion");
   bool priority_decision = false;
   for (const auto& x : d["decisions"])
     if (x["pass"] == "priority_fusion") {
-      EXPECT_EQ(x["step"], 51) << x.dump();
+      EXPECT_EQ(x["step"], 52) << x.dump();
       priority_decision = true;
     }
   EXPECT_TRUE(priority_decision);

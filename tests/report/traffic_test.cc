@@ -73,7 +73,7 @@ TEST(TrafficTest, PriorityFusionCutsTheTraffic) {
   for (size_t i = 1; i < s.size(); ++i)
     if (s[i].pass == "priority_fusion") k = i;
   ASSERT_GT(k, 0u) << "no priority_fusion step";
-  EXPECT_EQ(s[k].step, 51);  // docs/gui.md: priority_fusion is step 51 of gpu on this sample
+  EXPECT_EQ(s[k].step, 52);  // docs/gui.md: priority_fusion is step 52 of gpu on this sample
   EXPECT_LT(s[k].bytes(), s[k - 1].bytes());
   EXPECT_LT(s[k].bytes_read, s[k - 1].bytes_read);
   EXPECT_LT(s[k].bytes_written, s[k - 1].bytes_written);

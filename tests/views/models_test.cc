@@ -57,7 +57,7 @@ TEST(StepsModelTest, HideNoOpsKeepsOnlyChangedSteps) {
 
 // The first column is the step number the CLI takes (export-graph --step N,
 // explain's "step N", opt --json "step", reports, --dump-dir's NNNN): 0 is
-// the input, 1, 2, 3... the pass runs; priority_fusion is step 51 of gpu on
+// the input, 1, 2, 3... the pass runs; priority_fusion is step 52 of gpu on
 // the transformer block. Hiding no-op steps keeps the numbers.
 TEST(StepsModelTest, FirstColumnIsTheCliStepNumber) {
   auto run = GpuRun();
@@ -68,17 +68,17 @@ TEST(StepsModelTest, FirstColumnIsTheCliStepNumber) {
     EXPECT_EQ(run->step(r).index, r);
   }
   EXPECT_EQ(model.data(model.index(0, StepsModel::kPass)).toString(), "input");
-  ASSERT_GT(model.rowCount(), 51);
-  EXPECT_EQ(model.data(model.index(51, StepsModel::kPass)).toString(), "priority_fusion");
-  EXPECT_EQ(model.data(model.index(51, StepsModel::kIndex)).toString(), "51");
+  ASSERT_GT(model.rowCount(), 52);
+  EXPECT_EQ(model.data(model.index(52, StepsModel::kPass)).toString(), "priority_fusion");
+  EXPECT_EQ(model.data(model.index(52, StepsModel::kIndex)).toString(), "52");
   ChangedStepsFilter filter;
   filter.setSourceModel(&model);
   filter.setHideNoOps(true);
   int seen = 0;
   for (int r = 0; r < filter.rowCount(); ++r)
     if (filter.data(filter.index(r, StepsModel::kPass)).toString() == "priority_fusion") {
-      EXPECT_LT(r, 51);  // rows above it were hidden...
-      EXPECT_EQ(filter.data(filter.index(r, StepsModel::kIndex)).toInt(), 51);  // ...its number stays
+      EXPECT_LT(r, 52);  // rows above it were hidden...
+      EXPECT_EQ(filter.data(filter.index(r, StepsModel::kIndex)).toInt(), 52);  // ...its number stays
       ++seen;
     }
   EXPECT_EQ(seen, 1);
