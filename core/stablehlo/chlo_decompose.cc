@@ -17,6 +17,28 @@ Status Converter::ConvertChlo(const Op& op, Scope& s, const std::vector<Instruct
       return Status::Ok();
     }
   }
+  if (n == "scan") {
+    // chlo.scan(inputs) inits (carries) dimension=d {region}: HLO's scan op
+    // (what XLA's importer writes; the region returns the outputs' slices,
+    // then the new carries).
+    const Attr* carries = op.FindAttr("num_carries");
+    const Attr* dim = op.FindAttr("dimension");
+    if (!carries || !dim || dim->kind != Attr::kInt) return Error("chlo.scan needs inits (...) and dimension = N");
+    if (op.regions.size() != 1) return Error("chlo.scan needs one region");
+    ASSIGN_OR_RETURN(Computation * body, ConvertRegion(*op.regions[0], &s, "scan_body", false, &op));
+    Instruction* i = Add(s, Opcode::kScan, out, in, &op);
+    i->set_dimensions({dim->i});
+    i->SetRaw("num_carries", std::to_string(carries->i));
+    auto flag = [&](const char* name) {
+      const Attr* a = op.FindAttr(name);
+      return a && (((a->kind == Attr::kBool || a->kind == Attr::kInt) && a->i != 0) || a->raw == "true");
+    };
+    if (flag("is_reverse")) i->SetRaw("is_reverse", "true");
+    if (flag("is_associative")) i->SetRaw("is_associative", "true");
+    i->SetCalled("to_apply", body);
+    *result = i;
+    return Status::Ok();
+  }
   if (n == "top_k" && in.size() == 1) {  // HLO's topk(x), k=K, largest=true
     const Attr* k = op.FindAttr("k");
     if (!k || k->kind != Attr::kInt) return Error("chlo.top_k needs k = N");

@@ -33,14 +33,23 @@ class Converter {
     std::map<std::string, Instruction*> vals;
     std::vector<Instruction*> check_values;  // entry only, in checks mode
     bool is_entry = false;
+    // A branch of if / case: the values of enclosing scopes it reads become
+    // elements of its tuple parameter (after `capture_base` block args), and
+    // the conditional passes them as the branch's operand, as XLA's importer
+    // does. `captured` are those values in the parent scope, in order.
+    Instruction* capture_param = nullptr;
+    int capture_base = 0;
+    std::vector<Instruction*> captured;
   };
 
   StatusOr<Instruction*> Lookup(Scope& s, const Value& v);
   Instruction* Add(Scope& s, Opcode op, Shape shape, const std::vector<Instruction*>& operands, const Op* src);
   // A computation from a region; block args become parameters (or, with
   // `tuple_param`, elements of one tuple parameter).
+  // With `captured`, enclosing values the region reads become elements of
+  // its tuple parameter, listed (in the parent scope) in `captured`.
   StatusOr<Computation*> ConvertRegion(const Region& r, Scope* parent, const std::string& name, bool tuple_param,
-                                       const Op* src);
+                                       const Op* src, std::vector<Instruction*>* captured = nullptr);
   Status ConvertOps(const Block& b, Scope& s, std::vector<Instruction*>* returned);
   Status ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* returned);
   Status ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruction*>* results, bool* handled);

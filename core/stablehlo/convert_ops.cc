@@ -622,7 +622,77 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     *result = i;
     return Status::Ok();
   }
-  if (name == "custom_call") return Unsupported("custom_call @" + op.callee);
+  if (name == "custom_call") {
+    auto LayoutOf = [](std::vector<int64_t> m2m) {
+      Layout l;
+      l.minor_to_major = std::move(m2m);
+      return l;
+    };
+    // A library call as XLA imports it (JAX's cuSOLVER / LAPACK calls, which
+    // the interpreter and kernels implement; others stay custom-call thunks):
+    // the target, a dictionary backend config (typed FFI), result layouts and
+    // the result-operand aliasing.
+    if (op.callee.empty()) return Error("custom_call without a target");
+    std::vector<Shape*> leaves;
+    if (out.IsTuple()) {
+      for (Shape& t : out.mutable_tuple_shapes()) leaves.push_back(&t);
+    } else {
+      leaves.push_back(&out);
+    }
+    if (const Attr* rl = AnyAttr(op, {"result_layouts"}); rl && rl->kind == Attr::kList && rl->items.size() == leaves.size())
+      for (size_t k = 0; k < leaves.size(); ++k) {
+        std::vector<int64_t> m2m;
+        if (rl->items[k].Ints(&m2m) && static_cast<int>(m2m.size()) == leaves[k]->rank() && leaves[k]->IsArray())
+          leaves[k]->set_layout(LayoutOf(m2m));
+      }
+    Instruction* i = c.Add(s, Opcode::kCustomCall, out, in, &op);
+    i->attrs().custom_call_target = op.callee;
+    i->attrs().mark(::hloscope::Attr::kCustomCallTarget);
+    const Attr* dict = AnyAttr(op, {"mhlo.backend_config"});
+    if (dict && dict->kind == Attr::kDict) {
+      // The dictionary as XLA prints it: {diag = 78 : ui8, side = 76 : ui8} (LAPACK's
+      // trsm options, cuSOLVER's potrf `lower = true`).
+      std::string text = "{";
+      for (const auto& [key, v] : dict->fields) {
+        std::string value = v.raw;
+        if (value.empty()) {
+          if (v.kind == Attr::kInt) value = std::to_string(v.i);
+          else if (v.kind == Attr::kBool) value = v.i ? "true" : "false";
+          else if (v.kind == Attr::kString) value = QuoteString(v.s);
+          else value = v.s;
+        }
+        text += (text.size() > 1 ? ", " : "") + key + " = " + value;
+      }
+      i->SetRaw("api_version", "API_VERSION_TYPED_FFI");
+      i->SetRaw("backend_config", text + "}");
+    } else if (const Attr* bc = AnyAttr(op, {"backend_config"}); bc && bc->kind == Attr::kString && !bc->s.empty()) {
+      i->SetRaw("backend_config", QuoteString(bc->s));
+    }
+    if (const Attr* al = AnyAttr(op, {"output_operand_aliases"}); al && al->kind == Attr::kList && !al->items.empty()) {
+      std::string text = "{";
+      for (const Attr& a : al->items) {
+        std::vector<int64_t> out_idx, operand_idx;
+        const Attr* o = a.Field("output_tuple_indices");
+        const Attr* k = a.Field("operand_index");
+        const Attr* t = a.Field("operand_tuple_indices");
+        if (!k || k->kind != Attr::kInt) continue;
+        if (o) o->Ints(&out_idx);
+        if (t) t->Ints(&operand_idx);
+        auto braced = [](const std::vector<int64_t>& v) {
+          std::string b = "{";
+          for (size_t n = 0; n < v.size(); ++n) b += (n ? "," : "") + std::to_string(v[n]);
+          return b + "}";
+        };
+        text += (text.size() > 1 ? ", " : "") + braced(out_idx) + ": (" + std::to_string(k->i) + ", " +
+                braced(operand_idx) + ")";
+      }
+      if (text.size() > 1) i->SetRaw("output_to_operand_aliasing", text + "}");
+    }
+    if (const Attr* se = AnyAttr(op, {"has_side_effect"}); se && se->kind == Attr::kBool && se->i != 0)
+      i->SetRaw("custom_call_has_side_effect", "true");
+    *result = i;
+    return Status::Ok();
+  }
   if (name == "uniform_quantize" || name == "uniform_dequantize") return Unsupported("quantized op " + op.name);
   return Unsupported("op " + op.name);
 }

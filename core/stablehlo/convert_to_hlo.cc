@@ -80,7 +80,19 @@ StatusOr<Instruction*> Converter::Lookup(Scope& s, const Value& v) {
       s.vals[v.name] = c;
       return c;
     }
-    return Unsupported("implicit capture of %" + v.name + " in a region");
+    if (!s.capture_param) return Unsupported("implicit capture of %" + v.name + " in a region");
+    // Read from the enclosing scope (capturing it there too when that is a
+    // branch), passed in through the branch's tuple parameter.
+    ASSIGN_OR_RETURN(Instruction * outer, Lookup(*s.parent, v));
+    const int64_t index = s.capture_base + static_cast<int64_t>(s.captured.size());
+    s.captured.push_back(outer);
+    Shape& param_shape = *s.capture_param->mutable_shape();
+    param_shape.mutable_tuple_shapes().push_back(outer->shape());
+    Instruction* g = Add(s, Opcode::kGetTupleElement, outer->shape(), {s.capture_param}, nullptr);
+    g->attrs().index = index;
+    g->attrs().mark(::hloscope::Attr::kIndex);
+    s.vals[v.name] = g;
+    return g;
   }
   return Error(ast_.file + ":" + std::to_string(v.pos.line) + ":" + std::to_string(v.pos.col) +
                ": error: use of undefined value %" + v.name);
@@ -104,7 +116,7 @@ Status Converter::BindResults(const Op& op, Scope& s, Instruction* result) {
 }
 
 StatusOr<Computation*> Converter::ConvertRegion(const Region& r, Scope* parent, const std::string& name,
-                                                bool tuple_param, const Op* src) {
+                                                bool tuple_param, const Op* src, std::vector<Instruction*>* captured) {
   if (r.blocks.size() != 1) return Unsupported("region with " + std::to_string(r.blocks.size()) + " blocks");
   const Block& b = r.blocks[0];
   auto comp = std::make_unique<Computation>(m_->UniqueComputationName(name));
@@ -121,6 +133,10 @@ StatusOr<Computation*> Converter::ConvertRegion(const Region& r, Scope* parent, 
     auto p = std::make_unique<Instruction>(Opcode::kParameter, Shape::Tuple(arg_shapes), m_->UniqueName("param"));
     p->set_parameter_number(0);
     Instruction* pi = comp->AddInstruction(std::move(p));
+    if (captured) {
+      s.capture_param = pi;
+      s.capture_base = static_cast<int>(b.args.size());
+    }
     for (size_t i = 0; i < b.args.size(); ++i) {
       Instruction* g = Add(s, Opcode::kGetTupleElement, arg_shapes[i], {pi}, src);
       g->attrs().index = static_cast<int64_t>(i);
@@ -136,6 +152,7 @@ StatusOr<Computation*> Converter::ConvertRegion(const Region& r, Scope* parent, 
   }
   std::vector<Instruction*> ret;
   RETURN_IF_ERROR(ConvertOps(b, s, &ret));
+  if (captured) *captured = s.captured;
   if (ret.size() == 1) {
     comp->set_root(ret[0]);
   } else {
@@ -359,16 +376,25 @@ Status Converter::ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruc
     }
     return Status::Ok();
   }
-  // if / case: branches take an empty tuple.
+  // if / case: each branch takes a tuple of the enclosing values it reads (empty when none).
   if (in.size() != 1) return Error(Where(op) + n + ": expected one operand");
+  // (Values of the enclosing scopes a branch reads come in through it.)
   std::vector<Computation*> branches;
+  std::vector<std::vector<Instruction*>> captures;
   for (size_t i = 0; i < op.regions.size(); ++i) {
-    ASSIGN_OR_RETURN(Computation * b, ConvertRegion(*op.regions[i], &s, n == "stablehlo.if" ? "if_branch" : "case_branch", true, &op));
+    std::vector<Instruction*> captured;
+    ASSIGN_OR_RETURN(Computation * b, ConvertRegion(*op.regions[i], &s, n == "stablehlo.if" ? "if_branch" : "case_branch",
+                                                    true, &op, &captured));
     branches.push_back(b);
+    captures.push_back(std::move(captured));
   }
   if (branches.empty()) return Error(Where(op) + n + ": no branches");
   std::vector<Instruction*> ops{in[0]};
-  for (size_t i = 0; i < branches.size(); ++i) ops.push_back(Add(s, Opcode::kTuple, Shape::Tuple({}), {}, &op));
+  for (size_t i = 0; i < branches.size(); ++i) {
+    std::vector<Shape> shapes;
+    for (Instruction* c : captures[i]) shapes.push_back(c->shape());
+    ops.push_back(Add(s, Opcode::kTuple, Shape::Tuple(shapes), captures[i], &op));
+  }
   Instruction* c = Add(s, Opcode::kConditional, branches[0]->root()->shape(), ops, &op);
   if (n == "stablehlo.if") {
     if (branches.size() != 2) return Error(Where(op) + "if needs two regions");

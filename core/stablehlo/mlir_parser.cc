@@ -309,6 +309,7 @@ StatusOr<Op> Parser::ParseOp() {
   if (op.name == "call") op.name = "func.call";
   if (op.name == "stablehlo.reduce" && lex_.Peek().text == "(") return ParsePrettyReduce(std::move(op));
   if (op.name == "stablehlo.while" && lex_.Peek().text == "(") return ParsePrettyWhile(std::move(op));
+  if (op.name == "chlo.scan" && lex_.Peek().text == "(") return ParsePrettyScan(std::move(op));
   int line = name.pos.line;
   // Pretty form: items up to ':' (or the end of the line).
   while (true) {
@@ -588,6 +589,46 @@ StatusOr<Op> Parser::ParsePrettyWhile(Op op) {
   RETURN_IF_ERROR(ParseRegion(b.get(), &args));
   op.regions.push_back(std::move(c));
   op.regions.push_back(std::move(b));
+  RETURN_IF_ERROR(ParseTrailingLoc(&op.loc));
+  return op;
+}
+
+// chlo.scan(%inputs...) inits (%carries...) dimension=D [attributes {...}]
+// {^bb0(%x: T, %c: T): ... stablehlo.return ...} : (types) -> (types), as
+// JAX 0.12 writes cumsum for GPUs.
+StatusOr<Op> Parser::ParsePrettyScan(Op op) {
+  auto values = [&]() -> Status {
+    RETURN_IF_ERROR(Expect("("));
+    if (Accept(")")) return Status::Ok();
+    do {
+      Token v = lex_.Next();
+      if (v.kind != Token::kValue) return Err(v, "expected an SSA value, got '" + v.text + "'");
+      op.operands.push_back({v.text, v.pos});
+    } while (Accept(","));
+    return Expect(")");
+  };
+  RETURN_IF_ERROR(values());
+  const size_t inputs = op.operands.size();
+  RETURN_IF_ERROR(Expect("inits"));
+  RETURN_IF_ERROR(values());
+  Attr carries;
+  carries.kind = Attr::kInt;
+  carries.i = static_cast<int64_t>(op.operands.size() - inputs);
+  op.attrs.push_back({"num_carries", carries});
+  RETURN_IF_ERROR(Expect("dimension"));
+  RETURN_IF_ERROR(Expect("="));
+  ASSIGN_OR_RETURN(Attr d, ParseAttrValue(false));
+  op.attrs.push_back({"dimension", std::move(d)});
+  if (lex_.Peek().text == "attributes") {
+    lex_.Next();
+    RETURN_IF_ERROR(Expect("{"));
+    RETURN_IF_ERROR(ParseDictBody(&op.attrs, "}"));
+  }
+  auto r = std::make_unique<Region>();
+  RETURN_IF_ERROR(ParseRegion(r.get()));
+  op.regions.push_back(std::move(r));
+  RETURN_IF_ERROR(Expect(":"));
+  RETURN_IF_ERROR(ParseOpTypes(&op, true));
   RETURN_IF_ERROR(ParseTrailingLoc(&op.loc));
   return op;
 }

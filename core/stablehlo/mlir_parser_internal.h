@@ -54,6 +54,7 @@ class Parser {
   StatusOr<Op> ParseOp();
   StatusOr<Op> ParsePrettyReduce(Op op);
   StatusOr<Op> ParsePrettyWhile(Op op);
+  StatusOr<Op> ParsePrettyScan(Op op);
 
   // Types and attribute values (mlir_parser_types_attrs.cc).
   StatusOr<Type> ParseType();

@@ -61,5 +61,115 @@ TEST(LoadModuleFile, ChloRaggedDotBecomesHloRaggedDot) {
     EXPECT_EQ(out->GetDouble(row * 3), row < 2 ? 4 : row < 5 ? 8 : 0) << "row " << row;
 }
 
+// What JAX 0.12 writes for jnp.cumsum lowered for GPUs: chlo.scan, which
+// becomes HLO's scan (one input, one carry started at 0, the combined value
+// both the output slice and the next carry) and evaluates as a running sum.
+TEST(LoadModuleFile, ChloScanBecomesHloScan) {
+  const char* text = R"(module @jit_cumsum attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x4xf32>) -> (tensor<2x4xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2xf32>
+    %1:2 = chlo.scan(%arg0) inits (%0) dimension=1  attributes {is_associative = true, is_reverse = false} {
+    ^bb0(%input: tensor<2xf32>, %carry: tensor<2xf32>):
+      %2 = stablehlo.add %input, %carry : tensor<2xf32>
+      stablehlo.return %2, %2 : tensor<2xf32>, tensor<2xf32>
+    } : (tensor<2x4xf32>, tensor<2xf32>) -> (tensor<2x4xf32>, tensor<2xf32>)
+    return %1#0 : tensor<2x4xf32>
+  }
+}
+)";
+  auto ast = mlir::ParseMlir(text, "cumsum.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto converted = mlir::ConvertToHlo(*ast);
+  ASSERT_TRUE(converted.ok()) << converted.status().message();
+  const Instruction* scan = nullptr;
+  for (const auto& i : converted->module->entry()->instructions())
+    if (i->opcode() == Opcode::kScan) scan = i.get();
+  ASSERT_NE(scan, nullptr);
+  EXPECT_EQ(scan->dimensions(), (std::vector<int64_t>{1}));
+  ASSERT_NE(scan->FindRaw("num_carries"), nullptr);
+  EXPECT_EQ(scan->FindRaw("num_carries")->value, "1");
+  ASSERT_NE(scan->FindRaw("is_associative"), nullptr);
+  EXPECT_EQ(scan->FindRaw("is_reverse"), nullptr);
+  std::vector<Literal> args;
+  args.emplace_back(converted->module->entry()->parameters()[0]->shape());
+  for (int64_t i = 0; i < 8; ++i) args[0].SetDouble(i, static_cast<double>(i + 1));
+  auto out = EvaluateModule(*converted->module, args);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  const std::vector<double> want = {1, 3, 6, 10, 5, 11, 18, 26};
+  for (int64_t i = 0; i < 8; ++i) EXPECT_EQ(out->GetDouble(i), want[static_cast<size_t>(i)]) << i;
+}
+
+// JAX's library calls in StableHLO: stablehlo.custom_call with a dictionary
+// backend config (typed FFI) keeps its options, so LAPACK's trsm solves with
+// the triangle and transposition it names: here uplo = U, trans_x = T (85,
+// 84), [[2, 1], [0, 4]]ᵀ x = [2, 9] → x = [1, 2].
+TEST(LoadModuleFile, CustomCallKeepsItsTypedFfiOptions) {
+  const char* text = R"(module @jit_solve attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x2xf32>, %arg1: tensor<2x1xf32>) -> (tensor<2x1xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.custom_call @lapack_strsm_ffi(%arg0, %arg1) {mhlo.backend_config = {diag = 78 : ui8, side = 76 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 1, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+    return %0 : tensor<2x1xf32>
+  }
+}
+)";
+  auto ast = mlir::ParseMlir(text, "trsm.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto converted = mlir::ConvertToHlo(*ast);
+  ASSERT_TRUE(converted.ok()) << converted.status().message();
+  const Instruction* call = converted->module->entry()->root();
+  ASSERT_EQ(call->opcode(), Opcode::kCustomCall);
+  EXPECT_EQ(call->attrs().custom_call_target, "lapack_strsm_ffi");
+  ASSERT_NE(call->FindRaw("output_to_operand_aliasing"), nullptr);
+  EXPECT_EQ(call->FindRaw("output_to_operand_aliasing")->value, "{{}: (1, {})}");
+  ASSERT_TRUE(call->shape().has_layout());
+  EXPECT_EQ(call->shape().layout().minor_to_major, (std::vector<int64_t>{0, 1}));
+  std::vector<Literal> args;
+  for (const Instruction* p : converted->module->entry()->parameters()) args.emplace_back(p->shape());
+  const double a[] = {2, 1, 0, 4}, b[] = {2, 9};
+  for (int64_t i = 0; i < 4; ++i) args[0].SetDouble(i, a[i]);
+  for (int64_t i = 0; i < 2; ++i) args[1].SetDouble(i, b[i]);
+  auto out = EvaluateModule(*converted->module, args);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->GetDouble(0), 1);
+  EXPECT_EQ(out->GetDouble(1), 2);
+}
+
+// A case branch that reads a value of the function around it (JAX 0.12's
+// GPU lowering of a switch does): the value comes in through the branch's
+// tuple parameter, as XLA's importer passes it.
+TEST(LoadModuleFile, CaseBranchesReadEnclosingValues) {
+  const char* text = R"(module @jit_switch attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<i32>, %arg1: tensor<3xf32>) -> (tensor<3xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.negate %arg1 : tensor<3xf32>
+    %1 = "stablehlo.case"(%arg0) ({
+      %2 = stablehlo.add %arg1, %0 : tensor<3xf32>
+      stablehlo.return %2 : tensor<3xf32>
+    }, {
+      stablehlo.return %arg1 : tensor<3xf32>
+    }) : (tensor<i32>) -> tensor<3xf32>
+    return %1 : tensor<3xf32>
+  }
+}
+)";
+  auto ast = mlir::ParseMlir(text, "switch.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto converted = mlir::ConvertToHlo(*ast);
+  ASSERT_TRUE(converted.ok()) << converted.status().message();
+  const Instruction* cond = converted->module->entry()->root();
+  ASSERT_EQ(cond->opcode(), Opcode::kConditional);
+  ASSERT_EQ(cond->operand_count(), 3);
+  EXPECT_EQ(cond->operand(1)->shape().tuple_size(), 2);  // %arg1 and %0
+  EXPECT_EQ(cond->operand(2)->shape().tuple_size(), 1);  // %arg1
+  for (int branch : {0, 1}) {
+    std::vector<Literal> args;
+    for (const Instruction* p : converted->module->entry()->parameters()) args.emplace_back(p->shape());
+    args[0].SetInt(0, branch);
+    for (int64_t i = 0; i < 3; ++i) args[1].SetDouble(i, static_cast<double>(i + 1));
+    auto out = EvaluateModule(*converted->module, args);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(out->GetDouble(i), branch == 0 ? 0.0 : static_cast<double>(i + 1));
+  }
+}
+
 }  // namespace
 }  // namespace hloscope
