@@ -61,6 +61,18 @@ StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops) {
   const int64_t batches = Product(b.shape().dims(), 0, r - 2);
   Literal out(NoLayout(b.shape()));
   std::vector<C> op(m * m), x(rows * cols);
+  // Real matrices divide as reals: std::complex's division rescales (a·c)/(c·c)
+  // and can differ from a/c in the last bit, which a compare of the result then
+  // turns into a different branch than the kernel's (diffuzz seed 20272096).
+  const bool complex = IsComplex(b.shape().element_type());
+  auto Divide = [complex](C n, C d) { return complex ? n / d : C(n.real() / d.real()); };
+  // Each unknown is stored in the element type as it is solved, and later
+  // steps read it as stored, as the kernel (which keeps x in its output) does:
+  // an f32 solve kept in double here differed from the kernel by an ulp.
+  auto Round = [&out](int64_t e, C v) {
+    out.SetComplex(e, v);
+    return out.GetComplex(e);
+  };
   for (int64_t bt = 0; bt < batches; ++bt) {
     // op(tri(a)) as a dense m×m matrix.
     for (int64_t i = 0; i < m; ++i) {
@@ -84,7 +96,7 @@ StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops) {
             if (k == i || (op_lower ? k > i : k < i)) continue;
             s -= op[i * m + k] * x[k * cols + c];
           }
-          x[i * cols + c] = s / op[i * m + i];
+          x[i * cols + c] = Round(bt * rows * cols + i * cols + c, Divide(s, op[i * m + i]));
         }
       }
     } else {  // X · op = B, X is rows×m: column j depends on the columns solved before it.
@@ -96,7 +108,7 @@ StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops) {
             if (k == j || (op_lower ? k < j : k > j)) continue;
             s -= x[rr * cols + k] * op[k * m + j];
           }
-          x[rr * cols + j] = s / op[j * m + j];
+          x[rr * cols + j] = Round(bt * rows * cols + rr * cols + j, Divide(s, op[j * m + j]));
         }
       }
     }
