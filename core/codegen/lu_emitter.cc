@@ -18,6 +18,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/codegen/matrix_kernel.h"
 #include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
@@ -70,32 +71,12 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
   Value* first_zero = EntryAlloca(b, i64, "first_zero");
 
   RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
-    Index base(static_cast<size_t>(r));
-    DelinearizeInto(b, batch, in, batch_dims, base);
-    Index batch_index(base.begin(), base.end() - 2);
-    auto at = [&](Value* i, Value* j) {
-      Index idx = base;
-      idx[static_cast<size_t>(r - 2)] = i;
-      idx[static_cast<size_t>(r - 1)] = j;
-      return idx;
-    };
-    auto load = [&](Value* i, Value* j) { return EmitConvert(b, ee.Load(out, at(i, j)), t, PrimitiveType::kF64); };
-    auto store = [&](Value* i, Value* j, Value* v) -> Status {
-      ASSIGN_OR_RETURN(Value * s, EmitConvert(b, v, PrimitiveType::kF64, t));
-      ee.Store(out, at(i, j), s);
-      return Status::Ok();
-    };
+    OutputMatrix a(b, ee, out, t, in, batch);
+    auto at = [&](Value* i, Value* j) { return a.At(i, j); };
+    auto load = [&](Value* i, Value* j) { return a.Load(i, j); };
+    auto store = [&](Value* i, Value* j, Value* v) { return a.Store(i, j, v); };
     auto abs = [&](Value* v) { return b.CreateSelect(b.CreateFCmpOLT(v, llvm::ConstantFP::get(f64, 0.0)), b.CreateFNeg(v), v); };
-    // The matrix into the output (nothing to do when they share a buffer).
-    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
-      return ForLoop(b, I64(b, 0), I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
-        ee.ClearCache();
-        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, lu, 0, at(i, j)));
-        ee.ClearCache();
-        ee.Store(out, at(i, j), v);
-        return Status::Ok();
-      });
-    }));
+    RETURN_IF_ERROR(a.CopyOperand(lu, 0, rows, cols));
     b.CreateStore(I64(b, 0), first_zero);
     RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, k), I64(b, 1), [&](Value* j) -> Status {
       // The pivot: the first largest magnitude at or below the diagonal.
@@ -111,8 +92,7 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
         return Status::Ok();
       }));
       Value* p = b.CreateLoad(i64, pivot_row);
-      std::vector<Value*> piv_index = batch_index;
-      piv_index.push_back(j);
+      std::vector<Value*> piv_index = a.VectorAt(j);
       ASSIGN_OR_RETURN(Value * code, EmitConvert(b, b.CreateAdd(p, I64(b, 1)), PrimitiveType::kS64, piv.element_type()));
       ee.Store(out + 1, piv_index, code);
       ASSIGN_OR_RETURN(Value * pivot, load(p, j));
@@ -149,7 +129,7 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
       });
     }));
     ASSIGN_OR_RETURN(Value * code, EmitConvert(b, b.CreateLoad(i64, first_zero), PrimitiveType::kS64, info.element_type()));
-    ee.Store(out + 2, batch_index, code);
+    ee.Store(out + 2, a.BatchIndex(), code);
     return Status::Ok();
   }));
   b.CreateRetVoid();

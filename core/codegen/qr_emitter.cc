@@ -17,6 +17,7 @@
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/codegen/matrix_kernel.h"
 #include "core/ir/custom_calls.h"
 
 namespace hloscope::codegen {
@@ -73,26 +74,10 @@ StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec) {
   Value* acc = EntryAlloca(b, f64, "acc");
 
   RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
-    Index base(static_cast<size_t>(r));
-    DelinearizeInto(b, batch, in, batch_dims, base);
-    Index batch_index(base.begin(), base.end() - 2);
-    auto at = [&](Value* i, Value* j) {
-      Index idx = base;
-      idx[static_cast<size_t>(r - 2)] = i;
-      idx[static_cast<size_t>(r - 1)] = j;
-      return idx;
-    };
-    auto load = [&](Value* i, Value* j) { return EmitConvert(b, ee.Load(out, at(i, j)), t, PrimitiveType::kF64); };
-    auto store = [&](Value* i, Value* j, Value* v) -> Status {
-      ASSIGN_OR_RETURN(Value * s, EmitConvert(b, v, PrimitiveType::kF64, t));
-      ee.Store(out, at(i, j), s);
-      return Status::Ok();
-    };
-    auto tau_at = [&](Value* i) {
-      Index idx = batch_index;
-      idx.push_back(i);
-      return idx;
-    };
+    OutputMatrix a(b, ee, out, t, in, batch);
+    auto load = [&](Value* i, Value* j) { return a.Load(i, j); };
+    auto store = [&](Value* i, Value* j, Value* v) { return a.Store(i, j, v); };
+    auto tau_at = [&](Value* i) { return a.VectorAt(i); };
     // tau(i) as stored, in f64.
     auto load_tau = [&](Value* i) -> StatusOr<Value*> {
       if (factor) return EmitConvert(b, ee.Load(tau_arg, tau_at(i)), t, PrimitiveType::kF64);
@@ -119,16 +104,7 @@ StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec) {
         return store(row, j, b.CreateFSub(x, b.CreateFMul(v, tw)));
       });
     };
-    // The matrix into the output (nothing to do when they share a buffer).
-    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
-      return ForLoop(b, I64(b, 0), I64(b, cols), I64(b, 1), [&](Value* j) -> Status {
-        ee.ClearCache();
-        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, qr, 0, at(i, j)));
-        ee.ClearCache();
-        ee.Store(out, at(i, j), v);
-        return Status::Ok();
-      });
-    }));
+    RETURN_IF_ERROR(a.CopyOperand(qr, 0, rows, cols));
     if (factor) {
       return ForLoop(b, I64(b, 0), I64(b, k), I64(b, 1), [&](Value* i) -> Status {
         Value* below = b.CreateAdd(i, I64(b, 1));
