@@ -1,6 +1,7 @@
 // GenerateKernels: kernel plan → one LLVM module per kernel → PTX.
 #include "core/codegen/codegen.h"
 #include "core/codegen/emitters.h"
+#include "core/stablehlo/load_module.h"
 
 #include <cctype>
 
@@ -362,10 +363,12 @@ std::vector<std::string> MissingKernelMessages(const CompiledFile& f, const std:
   return out;
 }
 
-StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& origin, const std::string& pipeline,
-                                   const CodegenOptions& options) {
+namespace {
+
+StatusOr<CompiledFile> CompileModule(std::unique_ptr<Module> module, const std::string& origin,
+                                     const std::string& pipeline, const CodegenOptions& options) {
   CompiledFile out;
-  ASSIGN_OR_RETURN(out.module, ParseHloModule(text, origin));
+  out.module = std::move(module);
   out.module->set_source_path(origin);
   RETURN_IF_ERROR(VerifyModule(*out.module));
   // Elided constants ({...}) get deterministic values, as XLA's own runners
@@ -386,9 +389,19 @@ StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& o
   return out;
 }
 
+}  // namespace
+
+StatusOr<CompiledFile> CompileText(const std::string& text, const std::string& origin, const std::string& pipeline,
+                                   const CodegenOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, ParseHloModule(text, origin));
+  return CompileModule(std::move(module), origin, pipeline, options);
+}
+
+// HLO text, or StableHLO MLIR (by its extension) converted on the way in,
+// as every command opens a file.
 StatusOr<CompiledFile> CompileFile(const std::string& path, const std::string& pipeline, const CodegenOptions& options) {
-  ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
-  return CompileText(text, path, pipeline, options);
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module, LoadModuleFile(path));
+  return CompileModule(std::move(module), path, pipeline, options);
 }
 
 }  // namespace hloscope::codegen

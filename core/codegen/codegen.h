@@ -101,6 +101,7 @@ struct CompiledFile {
 // "FILE:LINE:COL: error: REASON" for each kernel of `f` no code could be
 // generated for (KernelThunk::missing), located at the instruction.
 std::vector<std::string> MissingKernelMessages(const CompiledFile& f, const std::string& origin);
+// HLO text or StableHLO MLIR (`.mlir`, converted as LoadModuleFile does).
 StatusOr<CompiledFile> CompileFile(const std::string& path, const std::string& pipeline = "gpu",
                                    const CodegenOptions& options = {});
 // The same from HLO text (`origin` names it in errors).

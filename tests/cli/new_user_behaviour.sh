@@ -36,6 +36,9 @@ PY
 expect_rc 1 "run with a data file whose outputs differ" "$cli" run "$src/samples/softmax.hlo" --inputs "$tmp/wrong.data.json" --quiet
 expect_text "run names the data file's mismatch" "mismatch with the outputs of" "$tmp/err"
 expect_rc 0 "run with the sample's data file" "$cli" run "$src/samples/softmax.hlo" --inputs "$src/samples/softmax.data.json" --quiet
+# StableHLO opens everywhere HLO does: run and codegen compile the .mlir as it converts.
+expect_rc 0 "run on StableHLO" "$cli" run "$src/samples/softmax.stablehlo.mlir" --inputs "$src/samples/softmax.data.json" --quiet
+expect_rc 0 "codegen on StableHLO" "$cli" codegen "$src/samples/softmax.stablehlo.mlir" --out "$tmp/cg_mlir" --no-sass
 
 # 3. gpu by default, announced first.
 for cmd in check explain opt; do
