@@ -231,7 +231,7 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "usage: hloscope-cli codegen FILE --out DIR [--pipeline gpu] [--sm 90] [--device h200]\n"
                      "                            [--validate] [--inputs DATA.json | --seed N [--write-inputs]]\n"
                      "                            [--no-expected] [--force] [--jobs N] [--sass | --no-sass] [--json]\n"
-                     "Runs the pipeline (default gpu; none: the module as written, e.g. XLA's own\n"
+                     "FILE is HLO text or StableHLO (.mlir). Runs the pipeline (default gpu; none: the module as written, e.g. XLA's own\n"
                      "fusions), assigns buffers and emits one kernel per fusion and per remaining\n"
                      "instruction; launches of identical fused computations share one kernel (the manifest's\n"
                      "\"kernel\"), compiled on --jobs threads (default: one per core). DIR gets manifest.json\n"

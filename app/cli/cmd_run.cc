@@ -182,7 +182,7 @@ HLOSCOPE_CLI_COMMAND(run, "run", "generate the kernels, run them (CPU or GPU) an
                      "usage: hloscope-cli run FILE [--pipeline gpu] [--device cpu|cuda] [--seed N | --inputs D.json]\n"
                      "                         [--sm 90] [--repeat N] [--rtol R] [--atol A] [--json] [--quiet]\n"
                      "                         [--outputs OUT.json [--force]]\n"
-                     "Optimizes FILE (--pipeline, default gpu), assigns buffers, generates every kernel and runs\n"
+                     "Optimizes FILE (HLO text, or StableHLO .mlir converted on the way in; --pipeline, default gpu), assigns buffers, generates every kernel and runs\n"
                      "the kernel plan: --device cpu (default) JIT-compiles the kernels' own LLVM IR for this CPU\n"
                      "with emulated GPU threads, block by block; --device cuda loads their PTX with the CUDA\n"
                      "driver. The outputs are compared with the reference interpreter on the same inputs\n"

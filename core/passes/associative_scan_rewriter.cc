@@ -49,7 +49,8 @@ bool IsIdentityOf(Opcode op, const Literal& v, PrimitiveType t) {
     case Opcode::kMinimum:
       if (fp) return std::isinf(v.GetDouble(0)) && v.GetDouble(0) > 0;
       if (t == PrimitiveType::kPred) return IsOneValue(v);
-      return IsAllOnesValue(v) ? IsUnsignedInt(t) : v.GetInt(0) == MaxIntOf(t);
+      if (IsUnsignedInt(t)) return IsAllOnesValue(v);  // the largest unsigned value
+      return v.GetInt(0) == MaxIntOf(t);
     default: return false;
   }
 }

@@ -131,5 +131,34 @@ ENTRY e {
   }
 }
 
+// The identity of a running minimum of unsigned integers is their largest
+// value (all ones), not the signed maximum: a u32 scan started at 2^31 - 1
+// is no cummin and stays; one started at 2^32 - 1 is rewritten.
+TEST(AssociativeScanRewriterTest, UnsignedMinimumTakesOnlyAllOnes) {
+  auto scan_from = [](const std::string& init) {
+    return R"(HloModule m
+region {
+  x = u32[3]{0} parameter(0)
+  c = u32[3]{0} parameter(1)
+  s = u32[3]{0} minimum(x, c)
+  ROOT t = (u32[3]{0}, u32[3]{0}) tuple(s, s)
+}
+ENTRY e {
+  a = u32[3,5]{1,0} parameter(0)
+  k = u32[] constant()" + init + R"()
+  init = u32[3]{0} broadcast(k), dimensions={}
+  ROOT scan = (u32[3,5]{1,0}, u32[3]{0}) scan(a, init), dimensions={1}, num_carries=1, is_associative=true, to_apply=region
+})";
+  };
+  PassRun kept = RunPass("associative-scan-rewriter", scan_from("2147483647"));
+  ASSERT_TRUE(kept.module);
+  EXPECT_FALSE(kept.changed) << kept.text();
+  PassRun rewritten = RunPass("associative-scan-rewriter", scan_from("4294967295"));
+  ASSERT_TRUE(rewritten.module);
+  EXPECT_TRUE(rewritten.changed);
+  EXPECT_TRUE(rewritten.evaluable);
+  EXPECT_EQ(CountOpcode(*rewritten.module, Opcode::kScan), 0) << rewritten.text();
+}
+
 }  // namespace
 }  // namespace hloscope::testing
