@@ -140,44 +140,78 @@ bool PassesUseRoots(const Instruction& i) {
   return IsElementwise(i.opcode()) || i.opcode() == Opcode::kTuple || i.opcode() == Opcode::kGetTupleElement;
 }
 
+// The utilization of each instruction of one fused computation, found by
+// address (a fused computation holds tens of instructions: a sorted vector,
+// no hashing); 0 for an instruction it does not hold.
+class Utilization {
+ public:
+  Utilization() = default;
+  explicit Utilization(std::vector<std::pair<const Instruction*, double>> by_address)
+      : by_address_(std::move(by_address)) {}
+  double operator[](const Instruction* i) const {
+    auto it = std::lower_bound(by_address_.begin(), by_address_.end(), i,
+                               [](const auto& e, const Instruction* x) { return e.first < x; });
+    return it != by_address_.end() && it->first == i ? it->second : 0.0;
+  }
+
+ private:
+  std::vector<std::pair<const Instruction*, double>> by_address_;
+};
+
 // XLA's utilization of every instruction of a fused computation
 // (GpuHloCostAnalysis::FusionCalculateUtilizations): the root is computed
 // once; an elementwise op passes on the outputs ("roots") it is computed
 // for, so an operand used twice for the same output is read once; any other
 // op starts a new root, read as often as the op reads it.
-std::unordered_map<const Instruction*, double> FusedUtilization(const Computation& fc) {
-  std::unordered_map<const Instruction*, double> root_util, util;
-  std::unordered_map<const Instruction*, std::vector<const Instruction*>> roots;
-  std::vector<Instruction*> order = fc.MakePostOrder();
-  if (!fc.root()) return util;
-  root_util[fc.root()] = 1.0;
-  roots[fc.root()].push_back(fc.root());
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const Instruction* i = *it;
+Utilization FusedUtilization(const Computation& fc) {
+  if (!fc.root()) return Utilization();
+  const std::vector<Instruction*> order = fc.MakePostOrder();
+  const size_t n = order.size();
+  // Position in `order` by address, for the operands.
+  std::vector<std::pair<const Instruction*, int32_t>> pos;
+  pos.reserve(n);
+  for (size_t k = 0; k < n; ++k) pos.push_back({order[k], static_cast<int32_t>(k)});
+  std::sort(pos.begin(), pos.end());
+  auto position = [&pos](const Instruction* x) -> int32_t {
+    auto it = std::lower_bound(pos.begin(), pos.end(), x, [](const auto& e, const Instruction* y) { return e.first < y; });
+    return it != pos.end() && it->first == x ? it->second : -1;
+  };
+  std::vector<double> root_util(n, 0.0), util(n, 0.0);
+  std::vector<std::vector<int32_t>> roots(n);  // by position: the roots it is computed for
+  const int32_t root = position(fc.root());
+  if (root < 0) return Utilization();
+  root_util[static_cast<size_t>(root)] = 1.0;
+  roots[static_cast<size_t>(root)].push_back(root);
+  for (size_t at = n; at-- > 0;) {
+    const Instruction* i = order[at];
     double u = 0;
-    auto rs = roots.find(i);
-    if (rs != roots.end())
-      for (const Instruction* r : rs->second) u += root_util[r];
-    util[i] = u;
+    for (int32_t r : roots[at]) u += root_util[static_cast<size_t>(r)];
+    util[at] = u;
+    const bool passes = PassesUseRoots(*i);
     for (int k = 0; k < i->operand_count(); ++k) {
       const Instruction* o = i->operand(k);
-      auto& ors = roots[o];
-      auto add_root = [&ors](const Instruction* r) {
+      const int32_t op = position(o);
+      if (op < 0) continue;  // not of this computation
+      std::vector<int32_t>& ors = roots[static_cast<size_t>(op)];
+      auto add_root = [&ors](int32_t r) {
         if (std::find(ors.begin(), ors.end(), r) == ors.end()) ors.push_back(r);
       };
-      if (PassesUseRoots(*i)) {
-        if (rs != roots.end())
-          for (const Instruction* r : rs->second) add_root(r);
+      if (passes) {
+        for (int32_t r : roots[at]) add_root(r);
         continue;
       }
-      add_root(o);
+      add_root(op);
       double ou = u * OperandUtilization(*i, k);
       const double elems = static_cast<double>(LeafElements(o->shape()));
       ou = elems > 0 ? std::ceil(ou * elems) / elems : 0;  // whole elements, as XLA rounds
-      root_util[o] += ou;
+      root_util[static_cast<size_t>(op)] += ou;
     }
   }
-  return util;
+  std::vector<std::pair<const Instruction*, double>> out;
+  out.reserve(n);
+  for (size_t k = 0; k < n; ++k) out.push_back({order[k], util[k]});
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return Utilization(std::move(out));
 }
 
 int64_t TimesBytes(double util, const Shape& s) {
@@ -185,8 +219,6 @@ int64_t TimesBytes(double util, const Shape& s) {
 }
 
 }  // namespace
-
-using Utilization = std::unordered_map<const Instruction*, double>;
 
 namespace {
 // A custom fusion (Triton's GEMM and normalization kernels, XLA's tiled cost
@@ -199,7 +231,7 @@ Utilization UtilizationOf(const Instruction& fusion) {
 }
 
 // KernelReads of a fusion, its utilization given.
-std::vector<InputRead> FusionReads(const Instruction& k, Utilization& util) {
+std::vector<InputRead> FusionReads(const Instruction& k, const Utilization& util) {
   std::vector<InputRead> out;
   const Computation* fc = k.fused_computation();
   const bool tiled = IsTiled(k);
@@ -349,7 +381,7 @@ double OwnCycles(const Instruction& i) {
 
 namespace {
 // InstructionCycles of a fusion, its utilization given.
-double FusionCycles(const Instruction& fusion, Utilization& util) {
+double FusionCycles(const Instruction& fusion, const Utilization& util) {
   const bool tiled = IsTiled(fusion);
   double c = 0;
   for (const auto& m : fusion.fused_computation()->instructions()) {

@@ -20,20 +20,29 @@ std::vector<InputRead> KernelInputs(const Instruction& k) { return KernelReads(k
 KernelCostCache::Entry* KernelCostCache::Find(const Instruction& k) {
   if (k.id() < 0) return nullptr;
   const size_t id = static_cast<size_t>(k.id());
-  if (id >= by_id_.size()) by_id_.resize(std::max(id + 1, by_id_.size() * 2));
-  Entry& e = by_id_[id];
-  // Its instructions and operands: fusing a producer in removes the
-  // producer's operand and parameter and adds the producer's instructions
-  // (at least one) and a parameter and operand for each new input, so one of
-  // the two counts always moves; merging a sibling adds to both.
-  const Computation* fc = k.opcode() == Opcode::kFusion ? k.fused_computation() : nullptr;
-  const int64_t size = (fc ? static_cast<int64_t>(fc->instructions().size()) : 1) * (int64_t{1} << 20) +
-                       k.operand_count();
+  if (id >= slot_of_.size()) slot_of_.resize(std::max(id + 1, slot_of_.size() * 2), -1);
+  if (slot_of_[id] < 0) {
+    slot_of_[id] = static_cast<int32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  Entry& e = entries_[static_cast<size_t>(slot_of_[id])];
+  const int64_t size = StateOf(k);
   if (e.size != size) {
     e = Entry();
     e.size = size;
   }
   return &e;
+}
+
+int64_t KernelCostCache::StateOf(const Instruction& k) {
+  if (k.id() < 0) return -1;
+  // Its instructions and operands: fusing a producer in removes the
+  // producer's operand and parameter and adds the producer's instructions
+  // (at least one) and a parameter and operand for each new input, so one of
+  // the two counts always moves (the instruction count never falls, and
+  // while it stays the operand count falls); merging a sibling adds to both.
+  const Computation* fc = k.opcode() == Opcode::kFusion ? k.fused_computation() : nullptr;
+  return (fc ? static_cast<int64_t>(fc->instructions().size()) : 1) * (int64_t{1} << 20) + k.operand_count();
 }
 
 Cost KernelCostCache::CostOf(const Instruction& k) {
@@ -171,7 +180,10 @@ Cost FusedKernel(const Instruction& producer, const Instruction& consumer, const
 Cost CostFused(const Instruction& producer, const std::vector<const Instruction*>& consumers,
                const DeviceSpec& d, KernelCostCache* cache) {
   Cost total;
-  for (const Instruction* c : consumers) total += FusedKernel(producer, *c, d, cache, /*side_output=*/false);
+  for (const Instruction* c : consumers)
+    total += cache ? cache->FusedOf(producer, *c,
+                                    [&] { return FusedKernel(producer, *c, d, cache, /*side_output=*/false); })
+                   : FusedKernel(producer, *c, d, cache, /*side_output=*/false);
   bool other_users = producer.IsRoot();
   for (const Instruction* u : producer.users())
     if (std::find(consumers.begin(), consumers.end(), u) == consumers.end()) other_users = true;

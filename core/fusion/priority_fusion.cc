@@ -94,6 +94,15 @@ class PriorityFusion : public FusionPassBase {
            p.operand(0)->shape().num_elements() <= 1;
   }
 
+  // PairFusible for the queue, remembered for the pair in the states both
+  // are in (KernelCostCache::StateOf) with the rules asked: it depends on
+  // nothing else, and a producer is evaluated again with the same consumers
+  // whenever a neighbour changes.
+  Refusal Fusible(const Instruction& p, const Instruction& c, bool dup, bool epilogue) {
+    return cost_cache_->FusibleOf(p, c, (dup ? 1 : 0) | (epilogue ? 2 : 0),
+                                  [&] { return PairFusible(p, c, dup, Rules(epilogue)); });
+  }
+
   Eval Evaluate(const Instruction& p, const Computation* comp) {
     Eval e;
     std::vector<Instruction*> nb = NonBitcastUsers(p);
@@ -125,7 +134,7 @@ class PriorityFusion : public FusionPassBase {
         e.refusal = "a consumer is in another computation";
         return e;
       }
-      Refusal r = PairFusible(p, *u, dup, Rules(real_reduction_epilogue));
+      const Refusal r = Fusible(p, *u, dup, real_reduction_epilogue);
       if (!r.empty()) {
         e.refusal = r + " (consumer " + u->name() + ")";
         return e;
@@ -160,31 +169,43 @@ class PriorityFusion : public FusionPassBase {
     using Entry = std::tuple<double, int64_t, Instruction*, int>;  // saved, id, instr, version
     std::priority_queue<Entry> queue;
     // By instruction id (ids are never reused, addresses are): the version of
-    // the newest queue entry (0 = none) and the evaluation made for it.
-    std::vector<int> version;
-    std::vector<Eval> last_eval;
+    // the newest queue entry (0 = none) and the evaluation made for it, kept
+    // in slots given out as producers are first pushed (ids run far past the
+    // instruction count: every fusion renumbers what it takes in, and Llama
+    // 3.1 8B's 31k instructions end at id 185k; one evaluation per id
+    // allocated and moved 80 MB).
+    std::vector<int32_t> slot_of;  // by id; -1 = none yet
+    std::vector<int> version;      // by slot
+    std::vector<Eval> last_eval;   // by slot
+    auto find_slot = [&](int64_t id) -> int32_t {
+      if (id < 0 || static_cast<size_t>(id) >= slot_of.size()) return -1;
+      return slot_of[static_cast<size_t>(id)];
+    };
     auto slot = [&](const Instruction* i) -> size_t {
-      size_t id = static_cast<size_t>(i->id());
-      if (id >= version.size()) {
-        version.resize(std::max(id + 1, version.size() * 2), 0);
-        last_eval.resize(version.size());
+      const size_t id = static_cast<size_t>(i->id());
+      if (id >= slot_of.size()) slot_of.resize(std::max(id + 1, slot_of.size() * 2), -1);
+      if (slot_of[id] < 0) {
+        slot_of[id] = static_cast<int32_t>(version.size());
+        version.push_back(0);
+        last_eval.emplace_back();
       }
-      return id;
+      return static_cast<size_t>(slot_of[id]);
     };
     auto forget = [&](int64_t id) {  // by id: the instruction may be gone
-      if (id < 0 || static_cast<size_t>(id) >= version.size()) return;
-      version[static_cast<size_t>(id)] = 0;
-      last_eval[static_cast<size_t>(id)] = Eval();
+      const int32_t s = find_slot(id);
+      if (s < 0) return;
+      version[static_cast<size_t>(s)] = 0;
+      last_eval[static_cast<size_t>(s)] = Eval();
     };
     auto push = [&](Instruction* p) {
       if (p->parent() != comp || p->id() < 0) return;
       Opcode op = p->opcode();
       if (op == Opcode::kParameter || op == Opcode::kTuple || op == Opcode::kGetTupleElement) return;
       if (IsSmallConstant(*p)) return;  // XLA leaves them to the end (FuseSmallConstants)
-      size_t id = slot(p);
-      int v = ++version[id];
-      last_eval[id] = Evaluate(*p, comp);
-      const Eval& e = last_eval[id];
+      const size_t at = slot(p);
+      int v = ++version[at];
+      last_eval[at] = Evaluate(*p, comp);
+      const Eval& e = last_eval[at];
       // XLA keys its queue by the saving as an absl::Duration, whose unit
       // is a quarter nanosecond: savings within one tie, and the newer goes
       // first. (Older XLA keyed it by whole nanoseconds.)
@@ -200,13 +221,13 @@ class PriorityFusion : public FusionPassBase {
     while (!queue.empty()) {
       auto [saved, qid, p, v] = queue.top();
       queue.pop();
-      size_t pid = static_cast<size_t>(qid);
-      if (pid >= version.size() || version[pid] != v) continue;  // stale or removed
+      const int32_t at = find_slot(qid);
+      if (at < 0 || version[static_cast<size_t>(at)] != v) continue;  // stale or removed
       // The evaluation made when this entry was pushed still holds: what it
       // depends on (the producer, its users and their fused computations) is
       // only changed by a fusion, which pushes the producer again with a new
       // version.
-      const Eval e = last_eval[pid];
+      const Eval e = last_eval[static_cast<size_t>(at)];
       std::vector<Instruction*> users = NonBitcastUsers(*p);
       std::vector<const Instruction*> cusers(users.begin(), users.end());
       bool stays = users.size() < p->users().size();  // for its bitcast users
@@ -250,7 +271,7 @@ class PriorityFusion : public FusionPassBase {
         results += (results.empty() ? "" : ", ") + f->name();
         neighbours.push_back(f);
       }
-      forget(static_cast<int64_t>(pid));  // `p` was removed with its last user
+      forget(qid);  // `p` was removed with its last user
       mutable_log().decisions[record].result = results;
       changed = true;
       // The new fusions are producers for their users, and their operands
@@ -270,9 +291,9 @@ class PriorityFusion : public FusionPassBase {
     // (before the small constants are fused in, which wraps unfused users
     // into fusions of their own).
     for (const auto& i : comp->instructions()) {
-      if (i->id() < 0 || static_cast<size_t>(i->id()) >= version.size() || version[static_cast<size_t>(i->id())] == 0)
-        continue;
-      const Eval& last = last_eval[static_cast<size_t>(i->id())];
+      const int32_t at = find_slot(i->id());
+      if (at < 0 || version[static_cast<size_t>(at)] == 0) continue;
+      const Eval& last = last_eval[static_cast<size_t>(at)];
       if (last.refusal.empty() || i->users().empty()) continue;
       std::vector<const Instruction*> users;
       users.reserve(i->users().size());
@@ -414,8 +435,10 @@ class PriorityFusion : public FusionPassBase {
           fusible.push_back(f);
       if (fusible.empty()) continue;
       std::vector<const Instruction*> consumers(fusible.begin(), fusible.end());
-      const Cost before = CostUnfused(*c, consumers, device_);
-      const Cost after = CostFused(*c, consumers, device_);
+      // The cache still holds: a kernel that took a constant has moved its
+      // counts.
+      const Cost before = CostUnfused(*c, consumers, device_, cost_cache_.get());
+      const Cost after = CostFused(*c, consumers, device_, cost_cache_.get());
       const bool stays = fusible.size() < distinct_users;
       size_t record = Decide(*c, consumers,
                              fusible.size() > 1 || stays ? FusionVerdict::kFusedWithDuplication : FusionVerdict::kFused,

@@ -106,6 +106,48 @@ void Computation::Reorder(const std::vector<Instruction*>& order) {
 }
 
 std::vector<Instruction*> Computation::MakePostOrder() const {
+  // The walk's state by instruction id in a buffer kept per thread (and left
+  // all zero), when every instruction has one: fusion passes order small
+  // fused computations many thousands of times, and a hash map per call was
+  // most of their cost.
+  thread_local std::vector<uint8_t> by_id;  // 0 new, 1 open, 2 done
+  int64_t max_id = -1;
+  for (const auto& i : instrs_) {
+    if (i->id() < 0) {
+      max_id = -2;
+      break;
+    }
+    max_id = std::max(max_id, i->id());
+  }
+  if (max_id >= -1) {
+    if (by_id.size() <= static_cast<size_t>(max_id + 1)) by_id.resize(static_cast<size_t>(max_id) + 2, 0);
+    std::vector<Instruction*> order;
+    order.reserve(instrs_.size());
+    std::vector<std::pair<Instruction*, size_t>> stack;
+    for (const auto& start : instrs_) {
+      if (by_id[static_cast<size_t>(start->id())] == 2) continue;
+      stack.push_back({start.get(), 0});
+      by_id[static_cast<size_t>(start->id())] = 1;
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        const size_t nops = node->operands().size();
+        const size_t total = nops + node->control_predecessors().size();
+        if (next < total) {
+          Instruction* dep = next < nops ? node->operand(static_cast<int>(next)) : node->control_predecessors()[next - nops];
+          ++next;
+          if (dep->parent() != this || by_id[static_cast<size_t>(dep->id())] != 0) continue;
+          by_id[static_cast<size_t>(dep->id())] = 1;
+          stack.push_back({dep, 0});
+          continue;
+        }
+        by_id[static_cast<size_t>(node->id())] = 2;
+        order.push_back(node);
+        stack.pop_back();
+      }
+    }
+    for (Instruction* i : order) by_id[static_cast<size_t>(i->id())] = 0;
+    return order;
+  }
   std::vector<Instruction*> order;
   order.reserve(instrs_.size());
   std::unordered_map<const Instruction*, char> state;  // 1 = visiting, 2 = done

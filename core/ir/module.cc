@@ -42,18 +42,23 @@ Computation* Module::AddComputationBefore(std::unique_ptr<Computation> c, Comput
   raw->set_parent(this);
   RegisterName(raw->name());
   auto pos = comps_.end();
-  if (before) {
-    pos = std::find_if(comps_.begin(), comps_.end(),
-                       [&](const std::unique_ptr<Computation>& p) { return p.get() == before; });
-  }
+  if (before) pos = FindFromBack(before);
   comps_.insert(pos, std::move(c));
   return raw;
 }
 
+std::vector<std::unique_ptr<Computation>>::iterator Module::FindFromBack(const Computation* c) {
+  // From the back: fusion passes add each fused computation just before the
+  // computation it is used in (the entry, last) and remove recent ones; a
+  // search from the front walked all of Llama's ten thousand each time.
+  auto it = std::find_if(comps_.rbegin(), comps_.rend(),
+                         [&](const std::unique_ptr<Computation>& p) { return p.get() == c; });
+  return it == comps_.rend() ? comps_.end() : std::prev(it.base());
+}
+
 void Module::RemoveComputation(Computation* c) {
-  comps_.erase(std::remove_if(comps_.begin(), comps_.end(),
-                              [&](const std::unique_ptr<Computation>& p) { return p.get() == c; }),
-               comps_.end());
+  auto it = FindFromBack(c);
+  if (it != comps_.end()) comps_.erase(it);
 }
 
 Computation* Module::FindComputation(std::string_view name) const {

@@ -73,6 +73,8 @@ class Module {
   std::vector<RawAttr> header_;
   std::vector<DebugTable> debug_;
   std::vector<std::unique_ptr<Computation>> comps_;
+  // Where `c` is in comps_ (end() if absent), searched from the back.
+  std::vector<std::unique_ptr<Computation>>::iterator FindFromBack(const Computation* c);
   Computation* entry_ = nullptr;
   int64_t next_id_ = 0;
   std::unordered_set<std::string> names_;

@@ -41,7 +41,7 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
     cr.instruction_count = c->instructions().size();
     const int32_t ci = static_cast<int32_t>(s->computations.size());
     for (const auto& i : c->instructions()) {
-      InstructionRecord r;
+      InstructionRecord& r = s->instructions.emplace_back();  // in place: nothing moved
       r.id = i->id();
       r.name = i->name();
       r.opcode = i->opcode();
@@ -54,7 +54,6 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
       ++k;
       r.fingerprint = Fingerprint(s->line(r));
       max_id = std::max(max_id, r.id);
-      s->instructions.push_back(std::move(r));
     }
     s->computations.push_back(std::move(cr));
   }
