@@ -309,6 +309,23 @@ def qr_least_squares():
 
 
 @program
+def eigh_pca():
+    # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
+    # covariance matrix and eigvalsh of a batch. Every output is independent
+    # of the eigenvectors' signs (which LAPACK leaves to its algorithm).
+    def f(x, b):
+        xc = x - x.mean(0)
+        cov = xc.T @ xc / (x.shape[0] - 1)
+        w, v = jnp.linalg.eigh(cov)
+        recon = (v * w) @ v.T
+        proj_var = jnp.sum((xc @ v) ** 2, 0)
+        bw = jnp.linalg.eigvalsh(b + jnp.swapaxes(b, -1, -2))
+        return w, recon, proj_var, bw
+
+    return f, (rn(60, (32, 6)), rn(61, (3, 4, 4))), {}
+
+
+@program
 def gaussian_process_nll():
     def nll(log_ls, x, y):
         d2 = jnp.sum((x[:, None, :] - x[None, :, :]) ** 2, -1)

@@ -87,6 +87,7 @@ StatusOr<EmittedKernel> EmitFftKernel(llvm::Module& m, const KernelSpec& spec); 
 StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec);  // one thread per vector
 StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec);    // one thread per matrix
 StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec);          // getrf calls, one thread per matrix
+StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec);        // syevd calls (jnp.linalg.eigh), one thread per matrix
 StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec);          // geqrf / orgqr calls, one thread per matrix
 StatusOr<EmittedKernel> EmitLuPivotsToPermutationKernel(llvm::Module& m, const KernelSpec& spec);  // cu_lu_pivots_to_permutation
 StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec);        // selection rounds, one block per row

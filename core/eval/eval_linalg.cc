@@ -310,6 +310,100 @@ StatusOr<Literal> EvalOrgqr(const Instruction& instr, Operands ops) {
   return q;
 }
 
+// syevd (jnp.linalg.eigh) as custom_calls.h defines it (EighTolerance):
+// shifted one-sided Jacobi, then the eigenvalues sorted ascending.
+StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Operands ops) {
+  const Literal& a = *ops[0];
+  const int r = a.shape().rank();
+  const Shape& ts = instr.shape();
+  if (r < 2 || a.shape().dim(r - 1) != a.shape().dim(r - 2) || ts.tuple_shapes()[0].dims() != a.shape().dims())
+    return InstrError(instr, "needs square matrices in the last two dimensions and eigenvectors shaped as them");
+  const int64_t n = a.shape().dim(r - 1);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const Shape& ws = ts.tuple_shapes()[1];
+  const Shape& is = ts.tuple_shapes()[2];
+  std::vector<int64_t> batch_dims(a.shape().dims().begin(), a.shape().dims().end() - 2);
+  std::vector<int64_t> w_dims = batch_dims;
+  w_dims.push_back(n);
+  if (ws.element_type() != a.shape().element_type() || ws.dims() != w_dims || !IsInteger(is.element_type()) ||
+      is.dims() != batch_dims)
+    return InstrError(instr, "needs results (eigenvectors, n eigenvalues of the matrix type per matrix, an integer "
+                             "info per matrix)");
+  Literal v(NoLayout(ts.tuple_shapes()[0])), w(NoLayout(ws)), info(NoLayout(is));
+  const double tol = EighTolerance(a.shape().element_type(), n);
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * n * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    // A(i, j) from the triangle the call names.
+    auto sym = [&](int64_t i, int64_t j) {
+      const bool stored = call.lower ? i >= j : i <= j;
+      return a.GetDouble(stored ? at(i, j) : at(j, i));
+    };
+    double norm = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double row = 0;
+      for (int64_t j = 0; j < n; ++j) row += std::fabs(sym(i, j));
+      if (row > norm) norm = row;
+    }
+    const double shift = norm > 0 ? 2 * norm : 1.0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) v.SetDouble(at(i, j), sym(i, j) + (i == j ? shift : 0.0));
+    bool done = false;
+    for (int sweep = 0; sweep < kEighSweeps && !done; ++sweep) {
+      bool rotated = false;
+      for (int64_t p = 0; p + 1 < n; ++p)
+        for (int64_t q = p + 1; q < n; ++q) {
+          double alpha = 0, beta = 0, gamma = 0;
+          for (int64_t k = 0; k < n; ++k) {
+            const double gp = v.GetDouble(at(k, p)), gq = v.GetDouble(at(k, q));
+            alpha += gp * gp;
+            beta += gq * gq;
+            gamma += gp * gq;
+          }
+          if (!(std::fabs(gamma) > tol * std::sqrt(alpha * beta))) continue;
+          rotated = true;
+          const double zeta = (beta - alpha) / (2 * gamma);
+          const double t = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
+          const double c = 1 / std::sqrt(1 + t * t);
+          const double s = c * t;
+          for (int64_t k = 0; k < n; ++k) {
+            const double gp = v.GetDouble(at(k, p)), gq = v.GetDouble(at(k, q));
+            v.SetDouble(at(k, p), c * gp - s * gq);
+            v.SetDouble(at(k, q), s * gp + c * gq);
+          }
+        }
+      done = !rotated;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      double s2 = 0;
+      for (int64_t k = 0; k < n; ++k) s2 += v.GetDouble(at(k, i)) * v.GetDouble(at(k, i));
+      const double len = std::sqrt(s2);
+      w.SetDouble(bt * n + i, len - shift);
+      for (int64_t k = 0; k < n; ++k) v.SetDouble(at(k, i), v.GetDouble(at(k, i)) / len);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t m = i;
+      double best = w.GetDouble(bt * n + i);
+      for (int64_t j = i + 1; j < n; ++j)
+        if (w.GetDouble(bt * n + j) < best) {
+          best = w.GetDouble(bt * n + j);
+          m = j;
+        }
+      if (m == i) continue;
+      const double wi = w.GetDouble(bt * n + i);
+      w.SetDouble(bt * n + i, w.GetDouble(bt * n + m));
+      w.SetDouble(bt * n + m, wi);
+      for (int64_t k = 0; k < n; ++k) {
+        const double x = v.GetDouble(at(k, i));
+        v.SetDouble(at(k, i), v.GetDouble(at(k, m)));
+        v.SetDouble(at(k, m), x);
+      }
+    }
+    info.SetInt(bt, 0);
+  }
+  return MakeTuple({std::move(v), std::move(w), std::move(info)});
+}
+
 }  // namespace
 
 // JAX's potrf / trsm / getrf library calls (custom_calls.h): the cholesky
@@ -319,6 +413,7 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
   if (call.kind == LinalgCall::Kind::kGetrf) return EvalGetrf(instr, ops);
   if (call.kind == LinalgCall::Kind::kGeqrf) return EvalGeqrf(instr, ops);
   if (call.kind == LinalgCall::Kind::kOrgqr) return EvalOrgqr(instr, ops);
+  if (call.kind == LinalgCall::Kind::kSyevd) return EvalSyevd(instr, call, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {
     Instruction ts(Opcode::kTriangularSolve, instr.shape(), instr.name());
     ts.SetRaw("left_side", call.left_side ? "true" : "false");

@@ -681,7 +681,8 @@ bool Gen::BatchNorm(Body& b) {
   return true;
 }
 
-// JAX's LAPACK / cuSOLVER calls (lapack_sgeqrf_ffi or cusolver_geqrf_ffi
+// JAX's LAPACK / cuSOLVER calls (lapack_ssyevd_ffi or cusolver_syevd_ffi
+// from either triangle; lapack_sgeqrf_ffi or cusolver_geqrf_ffi
 // and now and then the orgqr of its reflectors; lapack_spotrf_ffi or
 // cusolver_potrf_ffi, or lapack_sgetrf_ffi or cusolver_getrf_ffi, then now and then
 // lapack_strsm_ffi with the factor) on f32 matrices of
@@ -715,6 +716,27 @@ bool Gen::Linalg(Body& b) {
     const int diag = Emit(b, T::kF32, md, l, "broadcast", "broadcast(" + c + "), dimensions={}");
     std::string ue = Use(b, eq), ud = Use(b, diag), um = Use(b, m);
     m = Emit(b, T::kF32, md, l, "select", "select(" + ue + ", " + ud + ", " + um + ")");
+  }
+  if (rng_.Chance(15)) {  // symmetric eigendecomposition (jnp.linalg.eigh: syevd), one triangle read
+    const bool cusolver = rng_.Chance(30);
+    const bool upper = rng_.Chance(40);
+    const std::string name = Name("syevd");
+    const std::string shape = b.vals[static_cast<size_t>(m)].Shape();
+    Dims wd = batch;
+    wd.push_back(n);
+    const std::string w_shape = ShapeStr(T::kF32, wd, DefaultLayout(wd.size()));
+    const std::string info_shape = ShapeStr(T::kS32, batch, DefaultLayout(batch.size()));
+    const std::string options = cusolver ? std::string("{algorithm = 0 : ui8, lower = ") + (upper ? "false" : "true") + "}"
+                                         : std::string("{mode = 86 : ui8, uplo = ") + (upper ? "85" : "76") + " : ui8}";
+    const std::string operand = Use(b, m);
+    b.lines.push_back("  " + name + " = (" + shape + ", " + w_shape + ", " + info_shape + ") custom-call(" + operand +
+                      "), custom_call_target=\"" + (cusolver ? "cusolver_syevd_ffi" : "lapack_ssyevd_ffi") +
+                      "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config=" +
+                      options);
+    Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+    if (rng_.Chance(60))
+      Emit(b, T::kF32, wd, DefaultLayout(wd.size()), "get-tuple-element", "get-tuple-element(" + name + "), index=1");
+    return true;
   }
   if (rng_.Chance(20)) {  // Householder QR (jnp.linalg.qr: geqrf, then orgqr for Q)
     const bool cusolver = rng_.Chance(30);

@@ -1,5 +1,7 @@
 #include "core/ir/custom_calls.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace hloscope {
@@ -168,6 +170,13 @@ bool TypedLapack(std::string_view t, std::string_view routine) {  // lapack_{s,d
 
 }  // namespace
 
+double EighTolerance(PrimitiveType t, int64_t n) {
+  // n ulps of the element type: the rounding a stored rotation leaves in a
+  // column's products stays under it, so the sweeps end.
+  const double eps = t == PrimitiveType::kF64 ? 0x1p-52 : 0x1p-23;
+  return static_cast<double>(std::max<int64_t>(n, 1)) * eps;
+}
+
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall) return std::nullopt;
   const std::string& t = i.attrs().custom_call_target;
@@ -201,6 +210,19 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
        t == "hipsolver_orgqr_ffi")) {
     if (!real || i.operand_count() != 2 || !i.shape().IsArray()) return std::nullopt;
     c.kind = LinalgCall::Kind::kOrgqr;
+    return c;
+  }
+  // The symmetric eigendecomposition (jnp.linalg.eigh): a → (v, w, info).
+  // Real types (the complex heevd stays a library call).
+  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "syevd")) || t == "cusolver_syevd_ffi" ||
+       t == "hipsolver_syevd_ffi")) {
+    if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 3) return std::nullopt;
+    const PrimitiveType et = i.operand(0)->shape().element_type();
+    if (et != PrimitiveType::kF32 && et != PrimitiveType::kF64) return std::nullopt;
+    c.kind = LinalgCall::Kind::kSyevd;
+    const std::string lower = DictValue(dict, "lower");
+    const char uplo = Code(DictValue(dict, "uplo"));
+    c.lower = !lower.empty() ? lower == "true" : uplo != 'U';
     return c;
   }
   if (TypedLapack(t, "trsm")) {

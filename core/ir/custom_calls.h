@@ -71,17 +71,38 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // row swapped with row i at step i, info 0 or the 1-based step of the first
 // zero pivot), what jnp.linalg.solve, inv and det call; its values rounded
 // to the element type after every step, as LAPACK keeps them.
+// Householder QR (geqrf, orgqr), and the symmetric eigendecomposition
+// `lapack_{s,d}syevd_ffi`, `cusolver_syevd_ffi`, `hipsolver_syevd_ffi`
+// (jnp.linalg.eigh: a → (eigenvectors as columns, eigenvalues ascending,
+// info 0), read from the `lower` (uplo 'L', the default) or upper triangle),
+// real types.
 // The interpreter computes them as the cholesky and triangular-solve ops,
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks; complex LU excepted).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
   std::string transpose_a = "NO_TRANSPOSE";  // TRANSPOSE, ADJOINT
 };
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
+
+// How the interpreter (eval_linalg.cc) and the kernel (eigh_emitter.cc)
+// compute syevd, the same way step by step: the symmetric matrix A shifted by
+// s = 2·‖A‖∞ (1 for a zero matrix), so that B = A + s·I is positive definite
+// with its eigenvalues in [‖A‖∞, 3‖A‖∞]; one-sided (Hestenes) Jacobi
+// rotations of B's columns, kept in the first result, until in a whole sweep
+// no pair p < q has |g_p·g_q| > tol·‖g_p‖·‖g_q‖ (at most kEighSweeps sweeps);
+// then column i is λ_i + s times the unit eigenvector v_i (B's eigenvectors
+// are its singular vectors), so λ_i = ‖g_i‖ - s and v_i = g_i / ‖g_i‖; last,
+// a selection sort puts the eigenvalues in ascending order (the first
+// smallest of those left), their columns with them. Every value is computed
+// in f64 from the stored ones and stored in the element type. Eigenvectors
+// are unique up to sign (and to a basis of each repeated eigenvalue's
+// space): LAPACK's signs may differ.
+inline constexpr int kEighSweeps = 30;
+double EighTolerance(PrimitiveType t, int64_t n);
 
 // JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
 // lowering of jnp.linalg.solve / lu computes from getrf's pivots (made

@@ -397,6 +397,49 @@ ENTRY e {
   a = f32[3,5,4]{2,1,0} select(col2, zs, x)
   ROOT f = (f32[3,5,4]{2,1,0}, f32[3,4]{1,0}) custom-call(a), custom_call_target="cusolver_geqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
 })hlo"},
+        // jnp.linalg.eigh: LAPACK's and cuSOLVER's syevd, as JAX lowers them
+        // (the input symmetrized first, column-major, in place); a batch read
+        // from its upper triangle only; a matrix with a zero block (a repeated
+        // zero eigenvalue) and a 1×1.
+        Case{"lapack_ssyevd_symmetrized_column_major_in_place", "eigh", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[7,7]{1,0} parameter(0)
+  xt = f32[7,7]{1,0} transpose(x), dimensions={1,0}
+  s = f32[7,7]{1,0} add(x, xt)
+  h = f32[] constant(0.5)
+  hs = f32[7,7] broadcast(h), dimensions={}
+  a = f32[7,7]{0,1} multiply(s, hs)
+  e = (f32[7,7]{0,1}, f32[7]{0}, s32[]) custom-call(a), custom_call_target="lapack_ssyevd_ffi", operand_layout_constraints={f32[7,7]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  v = f32[7,7]{0,1} get-tuple-element(e), index=0
+  w = f32[7]{0} get-tuple-element(e), index=1
+  ROOT t = (f32[7,7]{0,1}, f32[7]{0}) tuple(v, w)
+})hlo"},
+        Case{"cusolver_syevd_f64_batched_upper_triangle", "eigh", R"hlo(
+HloModule m
+ENTRY e {
+  x = f64[3,5,5]{1,2,0} parameter(0)
+  ROOT e = (f64[3,5,5]{1,2,0}, f64[3,5]{1,0}, s32[3]{0}) custom-call(x), custom_call_target="cusolver_syevd_ffi", operand_layout_constraints={f64[3,5,5]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={algorithm = 0 : ui8, lower = false}
+})hlo"},
+        Case{"lapack_ssyevd_zero_block_and_one_by_one", "eigh", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[6,6]{1,0} parameter(0)
+  i = s32[6,6] iota(), iota_dimension=0
+  j = s32[6,6] iota(), iota_dimension=1
+  three = s32[] constant(3)
+  threes = s32[6,6] broadcast(three), dimensions={}
+  ii = pred[6,6] compare(i, threes), direction=LT
+  jj = pred[6,6] compare(j, threes), direction=LT
+  both = pred[6,6] and(ii, jj)
+  z = f32[] constant(0)
+  zs = f32[6,6] broadcast(z), dimensions={}
+  a = f32[6,6]{1,0} select(both, x, zs)
+  e = (f32[6,6]{1,0}, f32[6]{0}, s32[]) custom-call(a), custom_call_target="lapack_ssyevd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  y = f32[1,1]{1,0} slice(x), slice={[0:1], [0:1]}
+  e1 = (f32[1,1]{1,0}, f32[1]{0}, s32[]) custom-call(y), custom_call_target="lapack_ssyevd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  ROOT t = ((f32[6,6]{1,0}, f32[6]{0}, s32[]), (f32[1,1]{1,0}, f32[1]{0}, s32[])) tuple(e, e1)
+})hlo"},
         Case{"complex_dot_elementally", "elemental", R"hlo(
 HloModule m
 ENTRY e {

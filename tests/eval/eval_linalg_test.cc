@@ -168,6 +168,47 @@ ENTRY e {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << i;
 }
 
+// syevd (jnp.linalg.eigh) reads only the triangle it is told to:
+// [[2, 1, 0], [1, 2, 0], [0, 0, 5]] has eigenvalues 1, 3, 5 (ascending) with
+// eigenvectors (1, -1, 0)/√2, (1, 1, 0)/√2, (0, 0, 1) up to sign; the other
+// triangle holds values that must not be read. Per matrix of a batch, with
+// LAPACK's uplo and cuSOLVER's `lower`.
+TEST(EvalLinalgCalls, SyevdGivesAscendingEigenvaluesAndOrthonormalEigenvectors) {
+  for (const bool lapack : {true, false}) {
+    const std::string target = lapack ? "custom_call_target=\"lapack_dsyevd_ffi\", backend_config={mode = 86 : ui8, uplo = 85 : ui8}"
+                                      : "custom_call_target=\"cusolver_syevd_ffi\", backend_config={algorithm = 0 : ui8, lower = false}";
+    Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = f64[2,3,3]{1,2,0} parameter(0)
+  ROOT e = (f64[2,3,3]{1,2,0}, f64[2,3]{1,0}, s32[2]{0}) custom-call(a), )" + target + R"(, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})",
+                        // Upper triangles given, the lower ones garbage.
+                        {Lit("f64[2,3,3]", {2, 1, 0, 99, 2, 0, -7, 42, 5,  //
+                                            -4, 0, 0, 1e9, 0, 0, 3, 3, 0})});
+    ASSERT_TRUE(r.IsTuple());
+    const std::vector<double> v = Vals(r.tuple_elements()[0]), w = Vals(r.tuple_elements()[1]),
+                              info = Vals(r.tuple_elements()[2]);
+    const std::vector<std::vector<double>> a = {{2, 1, 0, 1, 2, 0, 0, 0, 5}, {-4, 0, 0, 0, 0, 0, 0, 0, 0}};
+    const std::vector<std::vector<double>> want_w = {{1, 3, 5}, {-4, 0, 0}};
+    for (int bt = 0; bt < 2; ++bt) {
+      EXPECT_EQ(info[bt], 0);
+      for (int i = 0; i < 3; ++i) EXPECT_NEAR(w[bt * 3 + i], want_w[bt][i], 1e-12) << bt << " " << i;
+      auto at = [&](int i, int j) { return v[bt * 9 + i * 3 + j]; };
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          double vtv = 0, rebuilt = 0;  // (VᵀV)(i, j) and (V diag(w) Vᵀ)(i, j)
+          for (int k = 0; k < 3; ++k) {
+            vtv += at(k, i) * at(k, j);
+            rebuilt += at(i, k) * w[bt * 3 + k] * at(j, k);
+          }
+          EXPECT_NEAR(vtv, i == j ? 1 : 0, 1e-12) << bt << " " << i << " " << j;
+          EXPECT_NEAR(rebuilt, a[bt][i * 3 + j], 1e-12) << bt << " " << i << " " << j;
+        }
+      if (bt == 0) EXPECT_NEAR(std::fabs(at(0, 0)), std::sqrt(0.5), 1e-12);  // (1, -1, 0)/√2 for λ = 1
+    }
+  }
+}
+
 TEST(EvalLinalgCalls, TrsmIsATriangularSolveWithLapacksOptions) {
   // side L, uplo U, trans_x T, diag N: solve [[2, 1], [0, 4]]ᵀ x = [2, 9] → x = [1, 2].
   Literal r = MustRun(R"(HloModule t

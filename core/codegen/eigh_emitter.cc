@@ -1,0 +1,223 @@
+// JAX's symmetric eigendecomposition calls (jnp.linalg.eigh,
+// core/ir/custom_calls.h): `lapack_{s,d}syevd_ffi`, `cusolver_syevd_ffi`:
+// a → (eigenvectors as columns, eigenvalues ascending, info). One thread per
+// matrix, step by step as custom_calls.h defines it and the interpreter
+// (eval_linalg.cc) computes it: the matrix shifted to be positive definite,
+// one-sided Jacobi sweeps over the columns of the first result, then each
+// column's length gives its eigenvalue and is divided out, and a selection
+// sort orders them. The matrix lives in the first result (in place over the
+// input when buffer assignment shares them, as the call's
+// output_to_operand_aliasing asks: only the named triangle is read, each
+// element before its place is written with the same value, the diagonal
+// once). Each value is computed in f64 from the stored ones and stored in
+// the element type, so the kernel and the interpreter agree. XLA GPU calls
+// cuSOLVER for this; the matrices JAX programs decompose this way are small
+// and batched.
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/codegen/matrix_kernel.h"
+#include "core/ir/custom_calls.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+
+StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  std::optional<LinalgCall> call;
+  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
+  if (!call || call->kind != LinalgCall::Kind::kSyevd)
+    return Status::Error(spec.instr->name() + ": the eigh emitter needs a syevd call at the kernel root");
+  const Instruction* eig = roots[0];
+  auto fail = [&](const std::string& why) { return Status::Error("codegen: syevd call %" + eig->name() + ": " + why); };
+  const Shape& in = eig->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  const int r = in.rank();
+  const Shape& ts = eig->shape();
+  if (r < 2 || in.dim(r - 1) != in.dim(r - 2) || ts.tuple_shapes()[0].dims() != in.dims())
+    return fail("needs square matrices and eigenvectors shaped as them");
+  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64)
+    return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
+  const int64_t n = in.dim(r - 1);
+  const std::vector<int64_t> batch_shape(in.dims().begin(), in.dims().end() - 2);
+  std::vector<int64_t> w_dims = batch_shape;
+  w_dims.push_back(n);
+  const Shape& ws = ts.tuple_shapes()[1];
+  const Shape& info = ts.tuple_shapes()[2];
+  if (ws.element_type() != t || ws.dims() != w_dims || !IsInteger(info.element_type()) || info.dims() != batch_shape)
+    return fail("needs results (eigenvectors, n eigenvalues of the matrix type per matrix, an integer info per matrix)");
+  std::vector<int64_t> batch_dims;
+  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  const int64_t batches = Product(in, batch_dims);
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel kernel;
+  kernel.kind = "eigh";
+  kernel.dims = LoopLaunchDims(batches, spec.device);
+  MarkKernel(f, kernel.dims.block[0]);
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i64 = b.getInt64Ty();
+  auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
+  Value* norm = EntryAlloca(b, f64, "norm");
+  Value* row_sum = EntryAlloca(b, f64, "row");
+  Value* done = EntryAlloca(b, b.getInt1Ty(), "done");
+  Value* rotated = EntryAlloca(b, b.getInt1Ty(), "rotated");
+  Value* alpha = EntryAlloca(b, f64, "alpha");
+  Value* beta = EntryAlloca(b, f64, "beta");
+  Value* gamma = EntryAlloca(b, f64, "gamma");
+  Value* best = EntryAlloca(b, f64, "best");
+  Value* best_at = EntryAlloca(b, i64, "best_at");
+  const double tol = EighTolerance(t, n);
+
+  RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
+    OutputMatrix g(b, ee, out, t, in, batch);
+    auto load = [&](Value* i, Value* j) { return g.Load(i, j); };
+    auto store = [&](Value* i, Value* j, Value* v) { return g.Store(i, j, v); };
+    // Eigenvalue i as stored, in f64; an f64 value stored there.
+    auto load_w = [&](Value* i) { return EmitConvert(b, ee.Load(out + 1, g.VectorAt(i)), t, PrimitiveType::kF64); };
+    auto store_w = [&](Value* i, Value* v) -> Status {
+      ASSIGN_OR_RETURN(Value * s, EmitConvert(b, v, PrimitiveType::kF64, t));
+      ee.Store(out + 1, g.VectorAt(i), s);
+      return Status::Ok();
+    };
+    // A(i, j) from the named triangle of the operand.
+    auto sym = [&](Value* i, Value* j) -> StatusOr<Value*> {
+      Value* stored = call->lower ? b.CreateICmpSGE(i, j) : b.CreateICmpSLE(i, j);
+      Value* row = b.CreateSelect(stored, i, j);
+      Value* col = b.CreateSelect(stored, j, i);
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, eig, 0, g.At(row, col)));
+      ee.ClearCache();
+      return EmitConvert(b, v, t, PrimitiveType::kF64);
+    };
+    // The shift: twice the largest absolute row sum (1 for a zero matrix).
+    b.CreateStore(c64(0), norm);
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      b.CreateStore(c64(0), row_sum);
+      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Value * x, sym(i, j));
+        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, row_sum), fabs(x)), row_sum);
+        return Status::Ok();
+      }));
+      Value* row = b.CreateLoad(f64, row_sum);
+      Value* old = b.CreateLoad(f64, norm);
+      b.CreateStore(b.CreateSelect(b.CreateFCmpOGT(row, old), row, old), norm);
+      return Status::Ok();
+    }));
+    Value* nv = b.CreateLoad(f64, norm);
+    Value* shift = b.CreateSelect(b.CreateFCmpOGT(nv, c64(0)), b.CreateFMul(c64(2), nv), c64(1));
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Value * x, sym(i, j));
+        return store(i, j, b.CreateFAdd(x, b.CreateSelect(b.CreateICmpEQ(i, j), shift, c64(0))));
+      });
+    }));
+    // The sweeps: every pair of columns p < q made orthogonal.
+    b.CreateStore(b.getFalse(), done);
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, kEighSweeps), I64(b, 1), [&](Value*) -> Status {
+      return IfThen(b, b.CreateNot(b.CreateLoad(b.getInt1Ty(), done)), [&]() -> Status {
+        b.CreateStore(b.getFalse(), rotated);
+        RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n - 1), I64(b, 1), [&](Value* p) -> Status {
+          return ForLoop(b, b.CreateAdd(p, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* q) -> Status {
+            b.CreateStore(c64(0), alpha);
+            b.CreateStore(c64(0), beta);
+            b.CreateStore(c64(0), gamma);
+            RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
+              ASSIGN_OR_RETURN(Value * gp, load(k, p));
+              ASSIGN_OR_RETURN(Value * gq, load(k, q));
+              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(gp, gp)), alpha);
+              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, beta), b.CreateFMul(gq, gq)), beta);
+              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, gamma), b.CreateFMul(gp, gq)), gamma);
+              return Status::Ok();
+            }));
+            Value* av = b.CreateLoad(f64, alpha);
+            Value* bv = b.CreateLoad(f64, beta);
+            Value* gv = b.CreateLoad(f64, gamma);
+            Value* apart = b.CreateFCmpOGT(fabs(gv), b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
+            return IfThen(b, apart, [&]() -> Status {
+              b.CreateStore(b.getTrue(), rotated);
+              Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
+              Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
+              Value* tan = b.CreateFDiv(
+                  sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
+              Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
+              Value* sin = b.CreateFMul(cos, tan);
+              return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
+                ASSIGN_OR_RETURN(Value * gp, load(k, p));
+                ASSIGN_OR_RETURN(Value * gq, load(k, q));
+                RETURN_IF_ERROR(store(k, p, b.CreateFSub(b.CreateFMul(cos, gp), b.CreateFMul(sin, gq))));
+                return store(k, q, b.CreateFAdd(b.CreateFMul(sin, gp), b.CreateFMul(cos, gq)));
+              });
+            });
+          });
+        }));
+        b.CreateStore(b.CreateNot(b.CreateLoad(b.getInt1Ty(), rotated)), done);
+        return Status::Ok();
+      });
+    }));
+    // Each column's length less the shift is its eigenvalue; divided by
+    // it, the column is the unit eigenvector.
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      b.CreateStore(c64(0), alpha);
+      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
+        ASSIGN_OR_RETURN(Value * x, load(k, i));
+        ASSIGN_OR_RETURN(Value * y, load(k, i));
+        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
+        return Status::Ok();
+      }));
+      Value* len = sqrt(b.CreateLoad(f64, alpha));
+      RETURN_IF_ERROR(store_w(i, b.CreateFSub(len, shift)));
+      return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
+        ASSIGN_OR_RETURN(Value * x, load(k, i));
+        return store(k, i, b.CreateFDiv(x, len));
+      });
+    }));
+    // Ascending: the first smallest of those left, its column with it.
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      ASSIGN_OR_RETURN(Value * wi, load_w(i));
+      b.CreateStore(wi, best);
+      b.CreateStore(i, best_at);
+      RETURN_IF_ERROR(ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Value * wj, load_w(j));
+        Value* smaller = b.CreateFCmpOLT(wj, b.CreateLoad(f64, best));
+        b.CreateStore(b.CreateSelect(smaller, wj, b.CreateLoad(f64, best)), best);
+        b.CreateStore(b.CreateSelect(smaller, j, b.CreateLoad(i64, best_at)), best_at);
+        return Status::Ok();
+      }));
+      Value* mi = b.CreateLoad(i64, best_at);
+      return IfThen(b, b.CreateICmpNE(mi, i), [&]() -> Status {
+        Value* x = ee.Load(out + 1, g.VectorAt(i));
+        Value* y = ee.Load(out + 1, g.VectorAt(mi));
+        ee.Store(out + 1, g.VectorAt(i), y);
+        ee.Store(out + 1, g.VectorAt(mi), x);
+        return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
+          Value* u = ee.Load(out, g.At(k, i));
+          Value* v = ee.Load(out, g.At(k, mi));
+          ee.Store(out, g.At(k, i), v);
+          ee.Store(out, g.At(k, mi), u);
+          return Status::Ok();
+        });
+      });
+    }));
+    ASSIGN_OR_RETURN(Value * zero, EmitConvert(b, I64(b, 0), PrimitiveType::kS64, info.element_type()));
+    ee.Store(out + 2, g.BatchIndex(), zero);
+    return Status::Ok();
+  }));
+  b.CreateRetVoid();
+  return kernel;
+}
+
+}  // namespace hloscope::codegen

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# JAX programs that call LAPACK / cuSOLVER, run as our kernels on the CPU and
+# compared with JAX's own outputs (committed from tools/gen_unseen_modules.py,
+# so no Python or JAX is needed here): eigh_pca calls syevd (jnp.linalg.eigh
+# and eigvalsh) — the HLO JAX lowers for CUDA (cusolver_syevd_ffi) and the
+# StableHLO it writes for the CPU (lapack_ssyevd_ffi). A data file whose
+# eigenvalues were altered must fail, so the comparison is not empty.
+# Usage: jax_library_calls.sh HLOSCOPE_CLI SOURCE_DIR
+set -u
+cli=$1
+src=$2
+data=$src/tests/cli/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+source "$(dirname "$0")/cli_test_lib.sh"
+
+for f in eigh_pca.cuda.hlo eigh_pca.cpu.mlir; do
+  expect_rc 0 "run $f against JAX's outputs" "$cli" run "$data/$f" --device cpu --inputs "$data/eigh_pca.data.json"
+  expect_text "$f: every output matches the interpreter" "all 4 outputs match the interpreter" "$tmp/out"
+  expect_text "$f: and JAX's outputs" "against JAX's outputs: match" "$tmp/out"
+done
+python3 - "$data/eigh_pca.data.json" "$tmp/wrong.data.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["outputs"][0]["values"][0] += 0.01  # the smallest eigenvalue
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "run against an altered eigenvalue" "$cli" run "$data/eigh_pca.cuda.hlo" --device cpu --inputs "$tmp/wrong.data.json" --quiet
+exit $fail
