@@ -326,6 +326,23 @@ def eigh_pca():
 
 
 @program
+def svd_low_rank():
+    # jnp.linalg.svd: LAPACK's gesdd on the CPU, cuSOLVER's gesvdj on GPUs:
+    # a rank-2 approximation of a tall matrix (full U), the singular values
+    # of a wide batch, pinv and the spectral norm of a rank-deficient one.
+    # Every output is independent of the singular vectors' signs.
+    def f(a, b, c):
+        u, s, vt = jnp.linalg.svd(a)
+        approx = (u[:, :2] * s[:2]) @ vt[:2]
+        proj = u[:, 4:] @ u[:, 4:].T  # the complement's projector: needs U's completion
+        sb = jnp.linalg.svd(b, compute_uv=False)
+        cr = c @ c.T  # rank 3 of 5
+        return s, approx, proj, sb, jnp.linalg.pinv(c), jnp.linalg.norm(cr, 2)
+
+    return f, (rn(62, (7, 4)), rn(63, (2, 3, 5)), rn(64, (5, 3))), {}
+
+
+@program
 def gaussian_process_nll():
     def nll(log_ls, x, y):
         d2 = jnp.sum((x[:, None, :] - x[None, :, :]) ** 2, -1)

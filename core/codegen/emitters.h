@@ -88,6 +88,7 @@ StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelS
 StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec);    // one thread per matrix
 StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec);          // getrf calls, one thread per matrix
 StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec);        // syevd calls (jnp.linalg.eigh), one thread per matrix
+StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec);         // gesdd / gesvdj calls (jnp.linalg.svd), one thread per matrix
 StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec);          // geqrf / orgqr calls, one thread per matrix
 StatusOr<EmittedKernel> EmitLuPivotsToPermutationKernel(llvm::Module& m, const KernelSpec& spec);  // cu_lu_pivots_to_permutation
 StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec);        // selection rounds, one block per row

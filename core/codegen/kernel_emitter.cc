@@ -61,13 +61,14 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
-  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf / geqrf / orgqr / syevd library calls
+  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf / geqrf / orgqr / syevd / gesvd library calls
     switch (call->kind) {
       case LinalgCall::Kind::kPotrf: return &EmitCholeskyKernel;
       case LinalgCall::Kind::kTrsm: return &EmitTriangularSolveKernel;
       case LinalgCall::Kind::kGetrf: return &EmitLuKernel;
       case LinalgCall::Kind::kGeqrf: case LinalgCall::Kind::kOrgqr: return &EmitQrKernel;
       case LinalgCall::Kind::kSyevd: return &EmitEighKernel;
+      case LinalgCall::Kind::kGesvd: return &EmitSvdKernel;
     }
   }
   if (IsLuPivotsToPermutationCall(hero)) return &EmitLuPivotsToPermutationKernel;

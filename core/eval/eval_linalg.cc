@@ -404,6 +404,128 @@ StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Op
   return MakeTuple({std::move(v), std::move(w), std::move(info)});
 }
 
+// gesvd (jnp.linalg.svd) as custom_calls.h defines it (GesvdShapes):
+// one-sided Jacobi on A or Aᵀ, sorted descending, U or Vᵀ completed.
+StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
+  std::string why;
+  const std::optional<SvdShapes> sh = GesvdShapes(instr, &why);
+  if (!sh) return InstrError(instr, why);
+  const Literal& a = *ops[0];
+  const auto& ts = instr.shape().tuple_shapes();
+  Literal copy(NoLayout(ts[0])), sv(NoLayout(ts[1])), u(NoLayout(ts[2])), vt(NoLayout(ts[3])), info(NoLayout(ts[4]));
+  for (int64_t e = 0; e < a.num_elements(); ++e) copy.SetDouble(e, a.GetDouble(e));
+  const int64_t m = sh->m, n = sh->n, k = sh->k;
+  const bool tall = m >= n;
+  const int64_t p = tall ? m : n, q = tall ? n : m;
+  const int64_t full = tall ? sh->u_cols : sh->vt_rows;  // L's columns
+  const double tol = EighTolerance(a.shape().element_type(), p);
+  for (int64_t bt = 0; bt < sh->batches; ++bt) {
+    auto u_at = [&](int64_t i, int64_t j) { return (bt * m + i) * sh->u_cols + j; };
+    // Right singular vector i, component j: row i of Vᵀ, or column i of V.
+    auto vt_at = [&](int64_t i, int64_t j) {
+      return sh->v_transposed ? (bt * sh->vt_rows + i) * n + j : (bt * n + j) * sh->vt_rows + i;
+    };
+    // L(r, j) and R(r, j), where they are kept.
+    Literal& lm = tall ? u : vt;
+    Literal& rm = tall ? vt : u;
+    auto l_at = [&](int64_t r, int64_t j) { return tall ? u_at(r, j) : vt_at(j, r); };
+    auto r_at = [&](int64_t r, int64_t j) { return tall ? vt_at(j, r) : u_at(r, j); };
+    auto L = [&](int64_t r, int64_t j) { return lm.GetDouble(l_at(r, j)); };
+    auto R = [&](int64_t r, int64_t j) { return rm.GetDouble(r_at(r, j)); };
+    for (int64_t r = 0; r < p; ++r)
+      for (int64_t j = 0; j < q; ++j) lm.SetDouble(l_at(r, j), a.GetDouble(bt * m * n + (tall ? r * n + j : j * n + r)));
+    for (int64_t r = 0; r < q; ++r)
+      for (int64_t j = 0; j < q; ++j) rm.SetDouble(r_at(r, j), r == j ? 1.0 : 0.0);
+    bool done = false;
+    for (int sweep = 0; sweep < kEighSweeps && !done; ++sweep) {
+      bool rotated = false;
+      for (int64_t i = 0; i + 1 < q; ++i)
+        for (int64_t j = i + 1; j < q; ++j) {
+          double alpha = 0, beta = 0, gamma = 0;
+          for (int64_t r = 0; r < p; ++r) {
+            const double gi = L(r, i), gj = L(r, j);
+            alpha += gi * gi;
+            beta += gj * gj;
+            gamma += gi * gj;
+          }
+          if (!(std::fabs(gamma) > tol * std::sqrt(alpha * beta))) continue;
+          rotated = true;
+          const double zeta = (beta - alpha) / (2 * gamma);
+          const double t = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
+          const double c = 1 / std::sqrt(1 + t * t);
+          const double s = c * t;
+          for (int64_t r = 0; r < p; ++r) {
+            const double gi = L(r, i), gj = L(r, j);
+            lm.SetDouble(l_at(r, i), c * gi - s * gj);
+            lm.SetDouble(l_at(r, j), s * gi + c * gj);
+          }
+          for (int64_t r = 0; r < q; ++r) {
+            const double gi = R(r, i), gj = R(r, j);
+            rm.SetDouble(r_at(r, i), c * gi - s * gj);
+            rm.SetDouble(r_at(r, j), s * gi + c * gj);
+          }
+        }
+      done = !rotated;
+    }
+    for (int64_t j = 0; j < q; ++j) {
+      double s2 = 0;
+      for (int64_t r = 0; r < p; ++r) s2 += L(r, j) * L(r, j);
+      const double len = std::sqrt(s2);
+      sv.SetDouble(bt * k + j, len);
+      if (len > 0)
+        for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), L(r, j) / len);
+    }
+    for (int64_t i = 0; i < q; ++i) {
+      int64_t best_at = i;
+      double best = sv.GetDouble(bt * k + i);
+      for (int64_t j = i + 1; j < q; ++j)
+        if (sv.GetDouble(bt * k + j) > best) {
+          best = sv.GetDouble(bt * k + j);
+          best_at = j;
+        }
+      if (best_at == i) continue;
+      const double si = sv.GetDouble(bt * k + i);
+      sv.SetDouble(bt * k + i, sv.GetDouble(bt * k + best_at));
+      sv.SetDouble(bt * k + best_at, si);
+      for (int64_t r = 0; r < p; ++r) {
+        const double x = L(r, i);
+        lm.SetDouble(l_at(r, i), L(r, best_at));
+        lm.SetDouble(l_at(r, best_at), x);
+      }
+      for (int64_t r = 0; r < q; ++r) {
+        const double x = R(r, i);
+        rm.SetDouble(r_at(r, i), R(r, best_at));
+        rm.SetDouble(r_at(r, best_at), x);
+      }
+    }
+    // Completion: the columns of σ = 0 (at the end of the sorted q) and those past q.
+    int64_t first = q;
+    for (int64_t j = 0; j < q; ++j)
+      if (sv.GetDouble(bt * k + j) == 0 && j < first) first = j;
+    int64_t c = 0;
+    for (int64_t j = first; j < full; ++j) {
+      for (; c < p; ++c) {
+        for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), r == c ? 1.0 : 0.0);
+        for (int pass = 0; pass < 2; ++pass)
+          for (int64_t i = 0; i < j; ++i) {
+            double d = 0;
+            for (int64_t r = 0; r < p; ++r) d += L(r, i) * L(r, j);
+            for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), L(r, j) - d * L(r, i));
+          }
+        double s2 = 0;
+        for (int64_t r = 0; r < p; ++r) s2 += L(r, j) * L(r, j);
+        if (!(s2 * static_cast<double>(2 * p) >= 1)) continue;
+        const double len = std::sqrt(s2);
+        for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), L(r, j) / len);
+        ++c;
+        break;
+      }
+    }
+    info.SetInt(bt, 0);
+  }
+  return MakeTuple({std::move(copy), std::move(sv), std::move(u), std::move(vt), std::move(info)});
+}
+
 }  // namespace
 
 // JAX's potrf / trsm / getrf library calls (custom_calls.h): the cholesky
@@ -414,6 +536,7 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
   if (call.kind == LinalgCall::Kind::kGeqrf) return EvalGeqrf(instr, ops);
   if (call.kind == LinalgCall::Kind::kOrgqr) return EvalOrgqr(instr, ops);
   if (call.kind == LinalgCall::Kind::kSyevd) return EvalSyevd(instr, call, ops);
+  if (call.kind == LinalgCall::Kind::kGesvd) return EvalGesvd(instr, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {
     Instruction ts(Opcode::kTriangularSolve, instr.shape(), instr.name());
     ts.SetRaw("left_side", call.left_side ? "true" : "false");

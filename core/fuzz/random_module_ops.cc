@@ -681,7 +681,8 @@ bool Gen::BatchNorm(Body& b) {
   return true;
 }
 
-// JAX's LAPACK / cuSOLVER calls (lapack_ssyevd_ffi or cusolver_syevd_ffi
+// JAX's LAPACK / cuSOLVER calls (lapack_sgesdd_ffi or cusolver_gesvdj_ffi
+// of an m×n matrix, full or reduced; lapack_ssyevd_ffi or cusolver_syevd_ffi
 // from either triangle; lapack_sgeqrf_ffi or cusolver_geqrf_ffi
 // and now and then the orgqr of its reflectors; lapack_spotrf_ffi or
 // cusolver_potrf_ffi, or lapack_sgetrf_ffi or cusolver_getrf_ffi, then now and then
@@ -698,6 +699,39 @@ bool Gen::Linalg(Body& b) {
   if (!b.entry || b.params.size() >= 8) return false;
   const int64_t n = rng_.Range(1, 6);
   const bool batched = rng_.Chance(30);
+  if (rng_.Chance(12)) {  // singular value decomposition (jnp.linalg.svd: gesdd, gesvdj) of any m×n
+    const int64_t rows = rng_.Range(1, 6);
+    Dims ad = batched ? Dims{rng_.Range(1, 3), rows, n} : Dims{rows, n};
+    const Dims batch(ad.begin(), ad.end() - 2);
+    const Dims l = PickLayout(b, ad.size());
+    const int p = NewParam(b, T::kF32, ad, l);
+    const int a = Emit(b, T::kF32, ad, l, "negate", "negate(" + Use(b, p) + ")");
+    const int64_t k = std::min(rows, n);
+    const bool full = rng_.Chance(50);
+    const bool gesvdj = rng_.Chance(40);  // cuSOLVER's: V, not Vᵀ
+    auto with = [&](std::initializer_list<int64_t> tail) {
+      Dims d = batch;
+      d.insert(d.end(), tail);
+      return d;
+    };
+    const Dims sd = with({k});
+    const Dims ud = with({rows, full ? rows : k});
+    const Dims vd = gesvdj ? with({n, full ? n : k}) : with({full ? n : k, n});
+    const std::string name = Name("svd");
+    const std::string operand = Use(b, a);
+    b.lines.push_back("  " + name + " = (" + b.vals[static_cast<size_t>(a)].Shape() + ", " +
+                      ShapeStr(T::kF32, sd, DefaultLayout(sd.size())) + ", " + ShapeStr(T::kF32, ud, DefaultLayout(ud.size())) +
+                      ", " + ShapeStr(T::kF32, vd, DefaultLayout(vd.size())) + ", " +
+                      ShapeStr(T::kS32, batch, DefaultLayout(batch.size())) + ") custom-call(" + operand +
+                      "), custom_call_target=\"" + (gesvdj ? "cusolver_gesvdj_ffi" : "lapack_sgesdd_ffi") +
+                      "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+    Emit(b, T::kF32, sd, DefaultLayout(sd.size()), "get-tuple-element", "get-tuple-element(" + name + "), index=1");
+    if (rng_.Chance(60))
+      Emit(b, T::kF32, ud, DefaultLayout(ud.size()), "get-tuple-element", "get-tuple-element(" + name + "), index=2");
+    if (rng_.Chance(60))
+      Emit(b, T::kF32, vd, DefaultLayout(vd.size()), "get-tuple-element", "get-tuple-element(" + name + "), index=3");
+    return true;
+  }
   const Dims md = batched ? Dims{rng_.Range(1, 3), n, n} : Dims{n, n};
   const Dims batch(md.begin(), md.end() - 2);
   const Dims l = PickLayout(b, md.size());

@@ -177,6 +177,49 @@ double EighTolerance(PrimitiveType t, int64_t n) {
   return static_cast<double>(std::max<int64_t>(n, 1)) * eps;
 }
 
+std::optional<SvdShapes> GesvdShapes(const Instruction& i, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<SvdShapes> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 5)
+    return fail("needs one operand and results (a, s, u, vt, info)");
+  const Shape& a = i.operand(0)->shape();
+  const int r = a.rank();
+  if (r < 2) return fail("needs matrices in the last two dimensions");
+  SvdShapes s;
+  s.m = a.dim(r - 2);
+  s.n = a.dim(r - 1);
+  s.k = std::min(s.m, s.n);
+  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
+  for (int64_t d : batch) s.batches *= d;
+  const auto& ts = i.shape().tuple_shapes();
+  auto dims = [&](std::initializer_list<int64_t> tail) {
+    std::vector<int64_t> d = batch;
+    d.insert(d.end(), tail);
+    return d;
+  };
+  const PrimitiveType t = a.element_type();
+  if (ts[0].dims() != a.dims() || ts[0].element_type() != t) return fail("needs a first result shaped as a");
+  if (ts[1].dims() != dims({s.k}) || ts[1].element_type() != t)
+    return fail("needs min(m, n) singular values of the matrix type per matrix");
+  const Shape& u = ts[2];
+  const Shape& vt = ts[3];
+  if (u.element_type() != t || vt.element_type() != t || u.rank() != r || vt.rank() != r)
+    return fail("needs U and V of the matrix type");
+  const std::string& target = i.attrs().custom_call_target;
+  s.v_transposed = target.find("gesvdj") == std::string::npos;
+  s.u_cols = u.dim(r - 1);
+  s.vt_rows = s.v_transposed ? vt.dim(r - 2) : vt.dim(r - 1);
+  if (u.dims() != dims({s.m, s.u_cols}) || (s.u_cols != s.m && s.u_cols != s.k))
+    return fail("needs U of m×m or m×min(m, n) per matrix");
+  if (vt.dims() != (s.v_transposed ? dims({s.vt_rows, s.n}) : dims({s.n, s.vt_rows})) ||
+      (s.vt_rows != s.n && s.vt_rows != s.k))
+    return fail(s.v_transposed ? "needs Vᵀ of n×n or min(m, n)×n per matrix" : "needs V of n×n or n×min(m, n) per matrix");
+  if (!IsInteger(ts[4].element_type()) || ts[4].dims() != batch) return fail("needs an integer info per matrix");
+  return s;
+}
+
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall) return std::nullopt;
   const std::string& t = i.attrs().custom_call_target;
@@ -223,6 +266,16 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     const std::string lower = DictValue(dict, "lower");
     const char uplo = Code(DictValue(dict, "uplo"));
     c.lower = !lower.empty() ? lower == "true" : uplo != 'U';
+    return c;
+  }
+  // The singular value decomposition (jnp.linalg.svd): a → (a, s, u, vt,
+  // info). Real types (complex SVDs stay library calls).
+  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "gesdd")) || t == "cusolver_gesvdj_ffi" ||
+       t == "hipsolver_gesvdj_ffi")) {
+    if (i.operand_count() != 1) return std::nullopt;
+    const PrimitiveType et = i.operand(0)->shape().element_type();
+    if ((et != PrimitiveType::kF32 && et != PrimitiveType::kF64) || !GesvdShapes(i, nullptr)) return std::nullopt;
+    c.kind = LinalgCall::Kind::kGesvd;
     return c;
   }
   if (TypedLapack(t, "trsm")) {

@@ -75,12 +75,15 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // `lapack_{s,d}syevd_ffi`, `cusolver_syevd_ffi`, `hipsolver_syevd_ffi`
 // (jnp.linalg.eigh: a → (eigenvectors as columns, eigenvalues ascending,
 // info 0), read from the `lower` (uplo 'L', the default) or upper triangle),
-// real types.
+// real types; and the singular value decomposition `lapack_{s,d}gesdd_ffi`,
+// `cusolver_gesvdj_ffi`, `hipsolver_gesvdj_ffi` (jnp.linalg.svd: a → (a's
+// copy, singular values descending, U, Vᵀ (gesvdj: V), info 0); U and V are
+// full or reduced as their shapes say, whatever the mode asks).
 // The interpreter computes them as the cholesky and triangular-solve ops,
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks; complex LU excepted).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
@@ -103,6 +106,29 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 // space): LAPACK's signs may differ.
 inline constexpr int kEighSweeps = 30;
 double EighTolerance(PrimitiveType t, int64_t n);
+
+// gesvd (the SVD calls above), the same way in the interpreter and the kernel
+// (svd_emitter.cc): with k = min(m, n), the p×q matrix L = A (tall, m ≥ n) or
+// Aᵀ (wide) kept in U's first n columns (tall) or Vᵀ's first m rows (wide),
+// and R = I (q×q) in the other; the one-sided Jacobi sweeps of syevd on L's
+// columns (tolerance EighTolerance(t, p)), each rotation applied to R's
+// columns too; σ_j = ‖L(:, j)‖ and L(:, j) / σ_j where σ_j > 0; a selection
+// sort into descending order (the first largest), L's and R's columns with
+// the values. Then every column of L's full extent (U's or Vᵀ's shape) that
+// is not a unit vector yet — those of σ = 0 and those past q — is completed
+// in order: the next unit vector e_c (c counting up, never reused)
+// orthogonalized twice against the columns before it, kept once its squared
+// length is at least 1/(2p), and normalized. The first result is a copy of a.
+struct SvdShapes {
+  int64_t m = 0, n = 0, k = 0;  // a is m×n, k = min(m, n)
+  int64_t u_cols = 0, vt_rows = 0;  // m or k; n or k (the right singular vectors kept)
+  // LAPACK's gesdd returns Vᵀ (vt_rows×n), cuSOLVER's gesvdj V (n×vt_rows),
+  // which JAX transposes after the call.
+  bool v_transposed = true;
+  int64_t batches = 1;
+};
+// The shapes of a gesvd call, checked (an error names what is wrong).
+std::optional<SvdShapes> GesvdShapes(const Instruction& i, std::string* why);
 
 // JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
 // lowering of jnp.linalg.solve / lu computes from getrf's pivots (made

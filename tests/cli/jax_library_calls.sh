@@ -2,8 +2,9 @@
 # JAX programs that call LAPACK / cuSOLVER, run as our kernels on the CPU and
 # compared with JAX's own outputs (committed from tools/gen_unseen_modules.py,
 # so no Python or JAX is needed here): eigh_pca calls syevd (jnp.linalg.eigh
-# and eigvalsh) — the HLO JAX lowers for CUDA (cusolver_syevd_ffi) and the
-# StableHLO it writes for the CPU (lapack_ssyevd_ffi). A data file whose
+# and eigvalsh), svd_low_rank gesdd / gesvdj (jnp.linalg.svd, pinv, norm) —
+# the HLO JAX lowers for CUDA (cuSOLVER) and the StableHLO it writes for the
+# CPU (LAPACK). A data file whose
 # eigenvalues were altered must fail, so the comparison is not empty.
 # Usage: jax_library_calls.sh HLOSCOPE_CLI SOURCE_DIR
 set -u
@@ -15,9 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 source "$(dirname "$0")/cli_test_lib.sh"
 
-for f in eigh_pca.cuda.hlo eigh_pca.cpu.mlir; do
-  expect_rc 0 "run $f against JAX's outputs" "$cli" run "$data/$f" --device cpu --inputs "$data/eigh_pca.data.json"
-  expect_text "$f: every output matches the interpreter" "all 4 outputs match the interpreter" "$tmp/out"
+for f in eigh_pca.cuda.hlo eigh_pca.cpu.mlir svd_low_rank.cuda.hlo svd_low_rank.cpu.mlir; do
+  expect_rc 0 "run $f against JAX's outputs" "$cli" run "$data/$f" --device cpu --inputs "$data/${f%%.*}.data.json"
+  expect_text "$f: every output matches the interpreter" "outputs match the interpreter" "$tmp/out"
   expect_text "$f: and JAX's outputs" "against JAX's outputs: match" "$tmp/out"
 done
 python3 - "$data/eigh_pca.data.json" "$tmp/wrong.data.json" <<'PY'

@@ -440,6 +440,38 @@ ENTRY e {
   e1 = (f32[1,1]{1,0}, f32[1]{0}, s32[]) custom-call(y), custom_call_target="lapack_ssyevd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
   ROOT t = ((f32[6,6]{1,0}, f32[6]{0}, s32[]), (f32[1,1]{1,0}, f32[1]{0}, s32[])) tuple(e, e1)
 })hlo"},
+        // jnp.linalg.svd: LAPACK's gesdd (U and Vᵀ) with a full U, cuSOLVER's
+        // gesvdj (U and V) of a wide batch, reduced; a matrix of rank 2 of 5
+        // whose zero singular values' vectors are completed.
+        Case{"lapack_sgesdd_tall_full_u_column_major_in_place", "svd", R"hlo(
+HloModule m
+ENTRY e {
+  x = f32[7,4]{0,1} parameter(0)
+  s = (f32[7,4]{0,1}, f32[4]{0}, f32[7,7]{0,1}, f32[4,4]{0,1}, s32[]) custom-call(x), custom_call_target="lapack_sgesdd_ffi", operand_layout_constraints={f32[7,4]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={mode = 65 : ui8}
+  v = f32[4]{0} get-tuple-element(s), index=1
+  u = f32[7,7]{0,1} get-tuple-element(s), index=2
+  vt = f32[4,4]{0,1} get-tuple-element(s), index=3
+  ROOT t = (f32[4]{0}, f32[7,7]{0,1}, f32[4,4]{0,1}) tuple(v, u, vt)
+})hlo"},
+        Case{"cusolver_gesvdj_f64_wide_batched_reduced", "svd", R"hlo(
+HloModule m
+ENTRY e {
+  x = f64[2,3,5]{1,2,0} parameter(0)
+  ROOT s = (f64[2,3,5]{1,2,0}, f64[2,3]{1,0}, f64[2,3,3]{1,2,0}, f64[2,5,3]{1,2,0}, s32[2]{0}) custom-call(x), custom_call_target="cusolver_gesvdj_ffi", operand_layout_constraints={f64[2,3,5]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}, backend_config={compute_uv = true, full_matrices = false}
+})hlo"},
+        Case{"lapack_dgesdd_rank_deficient_completes_vectors", "svd", R"hlo(
+HloModule m
+ENTRY e {
+  x = f64[5,5]{1,0} parameter(0)
+  j = s32[5,5] iota(), iota_dimension=1
+  two = s32[] constant(2)
+  twos = s32[5,5] broadcast(two), dimensions={}
+  keep = pred[5,5] compare(j, twos), direction=LT
+  z = f64[] constant(0)
+  zs = f64[5,5] broadcast(z), dimensions={}
+  a = f64[5,5]{1,0} select(keep, x, zs)
+  ROOT s = (f64[5,5]{1,0}, f64[5]{0}, f64[5,5]{1,0}, f64[5,5]{1,0}, s32[]) custom-call(a), custom_call_target="lapack_dgesdd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 65 : ui8}
+})hlo"},
         Case{"complex_dot_elementally", "elemental", R"hlo(
 HloModule m
 ENTRY e {

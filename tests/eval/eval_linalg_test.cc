@@ -209,6 +209,58 @@ ENTRY e {
   }
 }
 
+// gesdd (jnp.linalg.svd) of the tall [[3, 0], [4, 5], [0, 0]] (rank 2,
+// σ = √45, √5, descending), with a full U: its third column completes an
+// orthonormal basis (±e₃); U·diag(s)·Vᵀ is the input. cuSOLVER's gesvdj
+// returns V instead of Vᵀ; a wide matrix of rank 1 completes its V.
+TEST(EvalLinalgCalls, SvdGivesDescendingValuesAndOrthonormalCompletedVectors) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = f64[3,2]{0,1} parameter(0)
+  ROOT s = (f64[3,2]{0,1}, f64[2]{0}, f64[3,3]{0,1}, f64[2,2]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_dgesdd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 65 : ui8}
+})",
+                      {Lit("f64[3,2]", {3, 0, 4, 5, 0, 0})});
+  ASSERT_TRUE(r.IsTuple());
+  const std::vector<double> copy = Vals(r.tuple_elements()[0]), s = Vals(r.tuple_elements()[1]),
+                            u = Vals(r.tuple_elements()[2]), vt = Vals(r.tuple_elements()[3]);
+  EXPECT_EQ(copy, (std::vector<double>{3, 0, 4, 5, 0, 0}));
+  EXPECT_NEAR(s[0], std::sqrt(45.0), 1e-12);
+  EXPECT_NEAR(s[1], std::sqrt(5.0), 1e-12);
+  const double a[3][2] = {{3, 0}, {4, 5}, {0, 0}};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      double utu = 0;
+      for (int k = 0; k < 3; ++k) utu += u[k * 3 + i] * u[k * 3 + j];
+      EXPECT_NEAR(utu, i == j ? 1 : 0, 1e-12) << i << " " << j;
+    }
+    for (int j = 0; j < 2; ++j) {
+      double rebuilt = 0;
+      for (int k = 0; k < 2; ++k) rebuilt += u[i * 3 + k] * s[k] * vt[k * 2 + j];
+      EXPECT_NEAR(rebuilt, a[i][j], 1e-12) << i << " " << j;
+    }
+  }
+  EXPECT_NEAR(std::fabs(u[2 * 3 + 2]), 1, 1e-12);  // the completed column is ±e₃
+
+  // Wide, rank 1: [[1, 2, 2]] = σ u vᵀ with σ = 3; V (gesvdj's) is 3×3,
+  // its first column ±(1, 2, 2)/3 and two completed ones.
+  Literal w = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[1,3]{1,0} parameter(0)
+  ROOT s = (f32[1,3]{1,0}, f32[1]{0}, f32[1,1]{1,0}, f32[3,3]{1,0}, s32[]) custom-call(a), custom_call_target="cusolver_gesvdj_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={compute_uv = true, full_matrices = true}
+})",
+                      {Lit("f32[1,3]", {1, 2, 2})});
+  const std::vector<double> ws = Vals(w.tuple_elements()[1]), wu = Vals(w.tuple_elements()[2]),
+                            v = Vals(w.tuple_elements()[3]);
+  EXPECT_NEAR(ws[0], 3, 1e-6);
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(wu[0] * ws[0] * v[j * 3 + 0], j == 0 ? 1 : 2, 1e-5) << j;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double vtv = 0;
+      for (int k = 0; k < 3; ++k) vtv += v[k * 3 + i] * v[k * 3 + j];
+      EXPECT_NEAR(vtv, i == j ? 1 : 0, 1e-6) << i << " " << j;
+    }
+}
+
 TEST(EvalLinalgCalls, TrsmIsATriangularSolveWithLapacksOptions) {
   // side L, uplo U, trans_x T, diag N: solve [[2, 1], [0, 4]]ᵀ x = [2, 9] → x = [1, 2].
   Literal r = MustRun(R"(HloModule t

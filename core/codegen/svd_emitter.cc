@@ -1,0 +1,279 @@
+// JAX's singular value decomposition calls (jnp.linalg.svd,
+// core/ir/custom_calls.h): `lapack_{s,d}gesdd_ffi`, `cusolver_gesvdj_ffi`:
+// a → (a, singular values descending, U, Vᵀ, info). One thread per matrix,
+// step by step as custom_calls.h defines it (GesvdShapes) and the
+// interpreter (eval_linalg.cc) computes it: one-sided Jacobi sweeps over the
+// columns of A (or Aᵀ when it is wide) kept in U (or Vᵀ), the rotations
+// accumulated in the other; column lengths as the singular values, sorted
+// descending; the columns a full U (or Vᵀ) needs beyond them, and those of
+// zero singular values, completed from unit vectors. Each value is computed
+// in f64 from the stored ones and stored in the element type, so the kernel
+// and the interpreter agree. XLA GPU calls cuSOLVER for this.
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/codegen/matrix_kernel.h"
+#include "core/ir/custom_calls.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+
+StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  std::optional<LinalgCall> call;
+  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
+  if (!call || call->kind != LinalgCall::Kind::kGesvd)
+    return Status::Error(spec.instr->name() + ": the SVD emitter needs a gesdd or gesvdj call at the kernel root");
+  const Instruction* svd = roots[0];
+  std::string why;
+  const std::optional<SvdShapes> sh = GesvdShapes(*svd, &why);
+  if (!sh) return Status::Error("codegen: SVD call %" + svd->name() + ": " + why);
+  const Shape& in = svd->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  const int r = in.rank();
+  const auto& ts = svd->shape().tuple_shapes();
+  const PrimitiveType info_type = ts[4].element_type();
+  const int64_t rows = sh->m, cols = sh->n;
+  const bool tall = rows >= cols;
+  const int64_t p = tall ? rows : cols, q = tall ? cols : rows;
+  const int64_t full = tall ? sh->u_cols : sh->vt_rows;
+  std::vector<int64_t> batch_dims;
+  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel kernel;
+  kernel.kind = "svd";
+  kernel.dims = LoopLaunchDims(sh->batches, spec.device);
+  MarkKernel(f, kernel.dims.block[0]);
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Type* i1 = b.getInt1Ty();
+  auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
+  Value* done = EntryAlloca(b, i1, "done");
+  Value* rotated = EntryAlloca(b, i1, "rotated");
+  Value* alpha = EntryAlloca(b, f64, "alpha");
+  Value* beta = EntryAlloca(b, f64, "beta");
+  Value* gamma = EntryAlloca(b, f64, "gamma");
+  Value* best = EntryAlloca(b, f64, "best");
+  Value* best_at = EntryAlloca(b, i64, "best_at");
+  Value* first = EntryAlloca(b, i64, "first");
+  Value* cand = EntryAlloca(b, i64, "candidate");
+  Value* found = EntryAlloca(b, i1, "found");
+  const double tol = EighTolerance(t, p);
+
+  RETURN_IF_ERROR(GridStrideLoop(b, sh->batches, [&](Value* batch) -> Status {
+    OutputMatrix copy(b, ee, out, t, in, batch);
+    OutputMatrix u(b, ee, out + 2, t, ts[2], batch);
+    OutputMatrix vt(b, ee, out + 3, t, ts[3], batch);
+    // Component `row` of left singular vector j: U(row, j); of right
+    // singular vector j: Vᵀ(j, row) or V(row, j).
+    const bool vt_rows = sh->v_transposed;
+    auto load_u = [&](Value* row, Value* j) { return u.Load(row, j); };
+    auto store_u = [&](Value* row, Value* j, Value* v) { return u.Store(row, j, v); };
+    auto load_v = [&](Value* row, Value* j) { return vt_rows ? vt.Load(j, row) : vt.Load(row, j); };
+    auto store_v = [&](Value* row, Value* j, Value* v) { return vt_rows ? vt.Store(j, row, v) : vt.Store(row, j, v); };
+    // L(row, j) and R(row, j) where they are kept, in f64.
+    auto L = [&](Value* row, Value* j) { return tall ? load_u(row, j) : load_v(row, j); };
+    auto set_l = [&](Value* row, Value* j, Value* v) { return tall ? store_u(row, j, v) : store_v(row, j, v); };
+    auto R = [&](Value* row, Value* j) { return tall ? load_v(row, j) : load_u(row, j); };
+    auto set_r = [&](Value* row, Value* j, Value* v) { return tall ? store_v(row, j, v) : store_u(row, j, v); };
+    auto load_s = [&](Value* j) { return EmitConvert(b, ee.Load(out + 1, u.VectorAt(j)), t, PrimitiveType::kF64); };
+    auto loop = [&](int64_t from, int64_t to, const std::function<Status(Value*)>& body) {
+      return ForLoop(b, I64(b, from), I64(b, to), I64(b, 1), body);
+    };
+    auto loop_from = [&](Value* from, int64_t to, const std::function<Status(Value*)>& body) {
+      return ForLoop(b, from, I64(b, to), I64(b, 1), body);
+    };
+    // Columns i and j of a p- or q-row matrix swapped (stored values).
+    auto swap_columns = [&](int64_t n_rows, auto get, auto set, Value* i, Value* j) {
+      return loop(0, n_rows, [&](Value* row) -> Status {
+        ASSIGN_OR_RETURN(Value * x, get(row, i));
+        ASSIGN_OR_RETURN(Value * y, get(row, j));
+        RETURN_IF_ERROR(set(row, i, y));
+        return set(row, j, x);
+      });
+    };
+    RETURN_IF_ERROR(copy.CopyOperand(svd, 0, rows, cols));
+    // L = A or Aᵀ, R = I.
+    RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
+      return loop(0, q, [&](Value* j) -> Status {
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, svd, 0, tall ? copy.At(row, j) : copy.At(j, row)));
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * x, EmitConvert(b, v, t, PrimitiveType::kF64));
+        return set_l(row, j, x);
+      });
+    }));
+    RETURN_IF_ERROR(loop(0, q, [&](Value* row) -> Status {
+      return loop(0, q, [&](Value* j) -> Status {
+        return set_r(row, j, b.CreateSelect(b.CreateICmpEQ(row, j), c64(1), c64(0)));
+      });
+    }));
+    // The sweeps.
+    b.CreateStore(b.getFalse(), done);
+    RETURN_IF_ERROR(loop(0, kEighSweeps, [&](Value*) -> Status {
+      return IfThen(b, b.CreateNot(b.CreateLoad(i1, done)), [&]() -> Status {
+        b.CreateStore(b.getFalse(), rotated);
+        RETURN_IF_ERROR(loop(0, q - 1, [&](Value* i) -> Status {
+          return loop_from(b.CreateAdd(i, I64(b, 1)), q, [&](Value* j) -> Status {
+            b.CreateStore(c64(0), alpha);
+            b.CreateStore(c64(0), beta);
+            b.CreateStore(c64(0), gamma);
+            RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
+              ASSIGN_OR_RETURN(Value * gi, L(row, i));
+              ASSIGN_OR_RETURN(Value * gj, L(row, j));
+              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(gi, gi)), alpha);
+              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, beta), b.CreateFMul(gj, gj)), beta);
+              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, gamma), b.CreateFMul(gi, gj)), gamma);
+              return Status::Ok();
+            }));
+            Value* av = b.CreateLoad(f64, alpha);
+            Value* bv = b.CreateLoad(f64, beta);
+            Value* gv = b.CreateLoad(f64, gamma);
+            Value* apart = b.CreateFCmpOGT(fabs(gv), b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
+            return IfThen(b, apart, [&]() -> Status {
+              b.CreateStore(b.getTrue(), rotated);
+              Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
+              Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
+              Value* tan = b.CreateFDiv(
+                  sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
+              Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
+              Value* sin = b.CreateFMul(cos, tan);
+              auto rotate = [&](int64_t n_rows, auto get, auto set) {
+                return loop(0, n_rows, [&](Value* row) -> Status {
+                  ASSIGN_OR_RETURN(Value * gi, get(row, i));
+                  ASSIGN_OR_RETURN(Value * gj, get(row, j));
+                  RETURN_IF_ERROR(set(row, i, b.CreateFSub(b.CreateFMul(cos, gi), b.CreateFMul(sin, gj))));
+                  return set(row, j, b.CreateFAdd(b.CreateFMul(sin, gi), b.CreateFMul(cos, gj)));
+                });
+              };
+              RETURN_IF_ERROR(rotate(p, L, set_l));
+              return rotate(q, R, set_r);
+            });
+          });
+        }));
+        b.CreateStore(b.CreateNot(b.CreateLoad(i1, rotated)), done);
+        return Status::Ok();
+      });
+    }));
+    // Singular values, and L's columns made unit.
+    RETURN_IF_ERROR(loop(0, q, [&](Value* j) -> Status {
+      b.CreateStore(c64(0), alpha);
+      RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
+        ASSIGN_OR_RETURN(Value * x, L(row, j));
+        ASSIGN_OR_RETURN(Value * y, L(row, j));
+        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
+        return Status::Ok();
+      }));
+      Value* len = sqrt(b.CreateLoad(f64, alpha));
+      ASSIGN_OR_RETURN(Value * stored, EmitConvert(b, len, PrimitiveType::kF64, t));
+      ee.Store(out + 1, u.VectorAt(j), stored);
+      return IfThen(b, b.CreateFCmpOGT(len, c64(0)), [&]() -> Status {
+        return loop(0, p, [&](Value* row) -> Status {
+          ASSIGN_OR_RETURN(Value * x, L(row, j));
+          return set_l(row, j, b.CreateFDiv(x, len));
+        });
+      });
+    }));
+    // Descending: the first largest of those left, the columns with it.
+    RETURN_IF_ERROR(loop(0, q, [&](Value* i) -> Status {
+      ASSIGN_OR_RETURN(Value * si, load_s(i));
+      b.CreateStore(si, best);
+      b.CreateStore(i, best_at);
+      RETURN_IF_ERROR(loop_from(b.CreateAdd(i, I64(b, 1)), q, [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Value * sj, load_s(j));
+        Value* larger = b.CreateFCmpOGT(sj, b.CreateLoad(f64, best));
+        b.CreateStore(b.CreateSelect(larger, sj, b.CreateLoad(f64, best)), best);
+        b.CreateStore(b.CreateSelect(larger, j, b.CreateLoad(i64, best_at)), best_at);
+        return Status::Ok();
+      }));
+      Value* mi = b.CreateLoad(i64, best_at);
+      return IfThen(b, b.CreateICmpNE(mi, i), [&]() -> Status {
+        Value* x = ee.Load(out + 1, u.VectorAt(i));
+        Value* y = ee.Load(out + 1, u.VectorAt(mi));
+        ee.Store(out + 1, u.VectorAt(i), y);
+        ee.Store(out + 1, u.VectorAt(mi), x);
+        RETURN_IF_ERROR(swap_columns(p, L, set_l, i, mi));
+        return swap_columns(q, R, set_r, i, mi);
+      });
+    }));
+    // Completion from unit vectors: from the first zero singular value (or q)
+    // to L's full extent.
+    b.CreateStore(I64(b, q), first);
+    RETURN_IF_ERROR(loop(0, q, [&](Value* j) -> Status {
+      ASSIGN_OR_RETURN(Value * sj, load_s(j));
+      Value* earlier = b.CreateAnd(b.CreateFCmpOEQ(sj, c64(0)), b.CreateICmpSLT(j, b.CreateLoad(i64, first)));
+      b.CreateStore(b.CreateSelect(earlier, j, b.CreateLoad(i64, first)), first);
+      return Status::Ok();
+    }));
+    b.CreateStore(I64(b, 0), cand);
+    RETURN_IF_ERROR(loop_from(b.CreateLoad(i64, first), full, [&](Value* j) -> Status {
+      b.CreateStore(b.getFalse(), found);
+      // for (; c < p && !found; ++c) as the interpreter's loop with its break.
+      return loop(0, p, [&](Value*) -> Status {
+        Value* c = b.CreateLoad(i64, cand);
+        Value* go = b.CreateAnd(b.CreateNot(b.CreateLoad(i1, found)), b.CreateICmpSLT(c, I64(b, p)));
+        return IfThen(b, go, [&]() -> Status {
+          RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
+            return set_l(row, j, b.CreateSelect(b.CreateICmpEQ(row, c), c64(1), c64(0)));
+          }));
+          RETURN_IF_ERROR(loop(0, 2, [&](Value*) -> Status {
+            return ForLoop(b, I64(b, 0), j, I64(b, 1), [&](Value* i) -> Status {
+              b.CreateStore(c64(0), alpha);
+              RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
+                ASSIGN_OR_RETURN(Value * x, L(row, i));
+                ASSIGN_OR_RETURN(Value * y, L(row, j));
+                b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
+                return Status::Ok();
+              }));
+              Value* d = b.CreateLoad(f64, alpha);
+              return loop(0, p, [&](Value* row) -> Status {
+                ASSIGN_OR_RETURN(Value * y, L(row, j));
+                ASSIGN_OR_RETURN(Value * x, L(row, i));
+                return set_l(row, j, b.CreateFSub(y, b.CreateFMul(d, x)));
+              });
+            });
+          }));
+          b.CreateStore(c64(0), alpha);
+          RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
+            ASSIGN_OR_RETURN(Value * x, L(row, j));
+            ASSIGN_OR_RETURN(Value * y, L(row, j));
+            b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
+            return Status::Ok();
+          }));
+          Value* s2 = b.CreateLoad(f64, alpha);
+          Value* keep = b.CreateFCmpOGE(b.CreateFMul(s2, c64(static_cast<double>(2 * p))), c64(1));
+          b.CreateStore(b.CreateAdd(c, I64(b, 1)), cand);  // taken or passed over, never again
+          return IfThen(b, keep, [&]() -> Status {
+            b.CreateStore(b.getTrue(), found);
+            Value* len = sqrt(s2);
+            return loop(0, p, [&](Value* row) -> Status {
+              ASSIGN_OR_RETURN(Value * x, L(row, j));
+              return set_l(row, j, b.CreateFDiv(x, len));
+            });
+          });
+        });
+      });
+    }));
+    ASSIGN_OR_RETURN(Value * zero, EmitConvert(b, I64(b, 0), PrimitiveType::kS64, info_type));
+    ee.Store(out + 4, u.BatchIndex(), zero);
+    return Status::Ok();
+  }));
+  b.CreateRetVoid();
+  return kernel;
+}
+
+}  // namespace hloscope::codegen
