@@ -73,11 +73,6 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
   auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
   Value* norm = EntryAlloca(b, f64, "norm");
   Value* row_sum = EntryAlloca(b, f64, "row");
-  Value* done = EntryAlloca(b, b.getInt1Ty(), "done");
-  Value* rotated = EntryAlloca(b, b.getInt1Ty(), "rotated");
-  Value* alpha = EntryAlloca(b, f64, "alpha");
-  Value* beta = EntryAlloca(b, f64, "beta");
-  Value* gamma = EntryAlloca(b, f64, "gamma");
   Value* best = EntryAlloca(b, f64, "best");
   Value* best_at = EntryAlloca(b, i64, "best_at");
   const double tol = EighTolerance(t, n);
@@ -125,60 +120,14 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
         return store(i, j, b.CreateFAdd(x, b.CreateSelect(b.CreateICmpEQ(i, j), shift, c64(0))));
       });
     }));
-    // The sweeps: every pair of columns p < q made orthogonal.
-    b.CreateStore(b.getFalse(), done);
-    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, kEighSweeps), I64(b, 1), [&](Value*) -> Status {
-      return IfThen(b, b.CreateNot(b.CreateLoad(b.getInt1Ty(), done)), [&]() -> Status {
-        b.CreateStore(b.getFalse(), rotated);
-        RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n - 1), I64(b, 1), [&](Value* p) -> Status {
-          return ForLoop(b, b.CreateAdd(p, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* q) -> Status {
-            b.CreateStore(c64(0), alpha);
-            b.CreateStore(c64(0), beta);
-            b.CreateStore(c64(0), gamma);
-            RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
-              ASSIGN_OR_RETURN(Value * gp, load(k, p));
-              ASSIGN_OR_RETURN(Value * gq, load(k, q));
-              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(gp, gp)), alpha);
-              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, beta), b.CreateFMul(gq, gq)), beta);
-              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, gamma), b.CreateFMul(gp, gq)), gamma);
-              return Status::Ok();
-            }));
-            Value* av = b.CreateLoad(f64, alpha);
-            Value* bv = b.CreateLoad(f64, beta);
-            Value* gv = b.CreateLoad(f64, gamma);
-            Value* apart = b.CreateFCmpOGT(fabs(gv), b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
-            return IfThen(b, apart, [&]() -> Status {
-              b.CreateStore(b.getTrue(), rotated);
-              Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
-              Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
-              Value* tan = b.CreateFDiv(
-                  sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
-              Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
-              Value* sin = b.CreateFMul(cos, tan);
-              return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
-                ASSIGN_OR_RETURN(Value * gp, load(k, p));
-                ASSIGN_OR_RETURN(Value * gq, load(k, q));
-                RETURN_IF_ERROR(store(k, p, b.CreateFSub(b.CreateFMul(cos, gp), b.CreateFMul(sin, gq))));
-                return store(k, q, b.CreateFAdd(b.CreateFMul(sin, gp), b.CreateFMul(cos, gq)));
-              });
-            });
-          });
-        }));
-        b.CreateStore(b.CreateNot(b.CreateLoad(b.getInt1Ty(), rotated)), done);
-        return Status::Ok();
-      });
-    }));
+    // The sweeps: every pair of columns made orthogonal.
+    const KernelColumns columns{n, load, store};
+    RETURN_IF_ERROR(EmitJacobiSweeps(b, columns, n, nullptr, tol));
     // Each column's length less the shift is its eigenvalue; divided by
     // it, the column is the unit eigenvector.
     RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
-      b.CreateStore(c64(0), alpha);
-      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
-        ASSIGN_OR_RETURN(Value * x, load(k, i));
-        ASSIGN_OR_RETURN(Value * y, load(k, i));
-        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
-        return Status::Ok();
-      }));
-      Value* len = sqrt(b.CreateLoad(f64, alpha));
+      ASSIGN_OR_RETURN(Value * s2, EmitColumnDot(b, columns, i, i));
+      Value* len = sqrt(s2);
       RETURN_IF_ERROR(store_w(i, b.CreateFSub(len, shift)));
       return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
         ASSIGN_OR_RETURN(Value * x, load(k, i));

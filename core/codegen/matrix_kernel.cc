@@ -3,6 +3,9 @@
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
+#include "core/ir/custom_calls.h"
+
+#include <llvm/IR/Intrinsics.h>
 
 namespace hloscope::codegen {
 
@@ -44,6 +47,79 @@ Status OutputMatrix::CopyOperand(const Instruction* instr, int k, int64_t rows, 
       ASSIGN_OR_RETURN(llvm::Value * v, EmitOperand(ee_, instr, k, At(i, j)));
       ee_.ClearCache();
       ee_.Store(out_, At(i, j), v);
+      return Status::Ok();
+    });
+  });
+}
+
+StatusOr<llvm::Value*> EmitColumnDot(llvm::IRBuilderBase& b, const KernelColumns& c, llvm::Value* i, llvm::Value* j) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Value* acc = EntryAlloca(b, f64, "dot");
+  b.CreateStore(llvm::ConstantFP::get(f64, 0.0), acc);
+  RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, c.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+    ASSIGN_OR_RETURN(llvm::Value * x, c.get(row, i));
+    ASSIGN_OR_RETURN(llvm::Value * y, c.get(row, j));
+    b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, acc), b.CreateFMul(x, y)), acc);
+    return Status::Ok();
+  }));
+  return b.CreateLoad(f64, acc);
+}
+
+Status EmitJacobiSweeps(llvm::IRBuilderBase& b, const KernelColumns& l, int64_t q, const KernelColumns* r, double tol) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i1 = b.getInt1Ty();
+  auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  auto fabs = [&](llvm::Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto sqrt = [&](llvm::Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
+  llvm::Value* done = EntryAlloca(b, i1, "done");
+  llvm::Value* rotated = EntryAlloca(b, i1, "rotated");
+  llvm::Value* alpha = EntryAlloca(b, f64, "alpha");
+  llvm::Value* beta = EntryAlloca(b, f64, "beta");
+  llvm::Value* gamma = EntryAlloca(b, f64, "gamma");
+  b.CreateStore(b.getFalse(), done);
+  return ForLoop(b, I64(b, 0), I64(b, kEighSweeps), I64(b, 1), [&](llvm::Value*) -> Status {
+    return IfThen(b, b.CreateNot(b.CreateLoad(i1, done)), [&]() -> Status {
+      b.CreateStore(b.getFalse(), rotated);
+      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, q - 1), I64(b, 1), [&](llvm::Value* i) -> Status {
+        return ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, q), I64(b, 1), [&](llvm::Value* j) -> Status {
+          // ‖g_i‖², ‖g_j‖² and g_i·g_j in one pass over the rows.
+          b.CreateStore(c64(0), alpha);
+          b.CreateStore(c64(0), beta);
+          b.CreateStore(c64(0), gamma);
+          RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, l.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+            ASSIGN_OR_RETURN(llvm::Value * gi, l.get(row, i));
+            ASSIGN_OR_RETURN(llvm::Value * gj, l.get(row, j));
+            b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(gi, gi)), alpha);
+            b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, beta), b.CreateFMul(gj, gj)), beta);
+            b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, gamma), b.CreateFMul(gi, gj)), gamma);
+            return Status::Ok();
+          }));
+          llvm::Value* av = b.CreateLoad(f64, alpha);
+          llvm::Value* bv = b.CreateLoad(f64, beta);
+          llvm::Value* gv = b.CreateLoad(f64, gamma);
+          llvm::Value* apart = b.CreateFCmpOGT(fabs(gv), b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
+          return IfThen(b, apart, [&]() -> Status {
+            b.CreateStore(b.getTrue(), rotated);
+            llvm::Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
+            llvm::Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
+            llvm::Value* tan =
+                b.CreateFDiv(sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
+            llvm::Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
+            llvm::Value* sin = b.CreateFMul(cos, tan);
+            auto rotate = [&](const KernelColumns& c) {
+              return ForLoop(b, I64(b, 0), I64(b, c.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+                ASSIGN_OR_RETURN(llvm::Value * gi, c.get(row, i));
+                ASSIGN_OR_RETURN(llvm::Value * gj, c.get(row, j));
+                RETURN_IF_ERROR(c.set(row, i, b.CreateFSub(b.CreateFMul(cos, gi), b.CreateFMul(sin, gj))));
+                return c.set(row, j, b.CreateFAdd(b.CreateFMul(sin, gi), b.CreateFMul(cos, gj)));
+              });
+            };
+            RETURN_IF_ERROR(rotate(l));
+            return r ? rotate(*r) : Status::Ok();
+          });
+        });
+      }));
+      b.CreateStore(b.CreateNot(b.CreateLoad(i1, rotated)), done);
       return Status::Ok();
     });
   });

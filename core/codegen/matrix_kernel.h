@@ -5,6 +5,7 @@
 // interpreter does (core/eval/eval_linalg.cc).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
@@ -41,5 +42,21 @@ class OutputMatrix {
   PrimitiveType t_;
   std::vector<llvm::Value*> base_;
 };
+
+// The columns of a matrix a one-thread-per-matrix kernel keeps somewhere
+// (an output, read by (row, column) as the layout of its call needs), in f64.
+struct KernelColumns {
+  int64_t rows = 0;
+  std::function<StatusOr<llvm::Value*>(llvm::Value* row, llvm::Value* col)> get;
+  std::function<Status(llvm::Value* row, llvm::Value* col, llvm::Value* v)> set;
+};
+
+// Σ_row c(row, i)·c(row, j), in row order, in f64.
+StatusOr<llvm::Value*> EmitColumnDot(llvm::IRBuilderBase& b, const KernelColumns& c, llvm::Value* i, llvm::Value* j);
+
+// The one-sided Jacobi sweeps of syevd and gesvd (custom_calls.h: at most
+// kEighSweeps, until a sweep rotates no pair), on the first `q` columns of
+// `l`, each rotation applied to the columns of `r` too when it is given.
+Status EmitJacobiSweeps(llvm::IRBuilderBase& b, const KernelColumns& l, int64_t q, const KernelColumns* r, double tol);
 
 }  // namespace hloscope::codegen

@@ -60,13 +60,7 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Type* i1 = b.getInt1Ty();
   auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
-  auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
   auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
-  Value* done = EntryAlloca(b, i1, "done");
-  Value* rotated = EntryAlloca(b, i1, "rotated");
-  Value* alpha = EntryAlloca(b, f64, "alpha");
-  Value* beta = EntryAlloca(b, f64, "beta");
-  Value* gamma = EntryAlloca(b, f64, "gamma");
   Value* best = EntryAlloca(b, f64, "best");
   Value* best_at = EntryAlloca(b, i64, "best_at");
   Value* first = EntryAlloca(b, i64, "first");
@@ -122,63 +116,14 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
         return set_r(row, j, b.CreateSelect(b.CreateICmpEQ(row, j), c64(1), c64(0)));
       });
     }));
-    // The sweeps.
-    b.CreateStore(b.getFalse(), done);
-    RETURN_IF_ERROR(loop(0, kEighSweeps, [&](Value*) -> Status {
-      return IfThen(b, b.CreateNot(b.CreateLoad(i1, done)), [&]() -> Status {
-        b.CreateStore(b.getFalse(), rotated);
-        RETURN_IF_ERROR(loop(0, q - 1, [&](Value* i) -> Status {
-          return loop_from(b.CreateAdd(i, I64(b, 1)), q, [&](Value* j) -> Status {
-            b.CreateStore(c64(0), alpha);
-            b.CreateStore(c64(0), beta);
-            b.CreateStore(c64(0), gamma);
-            RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
-              ASSIGN_OR_RETURN(Value * gi, L(row, i));
-              ASSIGN_OR_RETURN(Value * gj, L(row, j));
-              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(gi, gi)), alpha);
-              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, beta), b.CreateFMul(gj, gj)), beta);
-              b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, gamma), b.CreateFMul(gi, gj)), gamma);
-              return Status::Ok();
-            }));
-            Value* av = b.CreateLoad(f64, alpha);
-            Value* bv = b.CreateLoad(f64, beta);
-            Value* gv = b.CreateLoad(f64, gamma);
-            Value* apart = b.CreateFCmpOGT(fabs(gv), b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
-            return IfThen(b, apart, [&]() -> Status {
-              b.CreateStore(b.getTrue(), rotated);
-              Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
-              Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
-              Value* tan = b.CreateFDiv(
-                  sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
-              Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
-              Value* sin = b.CreateFMul(cos, tan);
-              auto rotate = [&](int64_t n_rows, auto get, auto set) {
-                return loop(0, n_rows, [&](Value* row) -> Status {
-                  ASSIGN_OR_RETURN(Value * gi, get(row, i));
-                  ASSIGN_OR_RETURN(Value * gj, get(row, j));
-                  RETURN_IF_ERROR(set(row, i, b.CreateFSub(b.CreateFMul(cos, gi), b.CreateFMul(sin, gj))));
-                  return set(row, j, b.CreateFAdd(b.CreateFMul(sin, gi), b.CreateFMul(cos, gj)));
-                });
-              };
-              RETURN_IF_ERROR(rotate(p, L, set_l));
-              return rotate(q, R, set_r);
-            });
-          });
-        }));
-        b.CreateStore(b.CreateNot(b.CreateLoad(i1, rotated)), done);
-        return Status::Ok();
-      });
-    }));
+    // The sweeps, R rotated with L.
+    const KernelColumns lc{p, L, set_l};
+    const KernelColumns rc{q, R, set_r};
+    RETURN_IF_ERROR(EmitJacobiSweeps(b, lc, q, &rc, tol));
     // Singular values, and L's columns made unit.
     RETURN_IF_ERROR(loop(0, q, [&](Value* j) -> Status {
-      b.CreateStore(c64(0), alpha);
-      RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
-        ASSIGN_OR_RETURN(Value * x, L(row, j));
-        ASSIGN_OR_RETURN(Value * y, L(row, j));
-        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
-        return Status::Ok();
-      }));
-      Value* len = sqrt(b.CreateLoad(f64, alpha));
+      ASSIGN_OR_RETURN(Value * s2, EmitColumnDot(b, lc, j, j));
+      Value* len = sqrt(s2);
       ASSIGN_OR_RETURN(Value * stored, EmitConvert(b, len, PrimitiveType::kF64, t));
       ee.Store(out + 1, u.VectorAt(j), stored);
       return IfThen(b, b.CreateFCmpOGT(len, c64(0)), [&]() -> Status {
@@ -232,14 +177,7 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
           }));
           RETURN_IF_ERROR(loop(0, 2, [&](Value*) -> Status {
             return ForLoop(b, I64(b, 0), j, I64(b, 1), [&](Value* i) -> Status {
-              b.CreateStore(c64(0), alpha);
-              RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
-                ASSIGN_OR_RETURN(Value * x, L(row, i));
-                ASSIGN_OR_RETURN(Value * y, L(row, j));
-                b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
-                return Status::Ok();
-              }));
-              Value* d = b.CreateLoad(f64, alpha);
+              ASSIGN_OR_RETURN(Value * d, EmitColumnDot(b, lc, i, j));
               return loop(0, p, [&](Value* row) -> Status {
                 ASSIGN_OR_RETURN(Value * y, L(row, j));
                 ASSIGN_OR_RETURN(Value * x, L(row, i));
@@ -247,14 +185,7 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
               });
             });
           }));
-          b.CreateStore(c64(0), alpha);
-          RETURN_IF_ERROR(loop(0, p, [&](Value* row) -> Status {
-            ASSIGN_OR_RETURN(Value * x, L(row, j));
-            ASSIGN_OR_RETURN(Value * y, L(row, j));
-            b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, alpha), b.CreateFMul(x, y)), alpha);
-            return Status::Ok();
-          }));
-          Value* s2 = b.CreateLoad(f64, alpha);
+          ASSIGN_OR_RETURN(Value * s2, EmitColumnDot(b, lc, j, j));
           Value* keep = b.CreateFCmpOGE(b.CreateFMul(s2, c64(static_cast<double>(2 * p))), c64(1));
           b.CreateStore(b.CreateAdd(c, I64(b, 1)), cand);  // taken or passed over, never again
           return IfThen(b, keep, [&]() -> Status {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <functional>
 #include <numeric>
 
 #include "core/eval/eval_internal.h"
@@ -310,6 +311,59 @@ StatusOr<Literal> EvalOrgqr(const Instruction& instr, Operands ops) {
   return q;
 }
 
+// The columns of a matrix kept in a literal, element (row, col) at at(row,
+// col), read and written through f64 (SetDouble rounds to the element type).
+struct LiteralColumns {
+  Literal* lit;
+  int64_t rows;
+  std::function<int64_t(int64_t, int64_t)> at;
+  double Get(int64_t row, int64_t col) const { return lit->GetDouble(at(row, col)); }
+  void Set(int64_t row, int64_t col, double v) const { lit->SetDouble(at(row, col), v); }
+};
+
+// Σ_row c(row, i)·c(row, j), in row order (the kernels' EmitColumnDot).
+double ColumnDot(const LiteralColumns& c, int64_t i, int64_t j) {
+  double d = 0;
+  for (int64_t row = 0; row < c.rows; ++row) d += c.Get(row, i) * c.Get(row, j);
+  return d;
+}
+
+// The one-sided Jacobi sweeps of syevd and gesvd (custom_calls.h; the
+// kernels' EmitJacobiSweeps) on the first q columns of l, each rotation
+// applied to r's columns too when it is given.
+void JacobiSweeps(const LiteralColumns& l, int64_t q, const LiteralColumns* r, double tol) {
+  bool done = false;
+  for (int sweep = 0; sweep < kEighSweeps && !done; ++sweep) {
+    bool rotated = false;
+    for (int64_t i = 0; i + 1 < q; ++i)
+      for (int64_t j = i + 1; j < q; ++j) {
+        double alpha = 0, beta = 0, gamma = 0;
+        for (int64_t row = 0; row < l.rows; ++row) {
+          const double gi = l.Get(row, i), gj = l.Get(row, j);
+          alpha += gi * gi;
+          beta += gj * gj;
+          gamma += gi * gj;
+        }
+        if (!(std::fabs(gamma) > tol * std::sqrt(alpha * beta))) continue;
+        rotated = true;
+        const double zeta = (beta - alpha) / (2 * gamma);
+        const double t = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
+        const double c = 1 / std::sqrt(1 + t * t);
+        const double s = c * t;
+        auto rotate = [&](const LiteralColumns& m) {
+          for (int64_t row = 0; row < m.rows; ++row) {
+            const double gi = m.Get(row, i), gj = m.Get(row, j);
+            m.Set(row, i, c * gi - s * gj);
+            m.Set(row, j, s * gi + c * gj);
+          }
+        };
+        rotate(l);
+        if (r) rotate(*r);
+      }
+    done = !rotated;
+  }
+}
+
 // syevd (jnp.linalg.eigh) as custom_calls.h defines it (EighTolerance):
 // shifted one-sided Jacobi, then the eigenvalues sorted ascending.
 StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Operands ops) {
@@ -348,36 +402,10 @@ StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Op
     const double shift = norm > 0 ? 2 * norm : 1.0;
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j) v.SetDouble(at(i, j), sym(i, j) + (i == j ? shift : 0.0));
-    bool done = false;
-    for (int sweep = 0; sweep < kEighSweeps && !done; ++sweep) {
-      bool rotated = false;
-      for (int64_t p = 0; p + 1 < n; ++p)
-        for (int64_t q = p + 1; q < n; ++q) {
-          double alpha = 0, beta = 0, gamma = 0;
-          for (int64_t k = 0; k < n; ++k) {
-            const double gp = v.GetDouble(at(k, p)), gq = v.GetDouble(at(k, q));
-            alpha += gp * gp;
-            beta += gq * gq;
-            gamma += gp * gq;
-          }
-          if (!(std::fabs(gamma) > tol * std::sqrt(alpha * beta))) continue;
-          rotated = true;
-          const double zeta = (beta - alpha) / (2 * gamma);
-          const double t = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
-          const double c = 1 / std::sqrt(1 + t * t);
-          const double s = c * t;
-          for (int64_t k = 0; k < n; ++k) {
-            const double gp = v.GetDouble(at(k, p)), gq = v.GetDouble(at(k, q));
-            v.SetDouble(at(k, p), c * gp - s * gq);
-            v.SetDouble(at(k, q), s * gp + c * gq);
-          }
-        }
-      done = !rotated;
-    }
+    const LiteralColumns columns{&v, n, at};
+    JacobiSweeps(columns, n, nullptr, tol);
     for (int64_t i = 0; i < n; ++i) {
-      double s2 = 0;
-      for (int64_t k = 0; k < n; ++k) s2 += v.GetDouble(at(k, i)) * v.GetDouble(at(k, i));
-      const double len = std::sqrt(s2);
+      const double len = std::sqrt(ColumnDot(columns, i, i));
       w.SetDouble(bt * n + i, len - shift);
       for (int64_t k = 0; k < n; ++k) v.SetDouble(at(k, i), v.GetDouble(at(k, i)) / len);
     }
@@ -425,55 +453,22 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
     auto vt_at = [&](int64_t i, int64_t j) {
       return sh->v_transposed ? (bt * sh->vt_rows + i) * n + j : (bt * n + j) * sh->vt_rows + i;
     };
-    // L(r, j) and R(r, j), where they are kept.
+    // L and R, where they are kept.
     Literal& lm = tall ? u : vt;
     Literal& rm = tall ? vt : u;
-    auto l_at = [&](int64_t r, int64_t j) { return tall ? u_at(r, j) : vt_at(j, r); };
-    auto r_at = [&](int64_t r, int64_t j) { return tall ? vt_at(j, r) : u_at(r, j); };
-    auto L = [&](int64_t r, int64_t j) { return lm.GetDouble(l_at(r, j)); };
-    auto R = [&](int64_t r, int64_t j) { return rm.GetDouble(r_at(r, j)); };
+    const LiteralColumns lc{&lm, p, [&](int64_t r, int64_t j) { return tall ? u_at(r, j) : vt_at(j, r); }};
+    const LiteralColumns rc{&rm, q, [&](int64_t r, int64_t j) { return tall ? vt_at(j, r) : u_at(r, j); }};
+    auto L = [&](int64_t r, int64_t j) { return lc.Get(r, j); };
     for (int64_t r = 0; r < p; ++r)
-      for (int64_t j = 0; j < q; ++j) lm.SetDouble(l_at(r, j), a.GetDouble(bt * m * n + (tall ? r * n + j : j * n + r)));
+      for (int64_t j = 0; j < q; ++j) lc.Set(r, j, a.GetDouble(bt * m * n + (tall ? r * n + j : j * n + r)));
     for (int64_t r = 0; r < q; ++r)
-      for (int64_t j = 0; j < q; ++j) rm.SetDouble(r_at(r, j), r == j ? 1.0 : 0.0);
-    bool done = false;
-    for (int sweep = 0; sweep < kEighSweeps && !done; ++sweep) {
-      bool rotated = false;
-      for (int64_t i = 0; i + 1 < q; ++i)
-        for (int64_t j = i + 1; j < q; ++j) {
-          double alpha = 0, beta = 0, gamma = 0;
-          for (int64_t r = 0; r < p; ++r) {
-            const double gi = L(r, i), gj = L(r, j);
-            alpha += gi * gi;
-            beta += gj * gj;
-            gamma += gi * gj;
-          }
-          if (!(std::fabs(gamma) > tol * std::sqrt(alpha * beta))) continue;
-          rotated = true;
-          const double zeta = (beta - alpha) / (2 * gamma);
-          const double t = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
-          const double c = 1 / std::sqrt(1 + t * t);
-          const double s = c * t;
-          for (int64_t r = 0; r < p; ++r) {
-            const double gi = L(r, i), gj = L(r, j);
-            lm.SetDouble(l_at(r, i), c * gi - s * gj);
-            lm.SetDouble(l_at(r, j), s * gi + c * gj);
-          }
-          for (int64_t r = 0; r < q; ++r) {
-            const double gi = R(r, i), gj = R(r, j);
-            rm.SetDouble(r_at(r, i), c * gi - s * gj);
-            rm.SetDouble(r_at(r, j), s * gi + c * gj);
-          }
-        }
-      done = !rotated;
-    }
+      for (int64_t j = 0; j < q; ++j) rc.Set(r, j, r == j ? 1.0 : 0.0);
+    JacobiSweeps(lc, q, &rc, tol);
     for (int64_t j = 0; j < q; ++j) {
-      double s2 = 0;
-      for (int64_t r = 0; r < p; ++r) s2 += L(r, j) * L(r, j);
-      const double len = std::sqrt(s2);
+      const double len = std::sqrt(ColumnDot(lc, j, j));
       sv.SetDouble(bt * k + j, len);
       if (len > 0)
-        for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), L(r, j) / len);
+        for (int64_t r = 0; r < p; ++r) lc.Set(r, j, L(r, j) / len);
     }
     for (int64_t i = 0; i < q; ++i) {
       int64_t best_at = i;
@@ -487,16 +482,12 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
       const double si = sv.GetDouble(bt * k + i);
       sv.SetDouble(bt * k + i, sv.GetDouble(bt * k + best_at));
       sv.SetDouble(bt * k + best_at, si);
-      for (int64_t r = 0; r < p; ++r) {
-        const double x = L(r, i);
-        lm.SetDouble(l_at(r, i), L(r, best_at));
-        lm.SetDouble(l_at(r, best_at), x);
-      }
-      for (int64_t r = 0; r < q; ++r) {
-        const double x = R(r, i);
-        rm.SetDouble(r_at(r, i), R(r, best_at));
-        rm.SetDouble(r_at(r, best_at), x);
-      }
+      for (const LiteralColumns* cols : {&lc, &rc})
+        for (int64_t r = 0; r < cols->rows; ++r) {
+          const double x = cols->Get(r, i);
+          cols->Set(r, i, cols->Get(r, best_at));
+          cols->Set(r, best_at, x);
+        }
     }
     // Completion: the columns of σ = 0 (at the end of the sorted q) and those past q.
     int64_t first = q;
@@ -505,18 +496,16 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
     int64_t c = 0;
     for (int64_t j = first; j < full; ++j) {
       for (; c < p; ++c) {
-        for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), r == c ? 1.0 : 0.0);
+        for (int64_t r = 0; r < p; ++r) lc.Set(r, j, r == c ? 1.0 : 0.0);
         for (int pass = 0; pass < 2; ++pass)
           for (int64_t i = 0; i < j; ++i) {
-            double d = 0;
-            for (int64_t r = 0; r < p; ++r) d += L(r, i) * L(r, j);
-            for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), L(r, j) - d * L(r, i));
+            const double d = ColumnDot(lc, i, j);
+            for (int64_t r = 0; r < p; ++r) lc.Set(r, j, L(r, j) - d * L(r, i));
           }
-        double s2 = 0;
-        for (int64_t r = 0; r < p; ++r) s2 += L(r, j) * L(r, j);
+        const double s2 = ColumnDot(lc, j, j);
         if (!(s2 * static_cast<double>(2 * p) >= 1)) continue;
         const double len = std::sqrt(s2);
-        for (int64_t r = 0; r < p; ++r) lm.SetDouble(l_at(r, j), L(r, j) / len);
+        for (int64_t r = 0; r < p; ++r) lc.Set(r, j, L(r, j) / len);
         ++c;
         break;
       }

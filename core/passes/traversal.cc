@@ -5,38 +5,8 @@
 namespace hloscope {
 
 std::vector<Instruction*> PostOrder::Of(const Computation& comp) {
-  std::vector<Instruction*> order;
-  order.reserve(comp.instructions().size());
-  int64_t max_id = -1;
-  for (const auto& i : comp.instructions()) {
-    if (i->id() < 0) return comp.MakePostOrder();
-    max_id = std::max(max_id, i->id());
-  }
-  if (static_cast<int64_t>(state_.size()) <= max_id) state_.resize(static_cast<size_t>(max_id) + 1, 0);
-  std::vector<std::pair<Instruction*, size_t>> stack;
-  for (const auto& start : comp.instructions()) {
-    if (state_[start->id()] == 2) continue;
-    stack.push_back({start.get(), 0});
-    state_[start->id()] = 1;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      const size_t nops = node->operands().size();
-      const size_t total = nops + node->control_predecessors().size();
-      if (next < total) {
-        Instruction* dep = next < nops ? node->operand(static_cast<int>(next)) : node->control_predecessors()[next - nops];
-        ++next;
-        if (dep->parent() != &comp || dep->id() < 0 || dep->id() > max_id || state_[dep->id()] != 0) continue;
-        state_[dep->id()] = 1;
-        stack.push_back({dep, 0});
-        continue;
-      }
-      state_[node->id()] = 2;
-      order.push_back(node);
-      stack.pop_back();
-    }
-  }
-  for (Instruction* i : order) state_[i->id()] = 0;
-  return order;
+  // Computation::MakePostOrder keeps its state by id too (per thread).
+  return comp.MakePostOrder();
 }
 
 std::vector<Computation*> NonFusionComputations(const Module& m) {

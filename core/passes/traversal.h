@@ -15,9 +15,6 @@ namespace hloscope {
 class PostOrder {
  public:
   std::vector<Instruction*> Of(const Computation& comp);
-
- private:
-  std::vector<uint8_t> state_;  // by instruction id: 0 new, 1 open, 2 done
 };
 
 // Computations reachable from the entry, callees before callers.
