@@ -36,15 +36,12 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
   if (!sh) return Status::Error("codegen: SVD call %" + svd->name() + ": " + why);
   const Shape& in = svd->operand(0)->shape();
   const PrimitiveType t = in.element_type();
-  const int r = in.rank();
   const auto& ts = svd->shape().tuple_shapes();
   const PrimitiveType info_type = ts[4].element_type();
   const int64_t rows = sh->m, cols = sh->n;
   const bool tall = rows >= cols;
   const int64_t p = tall ? rows : cols, q = tall ? cols : rows;
   const int64_t full = tall ? sh->u_cols : sh->vt_rows;
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
 
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
