@@ -140,6 +140,42 @@ bool ConvSide(const std::vector<std::string>& l, char b, char f, int64_t* bd, in
     if (v < 0) return false;
   return true;
 }
+
+// StableHLO's dot algorithm (`<lhs_precision_type = tf32, rhs_precision_type =
+// tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count
+// = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>`)
+// as HLO writes it (`algorithm=dot_tf32_tf32_f32`; XLA's
+// PrecisionConfig::Algorithm: an f8 operand type is `any_f8`, 3, 6 or 9
+// primitive operations `_x3`, `_x6`, `_x9`, imprecise f8 accumulation
+// `_fast_accum`). The interpreter computes every dot exactly; the algorithm
+// is kept for the printed module and for XLA.
+StatusOr<std::string> DotAlgorithmName(const Attr& a) {
+  auto field = [&](const char* k) -> std::string {
+    const Attr* f = a.Field(k);
+    return f ? (f->kind == Attr::kType && f->type ? f->raw : f->s) : std::string();
+  };
+  auto type = [&](const char* k) {
+    std::string t = field(k);
+    if (t.empty()) if (const Attr* f = a.Field(k)) t = f->raw;
+    return t.rfind("f8", 0) == 0 ? std::string("any_f8") : t;
+  };
+  auto count = [&](const char* k, int64_t dflt) {
+    const Attr* f = a.Field(k);
+    return f && f->kind == Attr::kInt ? f->i : dflt;
+  };
+  const std::string lhs = type("lhs_precision_type"), rhs = type("rhs_precision_type"), acc = type("accumulation_type");
+  const int64_t ops = count("num_primitive_operations", 1);
+  const Attr* imprecise = a.Field("allow_imprecise_accumulation");
+  std::string name = "dot_" + lhs + "_" + rhs + "_" + acc + (ops > 1 ? "_x" + std::to_string(ops) : "");
+  if (lhs == "any_f8" && imprecise && imprecise->kind == Attr::kBool && imprecise->i) name += "_fast_accum";
+  static const char* const kKnown[] = {
+      "dot_any_f8_any_f8_f32", "dot_any_f8_any_f8_f32_fast_accum", "dot_f16_f16_f16", "dot_f16_f16_f32",
+      "dot_bf16_bf16_bf16", "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3", "dot_bf16_bf16_f32_x6",
+      "dot_bf16_bf16_f32_x9", "dot_tf32_tf32_f32", "dot_tf32_tf32_f32_x3", "dot_f32_f32_f32", "dot_f64_f64_f64"};
+  for (const char* k : kKnown)
+    if (name == k) return name;
+  return Unsupported("dot_general algorithm " + name + " (not one of XLA's)");
+}
 }  // namespace
 
 Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
@@ -342,8 +378,12 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
       d->lhs_contracting = {in[0]->shape().rank() - 1};
       d->rhs_contracting = {0};
     }
-    if (AnyAttr(op, {"algorithm"})) return Unsupported("dot_general algorithm");
+    std::string algorithm;
+    if (const Attr* alg = AnyAttr(op, {"algorithm"})) {
+      ASSIGN_OR_RETURN(algorithm, DotAlgorithmName(*alg));
+    }
     Instruction* i = c.Add(s, Opcode::kDot, out, in, &op);
+    if (!algorithm.empty()) i->SetRaw("algorithm", algorithm);
     i->attrs().dot = std::move(d);
     i->attrs().mark(::hloscope::Attr::kDotDims);
     *result = i;

@@ -322,6 +322,16 @@ StatusOr<Attr> Parser::ParseAttrValue(bool allow_type_suffix) {
       a.kind = Attr::kIdent;
       a.s = t.text;
     }
+  } else if (t.kind == Token::kPunct && t.text == "<") {
+    // A bare `<k = v, ...>` (dot_general's `algorithm = <lhs_precision_type =
+    // tf32, ...>`): a dictionary.
+    bool ok;
+    std::string in = lex_.RawUntilClose('<', '>', &ok);
+    if (!ok) return Err(t, "unbalanced '<' in attribute");
+    a.kind = Attr::kDict;
+    a.raw = in;
+    Parser sub(in, file_, t.pos.line - 1);
+    ASSIGN_OR_RETURN(a.fields, sub.ParseDictBodyToEnd());
   } else {
     return Err(t, "expected an attribute value, got '" + t.text + "'");
   }

@@ -26,6 +26,31 @@ TEST(LoadModuleFile, ErrorsAreLocated) {
   EXPECT_NE(m.status().message().find("README.md:3:6: error:"), std::string::npos) << m.status().message();
 }
 
+// dot_general's `algorithm = <...>` becomes HLO's algorithm= (the names XLA
+// has); an algorithm XLA has no name for is refused, located.
+TEST(LoadModuleFile, DotAlgorithmBecomesHloAlgorithm) {
+  auto convert = [](const std::string& ops, const std::string& acc) {
+    const std::string text = R"(func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT],
+    algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = )" + acc +
+                             R"(, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = )" +
+                             ops + R"(, allow_imprecise_accumulation = false> : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}
+)";
+    auto ast = mlir::ParseMlir(text, "alg.mlir");
+    if (!ast.ok()) return std::string("parse: ") + ast.status().message();
+    auto converted = mlir::ConvertToHlo(*ast);
+    if (!converted.ok()) return std::string("convert: ") + converted.status().message();
+    const RawAttr* a = converted->module->entry()->root()->FindRaw("algorithm");
+    return a ? a->value : std::string("none");
+  };
+  EXPECT_EQ(convert("6", "f32"), "dot_bf16_bf16_f32_x6");
+  EXPECT_EQ(convert("1", "bf16"), "dot_bf16_bf16_bf16");
+  const std::string refused = convert("2", "f32");
+  EXPECT_NE(refused.find("UNSUPPORTED: dot_general algorithm dot_bf16_bf16_f32_x2"), std::string::npos) << refused;
+}
+
 // What JAX 0.12 writes for jax.lax.ragged_dot lowered for GPUs (CPUs get it
 // decomposed) becomes HLO's ragged-dot, with its dimension numbers.
 TEST(LoadModuleFile, ChloRaggedDotBecomesHloRaggedDot) {
