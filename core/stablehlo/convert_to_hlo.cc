@@ -356,19 +356,71 @@ Status Converter::ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruc
   if (n == "stablehlo.while") {
     if (op.regions.size() != 2) return Error(Where(op) + "while needs cond and body regions");
     // Block args of the regions (generic form: ^bb0 args).
-    Instruction* init = Add(s, Opcode::kTuple, TupleOf(in), in, &op);
-    ASSIGN_OR_RETURN(Computation * cond, ConvertRegion(*op.regions[0], &s, "while_cond", true, &op));
-    ASSIGN_OR_RETURN(Computation * body, ConvertRegion(*op.regions[1], &s, "while_body", true, &op));
+    // Values of the enclosing scopes the regions read (MLIR regions are not
+    // isolated from above) join the loop state after its own elements, as
+    // XLA's importer passes them: the body hands them on unchanged, and the
+    // while's results are its own elements only.
+    std::vector<Instruction*> cond_captured, body_captured;
+    ASSIGN_OR_RETURN(Computation * cond,
+                     ConvertRegion(*op.regions[0], &s, "while_cond", true, &op, &cond_captured));
+    ASSIGN_OR_RETURN(Computation * body,
+                     ConvertRegion(*op.regions[1], &s, "while_body", true, &op, &body_captured));
     if (!body->root()->shape().IsTuple()) {
       Scope bs;
       bs.comp = body;
       Instruction* r = body->root();
       body->set_root(Add(bs, Opcode::kTuple, Shape::Tuple({r->shape()}), {r}, &op));
     }
+    const int64_t own = static_cast<int64_t>(in.size());
+    std::vector<Instruction*> state = in;
+    auto state_index = [&](Instruction* outer) -> int64_t {
+      for (size_t k = in.size(); k < state.size(); ++k)
+        if (state[k] == outer) return static_cast<int64_t>(k);
+      state.push_back(outer);
+      return static_cast<int64_t>(state.size() - 1);
+    };
+    // Each region's capture reads (index own + k of its own list) point at
+    // the value's place in the joint state.
+    auto renumber = [&](Computation* region, const std::vector<Instruction*>& captured) {
+      std::vector<int64_t> to;
+      for (Instruction* c : captured) to.push_back(state_index(c));
+      Instruction* param = region->parameter(0);
+      for (Instruction* u : param->users())
+        if (u->opcode() == Opcode::kGetTupleElement && u->attrs().index >= own)
+          u->attrs().index = to[static_cast<size_t>(u->attrs().index - own)];
+    };
+    renumber(cond, cond_captured);
+    renumber(body, body_captured);
+    Instruction* init = Add(s, Opcode::kTuple, TupleOf(state), state, &op);
+    if (state.size() > in.size()) {
+      for (Computation* region : {cond, body}) *region->parameter(0)->mutable_shape() = init->shape();
+      Scope bs;
+      bs.comp = body;
+      Instruction* root = body->root();
+      std::vector<Instruction*> outs;
+      if (root->opcode() == Opcode::kTuple) {
+        outs.assign(root->operands().begin(), root->operands().end());
+      } else {
+        for (int i = 0; i < root->shape().tuple_size(); ++i) {
+          Instruction* g = Add(bs, Opcode::kGetTupleElement, root->shape().tuple_shapes()[i], {root}, &op);
+          g->attrs().index = i;
+          g->attrs().mark(::hloscope::Attr::kIndex);
+          outs.push_back(g);
+        }
+      }
+      for (size_t k = in.size(); k < state.size(); ++k) {
+        Instruction* g = Add(bs, Opcode::kGetTupleElement, state[k]->shape(), {body->parameter(0)}, &op);
+        g->attrs().index = static_cast<int64_t>(k);
+        g->attrs().mark(::hloscope::Attr::kIndex);
+        outs.push_back(g);
+      }
+      body->set_root(Add(bs, Opcode::kTuple, TupleOf(outs), outs, &op));
+      if (root->opcode() == Opcode::kTuple && root->users().empty()) body->RemoveInstruction(root);
+    }
     Instruction* w = Add(s, Opcode::kWhile, init->shape(), {init}, &op);
     w->SetCalled("condition", cond);
     w->SetCalled("body", body);
-    for (int i = 0; i < w->shape().tuple_size(); ++i) {
+    for (int i = 0; i < own; ++i) {
       Instruction* g = Add(s, Opcode::kGetTupleElement, w->shape().tuple_shapes()[i], {w}, &op);
       g->attrs().index = i;
       g->attrs().mark(::hloscope::Attr::kIndex);

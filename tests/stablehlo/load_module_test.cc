@@ -51,6 +51,54 @@ TEST(LoadModuleFile, DotAlgorithmBecomesHloAlgorithm) {
   EXPECT_NE(refused.find("UNSUPPORTED: dot_general algorithm dot_bf16_bf16_f32_x2"), std::string::npos) << refused;
 }
 
+// A while's regions may read values of the enclosing scopes (MLIR regions
+// are not isolated from above): they join the loop state after its own
+// elements, shared by cond and body, and handed on unchanged; the results
+// are the loop's own. Inside an if branch too, captured through the branch.
+TEST(LoadModuleFile, WhileRegionsReadEnclosingValues) {
+  const char* text = R"(func.func @main(%x: tensor<f32>, %limit: tensor<i32>, %step: tensor<f32>, %p: tensor<i1>) -> (tensor<i32>, tensor<f32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %scale = stablehlo.multiply %step, %step : tensor<f32>
+  %r:2 = "stablehlo.if"(%p) ({
+    %w:2 = stablehlo.while(%i = %zero, %acc = %x) : tensor<i32>, tensor<f32>
+      cond {
+        %lt = stablehlo.compare LT, %i, %limit : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      } do {
+        %i1 = stablehlo.add %i, %one : tensor<i32>
+        %a1 = stablehlo.add %acc, %scale : tensor<f32>
+        %a2 = stablehlo.multiply %a1, %step : tensor<f32>
+        %unused = stablehlo.compare LT, %i1, %limit : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %i1, %a2 : tensor<i32>, tensor<f32>
+      }
+    stablehlo.return %w#0, %w#1 : tensor<i32>, tensor<f32>
+  }, {
+    stablehlo.return %limit, %x : tensor<i32>, tensor<f32>
+  }) : (tensor<i1>) -> (tensor<i32>, tensor<f32>)
+  return %r#0, %r#1 : tensor<i32>, tensor<f32>
+}
+)";
+  auto ast = mlir::ParseMlir(text, "while_capture.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto converted = mlir::ConvertToHlo(*ast);
+  ASSERT_TRUE(converted.ok()) << converted.status().message();
+  for (const bool taken : {true, false}) {
+    std::vector<Literal> args;
+    for (const Instruction* p : converted->module->entry()->parameters()) args.emplace_back(p->shape());
+    args[0].SetDouble(0, 1);
+    args[1].SetInt(0, 3);
+    args[2].SetDouble(0, 2);
+    args[3].SetInt(0, taken ? 1 : 0);
+    auto out = EvaluateModule(*converted->module, args);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    ASSERT_TRUE(out->IsTuple());
+    // (1 + 4)·2 = 10, (10 + 4)·2 = 28, (28 + 4)·2 = 64 after 3 steps; or (3, x).
+    EXPECT_EQ(out->tuple_elements()[0].GetInt(0), 3);
+    EXPECT_EQ(out->tuple_elements()[1].GetDouble(0), taken ? 64 : 1);
+  }
+}
+
 // What JAX 0.12 writes for jax.lax.ragged_dot lowered for GPUs (CPUs get it
 // decomposed) becomes HLO's ragged-dot, with its dimension numbers.
 TEST(LoadModuleFile, ChloRaggedDotBecomesHloRaggedDot) {
