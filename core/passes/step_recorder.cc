@@ -28,6 +28,9 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
   std::vector<InstructionLine> lines;
   s->text = PrintModuleWithLines(m, &lines);
   s->instructions.reserve(lines.size());
+  s->operand_ids.reserve(lines.size() * 2);
+  std::vector<size_t> operand_start;
+  operand_start.reserve(lines.size() + 1);
   // One walk over the instructions (each one a cache miss on a large
   // module); the id index is filled from the records afterwards.
   int64_t max_id = -1;
@@ -47,8 +50,9 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
       r.opcode = i->opcode();
       r.computation = ci;
       r.is_root = i.get() == c->root();
-      r.operands.reserve(i->operands().size());
-      for (const Instruction* o : i->operands()) r.operands.push_back(o->id());
+      // Where its operands start; the views are made once the pool stops growing.
+      operand_start.push_back(s->operand_ids.size());
+      for (const Instruction* o : i->operands()) s->operand_ids.push_back(o->id());
       r.line_offset = lines[k].offset;
       r.line_length = lines[k].length;
       ++k;
@@ -57,6 +61,10 @@ std::shared_ptr<const ModuleSnapshot> ModuleSnapshot::Capture(const Module& m) {
     }
     s->computations.push_back(std::move(cr));
   }
+  operand_start.push_back(s->operand_ids.size());
+  for (size_t n = 0; n < s->instructions.size(); ++n)
+    s->instructions[n].operands = std::span<const int64_t>(s->operand_ids.data() + operand_start[n],
+                                                           operand_start[n + 1] - operand_start[n]);
   s->index_of_id.assign(static_cast<size_t>(max_id + 1), ModuleSnapshot::kNoInstruction);
   for (size_t n = 0; n < s->instructions.size(); ++n)
     if (const int64_t id = s->instructions[n].id; id >= 0)

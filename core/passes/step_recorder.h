@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,7 +32,9 @@ struct InstructionRecord {
   Opcode opcode = Opcode::kParameter;
   int32_t computation = -1;       // index into ModuleSnapshot::computations
   bool is_root = false;
-  std::vector<int64_t> operands;  // ids, in operand order
+  // Ids, in operand order: a view into the snapshot's operand_ids (one
+  // allocation per snapshot, not one per instruction).
+  std::span<const int64_t> operands;
   uint64_t fingerprint = 0;       // hash of the printed line
   size_t line_offset = 0;         // the printed line is ModuleSnapshot::line(*this)
   size_t line_length = 0;
@@ -55,6 +58,12 @@ struct ModuleSnapshot {
   // than the whole table on the Llama modules.
   static constexpr uint32_t kNoInstruction = 0xffffffffu;
   std::vector<uint32_t> index_of_id;
+  std::vector<int64_t> operand_ids;  // every record's operands, in record order
+
+  ModuleSnapshot() = default;
+  // Records view operand_ids: a copy would view the original's.
+  ModuleSnapshot(const ModuleSnapshot&) = delete;
+  ModuleSnapshot& operator=(const ModuleSnapshot&) = delete;
 
   int64_t instruction_count() const { return static_cast<int64_t>(instructions.size()); }
   int64_t computation_count() const { return static_cast<int64_t>(computations.size()); }
