@@ -67,14 +67,11 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
   kernel.dims = LoopLaunchDims(batches, spec.device);
   MarkKernel(f, kernel.dims.block[0]);
   llvm::Type* f64 = b.getDoubleTy();
-  llvm::Type* i64 = b.getInt64Ty();
   auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
   auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
   auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
   Value* norm = EntryAlloca(b, f64, "norm");
   Value* row_sum = EntryAlloca(b, f64, "row");
-  Value* best = EntryAlloca(b, f64, "best");
-  Value* best_at = EntryAlloca(b, i64, "best_at");
   const double tol = EighTolerance(t, n);
 
   RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
@@ -134,33 +131,10 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
         return store(k, i, b.CreateFDiv(x, len));
       });
     }));
-    // Ascending: the first smallest of those left, its column with it.
-    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
-      ASSIGN_OR_RETURN(Value * wi, load_w(i));
-      b.CreateStore(wi, best);
-      b.CreateStore(i, best_at);
-      RETURN_IF_ERROR(ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
-        ASSIGN_OR_RETURN(Value * wj, load_w(j));
-        Value* smaller = b.CreateFCmpOLT(wj, b.CreateLoad(f64, best));
-        b.CreateStore(b.CreateSelect(smaller, wj, b.CreateLoad(f64, best)), best);
-        b.CreateStore(b.CreateSelect(smaller, j, b.CreateLoad(i64, best_at)), best_at);
-        return Status::Ok();
-      }));
-      Value* mi = b.CreateLoad(i64, best_at);
-      return IfThen(b, b.CreateICmpNE(mi, i), [&]() -> Status {
-        Value* x = ee.Load(out + 1, g.VectorAt(i));
-        Value* y = ee.Load(out + 1, g.VectorAt(mi));
-        ee.Store(out + 1, g.VectorAt(i), y);
-        ee.Store(out + 1, g.VectorAt(mi), x);
-        return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
-          Value* u = ee.Load(out, g.At(k, i));
-          Value* v = ee.Load(out, g.At(k, mi));
-          ee.Store(out, g.At(k, i), v);
-          ee.Store(out, g.At(k, mi), u);
-          return Status::Ok();
-        });
-      });
-    }));
+    // Ascending, the columns with their values.
+    const KernelColumns eigenvalues{n, [&](Value* i, Value*) { return load_w(i); },
+                                    [&](Value* i, Value*, Value* v) { return store_w(i, v); }};
+    RETURN_IF_ERROR(EmitSortColumnsByValue(b, eigenvalues, /*descending=*/false, {&columns}));
     ASSIGN_OR_RETURN(Value * zero, EmitConvert(b, I64(b, 0), PrimitiveType::kS64, info.element_type()));
     ee.Store(out + 2, g.BatchIndex(), zero);
     return Status::Ok();

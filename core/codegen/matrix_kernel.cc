@@ -125,4 +125,45 @@ Status EmitJacobiSweeps(llvm::IRBuilderBase& b, const KernelColumns& l, int64_t 
   });
 }
 
+Status EmitSortColumnsByValue(llvm::IRBuilderBase& b, const KernelColumns& values, bool descending,
+                              const std::vector<const KernelColumns*>& with) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Value* best = EntryAlloca(b, f64, "best");
+  llvm::Value* best_at = EntryAlloca(b, i64, "best_at");
+  llvm::Value* zero = I64(b, 0);
+  const int64_t n = values.rows;
+  return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](llvm::Value* i) -> Status {
+    ASSIGN_OR_RETURN(llvm::Value * vi, values.get(i, zero));
+    b.CreateStore(vi, best);
+    b.CreateStore(i, best_at);
+    RETURN_IF_ERROR(ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, n), I64(b, 1), [&](llvm::Value* j) -> Status {
+      ASSIGN_OR_RETURN(llvm::Value * vj, values.get(j, zero));
+      llvm::Value* b_now = b.CreateLoad(f64, best);
+      llvm::Value* first = descending ? b.CreateFCmpOGT(vj, b_now) : b.CreateFCmpOLT(vj, b_now);
+      b.CreateStore(b.CreateSelect(first, vj, b_now), best);
+      b.CreateStore(b.CreateSelect(first, j, b.CreateLoad(i64, best_at)), best_at);
+      return Status::Ok();
+    }));
+    llvm::Value* m = b.CreateLoad(i64, best_at);
+    return IfThen(b, b.CreateICmpNE(m, i), [&]() -> Status {
+      // Stored values through f64 and back: exact.
+      auto swap = [&](const KernelColumns& c, llvm::Value* ci, llvm::Value* cm) {
+        return ForLoop(b, I64(b, 0), I64(b, c.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+          ASSIGN_OR_RETURN(llvm::Value * x, c.get(row, ci));
+          ASSIGN_OR_RETURN(llvm::Value * y, c.get(row, cm));
+          RETURN_IF_ERROR(c.set(row, ci, y));
+          return c.set(row, cm, x);
+        });
+      };
+      ASSIGN_OR_RETURN(llvm::Value * x, values.get(i, zero));
+      ASSIGN_OR_RETURN(llvm::Value * y, values.get(m, zero));
+      RETURN_IF_ERROR(values.set(i, zero, y));
+      RETURN_IF_ERROR(values.set(m, zero, x));
+      for (const KernelColumns* c : with) RETURN_IF_ERROR(swap(*c, i, m));
+      return Status::Ok();
+    });
+  });
+}
+
 }  // namespace hloscope::codegen

@@ -59,4 +59,12 @@ StatusOr<llvm::Value*> EmitColumnDot(llvm::IRBuilderBase& b, const KernelColumns
 // `l`, each rotation applied to the columns of `r` too when it is given.
 Status EmitJacobiSweeps(llvm::IRBuilderBase& b, const KernelColumns& l, int64_t q, const KernelColumns* r, double tol);
 
+// A selection sort of the values of a vector (`values`: value i at
+// get(i, 0), `rows` of them), ascending or descending: the first smallest
+// (largest) of those left is swapped into place, and with it the same
+// columns of each of `with`. (syevd's eigenvalues and gesvd's singular
+// values; the interpreter's SortColumnsByValue.)
+Status EmitSortColumnsByValue(llvm::IRBuilderBase& b, const KernelColumns& values, bool descending,
+                              const std::vector<const KernelColumns*>& with);
+
 }  // namespace hloscope::codegen

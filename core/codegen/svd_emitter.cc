@@ -58,8 +58,6 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
   llvm::Type* i1 = b.getInt1Ty();
   auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
   auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
-  Value* best = EntryAlloca(b, f64, "best");
-  Value* best_at = EntryAlloca(b, i64, "best_at");
   Value* first = EntryAlloca(b, i64, "first");
   Value* cand = EntryAlloca(b, i64, "candidate");
   Value* found = EntryAlloca(b, i1, "found");
@@ -87,15 +85,6 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
     };
     auto loop_from = [&](Value* from, int64_t to, const std::function<Status(Value*)>& body) {
       return ForLoop(b, from, I64(b, to), I64(b, 1), body);
-    };
-    // Columns i and j of a p- or q-row matrix swapped (stored values).
-    auto swap_columns = [&](int64_t n_rows, auto get, auto set, Value* i, Value* j) {
-      return loop(0, n_rows, [&](Value* row) -> Status {
-        ASSIGN_OR_RETURN(Value * x, get(row, i));
-        ASSIGN_OR_RETURN(Value * y, get(row, j));
-        RETURN_IF_ERROR(set(row, i, y));
-        return set(row, j, x);
-      });
     };
     RETURN_IF_ERROR(copy.CopyOperand(svd, 0, rows, cols));
     // L = A or Aᵀ, R = I.
@@ -130,28 +119,14 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
         });
       });
     }));
-    // Descending: the first largest of those left, the columns with it.
-    RETURN_IF_ERROR(loop(0, q, [&](Value* i) -> Status {
-      ASSIGN_OR_RETURN(Value * si, load_s(i));
-      b.CreateStore(si, best);
-      b.CreateStore(i, best_at);
-      RETURN_IF_ERROR(loop_from(b.CreateAdd(i, I64(b, 1)), q, [&](Value* j) -> Status {
-        ASSIGN_OR_RETURN(Value * sj, load_s(j));
-        Value* larger = b.CreateFCmpOGT(sj, b.CreateLoad(f64, best));
-        b.CreateStore(b.CreateSelect(larger, sj, b.CreateLoad(f64, best)), best);
-        b.CreateStore(b.CreateSelect(larger, j, b.CreateLoad(i64, best_at)), best_at);
-        return Status::Ok();
-      }));
-      Value* mi = b.CreateLoad(i64, best_at);
-      return IfThen(b, b.CreateICmpNE(mi, i), [&]() -> Status {
-        Value* x = ee.Load(out + 1, u.VectorAt(i));
-        Value* y = ee.Load(out + 1, u.VectorAt(mi));
-        ee.Store(out + 1, u.VectorAt(i), y);
-        ee.Store(out + 1, u.VectorAt(mi), x);
-        RETURN_IF_ERROR(swap_columns(p, L, set_l, i, mi));
-        return swap_columns(q, R, set_r, i, mi);
-      });
-    }));
+    // Descending, L's and R's columns with their values.
+    const KernelColumns values{q, [&](Value* j, Value*) { return load_s(j); },
+                               [&](Value* j, Value*, Value* v) -> Status {
+                                 ASSIGN_OR_RETURN(Value * stored, EmitConvert(b, v, PrimitiveType::kF64, t));
+                                 ee.Store(out + 1, u.VectorAt(j), stored);
+                                 return Status::Ok();
+                               }};
+    RETURN_IF_ERROR(EmitSortColumnsByValue(b, values, /*descending=*/true, {&lc, &rc}));
     // Completion from unit vectors: from the first zero singular value (or q)
     // to L's full extent.
     b.CreateStore(I64(b, q), first);

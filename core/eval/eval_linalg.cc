@@ -364,6 +364,34 @@ void JacobiSweeps(const LiteralColumns& l, int64_t q, const LiteralColumns* r, d
   }
 }
 
+// A selection sort of the vector `values` (value i at Get(i, 0)), ascending
+// or descending: the first smallest (largest) of those left swapped into
+// place, with it the same columns of each of `with` (the kernels'
+// EmitSortColumnsByValue).
+void SortColumnsByValue(const LiteralColumns& values, bool descending, std::initializer_list<const LiteralColumns*> with) {
+  for (int64_t i = 0; i < values.rows; ++i) {
+    int64_t m = i;
+    double best = values.Get(i, 0);
+    for (int64_t j = i + 1; j < values.rows; ++j) {
+      const double v = values.Get(j, 0);
+      if (descending ? v > best : v < best) {
+        best = v;
+        m = j;
+      }
+    }
+    if (m == i) continue;
+    for (const LiteralColumns* c : with)
+      for (int64_t row = 0; row < c->rows; ++row) {
+        const double x = c->Get(row, i);
+        c->Set(row, i, c->Get(row, m));
+        c->Set(row, m, x);
+      }
+    const double x = values.Get(i, 0);
+    values.Set(i, 0, values.Get(m, 0));
+    values.Set(m, 0, x);
+  }
+}
+
 // syevd (jnp.linalg.eigh) as custom_calls.h defines it (EighTolerance):
 // shifted one-sided Jacobi, then the eigenvalues sorted ascending.
 StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Operands ops) {
@@ -409,24 +437,8 @@ StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Op
       w.SetDouble(bt * n + i, len - shift);
       for (int64_t k = 0; k < n; ++k) v.SetDouble(at(k, i), v.GetDouble(at(k, i)) / len);
     }
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t m = i;
-      double best = w.GetDouble(bt * n + i);
-      for (int64_t j = i + 1; j < n; ++j)
-        if (w.GetDouble(bt * n + j) < best) {
-          best = w.GetDouble(bt * n + j);
-          m = j;
-        }
-      if (m == i) continue;
-      const double wi = w.GetDouble(bt * n + i);
-      w.SetDouble(bt * n + i, w.GetDouble(bt * n + m));
-      w.SetDouble(bt * n + m, wi);
-      for (int64_t k = 0; k < n; ++k) {
-        const double x = v.GetDouble(at(k, i));
-        v.SetDouble(at(k, i), v.GetDouble(at(k, m)));
-        v.SetDouble(at(k, m), x);
-      }
-    }
+    SortColumnsByValue(LiteralColumns{&w, n, [&](int64_t i, int64_t) { return bt * n + i; }}, /*descending=*/false,
+                       {&columns});
     info.SetInt(bt, 0);
   }
   return MakeTuple({std::move(v), std::move(w), std::move(info)});
@@ -470,25 +482,8 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
       if (len > 0)
         for (int64_t r = 0; r < p; ++r) lc.Set(r, j, L(r, j) / len);
     }
-    for (int64_t i = 0; i < q; ++i) {
-      int64_t best_at = i;
-      double best = sv.GetDouble(bt * k + i);
-      for (int64_t j = i + 1; j < q; ++j)
-        if (sv.GetDouble(bt * k + j) > best) {
-          best = sv.GetDouble(bt * k + j);
-          best_at = j;
-        }
-      if (best_at == i) continue;
-      const double si = sv.GetDouble(bt * k + i);
-      sv.SetDouble(bt * k + i, sv.GetDouble(bt * k + best_at));
-      sv.SetDouble(bt * k + best_at, si);
-      for (const LiteralColumns* cols : {&lc, &rc})
-        for (int64_t r = 0; r < cols->rows; ++r) {
-          const double x = cols->Get(r, i);
-          cols->Set(r, i, cols->Get(r, best_at));
-          cols->Set(r, best_at, x);
-        }
-    }
+    SortColumnsByValue(LiteralColumns{&sv, q, [&](int64_t j, int64_t) { return bt * k + j; }}, /*descending=*/true,
+                       {&lc, &rc});
     // Completion: the columns of σ = 0 (at the end of the sorted q) and those past q.
     int64_t first = q;
     for (int64_t j = 0; j < q; ++j)
