@@ -146,7 +146,9 @@ std::vector<Instruction*> Computation::MakePostOrder() const {
       }
     }
     for (Instruction* i : order) by_id[static_cast<size_t>(i->id())] = 0;
-    return order;
+    // Two instructions sharing an id would share a state (the second never
+    // ordered): then order by address instead.
+    if (order.size() == instrs_.size()) return order;
   }
   std::vector<Instruction*> order;
   order.reserve(instrs_.size());

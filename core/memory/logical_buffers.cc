@@ -284,8 +284,8 @@ struct Builder {
             break;
           }
           DefineAll(i, BufferKind::kTemp, pos, out);
-          // JAX's potrf / getrf / trsm calls write their first result over
-          // operand 0 / 0 / 1 (their output_to_operand_aliasing, which XLA honours;
+          // JAX's potrf / getrf / geqrf / orgqr / syevd / gesvd / trsm calls write
+          // their first result over operand 0 (trsm: 1) (their output_to_operand_aliasing, which XLA honours;
           // our kernels read each element before writing it), where that
           // operand dies here and no other operand reads its storage.
           if (std::optional<LinalgCall> call = LinalgCustomCall(*i);

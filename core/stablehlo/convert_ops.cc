@@ -150,13 +150,10 @@ bool ConvSide(const std::vector<std::string>& l, char b, char f, int64_t* bd, in
 // `_fast_accum`). The interpreter computes every dot exactly; the algorithm
 // is kept for the printed module and for XLA.
 StatusOr<std::string> DotAlgorithmName(const Attr& a) {
-  auto field = [&](const char* k) -> std::string {
-    const Attr* f = a.Field(k);
-    return f ? (f->kind == Attr::kType && f->type ? f->raw : f->s) : std::string();
-  };
+  // The element types are bare identifiers (tf32, bf16, f8E4M3FN).
   auto type = [&](const char* k) {
-    std::string t = field(k);
-    if (t.empty()) if (const Attr* f = a.Field(k)) t = f->raw;
+    const Attr* f = a.Field(k);
+    const std::string t = f && f->kind == Attr::kIdent ? f->s : std::string("?");
     return t.rfind("f8", 0) == 0 ? std::string("any_f8") : t;
   };
   auto count = [&](const char* k, int64_t dflt) {
