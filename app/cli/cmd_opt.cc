@@ -658,8 +658,11 @@ int RunCheck(const std::vector<std::string>& argv_in) {
                 allowed ? "" : "; exit 3 (--allow-unevaluable accepts this)");
     return allowed ? 0 : kExitNotChecked;
   }
-  std::printf("%s: OK, %zu pass runs, %d changed, %d comparisons on %lld seeds, 0 mismatches\n",
-              args.positional()[0].c_str(), recorder.steps().size(), changed_steps, checker.comparisons(), seeds);
+  const std::string on_devices =
+      checker.devices() > 1 ? " (each on " + std::to_string(checker.devices()) + " devices)" : "";
+  std::printf("%s: OK, %zu pass runs, %d changed, %d comparisons on %lld seeds%s, 0 mismatches\n",
+              args.positional()[0].c_str(), recorder.steps().size(), changed_steps, checker.comparisons(), seeds,
+              on_devices.c_str());
   return 0;
 }
 
@@ -703,6 +706,8 @@ HLOSCOPE_CLI_COMMAND(check, "check", "differential check of every pass of a pipe
                      "after every pass that changed the module, its outputs on K random input sets\n"
                      "(seeds 1..K, default 1) must equal those before the pass (float tolerance by\n"
                      "type, docs/eval-tolerances.md, or --rtol/--atol for every output).\n"
+                     "A module whose collectives exchange data between devices (num_partitions x\n"
+                     "replica_count) is evaluated on every device, each on inputs of its own.\n"
                      "Exit codes: 0 checked and equal; 1 a mismatch (naming the pass, the output\n"
                      "element and the tolerance) or an error; 3 nothing was compared because the\n"
                      "interpreter cannot evaluate the module (0 with --allow-unevaluable).\n"

@@ -3,6 +3,7 @@
 // of range index runs the last branch), map, and the value-preserving ops
 // (opt-barrier, domain, add-dependency, async and copy start/done pairs).
 #include "core/eval/scalar_fn.h"
+#include "core/eval/eval_devices.h"
 #include "core/ir/collectives.h"
 #include "core/ir/computation.h"
 #include "core/ir/module.h"
@@ -240,19 +241,35 @@ StatusOr<Literal> EvalOneDeviceCollective(const Instruction& instr, Operands ops
 }
 }  // namespace
 
-Status CollectiveEvaluable(const Instruction& instr) {
-  if (HasOneDeviceRule(instr.opcode())) {
-    const Computation* comp = instr.parent();
-    const Module* m = comp ? comp->parent() : nullptr;
-    if (!m || CollectiveParticipants(instr, *m) != 1)
-      return Unsupported(instr, "collective operations need several devices");
+Status CollectiveEvaluable(const Instruction& instr, const DeviceGrid& grid) {
+  const Opcode op = instr.opcode();
+  if (HasOneDeviceRule(op)) {
+    // Every group holds one device (a module on one device, or groups of one).
+    bool alone = false;
+    if (op == Opcode::kCollectivePermute) {
+      alone = grid.devices() == 1 && PermuteSources(instr, grid.replicas, grid.partitions).ok();
+    } else if (op == Opcode::kAllReduceDone || op == Opcode::kAllGatherDone) {
+      alone = true;  // its -start decided
+    } else if (auto groups = CollectiveDeviceGroups(instr, grid.replicas, grid.partitions); groups.ok()) {
+      alone = std::all_of(groups->begin(), groups->end(), [](const auto& g) { return g.size() == 1; });
+    }
+    if (!alone) return Unsupported(instr, "collective operations need several devices");
     return Status::Ok();
   }
-  if (IsCollective(instr.opcode())) return Unsupported(instr, "collective operations need several devices");
+  if (IsCollective(op)) return Unsupported(instr, "collective operations need several devices");
   return Status::Ok();
 }
 
+Status CollectiveEvaluable(const Instruction& instr) {
+  const Computation* comp = instr.parent();
+  const Module* m = comp ? comp->parent() : nullptr;
+  return CollectiveEvaluable(instr, m ? ModuleDeviceGrid(*m) : DeviceGrid{});
+}
+
 StatusOr<Literal> EvalControl(Interp& in, const Instruction& instr, Operands ops) {
+  if (in.device() && (IsCollective(instr.opcode()) || instr.opcode() == Opcode::kReplicaId ||
+                      instr.opcode() == Opcode::kPartitionId))
+    return EvalOnDevice(in, instr, ops);
   if (HasOneDeviceRule(instr.opcode())) return EvalOneDeviceCollective(instr, ops);
   switch (instr.opcode()) {
     case Opcode::kTuple: {

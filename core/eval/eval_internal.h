@@ -12,6 +12,7 @@
 
 #include "core/eval/evaluator.h"
 #include "core/eval/rng_state.h"
+#include "core/ir/collectives.h"
 #include "core/ir/custom_calls.h"
 #include "core/ir/instruction.h"
 
@@ -25,7 +26,12 @@ Status InstrError(const Instruction& instr, const std::string& message);
 Status Unsupported(const Instruction& instr, const std::string& why);
 // OK for an instruction that is no collective, or a collective whose groups
 // hold this one device (the interpreter's only one); else why not.
+// `grid`: the module's (ModuleDeviceGrid), computed once by a caller that
+// asks for every instruction.
 Status CollectiveEvaluable(const Instruction& instr);
+Status CollectiveEvaluable(const Instruction& instr, const DeviceGrid& grid);
+
+struct DeviceContext;  // eval_devices.h
 
 class Interp {
  public:
@@ -40,6 +46,10 @@ class Interp {
   // The run's random-number state (rng_state.h): starts from the seed with
   // every Interp, i.e. with every EvaluateModule / EvaluateComputation.
   RngState& rng_state() { return rng_state_; }
+  // The device this Interp evaluates for when the module runs on several
+  // (EvaluateModuleOnDevices); null on one device.
+  DeviceContext* device() const { return device_; }
+  void set_device(DeviceContext* d) { device_ = d; }
 
  private:
   struct Plan;
@@ -48,6 +58,7 @@ class Interp {
   std::unordered_map<const Computation*, std::unique_ptr<Plan>> plans_;
   int depth_ = 0;
   RngState rng_state_;
+  DeviceContext* device_ = nullptr;
 };
 
 // Op families. Each returns the instruction's value or a located error.

@@ -315,9 +315,10 @@ StatusOr<Literal> EvaluateComputation(const Computation& c, const std::vector<Li
 
 Status ModuleEvaluable(const Module& m) {
   if (!m.entry()) return Status::Error("module " + m.name() + " has no entry computation");
+  const DeviceGrid grid = ModuleDeviceGrid(m);
   for (const auto& c : m.computations())
     for (const auto& i : c->instructions())
-      if (Status s = eval::CollectiveEvaluable(*i); !s.ok()) return s;
+      if (Status s = eval::CollectiveEvaluable(*i, grid); !s.ok()) return s;
   return Status::Ok();
 }
 

@@ -62,6 +62,36 @@ Status ModuleEvaluable(const Module& m);
 
 StatusOr<Literal> EvaluateModule(const Module& m, const std::vector<Literal>& args,
                                  const EvalOptions& opts = {});
+
+// A module that runs on several devices (num_partitions × replica_count in
+// its header, or as many as its collectives name: ModuleDeviceGrid in
+// core/ir/collectives.h), evaluated as it runs: every device on its own arguments
+// (args[d] for the device of flattened id d = replica × num_partitions +
+// partition), replica-id and partition-id giving each device its own, and
+// the collectives (all-reduce, all-gather, reduce-scatter, all-to-all,
+// collective-permute, collective-broadcast, their -start/-done forms and
+// async wrappers) exchanging values between the devices of their groups as
+// XLA defines them (core/ir/collectives.h for the groups). Returns every
+// device's result, in device order. Devices that stop at different
+// collectives (different paths through the program) end the evaluation with
+// an error naming where each one waits. At most 512 devices.
+StatusOr<std::vector<Literal>> EvaluateModuleOnDevices(const Module& m,
+                                                       const std::vector<std::vector<Literal>>& args,
+                                                       const EvalOptions& opts = {});
+// OK when EvaluateModuleOnDevices can evaluate `m` as far as a look at its
+// collectives tells (their groups are well formed); else the first reason.
+Status ModuleEvaluableOnDevices(const Module& m);
+
+// The devices an evaluation of `m` takes: all of its devices when it has
+// several and a collective, replica-id or partition-id (and they evaluate
+// it: ModuleEvaluableOnDevices); else 1 (and EvaluateModule says why it
+// cannot, if it cannot).
+int64_t DevicesToEvaluate(const Module& m);
+// EvaluateModule(m, args[0]) for one device, EvaluateModuleOnDevices for
+// several: every device's result.
+StatusOr<std::vector<Literal>> EvaluateOnDevices(const Module& m, int64_t devices,
+                                                 const std::vector<std::vector<Literal>>& args,
+                                                 const EvalOptions& opts = {});
 StatusOr<Literal> EvaluateComputation(const Computation& c, const std::vector<Literal>& args,
                                       const EvalOptions& opts = {});
 // Evaluates one instruction given its operand values (used by constant

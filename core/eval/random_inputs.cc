@@ -139,6 +139,13 @@ void Fill(Literal& l, SplitMix64& rng, int64_t index_hi) {
 
 }  // namespace
 
+std::vector<std::vector<Literal>> MakeRandomDeviceInputs(const Computation& entry, uint64_t seed, int64_t devices) {
+  std::vector<std::vector<Literal>> out;
+  for (int64_t d = 0; d < devices; ++d)
+    out.push_back(MakeRandomInputs(entry, seed + static_cast<uint64_t>(d) * 0x9E3779B97F4A7C15ull));
+  return out;
+}
+
 std::vector<Literal> MakeRandomInputs(const Computation& entry, uint64_t seed) {
   std::vector<Literal> out;
   for (int p = 0; p < entry.num_parameters(); ++p) {

@@ -21,6 +21,11 @@ namespace hloscope {
 
 std::vector<Literal> MakeRandomInputs(const Computation& entry, uint64_t seed);
 
+// Inputs for each of `devices` devices (EvaluateOnDevices): device 0's are
+// MakeRandomInputs(entry, seed), every other device's come from a seed of
+// its own derived from `seed`, so that collectives combine different values.
+std::vector<std::vector<Literal>> MakeRandomDeviceInputs(const Computation& entry, uint64_t seed, int64_t devices);
+
 // Fills every constant whose values were elided in the text (`{...}`) with
 // deterministic values (the ranges above), drawn from `seed` and the
 // constant's computation and name, so the same module text gets the same

@@ -92,8 +92,13 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
     return fail("roundtrip", "print", "printing the parsed print differs at line " + std::to_string(line + 1));
   }
 
-  const std::vector<Literal> inputs = MakeRandomInputs(*original.entry(), opts.input_seed);
-  auto reference = EvaluateModule(original, inputs);
+  // One device, or all of a module's whose collectives exchange data (each on
+  // inputs of its own, as the differential checker gives them).
+  const int64_t devices = DevicesToEvaluate(original);
+  const std::vector<std::vector<Literal>> device_inputs =
+      MakeRandomDeviceInputs(*original.entry(), opts.input_seed, devices);
+  const std::vector<Literal>& inputs = device_inputs[0];
+  auto reference = EvaluateOnDevices(original, devices, device_inputs);
   if (!reference.ok()) {
     if (IsDocumentedRefusal(reference.status().message())) {
       refuse(reference.status().message());
@@ -106,14 +111,14 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
   // agrees with the original (a finding is returned through `fail`). With
   // signed_zeros false, -0 and +0 are one value (EvalOptions::signed_zeros).
   std::unique_ptr<Module> gpu;
-  std::optional<Literal> gpu_out;
+  std::optional<Literal> gpu_out;  // device 0's
   struct Outcome {
     bool refused = false;
     std::string kind, stage, message;  // kind "" : agreed
     std::unique_ptr<Module> module;
     std::optional<Literal> out;
   };
-  std::optional<Literal> reference_nsz;
+  std::optional<std::vector<Literal>> reference_nsz;
   auto run_pipeline = [&](const std::string& name, bool signed_zeros) -> Outcome {
     Outcome o;
     auto bad = [&](std::string kind, std::string stage, std::string msg) {
@@ -150,7 +155,7 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
     // The end result against the original, on the original's inputs.
     EvalOptions eo;
     eo.signed_zeros = signed_zeros;
-    auto out = EvaluateModule(**m, inputs, eo);
+    auto out = EvaluateOnDevices(**m, devices, device_inputs, eo);
     if (!out.ok()) {
       if (IsDocumentedRefusal(out.status().message())) {
         refuse(out.status().message());
@@ -159,19 +164,20 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
       }
       return bad("interpreter", name + ":optimized", out.status().message());
     }
-    const Literal* want = &*reference;
+    const std::vector<Literal>* want = &*reference;
     if (!signed_zeros) {
       if (!reference_nsz) {
-        auto ref = EvaluateModule(original, inputs, eo);
+        auto ref = EvaluateOnDevices(original, devices, device_inputs, eo);
         if (!ref.ok()) return bad("interpreter", "original", ref.status().message());
         reference_nsz = std::move(*ref);
       }
       want = &*reference_nsz;
     }
-    if (std::string d = DifferentialChecker::Compare(*want, *out); !d.empty())
-      return bad("mismatch", name + ":end-to-end", d);
+    for (size_t d = 0; d < out->size(); ++d)
+      if (std::string diff = DifferentialChecker::Compare((*want)[d], (*out)[d]); !diff.empty())
+        return bad("mismatch", name + ":end-to-end", (devices > 1 ? "device " + std::to_string(d) + ": " : "") + diff);
     o.module = std::move(*m);
-    o.out = std::move(*out);
+    o.out = std::move((*out)[0]);
     return o;
   };
   for (const std::string& name : opts.pipelines) {
@@ -231,6 +237,12 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
       return r;
     }
     return fail("codegen", k.kind, k.instruction + ": " + k.missing);
+  }
+  if (devices > 1) {
+    // The kernels were generated; the CPU run runs one device, and refuses
+    // a plan whose collectives need several.
+    refuse("the module runs on " + std::to_string(devices) + " devices; the CPU run runs one");
+    return r;
   }
   auto ran = codegen::RunOnCpu(*code, inputs);
   if (!ran.ok()) {

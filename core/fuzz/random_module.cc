@@ -225,6 +225,8 @@ std::string Gen::Run(uint64_t seed) {
   }
   std::string text = "HloModule fuzz_" + std::to_string(seed);
   if (!alias.empty()) text += ", input_output_alias={ " + alias + " }";
+  if (replicas_ > 1) text += ", replica_count=" + std::to_string(replicas_);
+  if (partitions_ > 1) text += ", num_partitions=" + std::to_string(partitions_);
   text += "\n\n";
   for (const std::string& h : helpers_) text += h + "\n";
   text += "ENTRY main {\n";

@@ -89,6 +89,10 @@ class Gen {
   std::vector<std::string> helpers_;           // computations, callees first
   std::map<std::string, std::string> scalar_;  // reducer key -> computation name
   int counter_ = 0;
+  // The module's devices, picked by its first collective (0: not yet): most
+  // modules run on one, some on 2, 4 or 8 (num_partitions × replica_count).
+  int64_t partitions_ = 0, replicas_ = 0;
+  int64_t devices() const { return partitions_ * replicas_; }
 
   std::string Name(const std::string& op) { return op + "." + std::to_string(counter_++); }
 
@@ -143,6 +147,8 @@ class Gen {
   bool While(Body& b);
   bool Conditional(Body& b);
   bool Collective(Body& b);
+  bool OneDeviceCollective(Body& b);
+  bool MultiDeviceCollective(Body& b);
   std::string Starts(Body& b, const Dims& operand, const Dims& sizes);
   std::string ScalarComputation(const std::string& op, T t);
   // A computation `name(param shapes) -> x's shape` running a short

@@ -59,14 +59,17 @@ Status DifferentialChecker::BeforePipeline(const Module& m, std::string_view pip
   seeds_.clear();
   inputs_.clear();
   previous_.clear();
+  devices_ = 1;
   if (!m.entry()) {
     reason_ = "module has no entry computation";
     return Status::Ok();
   }
+  // On one device unless a collective needs the others; then on all of them.
+  devices_ = DevicesToEvaluate(m);
   for (int k = 0; k < opts_.seeds; ++k) {
     uint64_t seed = opts_.first_seed + static_cast<uint64_t>(k);
-    std::vector<Literal> in = MakeRandomInputs(*m.entry(), seed);
-    StatusOr<Literal> out = EvaluateModule(m, in, opts_.eval);
+    std::vector<std::vector<Literal>> in = MakeRandomDeviceInputs(*m.entry(), seed, devices_);
+    StatusOr<std::vector<Literal>> out = EvaluateOnDevices(m, devices_, in, opts_.eval);
     if (!out.ok()) {
       reason_ = out.status().message();
       seeds_.clear();
@@ -86,10 +89,17 @@ Status DifferentialChecker::AfterPass(const Module& m, const PassRunInfo& info, 
   if (!evaluable_ || !result.changed) return Status::Ok();
   for (size_t k = 0; k < seeds_.size(); ++k) {
     ++comparisons_;
-    StatusOr<Literal> out = EvaluateModule(m, inputs_[k], opts_.eval);
-    std::string detail = out.ok() ? (opts_.tolerance ? CompareLiterals(previous_[k], *out, opts_.tolerance)
-                                                     : Compare(previous_[k], *out))
-                                  : "the interpreter fails after the pass: " + out.status().message();
+    StatusOr<std::vector<Literal>> out = EvaluateOnDevices(m, devices_, inputs_[k], opts_.eval);
+    std::string detail;
+    if (!out.ok()) {
+      detail = "the interpreter fails after the pass: " + out.status().message();
+    } else {
+      for (size_t d = 0; d < out->size() && detail.empty(); ++d) {
+        detail = opts_.tolerance ? CompareLiterals(previous_[k][d], (*out)[d], opts_.tolerance)
+                                 : Compare(previous_[k][d], (*out)[d]);
+        if (!detail.empty() && devices_ > 1) detail = "device " + std::to_string(d) + ": " + detail;
+      }
+    }
     if (!detail.empty()) {
       mismatch_ = DifferentialMismatch{std::string(info.pass->name()), info.step, info.iteration, seeds_[k], detail};
       return Status::Error("differential check: " + mismatch_->ToString());

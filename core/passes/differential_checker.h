@@ -4,8 +4,11 @@
 // outputs differ from the previous step's, naming the pass and the first
 // differing output element. Float outputs are compared with a small
 // tolerance by element type; integers, pred and bit-exact types exactly.
-// Modules the interpreter cannot evaluate (collectives, custom calls,
-// elided constants...) are reported as not evaluable and not checked.
+// A module whose collectives exchange data between devices is evaluated on
+// all of them (EvaluateModuleOnDevices), each device on inputs of its own,
+// and every device's outputs are compared. Modules the interpreter cannot
+// evaluate (custom calls, elided constants...) are reported as not evaluable
+// and not checked.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +52,9 @@ class DifferentialChecker : public PassInstrumentation {
   // Number of (pass, seed) comparisons made.
   int comparisons() const { return comparisons_; }
   const std::optional<DifferentialMismatch>& mismatch() const { return mismatch_; }
+  // Devices each evaluation runs on (1 unless the module's collectives
+  // exchange data between devices).
+  int64_t devices() const { return devices_; }
 
   // "" when equal; otherwise where and how `actual` differs from `expected`
   // (tuples are compared leaf by leaf with the tolerance of each leaf's type).
@@ -59,9 +65,11 @@ class DifferentialChecker : public PassInstrumentation {
   bool evaluable_ = false;
   std::string reason_;
   int comparisons_ = 0;
+  int64_t devices_ = 1;
   std::vector<uint64_t> seeds_;
-  std::vector<std::vector<Literal>> inputs_;
-  std::vector<Literal> previous_;
+  // Per seed, per device: the arguments, and the outputs of the last step.
+  std::vector<std::vector<std::vector<Literal>>> inputs_;
+  std::vector<std::vector<Literal>> previous_;
   std::optional<DifferentialMismatch> mismatch_;
 };
 
