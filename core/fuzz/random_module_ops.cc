@@ -574,6 +574,30 @@ bool Gen::Scan(Body& b) {
     static const char* kOps[] = {"add", "add", "maximum", "minimum", "multiply"};
     op = kOps[rng_.Range(0, 4)];
     if (IsLowPrecision(va.type, op, len) || (IsFloat(va.type) && op == "multiply" && len > 4)) op = "maximum";
+    // An f32 running sum may be re-associated (is_associative: the
+    // associative-scan-rewriter does), which moves its last bits by more than
+    // a small result's tolerance (diffuzz seed 20417766: 1.9e-6 on 0.077, a
+    // sum of 48). Its operand is made exact to sum: clamped to [-4, 4] and
+    // rounded down to eighths (a computed sum, whose last bits a kernel moves,
+    // is not rounded; its scan takes the maximum instead).
+    if (va.type == T::kF32 && op == "add") {
+      if (va.summed) {
+        op = "maximum";
+      } else {
+        auto splat = [&](const std::string& v) {
+          const std::string c = Const(b, T::kF32, v);
+          return Emit(b, T::kF32, va.dims, va.layout, "broadcast", "broadcast(" + c + "), dimensions={}");
+        };
+        const int lo = splat("-4"), hi = splat("4"), eight = splat("8"), eighth = splat("0.125");
+        const std::string clamp = "clamp(" + Use(b, lo) + ", " + Use(b, a) + ", " + Use(b, hi) + ")";
+        const int c = Emit(b, T::kF32, va.dims, va.layout, "clamp", clamp);
+        const std::string scaled = "multiply(" + Use(b, c) + ", " + Use(b, eight) + ")";
+        const int m = Emit(b, T::kF32, va.dims, va.layout, "multiply", scaled);
+        const int f = Emit(b, T::kF32, va.dims, va.layout, "floor", "floor(" + Use(b, m) + ")");
+        const std::string back = "multiply(" + Use(b, f) + ", " + Use(b, eighth) + ")";
+        a = Emit(b, T::kF32, va.dims, va.layout, "multiply", back);
+      }
+    }
   }
   std::string identity;
   if (op == "add" || op == "or") identity = va.type == T::kPred ? "false" : "0";
