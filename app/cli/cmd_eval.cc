@@ -95,30 +95,61 @@ int RunEval(const std::vector<std::string>& argv) {
   } else {
     inputs = MakeRandomInputs(entry, static_cast<uint64_t>(seed));
   }
-  auto result = EvaluateModule(**m, inputs);
+  // A module whose collectives exchange data runs on all of its devices:
+  // random inputs of each device's own, or the file's inputs on every one.
+  const int64_t devices = DevicesToEvaluate(**m);
+  if (devices > 1 && expected) {
+    std::fprintf(stderr,
+                 "%s: error: the module runs on %lld devices (its collectives exchange data between them); "
+                 "--expected holds the outputs of one\n",
+                 path.c_str(), static_cast<long long>(devices));
+    return 2;
+  }
+  std::vector<std::vector<Literal>> device_inputs;
+  if (devices > 1 && !inputs_file) {
+    device_inputs = MakeRandomDeviceInputs(entry, static_cast<uint64_t>(seed), devices);
+  } else {
+    for (int64_t d = 0; d < devices; ++d) device_inputs.push_back(inputs);
+    if (devices > 1)
+      std::fprintf(stderr, "%s: %lld devices, each on the inputs of %s\n", path.c_str(), static_cast<long long>(devices),
+                   inputs_file->c_str());
+  }
+  auto result = EvaluateOnDevices(**m, devices, device_inputs);
   if (!result.ok()) {
     std::fprintf(stderr, "%s\n", result.status().message().c_str());
     return 1;
   }
-  std::vector<Literal> outs = FlattenTuple(*result);
+  std::vector<std::vector<Literal>> per_device;
+  for (const Literal& r : *result) per_device.push_back(FlattenTuple(r));
+  const std::vector<Literal>& outs = per_device[0];
   if (args.Has("--json")) {
     nlohmann::ordered_json j;
-    j["outputs"] = nlohmann::ordered_json::array();
-    for (const Literal& o : outs) j["outputs"].push_back(LiteralToJson(o));
+    auto list = [](const std::vector<Literal>& v) {
+      nlohmann::ordered_json a = nlohmann::ordered_json::array();
+      for (const Literal& o : v) a.push_back(LiteralToJson(o));
+      return a;
+    };
+    j["outputs"] = list(outs);
+    if (devices > 1) {
+      j["devices"] = nlohmann::ordered_json::array();
+      for (const auto& v : per_device) j["devices"].push_back({{"outputs", list(v)}});
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
-    for (size_t i = 0; i < outs.size(); ++i) {
-      const Literal& o = outs[i];
-      std::string first;
-      int64_t shown = std::min<int64_t>(o.num_elements(), 8);
-      for (int64_t k = 0; k < shown; ++k) {
-        if (k) first += ", ";
-        o.AppendElement(first, k);
+    for (size_t d = 0; d < per_device.size(); ++d)
+      for (size_t i = 0; i < per_device[d].size(); ++i) {
+        const Literal& o = per_device[d][i];
+        std::string first;
+        int64_t shown = std::min<int64_t>(o.num_elements(), 8);
+        for (int64_t k = 0; k < shown; ++k) {
+          if (k) first += ", ";
+          o.AppendElement(first, k);
+        }
+        if (o.num_elements() > shown) first += ", ...";
+        const std::string where = devices > 1 ? "device " + std::to_string(d) + " " : "";
+        std::printf("%soutput %zu: %s checksum=%016llx values=[%s]\n", where.c_str(), i,
+                    o.shape().ToString(false).c_str(), static_cast<unsigned long long>(Checksum(o)), first.c_str());
       }
-      if (o.num_elements() > shown) first += ", ...";
-      std::printf("output %zu: %s checksum=%016llx values=[%s]\n", i, o.shape().ToString(false).c_str(),
-                  static_cast<unsigned long long>(Checksum(o)), first.c_str());
-    }
   }
   if (auto ex = args.Get("--expected")) {
     const DataFile* d = &*expected;
@@ -155,6 +186,10 @@ HLOSCOPE_CLI_COMMAND(eval, "eval", "run the entry computation in the reference i
                    "docs/eval-tolerances.md, or --rtol/--atol for every output) and exits 1 on a mismatch;\n"
                    "without --inputs it evaluates on that file's own inputs (a file without inputs is\n"
                    "refused, exit 2). Data files: hloscope-data-v1, described in samples/README.md.\n"
+                   "A module whose collectives exchange data between devices (num_partitions x\n"
+                   "replica_count, or as many as its replica_groups name) runs on every device, each on\n"
+                   "random inputs of its own (on --inputs' on every one); lines start `device D`, and\n"
+                   "--json adds \"devices\":[{\"outputs\":[...]}] (\"outputs\" is device 0's).\n"
                    "Errors are located (FILE:LINE:COL) and exit 1.",
                    RunEval);
 
