@@ -433,8 +433,9 @@ bool Gen::MultiDeviceCollective(Body& b) {
     const Groups g = kind == 6 ? partition_groups() : reduce_groups();
     Dims wide = va.dims;
     wide[d] *= g.size;
+    const Dims want = wide;
     Fit(wide);
-    if (wide[d] != va.dims[d] * g.size) return false;  // too large
+    if (wide != want) return false;  // too large
     const std::string dim = ", dimensions={" + std::to_string(d) + "}";
     if (kind == 4) {
       Emit(b, va.type, wide, va.layout, "all-gather", "all-gather(" + Use(b, a) + "), " + g.attrs + dim);
@@ -494,8 +495,9 @@ bool Gen::MultiDeviceCollective(Body& b) {
   const Val va = b.vals[static_cast<size_t>(a)];
   Dims wide = va.dims;
   wide[0] *= n;
+  const Dims want = wide;
   Fit(wide);
-  if (wide[0] != va.dims[0] * n) return false;
+  if (wide != want) return false;  // too large
   const Dims layout = DefaultLayout(wide.size());
   const int w = GetOrMake(b, va.type, wide, &layout);
   const int ar = Emit(b, va.type, wide, layout, "all-reduce",
