@@ -356,7 +356,16 @@ StatusOr<Literal> EvalOnDevice(Interp& in, const Instruction& instr, Operands op
         members = &g;
         pos = k;
       }
-  if (!members) return InstrError(instr, "device " + std::to_string(device) + " is in none of its replica_groups");
+  if (!members) {
+    // collective-broadcast leaves a device outside every group with zeros
+    // (StableHLO's definition); the others need every device in a group.
+    if (op == Opcode::kCollectiveBroadcast) {
+      std::vector<Literal> zeros;
+      for (const Literal* o : ops) zeros.emplace_back(NoLayout(o->shape()));
+      return Pack(std::move(zeros), instr.shape().IsTuple());
+    }
+    return InstrError(instr, "device " + std::to_string(device) + " is in none of its replica_groups");
+  }
 
   // The collective proper's result shapes (a -start also carries its operands).
   // (An all-gather-start of the older form is shaped as its result alone.)

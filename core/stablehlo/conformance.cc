@@ -33,12 +33,66 @@ std::optional<Tolerance> ToleranceFor(const std::string& kind, PrimitiveType t) 
   return Tolerance{d.abs * 4, d.rel * 4};  // expect_close: a few ulps of the result type
 }
 
+// The values of the test function's run_parallel results, in parameter
+// order: each run's operands come from evaluating the function with the
+// results known so far (zeros for the rest: a run's operands never read its
+// own or later results), then its program runs on its devices, replica r
+// and partition p being device r × partitions + p, each taking its share of
+// the operands in that order and giving its share of the results.
+StatusOr<std::vector<Literal>> RunParallel(const ModuleAst& ast, const ConvertResult& conv, const EvalOptions& eo) {
+  std::vector<Literal> params;
+  for (const Instruction* p : conv.module->entry()->parameters())
+    params.emplace_back(p ? Shape(p->shape().element_type(), p->shape().dims()) : Shape());
+  for (const ParallelRun& run : conv.parallel) {
+    const std::string& program = run.programs[0][0];
+    for (const auto& row : run.programs)
+      for (const std::string& name : row)
+        if (name != program)
+          return Error("UNSUPPORTED: interpreter.run_parallel with different programs on different devices (@" +
+                       program + ", @" + name + ")");
+    ASSIGN_OR_RETURN(Literal before, EvaluateModule(*conv.module, params, eo));
+    ConvertOptions popts;
+    popts.entry = program;
+    ASSIGN_OR_RETURN(ConvertResult prog, ConvertToHlo(ast, popts));
+    const int64_t replicas = static_cast<int64_t>(run.programs.size());
+    const int64_t partitions = static_cast<int64_t>(run.programs[0].size());
+    prog.module->SetHeader("replica_count", std::to_string(replicas));
+    prog.module->SetHeader("num_partitions", std::to_string(partitions));
+    const int args = prog.module->entry()->num_parameters();
+    const int64_t devices = replicas * partitions;
+    if (run.operands != devices * args)
+      return Error("interpreter.run_parallel at line " + std::to_string(run.pos.line) + ": " +
+                   std::to_string(run.operands) + " operands for " + std::to_string(devices) + " programs of " +
+                   std::to_string(args) + " arguments");
+    std::vector<std::vector<Literal>> device_args(static_cast<size_t>(devices));
+    for (int64_t d = 0; d < devices; ++d)
+      for (int a = 0; a < args; ++a)
+        device_args[static_cast<size_t>(d)].push_back(
+            before.tuple_elements()[static_cast<size_t>(run.first_operand_output + d * args + a)]);
+    auto results = EvaluateModuleOnDevices(*prog.module, device_args, eo);
+    if (!results.ok()) return Error("interpreter.run_parallel: " + results.status().message());
+    int next = run.first_parameter;
+    for (const Literal& r : *results) {
+      std::vector<Literal> flat = r.IsTuple() && prog.module->entry()->root()->shape().IsTuple()
+                                      ? r.tuple_elements()
+                                      : std::vector<Literal>{r};
+      for (Literal& v : flat) {
+        if (next >= run.first_parameter + run.results) return Error("interpreter.run_parallel: more results than declared");
+        params[static_cast<size_t>(next++)] = std::move(v);
+      }
+    }
+    if (next != run.first_parameter + run.results) return Error("interpreter.run_parallel: fewer results than declared");
+  }
+  return params;
+}
+
 void RunFunc(const ModuleAst& ast, const Func& f, std::vector<TestResult>* out) {
   TestResult r;
   r.name = ast.file + ":" + std::to_string(f.pos.line) + " @" + f.name;
   ConvertOptions opts;
   opts.entry = f.name;
   opts.checks_as_outputs = true;
+  opts.run_parallel_as_parameters = true;
   auto conv = ConvertToHlo(ast, opts);
   if (!conv.ok()) {
     r.verdict = Classify(conv.status().message());
@@ -56,7 +110,20 @@ void RunFunc(const ModuleAst& ast, const Func& f, std::vector<TestResult>* out) 
   }
   EvalOptions eo;
   eo.max_while_iterations = 1'000'000;
-  auto res = EvaluateModule(*conv->module, {}, eo);
+  // The results of interpreter.run_parallel are parameters of the test
+  // function; they are computed before it is evaluated (RunParallel).
+  std::vector<Literal> params;
+  if (!conv->parallel.empty()) {
+    auto p = RunParallel(ast, *conv, eo);
+    if (!p.ok()) {
+      r.verdict = Classify(p.status().message());
+      r.detail = p.status().message();
+      out->push_back(r);
+      return;
+    }
+    params = std::move(*p);
+  }
+  auto res = EvaluateModule(*conv->module, params, eo);
   if (!res.ok()) {
     r.verdict = TestResult::kFail;
     r.detail = "evaluation failed: " + res.status().message();

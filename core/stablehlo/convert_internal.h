@@ -25,6 +25,7 @@ class Converter {
 
   StatusOr<Computation*> ConvertFunc(const Func& f, bool is_entry);
   std::vector<CheckOp>& checks() { return checks_; }
+  std::vector<ParallelRun>& parallel() { return parallel_; }
 
   // One lexical scope = one computation being built.
   struct Scope {
@@ -32,6 +33,7 @@ class Converter {
     Scope* parent = nullptr;
     std::map<std::string, Instruction*> vals;
     std::vector<Instruction*> check_values;  // entry only, in checks mode
+    std::vector<Instruction*> parallel_operands;  // entry only: run_parallel's operands
     bool is_entry = false;
     // A branch of if / case: the values of enclosing scopes it reads become
     // elements of its tuple parameter (after `capture_base` block args), and
@@ -54,6 +56,7 @@ class Converter {
   Status ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* returned);
   Status ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruction*>* results, bool* handled);
   Status ConvertCheck(const Op& op, Scope& s, bool* handled);
+  Status ConvertRunParallel(const Op& op, Scope& s);
   Status ConvertChlo(const Op& op, Scope& s, const std::vector<Instruction*>& in, const Shape& out,
                      Instruction** result);
   Status BindResults(const Op& op, Scope& s, Instruction* result);
@@ -66,12 +69,18 @@ class Converter {
   std::map<std::string, Computation*> funcs_;
   std::vector<std::string> converting_;
   std::vector<CheckOp> checks_;
+  std::vector<ParallelRun> parallel_;
 };
 
 // chlo's special functions (lgamma, digamma, erf_inv, bessel_i1e, next_after)
 // built from HLO ops (chlo_special.cc); `handled` is false for other ops.
 Status DecomposeSpecialChlo(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
                             const Shape& out, Instruction** result, bool* handled);
+
+// StableHLO's collectives, partition_id and replica_id (convert_collectives.cc);
+// `handled` is false for other ops. `name` is without the dialect prefix.
+Status ConvertCollective(Converter& c, const Op& op, Converter::Scope& s, const std::string& name,
+                         const std::vector<Instruction*>& in, const Shape& out, Instruction** result, bool* handled);
 
 // Per-op conversion of the non-control-flow ops (convert_ops.cc).
 Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,

@@ -221,6 +221,9 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     }
   }
   if (chlo) return c.ConvertChlo(op, s, in, out, result);
+  bool collective = false;
+  RETURN_IF_ERROR(ConvertCollective(c, op, s, name, in, out, result, &collective));
+  if (collective) return Status::Ok();
   if (name == "constant") {
     const Attr* v = AnyAttr(op, {"value"});
     if (!v) return Error("constant without a value");

@@ -202,7 +202,11 @@ StatusOr<Computation*> Converter::ConvertFunc(const Func& f, bool is_entry) {
   if (f.body.blocks.size() != 1) return Unsupported("function @" + f.name + " with several blocks");
   std::vector<Instruction*> ret;
   RETURN_IF_ERROR(ConvertOps(f.body.blocks[0], s, &ret));
-  if (is_entry && opts_.checks_as_outputs) ret = s.check_values;
+  if (is_entry && opts_.checks_as_outputs) {
+    ret = s.check_values;
+    ret.insert(ret.end(), s.parallel_operands.begin(), s.parallel_operands.end());
+    for (ParallelRun& run : parallel_) run.first_operand_output += static_cast<int>(s.check_values.size());
+  }
   if (ret.size() == 1 && !(is_entry && opts_.checks_as_outputs)) {
     comp->set_root(ret[0]);
   } else {
@@ -269,6 +273,45 @@ Status Converter::ConvertCheck(const Op& op, Scope& s, bool* handled) {
   return Status::Ok();
 }
 
+Status Converter::ConvertRunParallel(const Op& op, Scope& s) {
+  ParallelRun run;
+  run.pos = op.pos;
+  const Attr* programs = op.FindAttr("programs");
+  if (!programs || programs->kind != Attr::kList || programs->items.empty())
+    return Error(Where(op) + "interpreter.run_parallel: expected programs=[[@f, ...], ...]");
+  for (const Attr& row : programs->items) {
+    if (row.kind != Attr::kList || row.items.empty()) return Error(Where(op) + "interpreter.run_parallel: a row of programs is empty");
+    auto& names = run.programs.emplace_back();
+    for (const Attr& f : row.items) names.push_back(f.s);
+    if (names.size() != run.programs.front().size())
+      return Error(Where(op) + "interpreter.run_parallel: rows of programs differ in length");
+  }
+  // Among the run_parallel operands; ConvertFunc adds the checks' values
+  // that precede them all in the result tuple.
+  run.first_operand_output = static_cast<int>(s.parallel_operands.size());
+  for (const Value& v : op.operands) {
+    ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
+    s.parallel_operands.push_back(i);
+  }
+  run.operands = static_cast<int>(op.operands.size());
+  int next = 0;
+  for (const auto& i : s.comp->instructions()) next += i->opcode() == Opcode::kParameter;
+  run.first_parameter = next;
+  if (op.result_types.size() != op.results.size())
+    return Error(Where(op) + "interpreter.run_parallel: " + std::to_string(op.results.size()) + " results, " +
+                 std::to_string(op.result_types.size()) + " result types");
+  for (size_t k = 0; k < op.results.size(); ++k) {
+    ASSIGN_OR_RETURN(Shape sh, ShapeFromType(op.result_types[k]));
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, sh, m_->UniqueName("parallel_result"));
+    p->set_parameter_number(next++);
+    SetLocation(p.get(), &op);
+    s.vals[op.results[k]] = s.comp->AddInstruction(std::move(p));
+  }
+  run.results = static_cast<int>(op.results.size());
+  parallel_.push_back(std::move(run));
+  return Status::Ok();
+}
+
 Status Converter::ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* returned) {
   if (op.name == "func.return" || op.name == "stablehlo.return") {
     for (const Value& v : op.operands) {
@@ -276,6 +319,11 @@ Status Converter::ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* r
       returned->push_back(i);
     }
     return Status::Ok();
+  }
+  if (op.name == "interpreter.run_parallel") {
+    if (!opts_.run_parallel_as_parameters || !s.is_entry)
+      return Unsupported("op interpreter.run_parallel outside a conformance test's main function");
+    return ConvertRunParallel(op, s);
   }
   bool handled = false;
   RETURN_IF_ERROR(ConvertCheck(op, s, &handled));
@@ -478,6 +526,8 @@ StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions&
       v += (k ? ", " : "") + ast.meshes[k].first + " = #sdy.mesh<" + ast.meshes[k].second + ">";
     r.module->header_attrs().push_back({"frontend_attributes", v + "}}"});
   }
+  if (ast.num_replicas > 1) r.module->SetHeader("replica_count", std::to_string(ast.num_replicas));
+  if (ast.num_partitions > 1) r.module->SetHeader("num_partitions", std::to_string(ast.num_partitions));
   const Func* entry = ast.FindFunc(opts.entry);
   if (!entry && opts.entry == "main" && !ast.funcs.empty()) entry = &ast.funcs[0];
   if (!entry) return Error(ast.file + ": error: no function @" + opts.entry);
@@ -486,6 +536,7 @@ StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions&
   r.module->set_entry(e);
   e->set_is_entry(true);
   r.checks = std::move(c.checks());
+  r.parallel = std::move(c.parallel());
   return r;
 }
 

@@ -28,11 +28,28 @@ struct ConvertOptions {
   // Conformance mode: check ops are collected; the entry returns a tuple of
   // (actual, expected) values, in check order.
   bool checks_as_outputs = false;
+  // Conformance mode: the reference interpreter's `interpreter.run_parallel`
+  // in the entry. Its results become parameters of the entry (after the
+  // function's own), its operands more outputs after the checks' values;
+  // the runner evaluates the programs on their devices in between
+  // (ConvertResult::parallel).
+  bool run_parallel_as_parameters = false;
+};
+
+// One `interpreter.run_parallel` of the entry.
+struct ParallelRun {
+  Pos pos;
+  std::vector<std::vector<std::string>> programs;  // [replica][partition] → function name
+  int first_operand_output = 0;  // its operands in the entry's result tuple
+  int operands = 0;
+  int first_parameter = 0;        // its results as the entry's parameters
+  int results = 0;
 };
 
 struct ConvertResult {
   std::unique_ptr<Module> module;
   std::vector<CheckOp> checks;
+  std::vector<ParallelRun> parallel;
 };
 
 StatusOr<ConvertResult> ConvertToHlo(const ModuleAst& ast, const ConvertOptions& opts = {});

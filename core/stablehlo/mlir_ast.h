@@ -94,6 +94,9 @@ struct ModuleAst {
   // Shardy meshes declared at module level (`sdy.mesh @name = <["x"=2]>`):
   // name without '@' and the mesh as written between '<' and '>'.
   std::vector<std::pair<std::string, std::string>> meshes;
+  // The module's `mhlo.num_partitions` / `mhlo.num_replicas` (0: not given):
+  // what JAX writes for a sharded program, the HLO header's counts.
+  int64_t num_partitions = 0, num_replicas = 0;
   const Func* FindFunc(const std::string& name) const;
 };
 

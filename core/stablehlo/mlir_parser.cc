@@ -2,6 +2,7 @@
 // regions and blocks, and ops in generic and pretty form (including the
 // pretty stablehlo.reduce and stablehlo.while); ParseMlir and ParseMlirFile.
 // Types and attribute values are in mlir_parser_types_attrs.cc.
+#include <cctype>
 #include "core/stablehlo/mlir_parser.h"
 
 #include <fstream>
@@ -45,8 +46,24 @@ StatusOr<ModuleAst> Parser::Run() {
         lex_.Next();
         RETURN_IF_ERROR(Expect("{"));
         bool ok;
-        lex_.RawUntilClose('{', '}', &ok);
+        const std::string attrs(lex_.RawUntilClose('{', '}', &ok));
         if (!ok) return Err(t, "unbalanced module attributes");
+        // mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32
+        auto count = [&](const std::string& key) -> int64_t {
+          const size_t at = attrs.find(key);
+          if (at == std::string::npos) return 0;
+          size_t p = attrs.find('=', at + key.size());
+          if (p == std::string::npos) return 0;
+          ++p;
+          while (p < attrs.size() && attrs[p] == ' ') ++p;
+          int64_t v = 0;
+          size_t digits = 0;
+          while (p < attrs.size() && std::isdigit(static_cast<unsigned char>(attrs[p])) && digits < 9)
+            v = v * 10 + (attrs[p++] - '0'), ++digits;
+          return v;
+        };
+        m.num_partitions = count("mhlo.num_partitions");
+        m.num_replicas = count("mhlo.num_replicas");
       }
       RETURN_IF_ERROR(Expect("{"));
       while (lex_.Peek().text != "}" && lex_.Peek().kind != Token::kEof) {

@@ -2,8 +2,11 @@
 // against values worked out by hand from XLA's semantics, the four ways
 // replica_groups name devices, async forms, loops, and devices that take
 // different paths.
+#include "core/eval/compare.h"
+#include "core/eval/data_file.h"
 #include "core/ir/collectives.h"
 #include "tests/eval/eval_test_util.h"
+#include "tests/support/test_paths.h"
 
 namespace hloscope::testing {
 namespace {
@@ -290,6 +293,44 @@ TEST(EvalDevices, ModulesWithoutADeviceCountRunOnTheDevicesTheirGroupsName) {
   ASSERT_EQ(out.size(), 8u);
   EXPECT_EQ(out[0], (std::vector<double>{120, 124}));  // 0 + 20 + 40 + 60
   EXPECT_EQ(out[7], (std::vector<double>{160, 164}));  // 10 + 30 + 50 + 70
+}
+
+}  // namespace
+}  // namespace hloscope::testing
+
+namespace hloscope::testing {
+namespace {
+
+// A JAX shard_map program on a 2x2 mesh (psum, all_gather, psum_scatter,
+// ppermute, all_to_all, axis_index), as XLA CPU compiled it, with the input
+// and output shards JAX gave each device (tools/gen_shard_map_reference.py):
+// our evaluation of XLA's own module against XLA's own run.
+TEST(EvalDevices, JaxShardMapAsXlaCompiledIt) {
+  const std::string dir = SourceDir() + "/tests/eval/data/";
+  auto m = ParseHloFile(dir + "shard_map.xla_cpu.hlo");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(ModuleDeviceGrid(**m).devices(), 4);
+  std::vector<std::vector<Literal>> args;
+  std::vector<DataFile> data;
+  for (int p = 0; p < 4; ++p) {
+    auto d = ReadDataFile(dir + "shard_map.partition" + std::to_string(p) + ".data.json");
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    args.push_back(d->inputs);
+    data.push_back(std::move(*d));
+  }
+  auto r = EvaluateModuleOnDevices(**m, args);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  for (int p = 0; p < 4; ++p) {
+    std::vector<Literal> got = FlattenTuple((*r)[static_cast<size_t>(p)]);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(CompareLiterals(data[static_cast<size_t>(p)].outputs[0], got[0], std::nullopt), "") << "partition " << p;
+  }
+  // The same module, its inputs on every device but one swapped, differs:
+  // the comparison is not empty.
+  std::swap(args[0], args[3]);
+  auto swapped = EvaluateModuleOnDevices(**m, args);
+  ASSERT_TRUE(swapped.ok());
+  EXPECT_NE(CompareLiterals(data[0].outputs[0], FlattenTuple((*swapped)[0])[0], std::nullopt), "");
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Floors at the rate reached when this test was written (see docs/stablehlo.md).
-constexpr double kInterpretFloor = 0.85;
+constexpr double kInterpretFloor = 0.95;  // 96.5% since the collectives and interpreter.run_parallel (2026-12-06)
 constexpr double kTestdataFloor = 0.94;
 constexpr int kSamplesFloor = 10;
 
