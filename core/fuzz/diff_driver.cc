@@ -95,6 +95,7 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
   // One device, or all of a module's whose collectives exchange data (each on
   // inputs of its own, as the differential checker gives them).
   const int64_t devices = DevicesToEvaluate(original);
+  r.devices = devices;
   const std::vector<std::vector<Literal>> device_inputs =
       MakeRandomDeviceInputs(*original.entry(), opts.input_seed, devices);
   const std::vector<Literal>& inputs = device_inputs[0];
@@ -283,7 +284,8 @@ std::string Escape(const std::string& s) {
 
 std::string Serialize(const CheckResult& r) {
   std::string s = "passes\t" + std::to_string(r.passes) + "\nkernels\t" + std::to_string(r.kernels) + "\ncpu\t" +
-                  (r.cpu_ran ? "1" : "0") + "\nsignedzero\t" + (r.signed_zero ? "1" : "0") + "\n";
+                  (r.cpu_ran ? "1" : "0") + "\nsignedzero\t" + (r.signed_zero ? "1" : "0") + "\ndevices\t" +
+                  std::to_string(r.devices) + "\n";
   for (const std::string& x : r.refusals) s += "refusal\t" + Escape(x) + "\n";
   if (r.finding)
     s += "finding\t" + Escape(r.finding->kind) + "\t" + Escape(r.finding->stage) + "\t" + Escape(r.finding->message) +
@@ -305,6 +307,7 @@ CheckResult Deserialize(const std::string& s) {
     else if (f[0] == "kernels" && f.size() > 1) r.kernels = std::stoll(f[1]);
     else if (f[0] == "cpu" && f.size() > 1) r.cpu_ran = f[1] == "1";
     else if (f[0] == "signedzero" && f.size() > 1) r.signed_zero = f[1] == "1";
+    else if (f[0] == "devices" && f.size() > 1) r.devices = std::stoll(f[1]);
     else if (f[0] == "refusal" && f.size() > 1) r.refusals.push_back(f[1]);
     else if (f[0] == "finding" && f.size() > 3) r.finding = Finding{f[1], f[2], f[3]};
   }
@@ -423,6 +426,7 @@ DriverStats RunDriver(const DriverOptions& o) {
     st.kernels += r.kernels;
     st.cpu_modules += r.cpu_ran;
     st.signed_zero += r.signed_zero;
+    st.multi_device += r.devices > 1;
     st.refusals += static_cast<int64_t>(!r.refusals.empty());
     if (!r.finding) continue;
     const Finding& f = *r.finding;

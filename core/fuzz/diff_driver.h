@@ -53,6 +53,7 @@ struct CheckResult {
   // A pipeline changed the result only in the sign of a zero (it agrees with
   // -0 and +0 as one value, EvalOptions::signed_zeros): counted, no finding.
   bool signed_zero = false;
+  int64_t devices = 1;  // the interpreter ran it on this many devices
   std::vector<std::string> refusals;  // documented refusals met (first line each)
 };
 
@@ -81,6 +82,7 @@ struct DriverOptions {
 
 struct DriverStats {
   int64_t modules = 0, passes = 0, kernels = 0, cpu_modules = 0, findings = 0, refusals = 0, signed_zero = 0;
+  int64_t multi_device = 0;  // modules evaluated on several devices
   std::vector<std::pair<std::string, int64_t>> by_kind;  // findings by kind
   std::vector<std::string> saved;                        // files written
   std::string Summary() const;  // "modules=N passes=P kernels=K findings=F"

@@ -119,9 +119,13 @@ std::optional<std::vector<std::vector<int64_t>>> ParseMeshGroups(std::string_vie
 
 namespace {
 
+// Device counts beyond this are read as this (no machine has more; the
+// products and the per-device tables below stay small).
+constexpr int64_t kMaxCount = int64_t{1} << 20;
+
 int64_t HeaderCount(const Module& m, const char* name) {
   const RawAttr* a = m.FindHeader(name);
-  return a ? std::max<int64_t>(1, std::atoll(a->value.c_str())) : 1;
+  return a ? std::clamp<int64_t>(std::atoll(a->value.c_str()), 1, kMaxCount) : 1;
 }
 
 }  // namespace
@@ -226,6 +230,9 @@ CollectiveGroupMode GroupModeOf(const Instruction& i) {
 StatusOr<std::vector<std::vector<int64_t>>> CollectiveDeviceGroups(const Instruction& i, int64_t replicas,
                                                                    int64_t partitions) {
   const int64_t devices = replicas * partitions;
+  if (replicas < 1 || partitions < 1 || devices > kMaxCount)
+    return Status::Error("a module of " + std::to_string(replicas) + " x " + std::to_string(partitions) +
+                         " devices is more than " + std::to_string(kMaxCount));
   const CollectiveGroupMode mode = GroupModeOf(i);
   std::vector<std::vector<int64_t>> written;
   if (const RawAttr* g = i.FindRaw("replica_groups")) {
@@ -286,6 +293,9 @@ StatusOr<std::vector<std::vector<int64_t>>> CollectiveDeviceGroups(const Instruc
 
 StatusOr<std::vector<int64_t>> PermuteSources(const Instruction& i, int64_t replicas, int64_t partitions) {
   const int64_t devices = replicas * partitions;
+  if (replicas < 1 || partitions < 1 || devices > kMaxCount)
+    return Status::Error("a module of " + std::to_string(replicas) + " x " + std::to_string(partitions) +
+                         " devices is more than " + std::to_string(kMaxCount));
   const bool cross_partition = GroupModeOf(i) == CollectiveGroupMode::kCrossPartition;
   const int64_t ids = cross_partition ? partitions : replicas;
   std::vector<std::vector<int64_t>> pairs;
@@ -368,6 +378,7 @@ DeviceGrid ModuleDeviceGrid(const Module& m) {
       for (const auto& grp : *groups)
         for (int64_t k : grp) count = std::max(count, k + 1);
       if (count == 0) count = GroupSizeFromShapes(*i);  // every device: as many as the shapes say
+      count = std::min(count, kMaxCount);
       switch (GroupModeOf(*i)) {
         case CollectiveGroupMode::kCrossReplica:
         case CollectiveGroupMode::kCrossReplicaAndPartition: g.replicas = std::max(g.replicas, count); break;
@@ -377,6 +388,8 @@ DeviceGrid ModuleDeviceGrid(const Module& m) {
     }
   // Flattened ids beyond those: partitions, as SPMD partitioning writes them.
   if (g.devices() < flattened) g.partitions = (flattened + g.replicas - 1) / g.replicas;
+  // A grid past the limit is clamped; evaluation then refuses it by count.
+  if (g.devices() > kMaxCount) g.partitions = std::max<int64_t>(1, kMaxCount / g.replicas);
   return g;
 }
 

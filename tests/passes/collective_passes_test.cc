@@ -240,6 +240,39 @@ TEST(ReplicaGroupsTest, ExplicitAndIotaForms) {
   EXPECT_EQ(*ParseReplicaGroups("[4,2]<=[2,2,2]T(2,1,0)"), (G{{0, 4}, {2, 6}, {1, 5}, {3, 7}}));
   EXPECT_FALSE(ParseReplicaGroups("[2,3]<=[4]").has_value());
   EXPECT_FALSE(ParseReplicaGroups("{{0,1}").has_value());
+  // Today's mesh form: devices laid out over the axes, one group per position
+  // on the axes not named.
+  EXPECT_EQ(*ParseReplicaGroups("mesh['x'=4,'y'=2] {'x'}"), (G{{0, 2, 4, 6}, {1, 3, 5, 7}}));
+  EXPECT_EQ(*ParseReplicaGroups("mesh['x'=4,'y'=2] {'y'}"), (G{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(*ParseReplicaGroups("mesh['x'=2,'y'=2] {'y', 'x'}"), (G{{0, 2, 1, 3}}));
+  EXPECT_EQ(*ParseReplicaGroups("mesh['x'=2] {}"), (G{{0}, {1}}));
+  EXPECT_FALSE(ParseReplicaGroups("mesh['x'=2] {'z'}").has_value());
+  EXPECT_FALSE(ParseReplicaGroups("mesh['x'=4] {'x':(1)2}").has_value());  // sub-axes: not read
+}
+
+TEST(ReplicaGroupsTest, DeviceGroupsByModeAndAbsurdCountsRefused) {
+  auto m = ParseOrDie("HloModule m, replica_count=2, num_partitions=2\n" + std::string(kAdd) +
+                      "\nENTRY e {\n  p = f32[4] parameter(0)\n"
+                      "  cr = f32[4] all-reduce(p), replica_groups={}, to_apply=add\n"
+                      "  crp = f32[4] all-reduce(p), channel_id=1, replica_groups={{0},{1}}, to_apply=add\n"
+                      "  cp = f32[4] all-to-all(p), channel_id=2, replica_groups={{1,0}}, dimensions={0}\n"
+                      "  ROOT t = (f32[4], f32[4], f32[4]) tuple(cr, crp, cp)\n}\n");
+  ASSERT_TRUE(m);
+  using G = std::vector<std::vector<int64_t>>;
+  auto groups = [&](const char* name) { return *CollectiveDeviceGroups(*FindInstruction(*m, name), 2, 2); };
+  EXPECT_EQ(groups("cr"), (G{{0, 2}, {1, 3}}));  // replicas, on each partition by itself
+  EXPECT_EQ(groups("crp"), (G{{0, 1}, {2, 3}}));  // each replica with all its partitions
+  EXPECT_EQ(groups("cp"), (G{{1, 0}, {3, 2}}));  // partitions, on each replica by itself
+  EXPECT_EQ(ModuleDeviceGrid(*m).devices(), 4);
+  // A group naming a device no machine has is an error, not a huge table.
+  auto huge = ParseOrDie("HloModule h\n" + std::string(kAdd) +
+                         "\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT big = f32[4] all-reduce(p), channel_id=1, "
+                         "replica_groups={{0,999999999999}}, use_global_device_ids=true, to_apply=add\n}\n");
+  ASSERT_TRUE(huge);
+  const DeviceGrid grid = ModuleDeviceGrid(*huge);
+  EXPECT_LE(grid.devices(), int64_t{1} << 20);
+  EXPECT_FALSE(CollectiveDeviceGroups(*FindInstruction(*huge, "big"), grid.replicas, grid.partitions).ok());
+  EXPECT_FALSE(ModuleEvaluableOnDevices(*huge).ok());
 }
 
 // Every corpus module with a collective that the interpreter can evaluate
