@@ -633,6 +633,11 @@ int RunCheck(const std::vector<std::string>& argv_in) {
   DifferentialOptions opts;
   opts.seeds = static_cast<int>(seeds);
   opts.tolerance = tol;
+  if (const int64_t devices = DevicesToEvaluate(*m); devices > 1)
+    std::fprintf(stderr,
+                 "hloscope-cli check: the module's collectives exchange data between its %lld devices: every "
+                 "evaluation runs all of them (one thread and one set of values each)\n",
+                 static_cast<long long>(devices));
   DifferentialChecker checker(opts);
   VerifierInstrumentation verifier;
   StepRecorder recorder;
