@@ -396,6 +396,20 @@ class Planner {
     return std::vector<Slice>(s.begin() + first, s.begin() + first + count);
   }
 
+  // The most devices one group of collective `i` holds, by XLA's group modes
+  // (a cross-replica all-reduce on one replica of 8 partitions is 1: each
+  // partition reduces alone); the header's count where the groups do not read.
+  int64_t Participants(const Instruction& i) {
+    if (!grid_) grid_ = ModuleDeviceGrid(module_);
+    const bool permute = i.opcode() == Opcode::kCollectivePermute || i.opcode() == Opcode::kCollectivePermuteStart;
+    if (permute) return grid_->devices() == 1 ? 1 : CollectiveParticipants(i, module_);
+    auto groups = CollectiveDeviceGroups(i, grid_->replicas, grid_->partitions);
+    if (!groups.ok()) return CollectiveParticipants(i, module_);
+    int64_t most = 1;
+    for (const auto& g : *groups) most = std::max<int64_t>(most, static_cast<int64_t>(g.size()));
+    return most;
+  }
+
   // A collective or a device id becomes a collective thunk (XLA's
   // collective thunks), not a kernel.
   Status PlanCollective(const Instruction* i, ThunkSequence& seq) {
@@ -410,7 +424,7 @@ class Planner {
     const bool done = i->opcode() == Opcode::kAllReduceDone || i->opcode() == Opcode::kAllGatherDone ||
                       i->opcode() == Opcode::kCollectivePermuteDone;
     const bool id = i->opcode() == Opcode::kPartitionId || i->opcode() == Opcode::kReplicaId;
-    c.participants = done ? 1 : CollectiveParticipants(*i, module_);
+    c.participants = done ? 1 : Participants(*i);
     if (id) {
       const char* header = i->opcode() == Opcode::kPartitionId ? "num_partitions" : "replica_count";
       const RawAttr* a = module_.FindHeader(header);
@@ -753,6 +767,7 @@ class Planner {
   }
 
   const Module& module_;
+  std::optional<DeviceGrid> grid_;  // the module's devices, read on the first collective
   const BufferAssignment& ba_;
   const NvptxTarget& target_;
   const DeviceSpec& device_;

@@ -252,5 +252,28 @@ TEST(KernelPlan, CollectivesOverSeveralDevicesAreRefusedByName) {
   EXPECT_EQ(runtime::AllCollectives(iota->codegen.plan)[0]->participants, 4);
 }
 
+TEST(KernelPlan, ACrossReplicaAllReduceOnOneReplicaRunsOnOneDevice) {
+  // No channel_id: the groups name replicas, and there is one; each of the 8
+  // partitions reduces alone (XLA's cross-replica mode), so the plan runs.
+  auto r = Compile(R"(HloModule m, num_partitions=8
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[8] parameter(0)
+  ROOT ar = f32[8] all-reduce(p), replica_groups={}, to_apply=add
+})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(runtime::AllCollectives(r->codegen.plan)[0]->participants, 1);
+  Literal in(Shape(PrimitiveType::kF32, {8}));
+  for (int i = 0; i < 8; ++i) in.SetDouble(i, i);
+  auto got = RunOnCpu(r->codegen, {in});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->outputs.size(), 1u);
+  EXPECT_EQ(got->outputs[0].GetDouble(7), 7.0);
+}
+
 }  // namespace
 }  // namespace hloscope::codegen
