@@ -10,7 +10,10 @@ all_to_all and axis_index (partition-id). XLA CPU writes its replica groups
 in today's mesh form (`replica_groups=mesh['x'=2,'y'=2] {'y'}`).
 
 Writes OUT/shard_map.xla_cpu.hlo and OUT/shard_map.partition{0..3}.data.json
-(hloscope-data-v1: that partition's input shards and output shard).
+(hloscope-data-v1: that partition's input shards and output shard); and the
+StableHLO JAX lowers (OUT/shard_map.mlir: sdy.manual_computation, groups as
+#stablehlo.replica_group_mesh_axes) with OUT/shard_map.data.json (the global
+inputs and JAX's global output).
 
 Usage: .venv-xla-gpu/bin/python tools/gen_shard_map_reference.py OUT
 """
@@ -60,6 +63,10 @@ def main():
     w = jnp.arange(8 * 4, dtype=jnp.float32).reshape(8, 4) / 32
     with open(os.path.join(out_dir, "shard_map.xla_cpu.hlo"), "w") as fh:
         fh.write(f.lower(a, w).compile().as_text())
+    with open(os.path.join(out_dir, "shard_map.mlir"), "w") as fh:
+        fh.write(f.lower(a, w).as_text())
+    with open(os.path.join(out_dir, "shard_map.data.json"), "w") as fh:
+        json.dump({"format": "hloscope-data-v1", "inputs": [entry(a), entry(w)], "outputs": [entry(f(a, w))]}, fh)
     ad = jax.device_put(a, NamedSharding(mesh, P("x", "y")))
     wd = jax.device_put(w, NamedSharding(mesh, P("y", None)))
     out = f(ad, wd)

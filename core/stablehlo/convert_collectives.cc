@@ -9,6 +9,7 @@
 // split_count pieces along split_dimension, a tuple all-to-all of the
 // pieces, and the pieces received concatenated along concat_dimension.
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 
 #include "core/stablehlo/convert_internal.h"
@@ -18,10 +19,30 @@ namespace {
 
 const Attr* Named(const Op& op, const char* name) { return op.FindAttr(name); }
 
-// `{{0,1},{2,3}}` from dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>.
-StatusOr<std::string> GroupsText(const Op& op, const char* attr) {
+// `{{0,1},{2,3}}` from dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>; HLO's mesh
+// form from #stablehlo.replica_group_mesh_axes<mesh = @m, axes = [#stablehlo.axis_ref<name = "y">]>.
+StatusOr<std::string> GroupsText(const Converter& c, const Op& op, const char* attr) {
   const Attr* a = Named(op, attr);
   if (!a) return std::string();
+  if (a->kind == Attr::kHash && a->s.find("replica_group_mesh_axes") != std::string::npos) {
+    const std::string& t = a->raw;
+    const size_t at = t.find('@');
+    if (at == std::string::npos) return Error(std::string(attr) + " names no mesh: " + t);
+    size_t end = at + 1;
+    while (end < t.size() && (std::isalnum(static_cast<unsigned char>(t[end])) || t[end] == '_' || t[end] == '.')) ++end;
+    ASSIGN_OR_RETURN(MeshAxes mesh, FindMesh(c.ast_, t.substr(at + 1, end - at - 1)));
+    if (t.find("sub_axis") != std::string::npos) return Unsupported(std::string(attr) + " with sub-axes: " + t);
+    std::vector<std::string> axes;
+    for (size_t p = t.find("name = \""); p != std::string::npos; p = t.find("name = \"", p)) {
+      p += 8;
+      const size_t q = t.find('"', p);
+      if (q == std::string::npos) break;
+      axes.push_back(t.substr(p, q - p));
+      if (mesh.Find(axes.back()) < 0) return Error(std::string(attr) + " names axis " + axes.back() + " of no mesh");
+      p = q + 1;
+    }
+    return HloMeshGroups(mesh, axes);
+  }
   std::vector<int64_t> ids;
   if (!a->Ints(&ids)) return Error(std::string(attr) + " is not a list of integers: " + a->raw);
   int64_t groups = 1, size = static_cast<int64_t>(ids.size());
@@ -67,6 +88,49 @@ int64_t IntAttr(const Op& op, const char* name, int64_t fallback) {
 
 }  // namespace
 
+int64_t MeshAxes::devices() const {
+  int64_t n = 1;
+  for (int64_t k : sizes) n *= k;
+  return n;
+}
+
+int MeshAxes::Find(const std::string& axis) const {
+  for (size_t k = 0; k < names.size(); ++k)
+    if (names[k] == axis) return static_cast<int>(k);
+  return -1;
+}
+
+StatusOr<MeshAxes> FindMesh(const ModuleAst& ast, std::string name) {
+  if (!name.empty() && name[0] == '@') name = name.substr(1);
+  for (const auto& [n, text] : ast.meshes) {
+    if (n != name && n != "@" + name) continue;
+    if (text.find("device_ids") != std::string::npos) return Unsupported("mesh @" + name + " with device_ids");
+    MeshAxes m;
+    // ["x"=2, "y"=4]
+    for (size_t p = text.find('"'); p != std::string::npos; p = text.find('"', p)) {
+      const size_t q = text.find('"', p + 1);
+      if (q == std::string::npos) break;
+      const size_t eq = text.find('=', q);
+      if (eq == std::string::npos) break;
+      m.names.push_back(text.substr(p + 1, q - p - 1));
+      m.sizes.push_back(std::max<int64_t>(1, std::atoll(text.c_str() + eq + 1)));
+      if (m.sizes.back() > (int64_t{1} << 20)) return Error("mesh @" + name + ": axis of " + text.substr(eq + 1));
+      p = eq + 1;
+    }
+    return m;
+  }
+  return Error("no sdy.mesh @" + name);
+}
+
+std::string HloMeshGroups(const MeshAxes& mesh, const std::vector<std::string>& axes) {
+  std::string s = "mesh[";
+  for (size_t k = 0; k < mesh.names.size(); ++k)
+    s += (k ? "," : "") + std::string("'") + mesh.names[k] + "'=" + std::to_string(mesh.sizes[k]);
+  s += "] {";
+  for (size_t k = 0; k < axes.size(); ++k) s += (k ? "," : "") + std::string("'") + axes[k] + "'";
+  return s + "}";
+}
+
 Status ConvertCollective(Converter& c, const Op& op, Converter::Scope& s, const std::string& name,
                          const std::vector<Instruction*>& in, const Shape& out, Instruction** result, bool* handled) {
   static const char* kNames[] = {"all_reduce",         "all_gather",    "reduce_scatter", "all_to_all",
@@ -82,7 +146,7 @@ Status ConvertCollective(Converter& c, const Op& op, Converter::Scope& s, const 
   auto common = [&](Instruction* i, bool groups_attr) -> Status {
     if (channel > 0) i->SetRaw("channel_id", std::to_string(channel));
     if (groups_attr) {
-      ASSIGN_OR_RETURN(std::string groups, GroupsText(op, "replica_groups"));
+      ASSIGN_OR_RETURN(std::string groups, GroupsText(c, op, "replica_groups"));
       if (!groups.empty()) i->SetRaw("replica_groups", groups);
     }
     if (UnitOrTrue(op, "use_global_device_ids")) i->SetRaw("use_global_device_ids", "true");
@@ -123,7 +187,7 @@ Status ConvertCollective(Converter& c, const Op& op, Converter::Scope& s, const 
   if (name == "collective_permute") {
     Instruction* i = c.Add(s, Opcode::kCollectivePermute, out, in, &op);
     RETURN_IF_ERROR(common(i, false));
-    ASSIGN_OR_RETURN(std::string pairs, GroupsText(op, "source_target_pairs"));
+    ASSIGN_OR_RETURN(std::string pairs, GroupsText(c, op, "source_target_pairs"));
     i->SetRaw("source_target_pairs", pairs.empty() ? "{}" : pairs);
     *result = i;
     return Status::Ok();

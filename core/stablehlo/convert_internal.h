@@ -57,6 +57,9 @@ class Converter {
   Status ConvertControlFlow(const Op& op, Scope& s, std::vector<Instruction*>* results, bool* handled);
   Status ConvertCheck(const Op& op, Scope& s, bool* handled);
   Status ConvertRunParallel(const Op& op, Scope& s);
+  // sdy.manual_computation (shard_map), in place (convert_shard_map.cc).
+  Status ConvertManualComputation(const Op& op, Scope& s);
+  int64_t next_channel_ = 1000;  // channel ids of the collectives the conversion adds
   Status ConvertChlo(const Op& op, Scope& s, const std::vector<Instruction*>& in, const Shape& out,
                      Instruction** result);
   Status BindResults(const Op& op, Scope& s, Instruction* result);
@@ -76,6 +79,21 @@ class Converter {
 // built from HLO ops (chlo_special.cc); `handled` is false for other ops.
 Status DecomposeSpecialChlo(Converter& c, const Op& op, Converter::Scope& s, const std::vector<Instruction*>& in,
                             const Shape& out, Instruction** result, bool* handled);
+
+// A Shardy mesh of the module (`sdy.mesh @name = <["x"=2, "y"=4]>`): its axes
+// in order, row-major over the devices 0..n-1 (meshes with explicit
+// device_ids are not read).
+struct MeshAxes {
+  std::vector<std::string> names;
+  std::vector<int64_t> sizes;
+  int64_t devices() const;
+  // Position of `axis` in names, or -1.
+  int Find(const std::string& axis) const;
+};
+StatusOr<MeshAxes> FindMesh(const ModuleAst& ast, std::string name);
+// HLO's mesh form of the groups along `axes` (in that order, the last
+// fastest): `mesh['x'=2,'y'=4] {'y'}`.
+std::string HloMeshGroups(const MeshAxes& mesh, const std::vector<std::string>& axes);
 
 // StableHLO's collectives, partition_id and replica_id (convert_collectives.cc);
 // `handled` is false for other ops. `name` is without the dialect prefix.

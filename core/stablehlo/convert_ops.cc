@@ -197,7 +197,8 @@ Status ConvertSimpleOp(Converter& c, const Op& op, Converter::Scope& s, const st
     return Status::Ok();
   }
   if (name.starts_with("sdy."))
-    return Unsupported("Shardy op " + name + " (only sdy.mesh, sdy.sharding_constraint and sdy.reshard are read)");
+    return Unsupported("Shardy op " + name +
+                       " (only sdy.mesh, sdy.sharding_constraint, sdy.reshard and sdy.manual_computation are read)");
   if (name.starts_with("stablehlo.")) name = name.substr(10);
   else if (name.starts_with("mhlo.")) name = name.substr(5);
   else if (chlo) name = name.substr(5);

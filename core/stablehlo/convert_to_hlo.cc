@@ -313,13 +313,14 @@ Status Converter::ConvertRunParallel(const Op& op, Scope& s) {
 }
 
 Status Converter::ConvertOp(const Op& op, Scope& s, std::vector<Instruction*>* returned) {
-  if (op.name == "func.return" || op.name == "stablehlo.return") {
+  if (op.name == "func.return" || op.name == "stablehlo.return" || op.name == "sdy.return") {
     for (const Value& v : op.operands) {
       ASSIGN_OR_RETURN(Instruction* i, Lookup(s, v));
       returned->push_back(i);
     }
     return Status::Ok();
   }
+  if (op.name == "sdy.manual_computation") return ConvertManualComputation(op, s);
   if (op.name == "interpreter.run_parallel") {
     if (!opts_.run_parallel_as_parameters || !s.is_entry)
       return Unsupported("op interpreter.run_parallel outside a conformance test's main function");

@@ -327,6 +327,7 @@ StatusOr<Op> Parser::ParseOp() {
   if (op.name == "stablehlo.reduce" && lex_.Peek().text == "(") return ParsePrettyReduce(std::move(op));
   if (op.name == "stablehlo.while" && lex_.Peek().text == "(") return ParsePrettyWhile(std::move(op));
   if (op.name == "chlo.scan" && lex_.Peek().text == "(") return ParsePrettyScan(std::move(op));
+  if (op.name == "sdy.manual_computation" && lex_.Peek().text == "(") return ParseManualComputation(std::move(op));
   int line = name.pos.line;
   // Pretty form: items up to ':' (or the end of the line).
   while (true) {
@@ -643,6 +644,54 @@ StatusOr<Op> Parser::ParsePrettyScan(Op op) {
   }
   auto r = std::make_unique<Region>();
   RETURN_IF_ERROR(ParseRegion(r.get()));
+  op.regions.push_back(std::move(r));
+  RETURN_IF_ERROR(Expect(":"));
+  RETURN_IF_ERROR(ParseOpTypes(&op, true));
+  RETURN_IF_ERROR(ParseTrailingLoc(&op.loc));
+  return op;
+}
+
+// sdy.manual_computation(%a, ...) in_shardings=[...] out_shardings=[...]
+// manual_axes={"x", ...} (%arg: T, ...) { ... sdy.return ... } : (T...) -> T...,
+// as JAX writes shard_map. The three keyword attributes are kept as their
+// text between the brackets (strings), the block's arguments as the region's.
+StatusOr<Op> Parser::ParseManualComputation(Op op) {
+  RETURN_IF_ERROR(Expect("("));
+  if (!Accept(")")) {
+    do {
+      Token v = lex_.Next();
+      if (v.kind != Token::kValue) return Err(v, "expected an SSA value, got '" + v.text + "'");
+      op.operands.push_back({v.text, v.pos});
+    } while (Accept(","));
+    RETURN_IF_ERROR(Expect(")"));
+  }
+  while (lex_.Peek().kind == Token::kIdent) {
+    Token key = lex_.Next();
+    RETURN_IF_ERROR(Expect("="));
+    Token open = lex_.Next();
+    if (open.text != "[" && open.text != "{") return Err(open, "expected '[' or '{' after " + key.text + "=");
+    bool ok = false;
+    Attr a;
+    a.kind = Attr::kString;
+    a.s = lex_.RawUntilClose(open.text[0], open.text == "[" ? ']' : '}', &ok);
+    a.raw = a.s;
+    if (!ok) return Err(open, "unbalanced " + key.text);
+    op.attrs.push_back({key.text, std::move(a)});
+  }
+  std::vector<std::pair<std::string, Type>> args;
+  RETURN_IF_ERROR(Expect("("));
+  if (!Accept(")")) {
+    do {
+      Token a = lex_.Next();
+      if (a.kind != Token::kValue) return Err(a, "expected a block argument, got '" + a.text + "'");
+      RETURN_IF_ERROR(Expect(":"));
+      ASSIGN_OR_RETURN(Type ty, ParseType());
+      args.push_back({a.text, std::move(ty)});
+    } while (Accept(","));
+    RETURN_IF_ERROR(Expect(")"));
+  }
+  auto r = std::make_unique<Region>();
+  RETURN_IF_ERROR(ParseRegion(r.get(), &args));
   op.regions.push_back(std::move(r));
   RETURN_IF_ERROR(Expect(":"));
   RETURN_IF_ERROR(ParseOpTypes(&op, true));

@@ -55,6 +55,7 @@ class Parser {
   StatusOr<Op> ParsePrettyReduce(Op op);
   StatusOr<Op> ParsePrettyWhile(Op op);
   StatusOr<Op> ParsePrettyScan(Op op);
+  StatusOr<Op> ParseManualComputation(Op op);
 
   // Types and attribute values (mlir_parser_types_attrs.cc).
   StatusOr<Type> ParseType();

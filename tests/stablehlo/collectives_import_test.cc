@@ -4,6 +4,8 @@
 // XLA's semantics give, worked out by hand.
 #include <gtest/gtest.h>
 
+#include "core/eval/compare.h"
+#include "core/eval/data_file.h"
 #include "core/eval/evaluator.h"
 #include "core/printer/printer.h"
 #include "core/stablehlo/convert_to_hlo.h"
@@ -98,6 +100,41 @@ module @m attributes {mhlo.num_replicas = 2 : i32} {
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ((*r)[0].GetInt(0), 7);  // replica 1 is the group's root
   EXPECT_EQ((*r)[1].GetInt(0), 7);
+}
+
+}  // namespace
+}  // namespace hloscope::mlir
+
+namespace hloscope::mlir {
+namespace {
+
+// The StableHLO JAX 0.12 lowers for a shard_map on a 2x2 mesh
+// (sdy.manual_computation, groups as #stablehlo.replica_group_mesh_axes;
+// tools/gen_shard_map_reference.py): imported, run on its 4 partitions with
+// the global inputs on each, every device holds JAX's global output.
+TEST(StablehloCollectives, JaxShardMapImportsAndMatchesJax) {
+  const std::string dir = std::string(HLOSCOPE_SOURCE_DIR) + "/tests/eval/data/";
+  auto ast = ParseMlirFile(dir + "shard_map.mlir");
+  ASSERT_TRUE(ast.ok()) << ast.status().message();
+  auto conv = ConvertToHlo(*ast);
+  ASSERT_TRUE(conv.ok()) << conv.status().message();
+  ASSERT_TRUE(VerifyModule(*conv->module).ok()) << PrintModule(*conv->module);
+  const std::string hlo = PrintModule(*conv->module);
+  EXPECT_NE(hlo.find("replica_groups=mesh['x'=2,'y'=2] {'y'}"), std::string::npos) << hlo;
+  auto data = ReadDataFile(dir + "shard_map.data.json");
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  EXPECT_EQ(DevicesToEvaluate(*conv->module), 4);
+  std::vector<std::vector<Literal>> args(4, data->inputs);
+  auto r = EvaluateModuleOnDevices(*conv->module, args);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  for (size_t d = 0; d < 4; ++d)
+    EXPECT_EQ(CompareLiterals(data->outputs[0], (*r)[d], std::nullopt), "") << "device " << d;
+  // Another input gives another output: the comparison is not empty.
+  args.assign(4, data->inputs);
+  for (auto& a : args) a[1].SetDouble(0, 5.0);
+  auto other = EvaluateModuleOnDevices(*conv->module, args);
+  ASSERT_TRUE(other.ok()) << other.status().message();
+  EXPECT_NE(CompareLiterals(data->outputs[0], (*other)[0], std::nullopt), "");
 }
 
 }  // namespace
