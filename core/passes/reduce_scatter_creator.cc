@@ -97,22 +97,66 @@ struct Match {
 };
 
 // The devices of each group, as (partition, replica) pairs in group order,
-// or an empty list when the groups cannot be read. The groups are XLA's
-// (CollectiveDeviceGroups: its four modes); a module without device counts
-// in its header (a dump of an SPMD module often has none) has as many as
-// its collectives name (ModuleDeviceGrid).
-std::vector<std::vector<DeviceIds>> GroupDevices(const Instruction& ar, const DeviceGrid& grid) {
-  auto groups = CollectiveDeviceGroups(ar, grid.replicas, grid.partitions);
-  if (!groups.ok()) return {};
+// or an empty list when the groups cannot be read. Read here on purpose, not
+// through CollectiveDeviceGroups (core/ir/collectives.h): the differential
+// checker evaluates this pass's rewrite with the interpreter, which reads the
+// groups through that function, so a second reading is what lets the check
+// catch a wrong one (a shared one would make the rewrite and its check agree
+// on the same mistake).
+std::vector<std::vector<DeviceIds>> GroupDevices(const Instruction& ar, const Module& m) {
+  std::vector<std::vector<int64_t>> groups;
+  if (const RawAttr* g = ar.FindRaw("replica_groups")) {
+    auto parsed = ParseReplicaGroups(g->value);
+    if (!parsed) return {};
+    groups = std::move(*parsed);
+  }
+  const bool channel = ar.FindRaw("channel_id") != nullptr;
+  const RawAttr* global = ar.FindRaw("use_global_device_ids");
+  const bool global_ids = global && global->value == "true";
+  int64_t partitions = 1, replicas = 1;
+  const RawAttr* hp = m.FindHeader("num_partitions");
+  const RawAttr* hr = m.FindHeader("replica_count");
+  if (hp) partitions = std::max<int64_t>(1, std::atoll(hp->value.c_str()));
+  if (hr) replicas = std::max<int64_t>(1, std::atoll(hr->value.c_str()));
+  if (!hp && !hr && channel && global_ids) {
+    // No device counts in the header (a dump of an SPMD module often has
+    // none): the groups name the devices, all of them partitions, as SPMD
+    // partitioning writes them (and as the module is compiled for them).
+    for (const auto& g : groups)
+      for (int64_t d : g) partitions = std::max(partitions, d + 1);
+  }
   std::vector<std::vector<DeviceIds>> out;
-  for (const auto& g : *groups) {
-    out.emplace_back();
-    for (int64_t d : g) out.back().push_back({d % grid.partitions, d / grid.partitions});
+  if (!channel) {  // cross-replica: groups of replica ids, in every partition
+    if (groups.empty()) {
+      groups.emplace_back();
+      for (int64_t r = 0; r < replicas; ++r) groups.back().push_back(r);
+    }
+    for (int64_t p = 0; p < partitions; ++p)
+      for (const auto& g : groups) {
+        out.emplace_back();
+        for (int64_t r : g) out.back().push_back({p, r});
+      }
+  } else if (global_ids) {  // flattened ids: replica × partitions + partition
+    if (groups.empty()) return {};
+    for (const auto& g : groups) {
+      out.emplace_back();
+      for (int64_t d : g) out.back().push_back({d % partitions, d / partitions});
+    }
+  } else {  // cross-replica-and-partition: every partition of one replica
+    if (!groups.empty()) {
+      for (const auto& g : groups)
+        if (g.size() != 1) return {};
+      if (static_cast<int64_t>(groups.size()) != replicas) return {};
+    }
+    for (int64_t r = 0; r < replicas; ++r) {
+      out.emplace_back();
+      for (int64_t p = 0; p < partitions; ++p) out.back().push_back({p, r});
+    }
   }
   return out;
 }
 
-std::optional<Match> MatchReduceScatter(Instruction* ar, const DeviceGrid& grid) {
+std::optional<Match> MatchReduceScatter(Instruction* ar, const Module& m) {
   if (ar->operand_count() != 1 || !ar->shape().IsArray() || ar->user_count() != 1 || !ar->to_apply()) return std::nullopt;
   if (const RawAttr* c = ar->FindRaw("constrain_layout"); c && c->value == "true") return std::nullopt;
   if (!ar->control_predecessors().empty() || !ar->control_successors().empty()) return std::nullopt;
@@ -140,7 +184,7 @@ std::optional<Match> MatchReduceScatter(Instruction* ar, const DeviceGrid& grid)
   const int64_t sd = split[0];
   const int64_t slice = out.dim(static_cast<int>(sd));
   if (slice <= 0) return std::nullopt;
-  auto groups = GroupDevices(*ar, grid);
+  auto groups = GroupDevices(*ar, m);
   if (groups.empty()) return std::nullopt;
   const size_t gs = groups[0].size();
   for (const auto& g : groups)
@@ -207,14 +251,12 @@ class ReduceScatterCreatorPass : public Pass {
   StatusOr<bool> Run(Module& module) override {
     bool changed = false;
     int64_t next_channel = -1;
-    std::optional<DeviceGrid> grid;  // read on the first all-reduce
     for (Computation* comp : NonFusionComputations(module)) {
       std::vector<Instruction*> ars;
       for (Instruction* i : comp->MakePostOrder())
         if (i->opcode() == Opcode::kAllReduce) ars.push_back(i);
       for (Instruction* ar : ars) {
-        if (!grid) grid = ModuleDeviceGrid(module);
-        auto mt = MatchReduceScatter(ar, *grid);
+        auto mt = MatchReduceScatter(ar, module);
         if (!mt) continue;
         if (next_channel < 0) next_channel = MaxChannelId(module) + 1;
         Instruction* input = ar->operand(0);
