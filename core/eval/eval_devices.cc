@@ -325,7 +325,12 @@ StatusOr<Literal> EvalOnDevice(Interp& in, const Instruction& instr, Operands op
     const int64_t devices = ctx.replicas * ctx.partitions;
     std::vector<int64_t> everyone(static_cast<size_t>(devices));
     for (int64_t d = 0; d < devices; ++d) everyone[static_cast<size_t>(d)] = d;
-    ASSIGN_OR_RETURN(auto all, ctx.rendezvous->Meet(instr, run, everyone, static_cast<size_t>(device), mine));
+    // The operands go to the rendezvous; a -start keeps a copy for its result.
+    const bool keep = op == Opcode::kCollectivePermuteStart && instr.shape().IsTuple();
+    std::vector<Literal> sent;
+    if (keep) sent = mine;
+    else sent = std::move(mine);
+    ASSIGN_OR_RETURN(auto all, ctx.rendezvous->Meet(instr, run, everyone, static_cast<size_t>(device), std::move(sent)));
     const int64_t from = it->second[static_cast<size_t>(device)];
     std::vector<Literal> received;
     for (size_t p = 0; p < ops.size(); ++p)
@@ -375,7 +380,10 @@ StatusOr<Literal> EvalOnDevice(Interp& in, const Instruction& instr, Operands op
   const Shape& result_shape = gather_start ? instr.shape().tuple_shapes()[1] : instr.shape();
   const std::vector<Shape> results = ResultShapes(result_shape);
 
-  ASSIGN_OR_RETURN(auto all, ctx.rendezvous->Meet(instr, run, *members, pos, mine));
+  std::vector<Literal> sent;
+  if (gather_start) sent = mine;  // its result carries its operands too
+  else sent = std::move(mine);
+  ASSIGN_OR_RETURN(auto all, ctx.rendezvous->Meet(instr, run, *members, pos, std::move(sent)));
   StatusOr<std::vector<Literal>> computed = Compute(in, instr, op, all, pos, results);
   ctx.rendezvous->Leave(instr, run, members->front());
   if (!computed.ok()) return computed.status();
