@@ -51,13 +51,13 @@ end=$(date +%s)
   done
   cat "$OUT"/core*.log | awk '
     /^modules=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); tot[kv[1]] += kv[2] } }
-    /^cpu_modules=/ { for (i = 1; i <= 4; i++) { split($i, kv, "="); tot[kv[1]] += kv[2] } }
+    /^cpu_modules=/ { for (i = 1; i <= 5; i++) { split($i, kv, "="); tot[kv[1]] += kv[2] } }
     /^finding / { for (i = 1; i <= NF; i++) if ($i ~ /^kind=/) { split($i, kv, "="); kind[kv[2]]++ } }
     END {
       printf "total:    modules=%d passes=%d kernels=%d findings=%d\n", tot["modules"], tot["passes"], tot["kernels"], tot["findings"]
       printf "          modules through the CPU kernel run: %d; modules with a documented refusal: %d\n", tot["cpu_modules"], tot["refusals"]
       printf "          modules a pass changed only in the sign of a zero: %d\n", tot["signed_zero"]
-      printf "          modules evaluated on several devices (their collectives exchange data): %d\n", tot["multi_device"]
+      printf "          modules evaluated on several devices (their collectives exchange data): %d, their kernels run on every device: %d\n", tot["multi_device"], tot["cpu_multi_device"]
       printf "findings by kind:"; n = 0
       for (k in kind) { printf " %s=%d", k, kind[k]; n++ }
       if (n == 0) printf " none"

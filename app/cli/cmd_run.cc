@@ -49,6 +49,97 @@ nlohmann::ordered_json ErrorSizes(const Literal& expected, const Literal& actual
   return j;
 }
 
+// `run` of a module whose collectives exchange data between its devices:
+// every device runs the kernels over allocations of its own on its own
+// inputs, meeting the others at the collectives, and each device's outputs
+// are compared with the interpreter's evaluation of that device.
+int RunOnEveryDevice(const Args& args, const std::string& path, const Module& original,
+                     const codegen::CodegenResult& code, int64_t devices, const std::string& device,
+                     const std::optional<Tolerance>& tol, long long seed, int repeat) {
+  if (device != "cpu")
+    return Fail(path + ": the module runs on " + std::to_string(devices) +
+                " devices (its collectives exchange data between them); --device cuda runs one: use --device cpu, "
+                "which runs all of them");
+  if (code.plan.devices() != devices)
+    return Fail(path + ": the kernel plan runs on " + std::to_string(code.plan.devices()) +
+                " devices and the interpreter on " + std::to_string(devices));
+  if (args.Has("--outputs"))
+    return Fail(path + ": --outputs writes one device's values, and this module runs on " + std::to_string(devices) +
+                " devices (`--json` gives every device's)");
+  if (devices > codegen::kMaxCpuDevices)
+    return Fail(path + ": the module runs on " + std::to_string(devices) + " devices; a CPU run takes at most " +
+                std::to_string(codegen::kMaxCpuDevices));
+  if (Status s = ModuleEvaluableOnDevices(original); !s.ok())
+    return Fail(path + ": reference interpreter: " + s.message());
+  std::vector<std::vector<Literal>> inputs;
+  if (auto in = args.Get("--inputs")) {
+    auto d = ReadDataFile(*in);
+    if (!d.ok()) return Fail(d.status().message());
+    if (!d->outputs.empty())
+      return Fail(path + ": the module runs on " + std::to_string(devices) + " devices, and " + *in +
+                  " holds the outputs of one; give a data file of inputs alone");
+    inputs.assign(static_cast<size_t>(devices), d->inputs);
+    std::fprintf(stderr, "%s: %lld devices, each on the inputs of %s\n", path.c_str(), static_cast<long long>(devices),
+                 in->c_str());
+  } else {
+    inputs = MakeRandomDeviceInputs(*original.entry(), static_cast<uint64_t>(seed), devices);
+  }
+  std::fprintf(stderr, "%s: runs on %lld devices (its collectives exchange data between them): each device runs the "
+               "kernels on its own inputs, and its outputs are compared with the interpreter's on that device\n",
+               path.c_str(), static_cast<long long>(devices));
+  auto reference = EvaluateModuleOnDevices(original, inputs);
+  if (!reference.ok()) return Fail(path + ": reference interpreter: " + reference.status().message());
+  codegen::CpuRunOptions o;
+  o.repeat = repeat;
+  auto results = codegen::RunOnCpuDevices(code, inputs, o);
+  if (!results.ok()) return Fail(path + ": " + results.status().message());
+  std::string mismatch;
+  std::vector<std::vector<Literal>> want;
+  for (int64_t d = 0; d < devices; ++d) {
+    want.push_back(FlattenTuple((*reference)[static_cast<size_t>(d)]));
+    std::string m = runtime::CompareOutputs(code.plan, want.back(), (*results)[static_cast<size_t>(d)].outputs, tol);
+    if (!m.empty() && mismatch.empty()) mismatch = "device " + std::to_string(d) + ": " + m;
+  }
+  const runtime::RunResult& first = (*results)[0];
+  if (args.Has("--json")) {
+    auto j = runtime::RunReportJson(first);
+    j["file"] = path;
+    j["match"] = mismatch.empty();
+    if (!mismatch.empty()) j["mismatch"] = mismatch;
+    j["tolerance"] = DescribeTolerance(tol);
+    auto outputs = [&](int64_t d) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      const auto& got = (*results)[static_cast<size_t>(d)].outputs;
+      for (size_t k = 0; k < got.size(); ++k) {
+        nlohmann::ordered_json v = LiteralToJson(got[k]);
+        if (k < want[static_cast<size_t>(d)].size()) v["vs_interpreter"] = ErrorSizes(want[static_cast<size_t>(d)][k], got[k]);
+        list.push_back(std::move(v));
+      }
+      return list;
+    };
+    j["outputs"] = outputs(0);  // device 0's, as a run of one device gives
+    j["devices"] = nlohmann::ordered_json::array();
+    for (int64_t d = 0; d < devices; ++d) {
+      std::string m = runtime::CompareOutputs(code.plan, want[static_cast<size_t>(d)],
+                                              (*results)[static_cast<size_t>(d)].outputs, tol);
+      nlohmann::ordered_json dj{{"device", d}, {"match", m.empty()}};
+      if (!m.empty()) dj["mismatch"] = m;
+      dj["total_ms"] = (*results)[static_cast<size_t>(d)].total_ms;
+      dj["outputs"] = outputs(d);
+      j["devices"].push_back(std::move(dj));
+    }
+    std::printf("%s\n", j.dump(1).c_str());
+  } else {
+    if (!args.Has("--quiet")) std::printf("device 0 of %lld:\n%s", static_cast<long long>(devices), runtime::RunReportText(first).c_str());
+    if (mismatch.empty())
+      std::printf("%s: all %zu outputs match the interpreter on every one of %lld devices (%zu kernels on cpu)\n",
+                  path.c_str(), want[0].size(), static_cast<long long>(devices), code.kernels.size());
+  }
+  if (!mismatch.empty())
+    return Fail(path + ": mismatch with the interpreter: " + mismatch + " (" + DescribeTolerance(tol) + ")");
+  return 0;
+}
+
 int RunRun(const std::vector<std::string>& argv) {
   Args args;
   std::string err;
@@ -89,6 +180,10 @@ int RunRun(const std::vector<std::string>& argv) {
     return Fail(path + ": cannot run: " + std::to_string(missing.size()) + " of " +
                 std::to_string(code.kernels.size()) + " kernels could not be generated (named above)");
   }
+
+  // A module whose collectives exchange data runs on all of its devices.
+  if (const int64_t devices = DevicesToEvaluate(**original); devices > 1)
+    return RunOnEveryDevice(args, path, **original, code, devices, device, tol, seed, static_cast<int>(repeat));
 
   // Before drawing inputs (gigabytes for a real model): a module the
   // interpreter cannot run has no reference to compare with.
@@ -202,7 +297,13 @@ HLOSCOPE_CLI_COMMAND(run, "run", "generate the kernels, run them (CPU or GPU) an
                      "(samples/README.md). --outputs writes the inputs and the kernels' outputs as one.\n"
                      "--json adds every output's values and its max_abs/max_rel error against the interpreter\n"
                      "and the data file. With --device cpu the times are CPU-emulation times: no GB/s or\n"
-                     "measured/estimated ratio is shown (null in --json, with \"cpu_emulation\": true).",
+                     "measured/estimated ratio is shown (null in --json, with \"cpu_emulation\": true).\n"
+                     "A module whose collectives exchange data between its devices (num_partitions x\n"
+                     "replica_count) runs on every device with --device cpu: one thread and one set of\n"
+                     "buffers per device, each on inputs of its own (--seed; --inputs gives every device the\n"
+                     "same), meeting at the collectives; each device's outputs are compared with the\n"
+                     "interpreter's evaluation of that device. --json adds \"devices\":[{\"device\",\"match\",\n"
+                     "\"outputs\"}] (\"outputs\" is device 0's).",
                      RunRun);
 
 }  // namespace hloscope::cli

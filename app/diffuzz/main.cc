@@ -125,8 +125,9 @@ int main(int argc, char** argv) {
   hloscope::fuzz::DriverStats st = hloscope::fuzz::RunDriver(o);
   std::string kinds;
   for (const auto& [k, n] : st.by_kind) kinds += " " + k + "=" + std::to_string(n);
-  std::printf("cpu_modules=%lld multi_device=%lld refusals=%lld signed_zero=%lld findings_by_kind:%s\n",
+  std::printf("cpu_modules=%lld multi_device=%lld cpu_multi_device=%lld refusals=%lld signed_zero=%lld findings_by_kind:%s\n",
               static_cast<long long>(st.cpu_modules), static_cast<long long>(st.multi_device),
+              static_cast<long long>(st.cpu_multi_device),
               static_cast<long long>(st.refusals), static_cast<long long>(st.signed_zero),
               kinds.empty() ? " none" : kinds.c_str());
   std::printf("%s\n", st.Summary().c_str());

@@ -36,4 +36,21 @@ StatusOr<runtime::RunResult> RunOnCpu(const runtime::ThunkPlan& plan, const std:
 StatusOr<runtime::RunResult> RunOnCpu(const CodegenResult& code, const std::vector<Literal>& inputs,
                                       const CpuRunOptions& opts = {});
 
+// The most devices RunOnCpuDevices runs (one thread and one arena each).
+inline constexpr int64_t kMaxCpuDevices = 256;
+
+// A run of every device of the plan (plan.devices(): replicas ×
+// partitions), each on a thread of its own over allocations of its own,
+// meeting the others at the collectives, as the devices of an SPMD program
+// do (core/runtime/collective_exchange.h; kernel launches take turns).
+// `inputs[d]` are device d's entry inputs; the result holds each device's
+// run, in device order. Refuses what ValidatePlanForDevices refuses.
+StatusOr<std::vector<runtime::RunResult>> RunOnCpuDevices(const runtime::ThunkPlan& plan,
+                                                          const std::vector<CpuKernelSource>& kernels,
+                                                          const std::vector<std::vector<Literal>>& inputs,
+                                                          const CpuRunOptions& opts = {});
+StatusOr<std::vector<runtime::RunResult>> RunOnCpuDevices(const CodegenResult& code,
+                                                          const std::vector<std::vector<Literal>>& inputs,
+                                                          const CpuRunOptions& opts = {});
+
 }  // namespace hloscope::codegen

@@ -161,6 +161,9 @@ class Planner {
     runtime::ThunkPlan& plan = out.plan;
     plan.module = module_.name();
     plan.target = std::string(target_.sm);
+    grid_ = ModuleDeviceGrid(module_);
+    plan.replicas = grid_->replicas;
+    plan.partitions = grid_->partitions;
     RETURN_IF_ERROR(Allocations(plan));
     const Computation* entry = module_.entry();
     if (!entry) return Status::Error("codegen: the module has no entry computation");
@@ -444,8 +447,53 @@ class Planner {
       }
     }
     ASSIGN_OR_RETURN(c.results, async_tuple ? ElementSlices(i, 1) : Slices(i));
+    if (!done && !id) DescribeForDevices(*i, async_tuple, c);
     seq.push_back(Thunk{std::move(c)});
     return Status::Ok();
+  }
+
+  // What a run on every device needs to move the data of collective `i`:
+  // its groups (or permute sources) in flattened device ids, its reducer,
+  // and the shape of every leaf. Left empty where it does not read; the
+  // run then refuses the thunk, naming it.
+  void DescribeForDevices(const Instruction& i, bool async_tuple, runtime::CollectiveThunk& c) {
+    if (!grid_) grid_ = ModuleDeviceGrid(module_);
+    const bool permute = i.opcode() == Opcode::kCollectivePermute || i.opcode() == Opcode::kCollectivePermuteStart;
+    if (permute) {
+      if (auto sources = PermuteSources(i, grid_->replicas, grid_->partitions); sources.ok()) c.permute_sources = *sources;
+    } else if (auto groups = CollectiveDeviceGroups(i, grid_->replicas, grid_->partitions); groups.ok()) {
+      c.device_groups = *groups;
+    }
+    c.reduction_kind = ReductionKind(i.to_apply());
+    const size_t operand_count = i.opcode() == Opcode::kCollectivePermuteStart ? 1 : i.operands().size();
+    for (size_t o = 0; o < operand_count && o < i.operands().size(); ++o)
+      for (const Leaf& l : LeavesOf(i.operand(o)->shape())) c.operand_shapes.push_back(l.shape.ToString());
+    const Shape& result = async_tuple ? i.shape().tuple_shapes()[1] : i.shape();
+    for (const Leaf& l : LeavesOf(result)) c.result_shapes.push_back(l.shape.ToString());
+    if (c.operand_shapes.size() != c.operands.size()) c.operand_shapes.clear();
+    if (c.result_shapes.size() != c.results.size()) c.result_shapes.clear();
+  }
+
+  // The reducer as one elementwise op of its two parameters, or one of
+  // them ("first", "last"), or "".
+  static std::string ReductionKind(const Computation* fn) {
+    if (!fn || fn->num_parameters() != 2 || !fn->root()) return "";
+    const Instruction& r = *fn->root();
+    if (r.opcode() == Opcode::kParameter) return r.parameter_number() == 0 ? "first" : "last";
+    if (r.operand_count() != 2) return "";
+    const Instruction* a = r.operand(0);
+    const Instruction* b = r.operand(1);
+    if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter || a == b) return "";
+    switch (r.opcode()) {
+      case Opcode::kAdd: return "add";
+      case Opcode::kMultiply: return "multiply";
+      case Opcode::kMaximum: return "maximum";
+      case Opcode::kMinimum: return "minimum";
+      case Opcode::kAnd: return "and";
+      case Opcode::kOr: return "or";
+      case Opcode::kXor: return "xor";
+      default: return "";
+    }
   }
 
   // The array leaves each side moves; tokens and the send/recv context

@@ -112,12 +112,12 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
   // agrees with the original (a finding is returned through `fail`). With
   // signed_zeros false, -0 and +0 are one value (EvalOptions::signed_zeros).
   std::unique_ptr<Module> gpu;
-  std::optional<Literal> gpu_out;  // device 0's
+  std::vector<Literal> gpu_outs;  // one per device
   struct Outcome {
     bool refused = false;
     std::string kind, stage, message;  // kind "" : agreed
     std::unique_ptr<Module> module;
-    std::optional<Literal> out;
+    std::vector<Literal> outs;  // one per device
   };
   std::optional<std::vector<Literal>> reference_nsz;
   auto run_pipeline = [&](const std::string& name, bool signed_zeros) -> Outcome {
@@ -178,7 +178,7 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
       if (std::string diff = DifferentialChecker::Compare((*want)[d], (*out)[d]); !diff.empty())
         return bad("mismatch", name + ":end-to-end", (devices > 1 ? "device " + std::to_string(d) + ": " : "") + diff);
     o.module = std::move(*m);
-    o.out = std::move((*out)[0]);
+    o.outs = std::move(*out);
     return o;
   };
   for (const std::string& name : opts.pipelines) {
@@ -200,7 +200,7 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
     if (!o.kind.empty()) return fail(o.kind, o.stage, o.message);
     if (name == "gpu") {
       gpu = std::move(o.module);
-      gpu_out = std::move(o.out);
+      gpu_outs = std::move(o.outs);
     }
   }
   if (!gpu) return r;
@@ -239,25 +239,38 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
     }
     return fail("codegen", k.kind, k.instruction + ": " + k.missing);
   }
+  // A module whose collectives exchange data runs on every device, each on
+  // its own inputs, meeting at the collectives.
+  std::vector<runtime::RunResult> runs;
   if (devices > 1) {
-    // The kernels were generated; the CPU run runs one device, and refuses
-    // a plan whose collectives need several.
-    refuse("the module runs on " + std::to_string(devices) + " devices; the CPU run runs one");
-    return r;
-  }
-  auto ran = codegen::RunOnCpu(*code, inputs);
-  if (!ran.ok()) {
-    if (IsDocumentedRefusal(ran.status().message())) {
-      refuse(ran.status().message());
-      return r;
+    auto ran = codegen::RunOnCpuDevices(*code, device_inputs);
+    if (!ran.ok()) {
+      if (IsDocumentedRefusal(ran.status().message())) {
+        refuse(ran.status().message());
+        return r;
+      }
+      return fail("cpu-run", "devices", ran.status().message());
     }
-    return fail("cpu-run", "run", ran.status().message());
+    runs = std::move(*ran);
+  } else {
+    auto ran = codegen::RunOnCpu(*code, inputs);
+    if (!ran.ok()) {
+      if (IsDocumentedRefusal(ran.status().message())) {
+        refuse(ran.status().message());
+        return r;
+      }
+      return fail("cpu-run", "run", ran.status().message());
+    }
+    runs.push_back(std::move(*ran));
   }
-  for (const runtime::KernelTiming& t : ran->kernels) r.kernels += static_cast<int64_t>(t.us.size());
+  for (const runtime::RunResult& ran : runs)
+    for (const runtime::KernelTiming& t : ran.kernels) r.kernels += static_cast<int64_t>(t.us.size());
   // The kernels run the optimized module: its own result is what they must
   // give (step 3 compared it with the original's).
-  std::vector<Literal> want = FlattenTuple(*gpu_out);
-  if (std::string d = runtime::CompareOutputs(code->plan, want, ran->outputs); !d.empty()) {
+  for (size_t dev = 0; dev < runs.size() && dev < gpu_outs.size(); ++dev) {
+    std::vector<Literal> want = FlattenTuple(gpu_outs[dev]);
+    std::string d = runtime::CompareOutputs(code->plan, want, runs[dev].outputs);
+    if (d.empty()) continue;
     // The stage names the kind of kernel that wrote the element, and whether
     // it was exact, NaN or out of tolerance: one signature per kind of bug.
     static const std::regex kKernel(R"(\(([a-z-]+), [^)]*\)\s*$)");
@@ -266,7 +279,7 @@ CheckResult CheckModuleText(const std::string& text, const CheckOptions& opts) {
     stage += d.find("exact match") != std::string::npos ? ":exact"
              : d.find("NaN") != std::string::npos       ? ":nan"
                                                         : ":float";
-    return fail("cpu-mismatch", stage, d);
+    return fail("cpu-mismatch", stage, (devices > 1 ? "device " + std::to_string(dev) + ": " : "") + d);
   }
   r.cpu_ran = true;
   return r;
@@ -427,6 +440,7 @@ DriverStats RunDriver(const DriverOptions& o) {
     st.cpu_modules += r.cpu_ran;
     st.signed_zero += r.signed_zero;
     st.multi_device += r.devices > 1;
+    st.cpu_multi_device += r.devices > 1 && r.cpu_ran;
     st.refusals += static_cast<int64_t>(!r.refusals.empty());
     if (!r.finding) continue;
     const Finding& f = *r.finding;

@@ -82,7 +82,8 @@ struct DriverOptions {
 
 struct DriverStats {
   int64_t modules = 0, passes = 0, kernels = 0, cpu_modules = 0, findings = 0, refusals = 0, signed_zero = 0;
-  int64_t multi_device = 0;  // modules evaluated on several devices
+  int64_t multi_device = 0;      // modules evaluated on several devices
+  int64_t cpu_multi_device = 0;  // of those, modules whose kernels ran on the CPU on every device
   std::vector<std::pair<std::string, int64_t>> by_kind;  // findings by kind
   std::vector<std::string> saved;                        // files written
   std::string Summary() const;  // "modules=N passes=P kernels=K findings=F"

@@ -68,6 +68,11 @@ json ThunkJson(const Thunk& t) {
     if (!cc->source_target_pairs.empty()) j["source_target_pairs"] = cc->source_target_pairs;
     j["operands"] = SlicesJson(cc->operands);
     j["results"] = SlicesJson(cc->results);
+    if (!cc->device_groups.empty()) j["device_groups"] = cc->device_groups;
+    if (!cc->permute_sources.empty()) j["permute_sources"] = cc->permute_sources;
+    if (!cc->reduction_kind.empty()) j["reduction_kind"] = cc->reduction_kind;
+    if (!cc->operand_shapes.empty()) j["operand_shapes"] = cc->operand_shapes;
+    if (!cc->result_shapes.empty()) j["result_shapes"] = cc->result_shapes;
   } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
     j = json{{"type", "host-transfer"}, {"op", h->op}, {"instruction", h->instruction}};
     if (h->channel_id >= 0) j["channel_id"] = h->channel_id;
@@ -341,6 +346,24 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
         if (d.is_number_integer()) c.dimensions.push_back(d.get<int64_t>());
     c.operands = ReadSlices(j, path, "operands");
     c.results = ReadSlices(j, path, "results");
+    if (const json* g = Field(j, path, "device_groups", false)) {
+      if (!g->is_array()) Fail(path + "/device_groups", "expected an array of arrays of device ids");
+      for (size_t k = 0; ok() && g->is_array() && k < g->size(); ++k) {
+        json holder{{"g", (*g)[k]}};
+        c.device_groups.push_back(Ints(holder, path + "/device_groups/" + std::to_string(k), "g"));
+      }
+    }
+    c.permute_sources = Ints(j, path, "permute_sources", false);
+    c.reduction_kind = Str(j, path, "reduction_kind", false);
+    for (auto [key, out] : {std::pair{"operand_shapes", &c.operand_shapes}, std::pair{"result_shapes", &c.result_shapes}}) {
+      const json* f = Field(j, path, key, false);
+      if (!f) continue;
+      if (!f->is_array()) Fail(path + "/" + key, "expected an array of shapes");
+      for (size_t k = 0; ok() && f->is_array() && k < f->size(); ++k) {
+        if (!(*f)[k].is_string()) Fail(path + "/" + key + "/" + std::to_string(k), "expected a shape");
+        else out->push_back((*f)[k].get<std::string>());
+      }
+    }
     t.v = std::move(c);
   } else {
     Fail(path + "/type", "unknown thunk type '" + type + "' (kernel, copy, memset, while, conditional, collective, host-transfer, custom-call)");
@@ -401,6 +424,20 @@ struct Validator {
         for (size_t a = 0; a < cc->operands.size(); ++a) CheckSlice(cc->operands[a], p + "/operands/" + std::to_string(a));
         for (size_t a = 0; a < cc->results.size(); ++a) CheckSlice(cc->results[a], p + "/results/" + std::to_string(a));
         if (cc->participants < 0) Fail(p + "/participants", "negative participant count");
+        const int64_t devices = plan.devices();
+        for (size_t g = 0; g < cc->device_groups.size() && err.empty(); ++g)
+          for (int64_t d : cc->device_groups[g])
+            if (d < 0 || d >= devices)
+              Fail(p + "/device_groups/" + std::to_string(g), "device " + std::to_string(d) + " is not one of the plan's " +
+                                                                    std::to_string(devices));
+        if (!cc->permute_sources.empty() && static_cast<int64_t>(cc->permute_sources.size()) != devices)
+          Fail(p + "/permute_sources", "one source per device (" + std::to_string(devices) + ") expected");
+        for (int64_t d : cc->permute_sources)
+          if (d < -1 || d >= devices) Fail(p + "/permute_sources", "source " + std::to_string(d) + " is not a device");
+        if (!cc->operand_shapes.empty() && cc->operand_shapes.size() != cc->operands.size())
+          Fail(p + "/operand_shapes", "one shape per operand expected");
+        if (!cc->result_shapes.empty() && cc->result_shapes.size() != cc->results.size())
+          Fail(p + "/result_shapes", "one shape per result expected");
       } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
         for (size_t a = 0; a < h->operands.size(); ++a) CheckSlice(h->operands[a], p + "/operands/" + std::to_string(a));
         for (size_t a = 0; a < h->results.size(); ++a) CheckSlice(h->results[a], p + "/results/" + std::to_string(a));
@@ -431,6 +468,8 @@ json ManifestToJson(const ThunkPlan& plan) {
   j["version"] = kManifestVersion;
   j["module"] = plan.module;
   j["target"] = plan.target;
+  if (plan.replicas != 1) j["replicas"] = plan.replicas;
+  if (plan.partitions != 1) j["partitions"] = plan.partitions;
   if (!plan.synthesized_constants.empty()) j["synthesized_constants"] = plan.synthesized_constants;
   json allocs = json::array();
   for (const PlanAllocation& a : plan.allocations) {
@@ -491,6 +530,12 @@ StatusOr<ThunkPlan> ManifestFromString(const std::string& text, const std::strin
   ThunkPlan plan;
   plan.module = r.Str(j, "", "module", false);
   plan.target = r.Str(j, "", "target", false);
+  plan.replicas = r.Int(j, "", "replicas", 1, false);
+  plan.partitions = r.Int(j, "", "partitions", 1, false);
+  if (r.ok() && (plan.replicas < 1 || plan.partitions < 1 || plan.replicas > (1 << 20) || plan.partitions > (1 << 20) ||
+                 plan.replicas * plan.partitions > (1 << 20)))
+    r.Fail("/replicas", "replicas " + std::to_string(plan.replicas) + " × partitions " + std::to_string(plan.partitions) +
+                            " is not 1 to 2^20 devices");
   if (j.contains("synthesized_constants") && j["synthesized_constants"].is_array())
     for (const json& n : j["synthesized_constants"])
       if (n.is_string()) plan.synthesized_constants.push_back(n.get<std::string>());

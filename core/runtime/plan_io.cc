@@ -6,6 +6,7 @@
 #include "core/eval/compare.h"
 #include "core/eval/data_file.h"
 #include "core/parser/parser.h"
+#include "core/runtime/collective_exchange.h"
 #include "core/runtime/manifest.h"
 
 namespace hloscope::runtime {
@@ -170,7 +171,9 @@ StatusOr<std::vector<Literal>> ParameterLeaves(const ThunkPlan& plan, const std:
   return out;
 }
 
-Status ValidatePlanForRun(const ThunkPlan& plan) {
+namespace {
+
+Status ValidateForRun(const ThunkPlan& plan, bool every_device) {
   RETURN_IF_ERROR(ValidatePlan(plan, "plan"));
   if (std::vector<const KernelThunk*> missing = MissingKernels(plan); !missing.empty()) {
     std::string list;
@@ -178,7 +181,18 @@ Status ValidatePlanForRun(const ThunkPlan& plan) {
     return Error("plan: " + std::to_string(missing.size()) + " of " + std::to_string(AllKernels(plan).size()) +
                  " kernels could not be generated, so it cannot run:" + list);
   }
-  {
+  if (every_device) {
+    std::string list;
+    int64_t count = 0;
+    for (const CollectiveThunk* c : AllCollectives(plan)) {
+      const std::string why = CollectiveUnsupportedOnDevices(*c);
+      if (why.empty()) continue;
+      if (++count <= 10) list += "\n  " + c->op + " %" + c->instruction + ": " + why;
+    }
+    if (count > 0)
+      return Error("plan: " + std::to_string(count) + " collective thunks cannot exchange their data between the " +
+                   std::to_string(plan.devices()) + " devices:" + list + (count > 10 ? "\n  ..." : ""));
+  } else {
     std::string list;
     int64_t devices = 1, count = 0;
     for (const CollectiveThunk* c : AllCollectives(plan)) {
@@ -188,8 +202,9 @@ Status ValidatePlanForRun(const ThunkPlan& plan) {
         list += "\n  " + c->op + " %" + c->instruction + " (replica_groups=" + c->replica_groups + ")";
     }
     if (count > 0)
-      return Error("plan: needs " + std::to_string(devices) + " devices, and runs on one: " + std::to_string(count) + " collective thunks exchange data between devices" +
-                   list + (count > 10 ? "\n  ..." : ""));
+      return Error("plan: needs " + std::to_string(devices) + " devices, and runs on one: " + std::to_string(count) +
+                   " collective thunks exchange data between devices" + list + (count > 10 ? "\n  ..." : "") +
+                   "\n(a run on the CPU runs every device of the plan: `hloscope-cli run --device cpu`)");
   }
   {
     std::string list;
@@ -221,6 +236,21 @@ Status ValidatePlanForRun(const ThunkPlan& plan) {
   }
   return Status::Ok();
 }
+
+}  // namespace
+
+Status ValidatePlanForRun(const ThunkPlan& plan) { return ValidateForRun(plan, false); }
+Status ValidatePlanForDevices(const ThunkPlan& plan) { return ValidateForRun(plan, true); }
+
+namespace {
+const CollectiveThunk* LastCollectiveWriter(const ThunkPlan& plan, const Slice& s) {
+  const CollectiveThunk* last = nullptr;
+  for (const CollectiveThunk* c : AllCollectives(plan))
+    for (const Slice& w : c->results)
+      if (w.allocation == s.allocation && w.offset < s.offset + s.size && s.offset < w.offset + w.size) last = c;
+  return last;
+}
+}  // namespace
 
 const KernelThunk* LastWriter(const ThunkPlan& plan, const Slice& s) {
   const KernelThunk* last = nullptr;
@@ -256,8 +286,10 @@ std::string CompareOutputs(const ThunkPlan& plan, const std::vector<Literal>& ex
     std::string who;
     if (i < plan.outputs.size()) {
       const KernelThunk* k = LastWriter(plan, plan.outputs[i].slice);
-      who = k ? " — last written by kernel '" + k->name + "' (" + k->kind + ", " + k->instruction + ")"
-              : " — no kernel writes it (a copy or a parameter)";
+      const CollectiveThunk* c = k ? nullptr : LastCollectiveWriter(plan, plan.outputs[i].slice);
+      who = k   ? " — last written by kernel '" + k->name + "' (" + k->kind + ", " + k->instruction + ")"
+            : c ? " — no kernel writes it; the collective " + c->op + " '" + c->instruction + "' does"
+                : " — no kernel writes it (a copy or a parameter)";
     }
     return diff + who;
   }

@@ -38,6 +38,9 @@ std::string CompareOutputs(const ThunkPlan& plan, const std::vector<Literal>& ex
 // ValidatePlan plus what running needs: every parameter/output shape parses
 // and fits its slice.
 Status ValidatePlanForRun(const ThunkPlan& plan);
+// The same for a run of every device of the plan (RunOnCpuDevices): the
+// collectives are allowed where their groups, reducer and shapes were read.
+Status ValidatePlanForDevices(const ThunkPlan& plan);
 
 // The last kernel (in execution order) that writes bytes of `s`, or null.
 const KernelThunk* LastWriter(const ThunkPlan& plan, const Slice& s);

@@ -7,6 +7,27 @@
 
 namespace hloscope::runtime {
 
+Status PlanExecutor::Collective(const CollectiveThunk& c) { return RunCollectiveOnOneDevice(c, *this); }
+
+Status RunCollectiveOnOneDevice(const CollectiveThunk& c, PlanExecutor& exec) {
+  if (c.participants != 1)
+    return Error(c.op + " '" + c.instruction + "' needs " + std::to_string(c.participants) + " devices");
+  for (size_t l = 0; l < c.results.size(); ++l) {
+    const Slice& dst = c.results[l];
+    const bool id = c.op == "partition-id" || c.op == "replica-id";
+    const bool receives = c.source_target_pairs.empty() || c.source_target_pairs.find("{0,0}") != std::string::npos;
+    if (!id && receives && l < c.operands.size() && c.operands[l].size == dst.size) {
+      if (c.operands[l].allocation != dst.allocation || c.operands[l].offset != dst.offset)
+        RETURN_IF_ERROR(exec.Copy(CopyThunk{c.instruction, c.operands[l], dst}));
+    } else if (dst.size % 4 == 0) {
+      RETURN_IF_ERROR(exec.Memset(MemsetThunk{c.instruction, dst, 0}));
+    } else {
+      return Error(c.op + " '" + c.instruction + "': result " + std::to_string(l) + " has no operand to take");
+    }
+  }
+  return Status::Ok();
+}
+
 Status RunThunks(const ThunkSequence& seq, PlanExecutor& exec, const RunLimits& limits) {
   for (const Thunk& t : seq) {
     if (auto* k = std::get_if<KernelThunk>(&t.v)) {
@@ -16,23 +37,7 @@ Status RunThunks(const ThunkSequence& seq, PlanExecutor& exec, const RunLimits& 
     } else if (auto* m = std::get_if<MemsetThunk>(&t.v)) {
       RETURN_IF_ERROR(exec.Memset(*m));
     } else if (auto* cc = std::get_if<CollectiveThunk>(&t.v)) {
-      // One participant (ValidatePlanForRun refuses more): each result is
-      // its operand; a device id, or a permute that sends nothing here, is 0.
-      if (cc->participants != 1) return Error(cc->op + " '" + cc->instruction + "' needs " +
-                                              std::to_string(cc->participants) + " devices");
-      for (size_t l = 0; l < cc->results.size(); ++l) {
-        const Slice& dst = cc->results[l];
-        const bool id = cc->op == "partition-id" || cc->op == "replica-id";
-        const bool receives = cc->source_target_pairs.empty() || cc->source_target_pairs.find("{0,0}") != std::string::npos;
-        if (!id && receives && l < cc->operands.size() && cc->operands[l].size == dst.size) {
-          if (cc->operands[l].allocation != dst.allocation || cc->operands[l].offset != dst.offset)
-            RETURN_IF_ERROR(exec.Copy(CopyThunk{cc->instruction, cc->operands[l], dst}));
-        } else if (dst.size % 4 == 0) {
-          RETURN_IF_ERROR(exec.Memset(MemsetThunk{cc->instruction, dst, 0}));
-        } else {
-          return Error(cc->op + " '" + cc->instruction + "': result " + std::to_string(l) + " has no operand to take");
-        }
-      }
+      RETURN_IF_ERROR(exec.Collective(*cc));
     } else if (auto* h = std::get_if<HostTransferThunk>(&t.v)) {
       if (h->MovesData()) return Error(h->op + " '" + h->instruction + "' exchanges data with the host, and nothing here feeds it");
     } else if (auto* x = std::get_if<CustomCallThunk>(&t.v)) {

@@ -20,7 +20,16 @@ class PlanExecutor {
   virtual Status Memset(const MemsetThunk& m) = 0;
   // Reads a slice back to the host (waits for what was launched before).
   virtual Status Read(const Slice& s, std::vector<uint8_t>* out) = 0;
+  // A collective or device id. By default the run of one device
+  // (RunCollectiveOnOneDevice); an executor of one device among several
+  // exchanges the data with the others.
+  virtual Status Collective(const CollectiveThunk& c);
 };
+
+// A collective on a run of one device: each result is its operand (copied
+// where it has its own buffer); a device id, or a permute that sends nothing
+// to device 0, is 0. An error when more than one device takes part.
+Status RunCollectiveOnOneDevice(const CollectiveThunk& c, PlanExecutor& exec);
 
 struct RunLimits {
   int64_t max_while_iterations = 10'000'000;

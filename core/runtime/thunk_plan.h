@@ -88,12 +88,14 @@ struct MemsetThunk {  // fill dst with a 32-bit pattern (e.g. reduction init)
 };
 
 // A collective (all-reduce, all-gather, reduce-scatter, all-to-all,
-// collective-permute, their -start/-done forms) or a device id
-// (partition-id, replica-id): not a kernel but an exchange between
+// collective-permute, collective-broadcast, their -start/-done forms) or a
+// device id (partition-id, replica-id): not a kernel but an exchange between
 // devices, as XLA's collective thunks. `participants` is the size of each
-// replica group (empty groups: every device of the module). On one
-// participant the runners do it as copies (an id is 0); with more they
-// refuse the plan, naming these thunks (ValidatePlanForRun).
+// replica group (empty groups: every device of the module). A run on one
+// device does it as copies (an id is 0), and ValidatePlanForRun refuses a
+// plan where more participate, naming these thunks; a run on every device
+// of the plan (RunOnCpuDevices, core/runtime/collective_exchange.h) moves
+// the data between the devices by the fields below the line.
 struct CollectiveThunk {
   std::string instruction;
   std::string op;                // the HLO opcode
@@ -105,6 +107,20 @@ struct CollectiveThunk {
   std::string source_target_pairs;  // collective-permute, as written
   std::vector<Slice> operands;   // array leaves read
   std::vector<Slice> results;    // array leaves written
+  // ---- what a run on several devices needs (empty where it could not be read)
+  // The groups of devices (flattened ids: replica × partitions + partition)
+  // that exchange data, each in the order it combines its members (a
+  // group's first device is collective-broadcast's root).
+  std::vector<std::vector<int64_t>> device_groups;
+  // collective-permute: per device, the device whose operand it receives,
+  // or -1 (it receives zeros).
+  std::vector<int64_t> permute_sources;
+  // all-reduce / reduce-scatter: the reducer when it is one elementwise op
+  // of its two parameters: add, multiply, maximum, minimum, and, or, xor;
+  // or one of them: first (the accumulated value), last (the new one).
+  std::string reduction_kind;
+  // One HLO shape (with layout) per leaf of `operands` and `results`.
+  std::vector<std::string> operand_shapes, result_shapes;
 };
 
 // infeed, outfeed, send, recv and their -done forms: data to or from the
@@ -175,6 +191,11 @@ struct PlanValue {
 struct ThunkPlan {
   std::string module;
   std::string target;              // e.g. "sm_90"
+  // The devices the module runs on (its header's num_partitions and
+  // replica_count, or what its collectives imply); every device runs the
+  // same plan over allocations of its own.
+  int64_t replicas = 1, partitions = 1;
+  int64_t devices() const { return replicas * partitions; }
   std::vector<PlanAllocation> allocations;
   ThunkSequence thunks;
   std::vector<PlanValue> parameters;  // every array leaf of every entry parameter

@@ -2,7 +2,8 @@
 # Modules that run on several devices: `eval` evaluates every device (its
 # collectives exchanging data), `check` compares every device's outputs
 # after each pass of `gpu` (reduce-scatter-creator turns SPMD's sharded sum
-# into a reduce-scatter), and the values are the ones worked out by hand.
+# into a reduce-scatter), `run` runs the kernels on every device, and the
+# values are the ones worked out by hand.
 # Usage: collectives_on_devices.sh HLOSCOPE_CLI
 set -u
 cli=$1
@@ -42,6 +43,13 @@ expect_rc 0 "check on 4 devices" "$cli" check "$tmp/sharded.hlo" --pipeline gpu
 expect_text "check says devices" "each on 4 devices" "$tmp/out"
 expect_rc 0 "opt makes a reduce-scatter" "$cli" opt "$tmp/sharded.hlo" --pipeline gpu
 expect_text "reduce-scatter" "reduce-scatter(" "$tmp/out"
+# The kernels run on every device too, each compared with its evaluation.
+expect_rc 0 "run on 4 devices" "$cli" run "$tmp/sharded.hlo" --quiet
+expect_text "run on every device" "match the interpreter on every one of 4 devices" "$tmp/out"
+expect_rc 0 "run --json" "$cli" run "$tmp/sharded.hlo" --json
+expect_text "run --json devices" '"device": 3,' "$tmp/out"
+expect_rc 1 "run --device cuda names the CPU run" "$cli" run "$tmp/sharded.hlo" --device cuda
+expect_text "cuda refusal" "runs on 4 devices .* use --device cpu" "$tmp/err"
 
 # Devices on different paths: an error naming where each waits, not a hang.
 cat >"$tmp/diverge.hlo" <<'HLO'
@@ -68,4 +76,6 @@ ENTRY e {
 HLO
 expect_rc 1 "eval of diverging devices" timeout 60 "$cli" eval "$tmp/diverge.hlo"
 expect_text "divergence named" "stopped at different collectives.*%r (run 1) waits for device 1" "$tmp/err"
+expect_rc 1 "run of diverging devices" timeout 60 "$cli" run "$tmp/diverge.hlo"
+expect_text "divergence named by the run" "reference interpreter: .*stopped at different collectives" "$tmp/err"
 exit $fail

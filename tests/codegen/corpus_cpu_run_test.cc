@@ -52,7 +52,7 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
   const std::vector<hloscope::testing::CorpusEntry> files = hloscope::testing::CorpusEntries();
   if (files.empty()) GTEST_SKIP() << "../shared/corpus is absent";
   std::map<std::string, int> skipped;
-  int matched = 0, order_dependent = 0;
+  int matched = 0, order_dependent = 0, on_devices = 0;
   for (size_t n = static_cast<size_t>(GetParam()); n < files.size(); n += kShards) {
     const std::string& file = files[n].file;
     const auto t0 = std::chrono::steady_clock::now();
@@ -96,14 +96,18 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
       ++skipped["kernels missing (docs/codegen.md)"];
       continue;
     }
-    if (!runtime::ValidatePlanForRun(compiled->codegen.plan).ok()) {
-      ++skipped["needs several devices, a host or an external library"];
+    // A module whose collectives exchange data runs on every device, each on
+    // inputs of its own, and each device is compared with its evaluation.
+    const int64_t devices = DevicesToEvaluate(*compiled->module);
+    const runtime::ThunkPlan& plan = compiled->codegen.plan;
+    if (!(devices > 1 ? runtime::ValidatePlanForDevices(plan) : runtime::ValidatePlanForRun(plan)).ok()) {
+      ++skipped[devices > 1 ? "collectives the run on devices does not take" : "needs a host or an external library"];
       continue;
     }
-    std::vector<Literal> inputs = MakeRandomInputs(*compiled->module->entry(), 0);
+    std::vector<std::vector<Literal>> inputs = MakeRandomDeviceInputs(*compiled->module->entry(), 0, devices);
     EvalOptions eo;
     eo.max_while_iterations = 2000;
-    auto want = EvaluateModule(*compiled->module, inputs, eo);
+    auto want = EvaluateOnDevices(*compiled->module, devices, inputs, eo);
     if (!want.ok()) {
       ++skipped[want.status().message().find("max_while_iterations") != std::string::npos
                     ? "while loops too long for CI time"
@@ -112,7 +116,14 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
     }
     CpuRunOptions ro;
     ro.limits.max_while_iterations = 2000;
-    auto got = RunOnCpu(compiled->codegen, inputs, ro);
+    StatusOr<std::vector<runtime::RunResult>> got = Status::Error("not run");
+    if (devices > 1) {
+      got = RunOnCpuDevices(compiled->codegen, inputs, ro);
+    } else if (auto one = RunOnCpu(compiled->codegen, inputs[0], ro); one.ok()) {
+      got = std::vector<runtime::RunResult>{std::move(*one)};
+    } else {
+      got = one.status();
+    }
     if (!got.ok()) {
       if (got.status().message().find("not supported by the runtime") != std::string::npos) {
         ++skipped["layouts the runtime refuses (tiled)"];
@@ -121,9 +132,14 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
       ADD_FAILURE() << file << ": cpu run: " << got.status().message();
       continue;
     }
-    std::string diff = runtime::CompareOutputs(compiled->codegen.plan, FlattenTuple(*want), got->outputs);
+    std::string diff;
+    for (size_t d = 0; d < got->size() && diff.empty(); ++d) {
+      diff = runtime::CompareOutputs(plan, FlattenTuple((*want)[d]), (*got)[d].outputs);
+      if (!diff.empty() && devices > 1) diff = "device " + std::to_string(d) + ": " + diff;
+    }
     if (diff.empty()) {
       ++matched;
+      on_devices += devices > 1;
     } else if (auto it = OrderDependent().find(file); it != OrderDependent().end()) {
       ++order_dependent;
       std::cout << "[ order    ] " << file << " (" << it->second << "): " << diff << "\n";
@@ -131,7 +147,8 @@ TEST_P(CorpusCpuRun, KernelsOnTheCpuMatchTheInterpreter) {
       ADD_FAILURE() << file << ": " << diff;
     }
   }
-  std::cout << "[ corpus   ] shard " << GetParam() << ": " << matched << " match the interpreter, " << order_dependent
+  std::cout << "[ corpus   ] shard " << GetParam() << ": " << matched << " match the interpreter (" << on_devices
+            << " of them run on several devices), " << order_dependent
             << " differ by summation order";
   for (const auto& [why, count] : skipped) std::cout << ", " << count << " skipped (" << why << ")";
   std::cout << "\n";
