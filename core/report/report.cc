@@ -80,9 +80,22 @@ void MeasureKernels(const Module& m, const codegen::CodegenResult& cg, const Rep
   Progress(opts, "running the kernels on " + opts.run);
   J run = {{"device", opts.run}};
   if (!m.entry()) return;
-  std::vector<Literal> inputs = MakeRandomInputs(*m.entry(), 1);
+  // A module whose collectives exchange data runs on every device (the CPU
+  // run); the kernels' times are device 0's.
+  const int64_t devices = opts.run == "cpu" ? DevicesToEvaluate(m) : 1;
+  std::vector<std::vector<Literal>> device_inputs = MakeRandomDeviceInputs(*m.entry(), 1, devices);
+  const std::vector<Literal>& inputs = device_inputs[0];
+  std::vector<runtime::RunResult> others;
   StatusOr<runtime::RunResult> result = Status::Error("unknown run device '" + opts.run + "' (cpu, cuda)");
-  if (opts.run == "cpu") {
+  if (devices > 1) {
+    auto all = codegen::RunOnCpuDevices(cg, device_inputs);
+    if (all.ok()) {
+      result = std::move((*all)[0]);
+      others.assign(std::make_move_iterator(all->begin() + 1), std::make_move_iterator(all->end()));
+    } else {
+      result = all.status();
+    }
+  } else if (opts.run == "cpu") {
     result = codegen::RunOnCpu(cg, inputs);
   } else if (opts.run == "cuda") {
     std::vector<runtime::BundleKernel> ks;
@@ -99,9 +112,15 @@ void MeasureKernels(const Module& m, const codegen::CodegenResult& cg, const Rep
   }
   run["device"] = result->device;
   run["total_ms"] = result->total_ms;
-  auto want = EvaluateModule(m, inputs);
+  if (devices > 1) run["devices"] = devices;
+  auto want = EvaluateOnDevices(m, devices, device_inputs);
   if (want.ok()) {
-    std::string mismatch = runtime::CompareOutputs(cg.plan, FlattenTuple(*want), result->outputs);
+    std::string mismatch;
+    for (int64_t dev = 0; dev < devices && mismatch.empty(); ++dev) {
+      const runtime::RunResult& got = dev == 0 ? *result : others[static_cast<size_t>(dev - 1)];
+      mismatch = runtime::CompareOutputs(cg.plan, FlattenTuple((*want)[static_cast<size_t>(dev)]), got.outputs);
+      if (!mismatch.empty() && devices > 1) mismatch = "device " + std::to_string(dev) + ": " + mismatch;
+    }
     run["matches_interpreter"] = mismatch.empty();
     if (!mismatch.empty()) run["mismatch"] = mismatch;
   }
