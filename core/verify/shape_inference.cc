@@ -22,13 +22,7 @@ bool HasShapeInferenceRule(const Instruction& instr) {
     case Opcode::kAllGather:
     case Opcode::kAllGatherStart:
     case Opcode::kAllGatherDone:
-    case Opcode::kAllReduce:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllReduceDone:
-    case Opcode::kAllToAll:
     case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectiveBroadcast:
-    case Opcode::kCollectivePermute:
     case Opcode::kCollectivePermuteStart:
     case Opcode::kCollectivePermuteDone:
     case Opcode::kReduceScatter:
@@ -40,10 +34,34 @@ bool HasShapeInferenceRule(const Instruction& instr) {
     case Opcode::kDot:
       // A sparse dot (sparsity=..., metadata operands) is not modelled.
       return instr.operand_count() == 2;
+    case Opcode::kCollectivePermute:
+      // The in-place form (output buffer and start indices) writes into its
+      // second operand.
+      return instr.operand_count() == 1;
     default:
       return true;
   }
 }
+
+namespace {
+// all-reduce (and -start), collective-broadcast, all-to-all, a
+// collective-permute of one operand: as XLA's InferAllReduceShape and its
+// kin, each operand's shape, a tuple of them for several; all-reduce-done:
+// its operand's.
+StatusOr<Shape> InferCollective(const Instruction& instr) {
+  if (instr.opcode() == Opcode::kAllReduceDone) {
+    if (instr.operand_count() != 1) return Fail(infer::Op(instr) + " takes one operand");
+    return instr.operand(0)->shape();
+  }
+  if (instr.operand_count() == 0) return Fail(infer::Op(instr) + " needs at least one operand");
+  // all-to-all without a split dimension is the tuple form, a tuple even of one.
+  const bool tuple_form = instr.opcode() == Opcode::kAllToAll && instr.dimensions().empty();
+  if (instr.operand_count() == 1 && !tuple_form) return instr.operand(0)->shape();
+  std::vector<Shape> parts;
+  for (const Instruction* o : instr.operands()) parts.push_back(o->shape());
+  return Shape::Tuple(std::move(parts));
+}
+}  // namespace
 
 StatusOr<Shape> InferShape(const Instruction& instr) {
   for (int i = 0; i < instr.operand_count(); ++i)
@@ -54,6 +72,13 @@ StatusOr<Shape> InferShape(const Instruction& instr) {
     return Fail("cannot infer the shape of " + infer::Op(instr) + ": " + why);
   }
   switch (instr.opcode()) {
+    case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllToAll:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute:
+      return InferCollective(instr);
     case Opcode::kDot:
     case Opcode::kRaggedDot:
     case Opcode::kScaledDot:

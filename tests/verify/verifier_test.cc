@@ -185,6 +185,35 @@ ENTRY e {
             "t.hlo:3:8: error: d: has shape f32[5,3] but its operands and attributes give f32[<=4,3]");
 }
 
+TEST(Verifier, CollectiveShapesAreTheirOperands) {
+  // As XLA's InferAllReduceShape and kin: one operand gives its shape, several
+  // a tuple; all-to-all without a split dimension is a tuple even of one;
+  // all-reduce-done forwards its operand.
+  const std::string head = "HloModule m, num_partitions=2\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                           "  ROOT s = f32[] add(a, b)\n}\n";
+  EXPECT_EQ(VerifyText(head + R"hlo(ENTRY e {
+  x = f32[4] parameter(0)
+  y = f32[2] parameter(1)
+  r = (f32[4], f32[2]) all-reduce(x, y), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=add
+  st = f32[4] all-reduce-start(x), channel_id=2, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=add
+  dn = f32[4] all-reduce-done(st)
+  a = (f32[4]) all-to-all(x), channel_id=3, replica_groups={{0,1}}
+  c = f32[2] collective-broadcast(y), channel_id=4, replica_groups={{0,1}}
+  p = f32[4] collective-permute(x), channel_id=5, source_target_pairs={{0,1}}
+  ROOT t = ((f32[4], f32[2]), f32[4], (f32[4]), f32[2], f32[4]) tuple(r, dn, a, c, p)
+}
+)hlo"),
+            "OK");
+  // The older pair form of all-reduce-start that XLA's verifier rejects too.
+  EXPECT_EQ(VerifyText(head + R"hlo(ENTRY e {
+  x = f32[4] parameter(0)
+  st = (f32[4], f32[4]) all-reduce-start(x), channel_id=2, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=add
+  ROOT dn = f32[4] get-tuple-element(st), index=1
+}
+)hlo"),
+            "t.hlo:9:3: error: st: has shape (f32[4], f32[4]) but its operands and attributes give f32[4]");
+}
+
 TEST(Verifier, MixedPrecisionOptionFollowsXla) {
   const char* text = R"hlo(
 ENTRY e {
