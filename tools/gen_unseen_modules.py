@@ -309,6 +309,39 @@ def qr_least_squares():
 
 
 @program
+def complex_lu_solve():
+    # Complex matrices: jnp.linalg.solve, inv and det (LAPACK's cgetrf and
+    # ctrsm on the CPU, cuSOLVER's getrf on GPUs; pivots by |re| + |im|). Real
+    # and imaginary parts in and out (data files spell complex as pairs).
+    def f(ar, ai, br, bi, cr, ci):
+        a = lax.complex(ar, ai)
+        b = lax.complex(br, bi)
+        c = lax.complex(cr, ci)
+        x = jnp.linalg.solve(a, b)
+        d = jnp.linalg.det(a)
+        inv = jnp.linalg.inv(c)
+        return x.real, x.imag, d.real, d.imag, inv.real, inv.imag
+
+    return f, (rn(70, (8, 8)), rn(71, (8, 8)), rn(72, (8, 3)), rn(73, (8, 3)), rn(74, (2, 4, 4)),
+               rn(75, (2, 4, 4))), {}
+
+
+@program
+def complex_qr():
+    # jnp.linalg.qr of complex matrices: LAPACK's cgeqrf (complex Householder
+    # reflectors, real beta) and cungqr on the CPU, cuSOLVER's geqrf/orgqr on
+    # GPUs; a tall matrix and a batch of wide ones, Q and R as JAX gives them.
+    def f(ar, ai, cr, ci):
+        a = lax.complex(ar, ai)
+        c = lax.complex(cr, ci)
+        q, r = jnp.linalg.qr(a)
+        qc, rc = jnp.linalg.qr(c)
+        return q.real, q.imag, r.real, r.imag, qc.real, qc.imag, rc.real, rc.imag
+
+    return f, (rn(76, (7, 4)), rn(77, (7, 4)), rn(78, (2, 3, 5)), rn(79, (2, 3, 5))), {}
+
+
+@program
 def eigh_pca():
     # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
     # covariance matrix and eigvalsh of a batch. Every output is independent

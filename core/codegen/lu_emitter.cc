@@ -7,13 +7,15 @@
 // The matrix lives in the output (in place over the input when buffer
 // assignment shares them, as the call's output_to_operand_aliasing asks):
 // each value is computed in f64 from the stored ones and stored in the
-// element type, as the interpreter does, so the two agree. Real types; an LU
-// of complex matrices stays a library call (custom_calls.cc). XLA GPU calls
+// element type, as the interpreter does, so the two agree. Complex matrices
+// too: the pivot by |re| + |im| (LAPACK's i?amax), the multipliers by
+// Smith's division, the update as the textbook product, in f64 parts. XLA GPU calls
 // cuSOLVER for this; the matrices JAX programs solve with are small and
 // batched, which one thread per matrix suits.
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include "core/codegen/complex_math_ir.h"
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
@@ -39,7 +41,8 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
   const int r = in.rank();
   const Shape& ts = lu->shape();
   if (r < 2 || ts.tuple_shapes()[0].dims() != in.dims()) return fail("needs matrices and an LU result shaped as them");
-  if (!IsFloat(t)) return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
+  if (!IsFloat(t) && !IsComplex(t))
+    return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
   RETURN_IF_ERROR(CheckSupportedType(t, lu->name()));
   const int64_t rows = in.dim(r - 2), cols = in.dim(r - 1), k = std::min(rows, cols);
   const std::vector<int64_t> batch_shape(in.dims().begin(), in.dims().end() - 2);
@@ -69,25 +72,29 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
   Value* best = EntryAlloca(b, f64, "best");
   Value* pivot_row = EntryAlloca(b, i64, "pivot_row");
   Value* first_zero = EntryAlloca(b, i64, "first_zero");
+  const bool complex = IsComplex(t);
+  Value* f0 = llvm::ConstantFP::get(f64, 0.0);
+  auto abs = [&](Value* v) { return b.CreateSelect(b.CreateFCmpOLT(v, f0), b.CreateFNeg(v), v); };
+  // |re| + |im| for complex values, as LAPACK's i?amax.
+  auto mag = [&](ComplexParts v) { return complex ? b.CreateFAdd(abs(v.re), abs(v.im)) : abs(v.re); };
 
   RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
     OutputMatrix a(b, ee, out, t, in, batch);
     auto at = [&](Value* i, Value* j) { return a.At(i, j); };
-    auto load = [&](Value* i, Value* j) { return a.Load(i, j); };
-    auto store = [&](Value* i, Value* j, Value* v) { return a.Store(i, j, v); };
-    auto abs = [&](Value* v) { return b.CreateSelect(b.CreateFCmpOLT(v, llvm::ConstantFP::get(f64, 0.0)), b.CreateFNeg(v), v); };
+    auto load = [&](Value* i, Value* j) { return a.LoadParts(i, j); };
+    auto store = [&](Value* i, Value* j, ComplexParts v) { return a.StoreParts(i, j, v); };
     RETURN_IF_ERROR(a.CopyOperand(lu, 0, rows, cols));
     b.CreateStore(I64(b, 0), first_zero);
     RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, k), I64(b, 1), [&](Value* j) -> Status {
       // The pivot: the first largest magnitude at or below the diagonal.
-      ASSIGN_OR_RETURN(Value * d, load(j, j));
-      b.CreateStore(abs(d), best);
+      ASSIGN_OR_RETURN(ComplexParts d, load(j, j));
+      b.CreateStore(mag(d), best);
       b.CreateStore(j, pivot_row);
       RETURN_IF_ERROR(ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
-        ASSIGN_OR_RETURN(Value * v, load(i, j));
-        Value* mag = abs(v);
-        Value* larger = b.CreateFCmpOGT(mag, b.CreateLoad(f64, best));
-        b.CreateStore(b.CreateSelect(larger, mag, b.CreateLoad(f64, best)), best);
+        ASSIGN_OR_RETURN(ComplexParts v, load(i, j));
+        Value* m = mag(v);
+        Value* larger = b.CreateFCmpOGT(m, b.CreateLoad(f64, best));
+        b.CreateStore(b.CreateSelect(larger, m, b.CreateLoad(f64, best)), best);
         b.CreateStore(b.CreateSelect(larger, i, b.CreateLoad(i64, pivot_row)), pivot_row);
         return Status::Ok();
       }));
@@ -95,8 +102,9 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
       std::vector<Value*> piv_index = a.VectorAt(j);
       ASSIGN_OR_RETURN(Value * code, EmitConvert(b, b.CreateAdd(p, I64(b, 1)), PrimitiveType::kS64, piv.element_type()));
       ee.Store(out + 1, piv_index, code);
-      ASSIGN_OR_RETURN(Value * pivot, load(p, j));
-      Value* zero = b.CreateFCmpOEQ(pivot, llvm::ConstantFP::get(f64, 0.0));
+      ASSIGN_OR_RETURN(ComplexParts pivot, load(p, j));
+      Value* zero = b.CreateFCmpOEQ(pivot.re, f0);
+      if (complex) zero = b.CreateAnd(zero, b.CreateFCmpOEQ(pivot.im, f0));
       RETURN_IF_ERROR(IfThen(b, zero, [&]() -> Status {
         Value* fz = b.CreateLoad(i64, first_zero);
         b.CreateStore(b.CreateSelect(b.CreateICmpEQ(fz, I64(b, 0)), b.CreateAdd(j, I64(b, 1)), fz), first_zero);
@@ -114,17 +122,21 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
           });
         }));
         return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
-          ASSIGN_OR_RETURN(Value * v, load(i, j));
-          return store(i, j, b.CreateFDiv(v, pivot));
+          ASSIGN_OR_RETURN(ComplexParts v, load(i, j));
+          if (!complex) return store(i, j, {b.CreateFDiv(v.re, pivot.re), nullptr});
+          return store(i, j, EmitComplexDivide(b, v, pivot));  // Smith's, in f64
         });
       }));
-      // The trailing matrix.
+      // The trailing matrix: a(i, c) -= l(i, j)·u(j, c).
       return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, rows), I64(b, 1), [&](Value* i) -> Status {
-        ASSIGN_OR_RETURN(Value * l, load(i, j));
+        ASSIGN_OR_RETURN(ComplexParts l, load(i, j));
         return ForLoop(b, b.CreateAdd(j, I64(b, 1)), I64(b, cols), I64(b, 1), [&](Value* c) -> Status {
-          ASSIGN_OR_RETURN(Value * x, load(i, c));
-          ASSIGN_OR_RETURN(Value * u, load(j, c));
-          return store(i, c, b.CreateFSub(x, b.CreateFMul(l, u)));
+          ASSIGN_OR_RETURN(ComplexParts x, load(i, c));
+          ASSIGN_OR_RETURN(ComplexParts u, load(j, c));
+          if (!complex) return store(i, c, {b.CreateFSub(x.re, b.CreateFMul(l.re, u.re)), nullptr});
+          Value* pr = b.CreateFSub(b.CreateFMul(l.re, u.re), b.CreateFMul(l.im, u.im));
+          Value* pi = b.CreateFAdd(b.CreateFMul(l.re, u.im), b.CreateFMul(l.im, u.re));
+          return store(i, c, {b.CreateFSub(x.re, pr), b.CreateFSub(x.im, pi)});
         });
       });
     }));

@@ -40,6 +40,38 @@ Status OutputMatrix::Store(llvm::Value* i, llvm::Value* j, llvm::Value* v) {
   return Status::Ok();
 }
 
+StatusOr<ComplexParts> ElementToParts(llvm::IRBuilderBase& b, PrimitiveType t, llvm::Value* v) {
+  if (!IsComplex(t)) {
+    ASSIGN_OR_RETURN(llvm::Value * re, EmitConvert(b, v, t, PrimitiveType::kF64));
+    return ComplexParts{re, nullptr};
+  }
+  const PrimitiveType part = t == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  ComplexParts c{};
+  ASSIGN_OR_RETURN(c.re, EmitConvert(b, b.CreateExtractValue(v, 0), part, PrimitiveType::kF64));
+  ASSIGN_OR_RETURN(c.im, EmitConvert(b, b.CreateExtractValue(v, 1), part, PrimitiveType::kF64));
+  return c;
+}
+
+StatusOr<llvm::Value*> PartsToElement(llvm::IRBuilderBase& b, PrimitiveType t, ComplexParts c) {
+  if (!IsComplex(t)) return EmitConvert(b, c.re, PrimitiveType::kF64, t);
+  const PrimitiveType part = t == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  ASSIGN_OR_RETURN(llvm::Value * re, EmitConvert(b, c.re, PrimitiveType::kF64, part));
+  ASSIGN_OR_RETURN(llvm::Value * im, EmitConvert(b, c.im, PrimitiveType::kF64, part));
+  llvm::Value* v = llvm::UndefValue::get(RegisterType(t, b.getContext()));
+  v = b.CreateInsertValue(v, re, 0);
+  return b.CreateInsertValue(v, im, 1);
+}
+
+StatusOr<ComplexParts> OutputMatrix::LoadParts(llvm::Value* i, llvm::Value* j) {
+  return ElementToParts(b_, t_, ee_.Load(out_, At(i, j)));
+}
+
+Status OutputMatrix::StoreParts(llvm::Value* i, llvm::Value* j, ComplexParts v) {
+  ASSIGN_OR_RETURN(llvm::Value * s, PartsToElement(b_, t_, v));
+  ee_.Store(out_, At(i, j), s);
+  return Status::Ok();
+}
+
 Status OutputMatrix::CopyOperand(const Instruction* instr, int k, int64_t rows, int64_t cols) {
   return ForLoop(b_, I64(b_, 0), I64(b_, rows), I64(b_, 1), [&](llvm::Value* i) -> Status {
     return ForLoop(b_, I64(b_, 0), I64(b_, cols), I64(b_, 1), [&](llvm::Value* j) -> Status {

@@ -10,9 +10,15 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include "core/codegen/complex_math_ir.h"
 #include "core/codegen/emitters.h"
 
 namespace hloscope::codegen {
+
+// A value of element type `t` as f64 parts ({re, im}; im null for real
+// types), and back (rounded to `t`).
+StatusOr<ComplexParts> ElementToParts(llvm::IRBuilderBase& b, PrimitiveType t, llvm::Value* v);
+StatusOr<llvm::Value*> PartsToElement(llvm::IRBuilderBase& b, PrimitiveType t, ComplexParts c);
 
 class OutputMatrix {
  public:
@@ -30,6 +36,10 @@ class OutputMatrix {
   // Element (i, j) as stored, in f64; an f64 value stored in the element type.
   StatusOr<llvm::Value*> Load(llvm::Value* i, llvm::Value* j);
   Status Store(llvm::Value* i, llvm::Value* j, llvm::Value* v);
+  // The same by parts for complex types ({re, im} in f64; im is null for a
+  // real element type, and ignored when storing one).
+  StatusOr<ComplexParts> LoadParts(llvm::Value* i, llvm::Value* j);
+  Status StoreParts(llvm::Value* i, llvm::Value* j, ComplexParts v);
   // Operand `k` of `instr` (a matrix of the output's shape) copied into the
   // output; nothing to do when buffer assignment made them share storage, but
   // nothing is lost either.

@@ -311,6 +311,100 @@ StatusOr<Literal> EvalOrgqr(const Instruction& instr, Operands ops) {
   return q;
 }
 
+// geqrf of complex matrices, as LAPACK's cgeqr2 (zgeqr2): column i's
+// reflector by clarfg (alpha = a(i,i), x = a(i+1:, i): no reflection when x
+// is zero and alpha is real; else beta = -sign(re α)·‖(α, x)‖, real, tau =
+// ((beta - re α)/beta, -im α/beta), x scaled by 1/(α - beta), a(i,i) =
+// beta), then H(i)ᴴ = I - conj(tau)·v·vᴴ, v = (1, x), applied to the
+// columns to the right (clarf: s = vᴴ·c, c -= conj(tau)·v·s). In complex
+// f64 from the stored values, stored in the element type; tau as stored.
+StatusOr<Literal> EvalGeqrfComplex(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const int r = a.shape().rank();
+  const Shape& ts = instr.shape();
+  if (r < 2 || ts.tuple_shapes()[0].dims() != a.shape().dims())
+    return InstrError(instr, "needs matrices in the last two dimensions and a result shaped as them");
+  const int64_t m = a.shape().dim(r - 2), n = a.shape().dim(r - 1), k = std::min(m, n);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const Shape& tau_shape = ts.tuple_shapes()[1];
+  if (tau_shape.element_type() != a.shape().element_type() || tau_shape.num_elements() != batches * k)
+    return InstrError(instr, "its second result, tau, must hold min(m, n) values per matrix");
+  Literal qr(NoLayout(ts.tuple_shapes()[0])), tau(NoLayout(tau_shape));
+  for (int64_t e = 0; e < a.num_elements(); ++e) qr.SetComplex(e, a.GetComplex(e));
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * m * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    for (int64_t i = 0; i < k; ++i) {
+      const C alpha = qr.GetComplex(at(i, i));
+      double norm2 = 0;
+      for (int64_t row = i + 1; row < m; ++row) norm2 += std::norm(qr.GetComplex(at(row, i)));
+      C t = 0;
+      if (norm2 != 0 || alpha.imag() != 0) {
+        const double beta = -std::copysign(std::sqrt(std::norm(alpha) + norm2), alpha.real());
+        t = C((beta - alpha.real()) / beta, -alpha.imag() / beta);
+        const C scale = C(1.0) / (alpha - beta);
+        for (int64_t row = i + 1; row < m; ++row) qr.SetComplex(at(row, i), qr.GetComplex(at(row, i)) * scale);
+        qr.SetComplex(at(i, i), beta);
+      }
+      tau.SetComplex(bt * k + i, t);
+      const C ct = std::conj(tau.GetComplex(bt * k + i));
+      if (ct == C(0)) continue;
+      for (int64_t j = i + 1; j < n; ++j) {
+        C w = qr.GetComplex(at(i, j));
+        for (int64_t row = i + 1; row < m; ++row) w += std::conj(qr.GetComplex(at(row, i))) * qr.GetComplex(at(row, j));
+        const C tw = ct * w;
+        qr.SetComplex(at(i, j), qr.GetComplex(at(i, j)) - tw);
+        for (int64_t row = i + 1; row < m; ++row)
+          qr.SetComplex(at(row, j), qr.GetComplex(at(row, j)) - qr.GetComplex(at(row, i)) * tw);
+      }
+    }
+  }
+  return MakeTuple({std::move(qr), std::move(tau)});
+}
+
+// ungqr: Q from complex reflectors, as LAPACK's cung2r: the structure of
+// org2r (EvalOrgqr) with H(i) = I - tau·v·vᴴ (clarf: s = vᴴ·c, c -=
+// tau·v·s) and the reflector's column -tau·v below the diagonal, 1 - tau on it.
+StatusOr<Literal> EvalUngqr(const Instruction& instr, Operands ops) {
+  const Literal& a = *ops[0];
+  const Literal& tau = *ops[1];
+  const int r = a.shape().rank();
+  if (r < 2 || instr.shape().dims() != a.shape().dims())
+    return InstrError(instr, "needs matrices in the last two dimensions and a result shaped as them");
+  const int64_t m = a.shape().dim(r - 2), n = a.shape().dim(r - 1);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const int tr = tau.shape().rank();
+  const int64_t k = tr >= 1 ? tau.shape().dim(tr - 1) : -1;
+  if (n > m || k < 0 || k > n || tau.shape().num_elements() != batches * k)
+    return InstrError(instr, "needs m×n matrices with n <= m and k <= n tau values per matrix");
+  Literal q(NoLayout(instr.shape()));
+  for (int64_t e = 0; e < a.num_elements(); ++e) q.SetComplex(e, a.GetComplex(e));
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * m * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    for (int64_t j = k; j < n; ++j)
+      for (int64_t row = 0; row < m; ++row) q.SetComplex(at(row, j), row == j ? 1.0 : 0.0);
+    for (int64_t i = k - 1; i >= 0; --i) {
+      const C t = tau.GetComplex(bt * k + i);
+      if (i < n - 1) {
+        q.SetComplex(at(i, i), 1.0);
+        if (t != C(0))
+          for (int64_t j = i + 1; j < n; ++j) {
+            C w = 0;
+            for (int64_t row = i; row < m; ++row) w += std::conj(q.GetComplex(at(row, i))) * q.GetComplex(at(row, j));
+            const C tw = t * w;
+            for (int64_t row = i; row < m; ++row)
+              q.SetComplex(at(row, j), q.GetComplex(at(row, j)) - q.GetComplex(at(row, i)) * tw);
+          }
+      }
+      for (int64_t row = i + 1; row < m; ++row) q.SetComplex(at(row, i), q.GetComplex(at(row, i)) * -t);
+      q.SetComplex(at(i, i), C(1.0) - t);
+      for (int64_t row = 0; row < i; ++row) q.SetComplex(at(row, i), 0.0);
+    }
+  }
+  return q;
+}
+
 // The columns of a matrix kept in a literal, element (row, col) at at(row,
 // col), read and written through f64 (SetDouble rounds to the element type).
 struct LiteralColumns {
@@ -517,8 +611,9 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
 // LU with partial pivoting.
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops) {
   if (call.kind == LinalgCall::Kind::kGetrf) return EvalGetrf(instr, ops);
-  if (call.kind == LinalgCall::Kind::kGeqrf) return EvalGeqrf(instr, ops);
-  if (call.kind == LinalgCall::Kind::kOrgqr) return EvalOrgqr(instr, ops);
+  const bool complex = !ops.empty() && IsComplex(ops[0]->shape().element_type());
+  if (call.kind == LinalgCall::Kind::kGeqrf) return complex ? EvalGeqrfComplex(instr, ops) : EvalGeqrf(instr, ops);
+  if (call.kind == LinalgCall::Kind::kOrgqr) return complex ? EvalUngqr(instr, ops) : EvalOrgqr(instr, ops);
   if (call.kind == LinalgCall::Kind::kSyevd) return EvalSyevd(instr, call, ops);
   if (call.kind == LinalgCall::Kind::kGesvd) return EvalGesvd(instr, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {

@@ -119,10 +119,7 @@ bool IsExternalCustomCall(const Instruction& i) {
     return false;
   if (IsLuPivotsToPermutationCall(i)) return false;
   std::optional<LinalgCall> call = LinalgCustomCall(i);
-  if (!call) return true;
-  // LU of complex matrices has no kernel of ours: still a library call
-  // (complex QR never parses as a LinalgCall).
-  return call->kind == LinalgCall::Kind::kGetrf && IsComplex(i.operand(0)->shape().element_type());
+  return !call;
 }
 
 }  // namespace hloscope
@@ -240,18 +237,20 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     return c;
   }
   // Householder QR (jnp.linalg.qr): a → (the reflectors below the diagonal
-  // with R on and above it, tau); Q from them: (a, tau) → q. Real types (the
-  // complex ones, LAPACK's ungqr, stay library calls).
-  const bool real = i.operand_count() > 0 && IsFloat(i.operand(0)->shape().element_type());
-  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "geqrf")) || t == "cusolver_geqrf_ffi" ||
-       t == "hipsolver_geqrf_ffi" || t == "cublas_geqrf_batched_ffi")) {
-    if (!real || i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 2) return std::nullopt;
+  // with R on and above it, tau); Q from them: (a, tau) → q. Real and complex
+  // types (LAPACK's {s,d}orgqr and {c,z}ungqr; cuSOLVER's orgqr takes both).
+  const PrimitiveType et = i.operand_count() > 0 ? i.operand(0)->shape().element_type() : PrimitiveType::kF32;
+  const bool numeric = IsFloat(et) || IsComplex(et);
+  const bool lapack_real = t.size() > 8 && (t[7] == 's' || t[7] == 'd');
+  if (TypedLapack(t, "geqrf") || t == "cusolver_geqrf_ffi" || t == "hipsolver_geqrf_ffi" ||
+      t == "cublas_geqrf_batched_ffi") {
+    if (!numeric || i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 2) return std::nullopt;
     c.kind = LinalgCall::Kind::kGeqrf;
     return c;
   }
-  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "orgqr")) || t == "cusolver_orgqr_ffi" ||
-       t == "hipsolver_orgqr_ffi")) {
-    if (!real || i.operand_count() != 2 || !i.shape().IsArray()) return std::nullopt;
+  if ((lapack_real && TypedLapack(t, "orgqr")) || (!lapack_real && TypedLapack(t, "ungqr")) ||
+      t == "cusolver_orgqr_ffi" || t == "hipsolver_orgqr_ffi") {
+    if (!numeric || i.operand_count() != 2 || !i.shape().IsArray()) return std::nullopt;
     c.kind = LinalgCall::Kind::kOrgqr;
     return c;
   }

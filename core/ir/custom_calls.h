@@ -71,7 +71,10 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // row swapped with row i at step i, info 0 or the 1-based step of the first
 // zero pivot), what jnp.linalg.solve, inv and det call; its values rounded
 // to the element type after every step, as LAPACK keeps them.
-// Householder QR (geqrf, orgqr), and the symmetric eigendecomposition
+// Householder QR (`lapack_{s,d,c,z}geqrf_ffi`, `cusolver_geqrf_ffi`,
+// `cublas_geqrf_batched_ffi`; Q by `lapack_{s,d}orgqr_ffi`,
+// `lapack_{c,z}ungqr_ffi`, `cusolver_orgqr_ffi`), real and complex; and the
+// symmetric eigendecomposition
 // `lapack_{s,d}syevd_ffi`, `cusolver_syevd_ffi`, `hipsolver_syevd_ffi`
 // (jnp.linalg.eigh: a → (eigenvectors as columns, eigenvalues ascending,
 // info 0), read from the `lower` (uplo 'L', the default) or upper triangle),
@@ -81,7 +84,7 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // full or reduced as their shapes say, whatever the mode asks).
 // The interpreter computes them as the cholesky and triangular-solve ops,
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
-// with these conventions (not custom-call thunks; complex LU excepted).
+// with these conventions (not custom-call thunks).
 struct LinalgCall {
   enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd } kind = Kind::kPotrf;
   bool lower = true;
@@ -139,7 +142,7 @@ bool IsLuPivotsToPermutationCall(const Instruction& i);
 
 // A custom-call whose target no kernel of ours implements (it is not an
 // identity, a client-library math function, CreateBuffer, TopK, a cuDNN
-// convolution or a potrf/trsm/real getrf call): a call into
+// convolution or one of the LinalgCustomCall calls): a call into
 // whatever library or framework registered the target (Transformer Engine,
 // cuBLAS, a JAX callback, a test). Codegen plans it as a custom-call thunk,
 // as XLA's CustomCallThunk; the runners refuse it, naming the target.

@@ -397,6 +397,57 @@ ENTRY e {
   a = f32[3,5,4]{2,1,0} select(col2, zs, x)
   ROOT f = (f32[3,5,4]{2,1,0}, f32[3,4]{1,0}) custom-call(a), custom_call_target="cusolver_geqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
 })hlo"},
+        // Complex matrices: LU (pivots by |re| + |im|), a tall zgeqrf with
+        // zungqr's Q, a batch of wide c64 ones whose last step has no rows
+        // below (clarfg still makes its diagonal real), a zero column.
+        Case{"lapack_zgetrf_rectangular_column_major_in_place", "lu", R"hlo(
+HloModule m
+ENTRY e {
+  x = c128[2,6,4]{1,2,0} parameter(0)
+  a = c128[2,6,4]{1,2,0} negate(x)
+  ROOT lu = (c128[2,6,4]{1,2,0}, s32[2,4], s32[2]) custom-call(a), custom_call_target="lapack_zgetrf_ffi", operand_layout_constraints={c128[2,6,4]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}
+})hlo"},
+        Case{"cusolver_getrf_c64_zero_column", "lu", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[5,5]{1,0} parameter(0)
+  i = s32[5,5] iota(), iota_dimension=1
+  zero = s32[] constant(0)
+  zeros = s32[5,5] broadcast(zero), dimensions={}
+  col0 = pred[5,5] compare(i, zeros), direction=EQ
+  z = c64[] constant((0, 0))
+  zs = c64[5,5] broadcast(z), dimensions={}
+  a = c64[5,5]{1,0} select(col0, zs, x)
+  ROOT lu = (c64[5,5]{1,0}, s32[5], s32[]) custom-call(a), custom_call_target="cusolver_getrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})hlo"},
+        Case{"lapack_zgeqrf_zungqr_tall", "qr-q", R"hlo(
+HloModule m
+ENTRY e {
+  x = c128[9,5]{0,1} parameter(0)
+  f = (c128[9,5]{0,1}, c128[5]{0}) custom-call(x), custom_call_target="lapack_zgeqrf_ffi", operand_layout_constraints={c128[9,5]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={}
+  a = c128[9,5]{0,1} get-tuple-element(f), index=0
+  tau = c128[5]{0} get-tuple-element(f), index=1
+  q = c128[9,5]{0,1} custom-call(a, tau), custom_call_target="lapack_zungqr_ffi", operand_layout_constraints={c128[9,5]{0,1}, c128[5]{0}}, output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={}
+  ROOT t = (c128[9,5]{0,1}, c128[9,5]{0,1}, c128[5]{0}) tuple(q, a, tau)
+})hlo"},
+        Case{"cusolver_geqrf_orgqr_c64_wide_batched_zero_column", "qr-q", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[2,3,5]{2,1,0} parameter(0)
+  i = s32[2,3,5] iota(), iota_dimension=2
+  one = s32[] constant(1)
+  ones = s32[2,3,5] broadcast(one), dimensions={}
+  col1 = pred[2,3,5] compare(i, ones), direction=EQ
+  z = c64[] constant((0, 0))
+  zs = c64[2,3,5] broadcast(z), dimensions={}
+  a = c64[2,3,5]{2,1,0} select(col1, zs, x)
+  f = (c64[2,3,5]{2,1,0}, c64[2,3]{1,0}) custom-call(a), custom_call_target="cusolver_geqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+  r = c64[2,3,5]{2,1,0} get-tuple-element(f), index=0
+  tau = c64[2,3]{1,0} get-tuple-element(f), index=1
+  s = c64[2,3,3]{2,1,0} slice(r), slice={[0:2], [0:3], [0:3]}
+  q = c64[2,3,3]{2,1,0} custom-call(s, tau), custom_call_target="cusolver_orgqr_ffi", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+  ROOT t = (c64[2,3,3]{2,1,0}, c64[2,3,5]{2,1,0}, c64[2,3]{1,0}) tuple(q, r, tau)
+})hlo"},
         // jnp.linalg.eigh: LAPACK's and cuSOLVER's syevd, as JAX lowers them
         // (the input symmetrized first, column-major, in place); a batch read
         // from its upper triangle only; a matrix with a zero block (a repeated

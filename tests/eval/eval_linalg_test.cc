@@ -168,6 +168,43 @@ ENTRY e {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << i;
 }
 
+// Complex QR as LAPACK's cgeqr2 / cung2r: [[3+4i]] has no rows below, but
+// clarfg still reflects to make the diagonal real: beta = -sign(3)·|3+4i| =
+// -5, tau = ((-5 - 3)/-5, -4/-5) = (1.6, 0.8); Q = 1 - tau = -0.6 - 0.8i, and
+// Q·R = (-0.6 - 0.8i)·(-5) = 3 + 4i. And a real alpha over a zero tail takes
+// no reflection (tau 0), as in the real case.
+TEST(EvalLinalgCalls, ComplexGeqrfMakesTheDiagonalReal) {
+  Literal f = MustRun(R"(HloModule t
+ENTRY e {
+  a = c128[1,1] parameter(0)
+  ROOT f = (c128[1,1], c128[1]) custom-call(a), custom_call_target="lapack_zgeqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})", {[] {
+                        Literal a = Lit("c128[1,1]", {0});
+                        a.SetComplex(0, {3, 4});
+                        return a;
+                      }()});
+  ASSERT_TRUE(f.IsTuple());
+  EXPECT_EQ(f.tuple_elements()[0].GetComplex(0), std::complex<double>(-5, 0));
+  const std::complex<double> tau = f.tuple_elements()[1].GetComplex(0);
+  EXPECT_NEAR(tau.real(), 1.6, 1e-15);
+  EXPECT_NEAR(tau.imag(), 0.8, 1e-15);
+  Literal q = MustRun(R"(HloModule t
+ENTRY e {
+  a = c128[1,1] parameter(0)
+  tau = c128[1] parameter(1)
+  ROOT q = c128[1,1] custom-call(a, tau), custom_call_target="lapack_zungqr_ffi", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})", {f.tuple_elements()[0], f.tuple_elements()[1]});
+  EXPECT_NEAR(q.GetComplex(0).real(), -0.6, 1e-15);
+  EXPECT_NEAR(q.GetComplex(0).imag(), -0.8, 1e-15);
+  Literal real = MustRun(R"(HloModule t
+ENTRY e {
+  a = c64[2,1] parameter(0)
+  ROOT f = (c64[2,1], c64[1]) custom-call(a), custom_call_target="cusolver_geqrf_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+})", {Lit("c64[2,1]", {2, 0})});
+  EXPECT_EQ(real.tuple_elements()[1].GetComplex(0), std::complex<double>(0, 0));
+  EXPECT_EQ(real.tuple_elements()[0].GetComplex(0), std::complex<double>(2, 0));
+}
+
 // syevd (jnp.linalg.eigh) reads only the triangle it is told to:
 // [[2, 1, 0], [1, 2, 0], [0, 0, 5]] has eigenvalues 1, 3, 5 (ascending) with
 // eigenvectors (1, -1, 0)/√2, (1, 1, 0)/√2, (0, 0, 1) up to sign; the other
