@@ -987,6 +987,53 @@ bool Gen::Linalg(Body& b) {
     std::string ue = Use(b, eq), ud = Use(b, diag), um = Use(b, m);
     m = Emit(b, T::kF32, md, l, "select", "select(" + ue + ", " + ud + ", " + um + ")");
   }
+  if (rng_.Chance(15)) {
+    // Complex matrices (c64): m + i·q/4 for a fresh parameter q (still
+    // diagonally dominant when m is: |re| + |im| ≤ 1.25 off the diagonal);
+    // LU (cgetrf, cuSOLVER's getrf) or Householder QR (cgeqrf, then now and
+    // then ungqr's Q); the factor's real and imaginary parts as f32 values.
+    const int q = NewParam(b, T::kF32, md, l);
+    const std::string quarter = Const(b, T::kF32, "0.25");
+    const int qb = Emit(b, T::kF32, md, l, "broadcast", "broadcast(" + quarter + "), dimensions={}");
+    std::string uq = Use(b, q), uqb = Use(b, qb);
+    const int im = Emit(b, T::kF32, md, l, "multiply", "multiply(" + uq + ", " + uqb + ")");
+    const std::string fshape = b.vals[static_cast<size_t>(m)].Shape();
+    const std::string cshape = "c64" + fshape.substr(3);
+    const std::string cx = Name("cx");
+    std::string um = Use(b, m), uim = Use(b, im);
+    b.lines.push_back("  " + cx + " = " + cshape + " complex(" + um + ", " + uim + ")");
+    const bool cusolver = rng_.Chance(30);
+    const bool lu = rng_.Chance(50);
+    const std::string name = Name(lu ? "cgetrf" : "cgeqrf");
+    Dims vd = batch;
+    vd.push_back(n);
+    if (lu) {
+      b.lines.push_back("  " + name + " = (" + cshape + ", " + ShapeStr(T::kS32, vd, DefaultLayout(vd.size())) + ", " +
+                        ShapeStr(T::kS32, batch, DefaultLayout(batch.size())) + ") custom-call(" + cx +
+                        "), custom_call_target=\"" + (cusolver ? "cusolver_getrf_ffi" : "lapack_cgetrf_ffi") +
+                        "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+    } else {
+      const std::string tau_shape = "c64" + ShapeStr(T::kF32, vd, DefaultLayout(vd.size())).substr(3);
+      b.lines.push_back("  " + name + " = (" + cshape + ", " + tau_shape + ") custom-call(" + cx +
+                        "), custom_call_target=\"" + (cusolver ? "cusolver_geqrf_ffi" : "lapack_cgeqrf_ffi") +
+                        "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+    }
+    std::string r = Name("cfactor");
+    b.lines.push_back("  " + r + " = " + cshape + " get-tuple-element(" + name + "), index=0");
+    if (!lu && rng_.Chance(70)) {
+      const std::string tau = Name("ctau");
+      b.lines.push_back("  " + tau + " = c64" + ShapeStr(T::kF32, vd, DefaultLayout(vd.size())).substr(3) +
+                        " get-tuple-element(" + name + "), index=1");
+      const std::string qm = Name("cq");
+      b.lines.push_back("  " + qm + " = " + cshape + " custom-call(" + r + ", " + tau + "), custom_call_target=\"" +
+                        (cusolver ? "cusolver_orgqr_ffi" : "lapack_cungqr_ffi") +
+                        "\", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+      r = qm;
+    }
+    Emit(b, T::kF32, md, l, "real", "real(" + r + ")");
+    if (rng_.Chance(60)) Emit(b, T::kF32, md, l, "imag", "imag(" + r + ")");
+    return true;
+  }
   if (rng_.Chance(15)) {  // symmetric eigendecomposition (jnp.linalg.eigh: syevd), one triangle read
     const bool cusolver = rng_.Chance(30);
     const bool upper = rng_.Chance(40);
