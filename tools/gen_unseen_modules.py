@@ -342,6 +342,25 @@ def complex_qr():
 
 
 @program
+def complex_eigh():
+    # jnp.linalg.eigh of complex Hermitian matrices: LAPACK's cheevd on the
+    # CPU, cuSOLVER's syevd on complex types for GPUs. Eigenvectors are unique
+    # only up to a phase, so the outputs are phase-free: the eigenvalues, the
+    # reconstruction V·diag(w)·Vᴴ, |V| and eigvalsh of a batch.
+    def f(ar, ai, br, bi):
+        a = lax.complex(ar, ai)
+        h = (a + jnp.conj(a.T)) / 2
+        w, v = jnp.linalg.eigh(h)
+        recon = (v * w) @ jnp.conj(v.T)
+        b = lax.complex(br, bi)
+        hb = b + jnp.conj(jnp.swapaxes(b, -1, -2))
+        bw = jnp.linalg.eigvalsh(hb)
+        return w, recon.real, recon.imag, jnp.abs(v), bw
+
+    return f, (rn(80, (6, 6)), rn(81, (6, 6)), rn(82, (2, 4, 4)), rn(83, (2, 4, 4))), {}
+
+
+@program
 def eigh_pca():
     # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
     # covariance matrix and eigvalsh of a batch. Every output is independent

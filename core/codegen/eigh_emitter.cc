@@ -17,6 +17,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include "core/codegen/complex_math_ir.h"
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
@@ -27,6 +28,179 @@
 namespace hloscope::codegen {
 
 using llvm::Value;
+
+namespace {
+
+// heevd: the complex Hermitian case (custom_calls.h), one thread per matrix,
+// in the interpreter's order (EvalHeevd): the shift, the sweeps that turn
+// column j by the phase of γ = g_iᴴ·g_j before the real rotation, the
+// lengths, the sort.
+Status EmitHeevd(llvm::IRBuilderBase& b, ElementalEmitter& ee, const Instruction* eig, const LinalgCall& call, int out,
+                 PrimitiveType t, PrimitiveType wt, const Shape& in, int64_t n, int64_t batches,
+                 PrimitiveType info_type) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i1 = b.getInt1Ty();
+  auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
+  auto abs2 = [&](ComplexParts x) { return b.CreateFAdd(b.CreateFMul(x.re, x.re), b.CreateFMul(x.im, x.im)); };
+  Value* norm = EntryAlloca(b, f64, "norm");
+  Value* row_sum = EntryAlloca(b, f64, "row");
+  Value* alpha = EntryAlloca(b, f64, "alpha");
+  Value* beta = EntryAlloca(b, f64, "beta");
+  Value* gre = EntryAlloca(b, f64, "gamma_re");
+  Value* gim = EntryAlloca(b, f64, "gamma_im");
+  Value* done = EntryAlloca(b, i1, "done");
+  Value* rotated = EntryAlloca(b, i1, "rotated");
+  const double tol = EighTolerance(t, n);
+  auto add_to = [&](Value* slot, Value* v) { b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, slot), v), slot); };
+  return GridStrideLoop(b, batches, [&](Value* batch) -> Status {
+    OutputMatrix g(b, ee, out, t, in, batch);
+    auto load = [&](Value* i, Value* j) { return g.LoadParts(i, j); };
+    auto store = [&](Value* i, Value* j, ComplexParts v) { return g.StoreParts(i, j, v); };
+    auto load_w = [&](Value* i) { return EmitConvert(b, ee.Load(out + 1, g.VectorAt(i)), wt, PrimitiveType::kF64); };
+    auto store_w = [&](Value* i, Value* v) -> Status {
+      ASSIGN_OR_RETURN(Value * x, EmitConvert(b, v, PrimitiveType::kF64, wt));
+      ee.Store(out + 1, g.VectorAt(i), x);
+      return Status::Ok();
+    };
+    // A(i, j) from the named triangle, conj(A(j, i)) from the other; the
+    // diagonal's real part.
+    auto herm = [&](Value* i, Value* j) -> StatusOr<ComplexParts> {
+      Value* stored = call.lower ? b.CreateICmpSGE(i, j) : b.CreateICmpSLE(i, j);
+      Value* row = b.CreateSelect(stored, i, j);
+      Value* col = b.CreateSelect(stored, j, i);
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, eig, 0, g.At(row, col)));
+      ee.ClearCache();
+      ASSIGN_OR_RETURN(ComplexParts x, ElementToParts(b, t, v));
+      Value* im = b.CreateSelect(stored, x.im, b.CreateFNeg(x.im));
+      return ComplexParts{x.re, b.CreateSelect(b.CreateICmpEQ(i, j), c64(0), im)};
+    };
+    b.CreateStore(c64(0), norm);
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      b.CreateStore(c64(0), row_sum);
+      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(ComplexParts x, herm(i, j));
+        add_to(row_sum, sqrt(abs2(x)));
+        return Status::Ok();
+      }));
+      Value* row = b.CreateLoad(f64, row_sum);
+      Value* old = b.CreateLoad(f64, norm);
+      b.CreateStore(b.CreateSelect(b.CreateFCmpOGT(row, old), row, old), norm);
+      return Status::Ok();
+    }));
+    Value* nv = b.CreateLoad(f64, norm);
+    Value* shift = b.CreateSelect(b.CreateFCmpOGT(nv, c64(0)), b.CreateFMul(c64(2), nv), c64(1));
+    // B = A + s·I in two passes, so that an operand shared with the result
+    // (in place) is read before it is written: the named triangle (each
+    // element read, then written, the diagonal's imaginary part dropped),
+    // then the other one as the conjugates of what the first pass wrote.
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+        Value* named = call.lower ? b.CreateICmpSGE(i, j) : b.CreateICmpSLE(i, j);
+        return IfThen(b, named, [&]() -> Status {
+          ASSIGN_OR_RETURN(ComplexParts x, herm(i, j));
+          return store(i, j, {b.CreateFAdd(x.re, b.CreateSelect(b.CreateICmpEQ(i, j), shift, c64(0))), x.im});
+        });
+      });
+    }));
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+        Value* other = call.lower ? b.CreateICmpSLT(i, j) : b.CreateICmpSGT(i, j);
+        return IfThen(b, other, [&]() -> Status {
+          ASSIGN_OR_RETURN(ComplexParts x, load(j, i));  // the named triangle, already written (shift only on the diagonal)
+          return store(i, j, {x.re, b.CreateFNeg(x.im)});
+        });
+      });
+    }));
+    // The sweeps.
+    b.CreateStore(b.getFalse(), done);
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, kEighSweeps), I64(b, 1), [&](Value*) -> Status {
+      return IfThen(b, b.CreateNot(b.CreateLoad(i1, done)), [&]() -> Status {
+        b.CreateStore(b.getFalse(), rotated);
+        RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n - 1), I64(b, 1), [&](Value* i) -> Status {
+          return ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
+            for (Value* slot : {alpha, beta, gre, gim}) b.CreateStore(c64(0), slot);
+            RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* row) -> Status {
+              ASSIGN_OR_RETURN(ComplexParts x, load(row, i));
+              ASSIGN_OR_RETURN(ComplexParts y, load(row, j));
+              add_to(alpha, abs2(x));
+              add_to(beta, abs2(y));
+              add_to(gre, b.CreateFAdd(b.CreateFMul(x.re, y.re), b.CreateFMul(x.im, y.im)));
+              add_to(gim, b.CreateFSub(b.CreateFMul(x.re, y.im), b.CreateFMul(x.im, y.re)));
+              return Status::Ok();
+            }));
+            Value* av = b.CreateLoad(f64, alpha);
+            Value* bv = b.CreateLoad(f64, beta);
+            Value* gr = b.CreateLoad(f64, gre);
+            Value* gi = b.CreateLoad(f64, gim);
+            Value* gv = sqrt(b.CreateFAdd(b.CreateFMul(gr, gr), b.CreateFMul(gi, gi)));
+            Value* apart = b.CreateFCmpOGT(gv, b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
+            return IfThen(b, apart, [&]() -> Status {
+              b.CreateStore(b.getTrue(), rotated);
+              Value* er = b.CreateFDiv(gr, gv);
+              Value* ei = b.CreateFDiv(gi, gv);
+              Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
+              Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
+              Value* tan = b.CreateFDiv(sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
+              Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
+              Value* sin = b.CreateFMul(cos, tan);
+              return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* row) -> Status {
+                ASSIGN_OR_RETURN(ComplexParts x, load(row, i));
+                ASSIGN_OR_RETURN(ComplexParts y, load(row, j));
+                Value* hr = b.CreateFAdd(b.CreateFMul(er, y.re), b.CreateFMul(ei, y.im));
+                Value* hi = b.CreateFSub(b.CreateFMul(er, y.im), b.CreateFMul(ei, y.re));
+                RETURN_IF_ERROR(store(row, i, {b.CreateFSub(b.CreateFMul(cos, x.re), b.CreateFMul(sin, hr)),
+                                               b.CreateFSub(b.CreateFMul(cos, x.im), b.CreateFMul(sin, hi))}));
+                return store(row, j, {b.CreateFAdd(b.CreateFMul(sin, x.re), b.CreateFMul(cos, hr)),
+                                      b.CreateFAdd(b.CreateFMul(sin, x.im), b.CreateFMul(cos, hi))});
+              });
+            });
+          });
+        }));
+        b.CreateStore(b.CreateNot(b.CreateLoad(i1, rotated)), done);
+        return Status::Ok();
+      });
+    }));
+    // Lengths less the shift are the eigenvalues; the columns divided by them.
+    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
+      b.CreateStore(c64(0), alpha);
+      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* row) -> Status {
+        ASSIGN_OR_RETURN(ComplexParts x, load(row, i));
+        add_to(alpha, abs2(x));
+        return Status::Ok();
+      }));
+      Value* len = sqrt(b.CreateLoad(f64, alpha));
+      RETURN_IF_ERROR(store_w(i, b.CreateFSub(len, shift)));
+      return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
+        ASSIGN_OR_RETURN(ComplexParts x, load(k, i));
+        return store(k, i, {b.CreateFDiv(x.re, len), b.CreateFDiv(x.im, len)});
+      });
+    }));
+    // Ascending, the columns (both parts) with their values.
+    const KernelColumns eigenvalues{n, [&](Value* i, Value*) { return load_w(i); },
+                                    [&](Value* i, Value*, Value* v) { return store_w(i, v); }};
+    auto part = [&](bool imag) {
+      return KernelColumns{n,
+                           [&, imag](Value* row, Value* col) -> StatusOr<Value*> {
+                             ASSIGN_OR_RETURN(ComplexParts x, load(row, col));
+                             return imag ? x.im : x.re;
+                           },
+                           [&, imag](Value* row, Value* col, Value* v) -> Status {
+                             ASSIGN_OR_RETURN(ComplexParts x, load(row, col));
+                             return store(row, col, imag ? ComplexParts{x.re, v} : ComplexParts{v, x.im});
+                           }};
+    };
+    const KernelColumns re = part(false), im = part(true);
+    RETURN_IF_ERROR(EmitSortColumnsByValue(b, eigenvalues, /*descending=*/false, {&re, &im}));
+    ASSIGN_OR_RETURN(Value * zero, EmitConvert(b, I64(b, 0), PrimitiveType::kS64, info_type));
+    ee.Store(out + 2, g.BatchIndex(), zero);
+    return Status::Ok();
+  });
+}
+
+}  // namespace
 
 StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) {
   std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
@@ -42,16 +216,18 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
   const Shape& ts = eig->shape();
   if (r < 2 || in.dim(r - 1) != in.dim(r - 2) || ts.tuple_shapes()[0].dims() != in.dims())
     return fail("needs square matrices and eigenvectors shaped as them");
-  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64)
+  const bool complex = t == PrimitiveType::kC64 || t == PrimitiveType::kC128;
+  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64 && !complex)
     return fail("is not implemented for " + std::string(PrimitiveTypeName(t)) + " by the kernel emitters");
+  const PrimitiveType wt = !complex ? t : t == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
   const int64_t n = in.dim(r - 1);
   const std::vector<int64_t> batch_shape(in.dims().begin(), in.dims().end() - 2);
   std::vector<int64_t> w_dims = batch_shape;
   w_dims.push_back(n);
   const Shape& ws = ts.tuple_shapes()[1];
   const Shape& info = ts.tuple_shapes()[2];
-  if (ws.element_type() != t || ws.dims() != w_dims || !IsInteger(info.element_type()) || info.dims() != batch_shape)
-    return fail("needs results (eigenvectors, n eigenvalues of the matrix type per matrix, an integer info per matrix)");
+  if (ws.element_type() != wt || ws.dims() != w_dims || !IsInteger(info.element_type()) || info.dims() != batch_shape)
+    return fail("needs results (eigenvectors, n real eigenvalues per matrix, an integer info per matrix)");
   std::vector<int64_t> batch_dims;
   for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
   const int64_t batches = Product(in, batch_dims);
@@ -66,6 +242,11 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
   kernel.kind = "eigh";
   kernel.dims = LoopLaunchDims(batches, spec.device);
   MarkKernel(f, kernel.dims.block[0]);
+  if (complex) {
+    RETURN_IF_ERROR(EmitHeevd(b, ee, eig, *call, out, t, wt, in, n, batches, info.element_type()));
+    b.CreateRetVoid();
+    return kernel;
+  }
   llvm::Type* f64 = b.getDoubleTy();
   auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
   auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };

@@ -486,9 +486,122 @@ void SortColumnsByValue(const LiteralColumns& values, bool descending, std::init
   }
 }
 
+// heevd (jnp.linalg.eigh of complex Hermitian matrices) as custom_calls.h
+// defines it: syevd's steps on complex columns, each rotation turning
+// column j by the phase of γ = g_iᴴ·g_j first. Written out in real
+// arithmetic, in the order the kernel (eigh_emitter.cc) computes it.
+StatusOr<Literal> EvalHeevd(const Instruction& instr, const LinalgCall& call, Operands ops) {
+  const Literal& a = *ops[0];
+  const int r = a.shape().rank();
+  const Shape& ts = instr.shape();
+  const PrimitiveType t = a.shape().element_type();
+  const PrimitiveType real = t == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  if (r < 2 || a.shape().dim(r - 1) != a.shape().dim(r - 2) || ts.tuple_shapes()[0].dims() != a.shape().dims())
+    return InstrError(instr, "needs square matrices in the last two dimensions and eigenvectors shaped as them");
+  const int64_t n = a.shape().dim(r - 1);
+  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
+  const Shape& ws = ts.tuple_shapes()[1];
+  const Shape& is = ts.tuple_shapes()[2];
+  std::vector<int64_t> batch_dims(a.shape().dims().begin(), a.shape().dims().end() - 2);
+  std::vector<int64_t> w_dims = batch_dims;
+  w_dims.push_back(n);
+  if (ws.element_type() != real || ws.dims() != w_dims || !IsInteger(is.element_type()) || is.dims() != batch_dims)
+    return InstrError(instr, "needs results (eigenvectors, n real eigenvalues per matrix, an integer info per matrix)");
+  Literal v(NoLayout(ts.tuple_shapes()[0])), w(NoLayout(ws)), info(NoLayout(is));
+  const double tol = EighTolerance(t, n);
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    const int64_t base = bt * n * n;
+    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
+    // A(i, j) from the triangle the call names; a real diagonal.
+    auto herm = [&](int64_t i, int64_t j) {
+      if (i == j) return C(a.GetComplex(at(i, i)).real(), 0.0);
+      const bool stored = call.lower ? i > j : i < j;
+      return stored ? a.GetComplex(at(i, j)) : std::conj(a.GetComplex(at(j, i)));
+    };
+    double norm = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double row = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const C x = herm(i, j);
+        row += std::sqrt(x.real() * x.real() + x.imag() * x.imag());
+      }
+      if (row > norm) norm = row;
+    }
+    const double shift = norm > 0 ? 2 * norm : 1.0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const C x = herm(i, j);
+        v.SetComplex(at(i, j), C(x.real() + (i == j ? shift : 0.0), x.imag()));
+      }
+    auto get = [&](int64_t row, int64_t col) { return v.GetComplex(at(row, col)); };
+    bool done = false;
+    for (int sweep = 0; sweep < kEighSweeps && !done; ++sweep) {
+      bool rotated = false;
+      for (int64_t i = 0; i + 1 < n; ++i)
+        for (int64_t j = i + 1; j < n; ++j) {
+          double alpha = 0, beta = 0, gr = 0, gi = 0;
+          for (int64_t row = 0; row < n; ++row) {
+            const C x = get(row, i), y = get(row, j);
+            alpha += x.real() * x.real() + x.imag() * x.imag();
+            beta += y.real() * y.real() + y.imag() * y.imag();
+            gr += x.real() * y.real() + x.imag() * y.imag();
+            gi += x.real() * y.imag() - x.imag() * y.real();
+          }
+          const double g = std::sqrt(gr * gr + gi * gi);
+          if (!(g > tol * std::sqrt(alpha * beta))) continue;
+          rotated = true;
+          const double er = gr / g, ei = gi / g;
+          const double zeta = (beta - alpha) / (2 * g);
+          const double tn = std::copysign(1.0, zeta) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
+          const double c = 1 / std::sqrt(1 + tn * tn);
+          const double sn = c * tn;
+          for (int64_t row = 0; row < n; ++row) {
+            const C x = get(row, i), y = get(row, j);
+            const double hr = er * y.real() + ei * y.imag(), hi = er * y.imag() - ei * y.real();
+            v.SetComplex(at(row, i), C(c * x.real() - sn * hr, c * x.imag() - sn * hi));
+            v.SetComplex(at(row, j), C(sn * x.real() + c * hr, sn * x.imag() + c * hi));
+          }
+        }
+      done = !rotated;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      double s2 = 0;
+      for (int64_t row = 0; row < n; ++row) {
+        const C x = get(row, i);
+        s2 += x.real() * x.real() + x.imag() * x.imag();
+      }
+      const double len = std::sqrt(s2);
+      w.SetDouble(bt * n + i, len - shift);
+      for (int64_t k = 0; k < n; ++k) {
+        const C x = get(k, i);
+        v.SetComplex(at(k, i), C(x.real() / len, x.imag() / len));
+      }
+    }
+    // Ascending (the first smallest of those left), the columns with them.
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t m = i;
+      double best = w.GetDouble(bt * n + i);
+      for (int64_t j = i + 1; j < n; ++j)
+        if (w.GetDouble(bt * n + j) < best) best = w.GetDouble(bt * n + j), m = j;
+      if (m == i) continue;
+      for (int64_t row = 0; row < n; ++row) {
+        const C x = get(row, i);
+        v.SetComplex(at(row, i), get(row, m));
+        v.SetComplex(at(row, m), x);
+      }
+      const double x = w.GetDouble(bt * n + i);
+      w.SetDouble(bt * n + i, w.GetDouble(bt * n + m));
+      w.SetDouble(bt * n + m, x);
+    }
+    info.SetInt(bt, 0);
+  }
+  return MakeTuple({std::move(v), std::move(w), std::move(info)});
+}
+
 // syevd (jnp.linalg.eigh) as custom_calls.h defines it (EighTolerance):
 // shifted one-sided Jacobi, then the eigenvalues sorted ascending.
 StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Operands ops) {
+  if (IsComplex(ops[0]->shape().element_type())) return EvalHeevd(instr, call, ops);
   const Literal& a = *ops[0];
   const int r = a.shape().rank();
   const Shape& ts = instr.shape();

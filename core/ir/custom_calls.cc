@@ -170,7 +170,7 @@ bool TypedLapack(std::string_view t, std::string_view routine) {  // lapack_{s,d
 double EighTolerance(PrimitiveType t, int64_t n) {
   // n ulps of the element type: the rounding a stored rotation leaves in a
   // column's products stays under it, so the sweeps end.
-  const double eps = t == PrimitiveType::kF64 ? 0x1p-52 : 0x1p-23;
+  const double eps = t == PrimitiveType::kF64 || t == PrimitiveType::kC128 ? 0x1p-52 : 0x1p-23;
   return static_cast<double>(std::max<int64_t>(n, 1)) * eps;
 }
 
@@ -255,12 +255,16 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     return c;
   }
   // The symmetric eigendecomposition (jnp.linalg.eigh): a → (v, w, info).
-  // Real types (the complex heevd stays a library call).
-  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "syevd")) || t == "cusolver_syevd_ffi" ||
+  // Real types, and complex Hermitian ones (LAPACK's {c,z}heevd; cuSOLVER's
+  // syevd takes both): the eigenvalues in the real component type.
+  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "syevd")) ||
+       (t.size() > 8 && (t[7] == 'c' || t[7] == 'z') && TypedLapack(t, "heevd")) || t == "cusolver_syevd_ffi" ||
        t == "hipsolver_syevd_ffi")) {
     if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 3) return std::nullopt;
     const PrimitiveType et = i.operand(0)->shape().element_type();
-    if (et != PrimitiveType::kF32 && et != PrimitiveType::kF64) return std::nullopt;
+    if (et != PrimitiveType::kF32 && et != PrimitiveType::kF64 && et != PrimitiveType::kC64 &&
+        et != PrimitiveType::kC128)
+      return std::nullopt;
     c.kind = LinalgCall::Kind::kSyevd;
     const std::string lower = DictValue(dict, "lower");
     const char uplo = Code(DictValue(dict, "uplo"));

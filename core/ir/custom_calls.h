@@ -78,7 +78,8 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // `lapack_{s,d}syevd_ffi`, `cusolver_syevd_ffi`, `hipsolver_syevd_ffi`
 // (jnp.linalg.eigh: a → (eigenvectors as columns, eigenvalues ascending,
 // info 0), read from the `lower` (uplo 'L', the default) or upper triangle),
-// real types; and the singular value decomposition `lapack_{s,d}gesdd_ffi`,
+// and `lapack_{c,z}heevd_ffi` (complex Hermitian; cuSOLVER's syevd on complex
+// types), real eigenvalues; and the singular value decomposition `lapack_{s,d}gesdd_ffi`,
 // `cusolver_gesvdj_ffi`, `hipsolver_gesvdj_ffi` (jnp.linalg.svd: a → (a's
 // copy, singular values descending, U, Vᵀ (gesvdj: V), info 0); U and V are
 // full or reduced as their shapes say, whatever the mode asks).
@@ -107,6 +108,13 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 // in f64 from the stored ones and stored in the element type. Eigenvectors
 // are unique up to sign (and to a basis of each repeated eigenvalue's
 // space): LAPACK's signs may differ.
+// Complex Hermitian matrices (heevd) the same way, A(i, j) of the triangle
+// not read being conj(A(j, i)) and the diagonal's imaginary part ignored, as
+// LAPACK does; a pair's rotation first turns column q by the phase of
+// γ = g_pᴴ·g_q (e = γ/|γ|, h = conj(e)·g_q), then rotates (g_p, h) as the
+// real case with |γ|: g_p ← c·g_p − s·h, g_q ← s·g_p + c·h. The eigenvalues
+// are real (the component type); the eigenvectors are unique up to a phase,
+// and LAPACK's phases are not ours.
 inline constexpr int kEighSweeps = 30;
 double EighTolerance(PrimitiveType t, int64_t n);
 

@@ -448,6 +448,28 @@ ENTRY e {
   q = c64[2,3,3]{2,1,0} custom-call(s, tau), custom_call_target="cusolver_orgqr_ffi", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI
   ROOT t = (c64[2,3,3]{2,1,0}, c64[2,3,5]{2,1,0}, c64[2,3]{1,0}) tuple(q, r, tau)
 })hlo"},
+        // Complex Hermitian eigh (heevd): the eigenvectors themselves against
+        // the interpreter (JAX's have other phases); in place, column-major,
+        // from the lower triangle with garbage above; a c128 batch from the upper.
+        Case{"lapack_cheevd_lower_column_major_in_place", "eigh", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[5,5]{0,1} parameter(0)
+  a = c64[5,5]{0,1} negate(x)
+  e = (c64[5,5]{0,1}, f32[5]{0}, s32[]) custom-call(a), custom_call_target="lapack_cheevd_ffi", operand_layout_constraints={c64[5,5]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  v = c64[5,5]{0,1} get-tuple-element(e), index=0
+  w = f32[5]{0} get-tuple-element(e), index=1
+  ROOT t = (c64[5,5]{0,1}, f32[5]{0}) tuple(v, w)
+})hlo"},
+        Case{"cusolver_syevd_c128_batched_upper", "eigh", R"hlo(
+HloModule m
+ENTRY e {
+  x = c128[2,4,4]{2,1,0} parameter(0)
+  e = (c128[2,4,4]{2,1,0}, f64[2,4]{1,0}, s32[2]{0}) custom-call(x), custom_call_target="cusolver_syevd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={algorithm = 0 : ui8, lower = false}
+  v = c128[2,4,4]{2,1,0} get-tuple-element(e), index=0
+  w = f64[2,4]{1,0} get-tuple-element(e), index=1
+  ROOT t = (c128[2,4,4]{2,1,0}, f64[2,4]{1,0}) tuple(v, w)
+})hlo"},
         // jnp.linalg.eigh: LAPACK's and cuSOLVER's syevd, as JAX lowers them
         // (the input symmetrized first, column-major, in place); a batch read
         // from its upper triangle only; a matrix with a zero block (a repeated

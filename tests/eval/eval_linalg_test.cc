@@ -205,6 +205,34 @@ ENTRY e {
   EXPECT_EQ(real.tuple_elements()[0].GetComplex(0), std::complex<double>(2, 0));
 }
 
+// heevd (complex Hermitian eigh): [[2, -i], [i, 2]] has eigenvalues 1 and 3
+// (ascending, real) whatever is stored above the diagonal (only the lower
+// triangle is read, its conjugate stands for the other one), and
+// V·diag(w)·Vᴴ gives the matrix back, whatever the eigenvectors' phases.
+TEST(EvalLinalgCalls, HeevdGivesRealEigenvaluesOfTheHermitianTriangle) {
+  Literal a = Lit("c128[2,2]", {2, 99, 0, 2});
+  a.SetComplex(2, {0, 1});  // A(1, 0) = i; A(0, 1) = 99 is not read
+  a.SetComplex(0, {2, 5});  // the diagonal's imaginary part is ignored
+  Literal e = MustRun(R"(HloModule t
+ENTRY e {
+  a = c128[2,2] parameter(0)
+  ROOT e = (c128[2,2], f64[2], s32[]) custom-call(a), custom_call_target="lapack_zheevd_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+})", {a});
+  ASSERT_TRUE(e.IsTuple());
+  const Literal& v = e.tuple_elements()[0];
+  const std::vector<double> w = Vals(e.tuple_elements()[1]);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_NEAR(w[0], 1, 1e-12);
+  EXPECT_NEAR(w[1], 3, 1e-12);
+  const std::complex<double> want[2][2] = {{{2, 0}, {0, -1}}, {{0, 1}, {2, 0}}};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      std::complex<double> x = 0;
+      for (int k = 0; k < 2; ++k) x += v.GetComplex(i * 2 + k) * w[static_cast<size_t>(k)] * std::conj(v.GetComplex(j * 2 + k));
+      EXPECT_NEAR(std::abs(x - want[i][j]), 0, 1e-12) << i << "," << j;
+    }
+}
+
 // syevd (jnp.linalg.eigh) reads only the triangle it is told to:
 // [[2, 1, 0], [1, 2, 0], [0, 0, 5]] has eigenvalues 1, 3, 5 (ascending) with
 // eigenvectors (1, -1, 0)/√2, (1, 1, 0)/√2, (0, 0, 1) up to sign; the other
