@@ -361,6 +361,28 @@ def complex_eigh():
 
 
 @program
+def complex_svd():
+    # jnp.linalg.svd of complex matrices: LAPACK's cgesdd on the CPU (Vᴴ),
+    # cuSOLVER's gesvdj on complex types for GPUs (V). Singular vectors are
+    # unique only up to a phase, so the outputs are phase-free: the singular
+    # values, a rank-2 approximation, the projector onto U's completed
+    # columns, the singular values of a wide batch and pinv.
+    def f(ar, ai, br, bi, cr, ci):
+        a = lax.complex(ar, ai)
+        u, s, vh = jnp.linalg.svd(a)
+        approx = (u[:, :2] * s[:2]) @ vh[:2]
+        proj = u[:, 4:] @ jnp.conj(u[:, 4:].T)
+        b = lax.complex(br, bi)
+        sb = jnp.linalg.svd(b, compute_uv=False)
+        c = lax.complex(cr, ci)
+        p = jnp.linalg.pinv(c)
+        return s, approx.real, approx.imag, proj.real, proj.imag, sb, p.real, p.imag
+
+    return f, (rn(84, (7, 4)), rn(85, (7, 4)), rn(86, (2, 3, 5)), rn(87, (2, 3, 5)), rn(88, (3, 5)),
+               rn(89, (3, 5))), {}
+
+
+@program
 def eigh_pca():
     # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
     # covariance matrix and eigvalsh of a batch. Every output is independent

@@ -39,19 +39,11 @@ Status EmitHeevd(llvm::IRBuilderBase& b, ElementalEmitter& ee, const Instruction
                  PrimitiveType t, PrimitiveType wt, const Shape& in, int64_t n, int64_t batches,
                  PrimitiveType info_type) {
   llvm::Type* f64 = b.getDoubleTy();
-  llvm::Type* i1 = b.getInt1Ty();
   auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
-  auto fabs = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
   auto sqrt = [&](Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
   auto abs2 = [&](ComplexParts x) { return b.CreateFAdd(b.CreateFMul(x.re, x.re), b.CreateFMul(x.im, x.im)); };
   Value* norm = EntryAlloca(b, f64, "norm");
   Value* row_sum = EntryAlloca(b, f64, "row");
-  Value* alpha = EntryAlloca(b, f64, "alpha");
-  Value* beta = EntryAlloca(b, f64, "beta");
-  Value* gre = EntryAlloca(b, f64, "gamma_re");
-  Value* gim = EntryAlloca(b, f64, "gamma_im");
-  Value* done = EntryAlloca(b, i1, "done");
-  Value* rotated = EntryAlloca(b, i1, "rotated");
   const double tol = EighTolerance(t, n);
   auto add_to = [&](Value* slot, Value* v) { b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, slot), v), slot); };
   return GridStrideLoop(b, batches, [&](Value* batch) -> Status {
@@ -115,63 +107,12 @@ Status EmitHeevd(llvm::IRBuilderBase& b, ElementalEmitter& ee, const Instruction
       });
     }));
     // The sweeps.
-    b.CreateStore(b.getFalse(), done);
-    RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, kEighSweeps), I64(b, 1), [&](Value*) -> Status {
-      return IfThen(b, b.CreateNot(b.CreateLoad(i1, done)), [&]() -> Status {
-        b.CreateStore(b.getFalse(), rotated);
-        RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n - 1), I64(b, 1), [&](Value* i) -> Status {
-          return ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, n), I64(b, 1), [&](Value* j) -> Status {
-            for (Value* slot : {alpha, beta, gre, gim}) b.CreateStore(c64(0), slot);
-            RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* row) -> Status {
-              ASSIGN_OR_RETURN(ComplexParts x, load(row, i));
-              ASSIGN_OR_RETURN(ComplexParts y, load(row, j));
-              add_to(alpha, abs2(x));
-              add_to(beta, abs2(y));
-              add_to(gre, b.CreateFAdd(b.CreateFMul(x.re, y.re), b.CreateFMul(x.im, y.im)));
-              add_to(gim, b.CreateFSub(b.CreateFMul(x.re, y.im), b.CreateFMul(x.im, y.re)));
-              return Status::Ok();
-            }));
-            Value* av = b.CreateLoad(f64, alpha);
-            Value* bv = b.CreateLoad(f64, beta);
-            Value* gr = b.CreateLoad(f64, gre);
-            Value* gi = b.CreateLoad(f64, gim);
-            Value* gv = sqrt(b.CreateFAdd(b.CreateFMul(gr, gr), b.CreateFMul(gi, gi)));
-            Value* apart = b.CreateFCmpOGT(gv, b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
-            return IfThen(b, apart, [&]() -> Status {
-              b.CreateStore(b.getTrue(), rotated);
-              Value* er = b.CreateFDiv(gr, gv);
-              Value* ei = b.CreateFDiv(gi, gv);
-              Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
-              Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
-              Value* tan = b.CreateFDiv(sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
-              Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
-              Value* sin = b.CreateFMul(cos, tan);
-              return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* row) -> Status {
-                ASSIGN_OR_RETURN(ComplexParts x, load(row, i));
-                ASSIGN_OR_RETURN(ComplexParts y, load(row, j));
-                Value* hr = b.CreateFAdd(b.CreateFMul(er, y.re), b.CreateFMul(ei, y.im));
-                Value* hi = b.CreateFSub(b.CreateFMul(er, y.im), b.CreateFMul(ei, y.re));
-                RETURN_IF_ERROR(store(row, i, {b.CreateFSub(b.CreateFMul(cos, x.re), b.CreateFMul(sin, hr)),
-                                               b.CreateFSub(b.CreateFMul(cos, x.im), b.CreateFMul(sin, hi))}));
-                return store(row, j, {b.CreateFAdd(b.CreateFMul(sin, x.re), b.CreateFMul(cos, hr)),
-                                      b.CreateFAdd(b.CreateFMul(sin, x.im), b.CreateFMul(cos, hi))});
-              });
-            });
-          });
-        }));
-        b.CreateStore(b.CreateNot(b.CreateLoad(i1, rotated)), done);
-        return Status::Ok();
-      });
-    }));
+    const ComplexKernelColumns columns{n, load, store};
+    RETURN_IF_ERROR(EmitComplexJacobiSweeps(b, columns, n, nullptr, tol));
     // Lengths less the shift are the eigenvalues; the columns divided by them.
     RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* i) -> Status {
-      b.CreateStore(c64(0), alpha);
-      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* row) -> Status {
-        ASSIGN_OR_RETURN(ComplexParts x, load(row, i));
-        add_to(alpha, abs2(x));
-        return Status::Ok();
-      }));
-      Value* len = sqrt(b.CreateLoad(f64, alpha));
+      ASSIGN_OR_RETURN(ComplexParts s2, EmitComplexColumnDot(b, columns, i, i));
+      Value* len = sqrt(s2.re);
       RETURN_IF_ERROR(store_w(i, b.CreateFSub(len, shift)));
       return ForLoop(b, I64(b, 0), I64(b, n), I64(b, 1), [&](Value* k) -> Status {
         ASSIGN_OR_RETURN(ComplexParts x, load(k, i));
@@ -181,18 +122,7 @@ Status EmitHeevd(llvm::IRBuilderBase& b, ElementalEmitter& ee, const Instruction
     // Ascending, the columns (both parts) with their values.
     const KernelColumns eigenvalues{n, [&](Value* i, Value*) { return load_w(i); },
                                     [&](Value* i, Value*, Value* v) { return store_w(i, v); }};
-    auto part = [&](bool imag) {
-      return KernelColumns{n,
-                           [&, imag](Value* row, Value* col) -> StatusOr<Value*> {
-                             ASSIGN_OR_RETURN(ComplexParts x, load(row, col));
-                             return imag ? x.im : x.re;
-                           },
-                           [&, imag](Value* row, Value* col, Value* v) -> Status {
-                             ASSIGN_OR_RETURN(ComplexParts x, load(row, col));
-                             return store(row, col, imag ? ComplexParts{x.re, v} : ComplexParts{v, x.im});
-                           }};
-    };
-    const KernelColumns re = part(false), im = part(true);
+    const KernelColumns re = columns.Part(false), im = columns.Part(true);
     RETURN_IF_ERROR(EmitSortColumnsByValue(b, eigenvalues, /*descending=*/false, {&re, &im}));
     ASSIGN_OR_RETURN(Value * zero, EmitConvert(b, I64(b, 0), PrimitiveType::kS64, info_type));
     ee.Store(out + 2, g.BatchIndex(), zero);

@@ -157,6 +157,107 @@ Status EmitJacobiSweeps(llvm::IRBuilderBase& b, const KernelColumns& l, int64_t 
   });
 }
 
+KernelColumns ComplexKernelColumns::Part(bool imag) const {
+  auto get_c = get;
+  auto set_c = set;
+  return KernelColumns{rows,
+                       [get_c, imag](llvm::Value* row, llvm::Value* col) -> StatusOr<llvm::Value*> {
+                         ASSIGN_OR_RETURN(ComplexParts x, get_c(row, col));
+                         return imag ? x.im : x.re;
+                       },
+                       [get_c, set_c, imag](llvm::Value* row, llvm::Value* col, llvm::Value* v) -> Status {
+                         ASSIGN_OR_RETURN(ComplexParts x, get_c(row, col));
+                         return set_c(row, col, imag ? ComplexParts{x.re, v} : ComplexParts{v, x.im});
+                       }};
+}
+
+StatusOr<ComplexParts> EmitComplexColumnDot(llvm::IRBuilderBase& b, const ComplexKernelColumns& c, llvm::Value* i,
+                                            llvm::Value* j) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Value* re = EntryAlloca(b, f64, "cdot_re");
+  llvm::Value* im = EntryAlloca(b, f64, "cdot_im");
+  b.CreateStore(llvm::ConstantFP::get(f64, 0.0), re);
+  b.CreateStore(llvm::ConstantFP::get(f64, 0.0), im);
+  RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, c.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+    ASSIGN_OR_RETURN(ComplexParts x, c.get(row, i));
+    ASSIGN_OR_RETURN(ComplexParts y, c.get(row, j));
+    b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, re), b.CreateFAdd(b.CreateFMul(x.re, y.re), b.CreateFMul(x.im, y.im))), re);
+    b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, im), b.CreateFSub(b.CreateFMul(x.re, y.im), b.CreateFMul(x.im, y.re))), im);
+    return Status::Ok();
+  }));
+  return ComplexParts{b.CreateLoad(f64, re), b.CreateLoad(f64, im)};
+}
+
+Status EmitComplexJacobiSweeps(llvm::IRBuilderBase& b, const ComplexKernelColumns& l, int64_t q,
+                               const ComplexKernelColumns* r, double tol) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i1 = b.getInt1Ty();
+  auto c64 = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  auto fabs = [&](llvm::Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto sqrt = [&](llvm::Value* v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); };
+  auto abs2 = [&](ComplexParts x) { return b.CreateFAdd(b.CreateFMul(x.re, x.re), b.CreateFMul(x.im, x.im)); };
+  llvm::Value* done = EntryAlloca(b, i1, "done");
+  llvm::Value* rotated = EntryAlloca(b, i1, "rotated");
+  llvm::Value* alpha = EntryAlloca(b, f64, "alpha");
+  llvm::Value* beta = EntryAlloca(b, f64, "beta");
+  llvm::Value* gre = EntryAlloca(b, f64, "gamma_re");
+  llvm::Value* gim = EntryAlloca(b, f64, "gamma_im");
+  auto add_to = [&](llvm::Value* slot, llvm::Value* v) { b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, slot), v), slot); };
+  b.CreateStore(b.getFalse(), done);
+  return ForLoop(b, I64(b, 0), I64(b, kEighSweeps), I64(b, 1), [&](llvm::Value*) -> Status {
+    return IfThen(b, b.CreateNot(b.CreateLoad(i1, done)), [&]() -> Status {
+      b.CreateStore(b.getFalse(), rotated);
+      RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, q - 1), I64(b, 1), [&](llvm::Value* i) -> Status {
+        return ForLoop(b, b.CreateAdd(i, I64(b, 1)), I64(b, q), I64(b, 1), [&](llvm::Value* j) -> Status {
+          for (llvm::Value* slot : {alpha, beta, gre, gim}) b.CreateStore(c64(0), slot);
+          RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, l.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+            ASSIGN_OR_RETURN(ComplexParts x, l.get(row, i));
+            ASSIGN_OR_RETURN(ComplexParts y, l.get(row, j));
+            add_to(alpha, abs2(x));
+            add_to(beta, abs2(y));
+            add_to(gre, b.CreateFAdd(b.CreateFMul(x.re, y.re), b.CreateFMul(x.im, y.im)));
+            add_to(gim, b.CreateFSub(b.CreateFMul(x.re, y.im), b.CreateFMul(x.im, y.re)));
+            return Status::Ok();
+          }));
+          llvm::Value* av = b.CreateLoad(f64, alpha);
+          llvm::Value* bv = b.CreateLoad(f64, beta);
+          llvm::Value* gr = b.CreateLoad(f64, gre);
+          llvm::Value* gi = b.CreateLoad(f64, gim);
+          llvm::Value* gv = sqrt(b.CreateFAdd(b.CreateFMul(gr, gr), b.CreateFMul(gi, gi)));
+          llvm::Value* apart = b.CreateFCmpOGT(gv, b.CreateFMul(c64(tol), sqrt(b.CreateFMul(av, bv))));
+          return IfThen(b, apart, [&]() -> Status {
+            b.CreateStore(b.getTrue(), rotated);
+            llvm::Value* er = b.CreateFDiv(gr, gv);
+            llvm::Value* ei = b.CreateFDiv(gi, gv);
+            llvm::Value* zeta = b.CreateFDiv(b.CreateFSub(bv, av), b.CreateFMul(c64(2), gv));
+            llvm::Value* sign = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, c64(1), zeta);
+            llvm::Value* tan =
+                b.CreateFDiv(sign, b.CreateFAdd(fabs(zeta), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(zeta, zeta)))));
+            llvm::Value* cos = b.CreateFDiv(c64(1), sqrt(b.CreateFAdd(c64(1), b.CreateFMul(tan, tan))));
+            llvm::Value* sin = b.CreateFMul(cos, tan);
+            auto rotate = [&](const ComplexKernelColumns& c) {
+              return ForLoop(b, I64(b, 0), I64(b, c.rows), I64(b, 1), [&](llvm::Value* row) -> Status {
+                ASSIGN_OR_RETURN(ComplexParts x, c.get(row, i));
+                ASSIGN_OR_RETURN(ComplexParts y, c.get(row, j));
+                llvm::Value* hr = b.CreateFAdd(b.CreateFMul(er, y.re), b.CreateFMul(ei, y.im));
+                llvm::Value* hi = b.CreateFSub(b.CreateFMul(er, y.im), b.CreateFMul(ei, y.re));
+                RETURN_IF_ERROR(c.set(row, i, {b.CreateFSub(b.CreateFMul(cos, x.re), b.CreateFMul(sin, hr)),
+                                               b.CreateFSub(b.CreateFMul(cos, x.im), b.CreateFMul(sin, hi))}));
+                return c.set(row, j, {b.CreateFAdd(b.CreateFMul(sin, x.re), b.CreateFMul(cos, hr)),
+                                      b.CreateFAdd(b.CreateFMul(sin, x.im), b.CreateFMul(cos, hi))});
+              });
+            };
+            RETURN_IF_ERROR(rotate(l));
+            return r ? rotate(*r) : Status::Ok();
+          });
+        });
+      }));
+      b.CreateStore(b.CreateNot(b.CreateLoad(i1, rotated)), done);
+      return Status::Ok();
+    });
+  });
+}
+
 Status EmitSortColumnsByValue(llvm::IRBuilderBase& b, const KernelColumns& values, bool descending,
                               const std::vector<const KernelColumns*>& with) {
   llvm::Type* f64 = b.getDoubleTy();

@@ -69,6 +69,27 @@ StatusOr<llvm::Value*> EmitColumnDot(llvm::IRBuilderBase& b, const KernelColumns
 // `l`, each rotation applied to the columns of `r` too when it is given.
 Status EmitJacobiSweeps(llvm::IRBuilderBase& b, const KernelColumns& l, int64_t q, const KernelColumns* r, double tol);
 
+// Complex columns ({re, im} in f64), as KernelColumns.
+struct ComplexKernelColumns {
+  int64_t rows = 0;
+  std::function<StatusOr<ComplexParts>(llvm::Value* row, llvm::Value* col)> get;
+  std::function<Status(llvm::Value* row, llvm::Value* col, ComplexParts v)> set;
+  // The real (imag = false) or imaginary part alone, as real columns (for
+  // EmitSortColumnsByValue: swapping both swaps the complex columns).
+  KernelColumns Part(bool imag) const;
+};
+
+// Σ_row conj(c(row, i))·c(row, j), in row order, in f64.
+StatusOr<ComplexParts> EmitComplexColumnDot(llvm::IRBuilderBase& b, const ComplexKernelColumns& c, llvm::Value* i,
+                                            llvm::Value* j);
+
+// The one-sided Jacobi sweeps of heevd and the complex SVDs (custom_calls.h:
+// each pair's column j turned by the phase of γ = g_iᴴ·g_j, then the real
+// rotation with |γ|), on the first `q` columns of `l`, each rotation applied
+// to the columns of `r` too when it is given.
+Status EmitComplexJacobiSweeps(llvm::IRBuilderBase& b, const ComplexKernelColumns& l, int64_t q,
+                               const ComplexKernelColumns* r, double tol);
+
 // A selection sort of the values of a vector (`values`: value i at
 // get(i, 0), `rows` of them), ascending or descending: the first smallest
 // (largest) of those left is swapped into place, and with it the same

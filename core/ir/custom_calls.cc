@@ -197,9 +197,10 @@ std::optional<SvdShapes> GesvdShapes(const Instruction& i, std::string* why) {
     return d;
   };
   const PrimitiveType t = a.element_type();
+  const PrimitiveType real = t == PrimitiveType::kC64 ? PrimitiveType::kF32 : t == PrimitiveType::kC128 ? PrimitiveType::kF64 : t;
   if (ts[0].dims() != a.dims() || ts[0].element_type() != t) return fail("needs a first result shaped as a");
-  if (ts[1].dims() != dims({s.k}) || ts[1].element_type() != t)
-    return fail("needs min(m, n) singular values of the matrix type per matrix");
+  if (ts[1].dims() != dims({s.k}) || ts[1].element_type() != real)
+    return fail("needs min(m, n) real singular values per matrix");
   const Shape& u = ts[2];
   const Shape& vt = ts[3];
   if (u.element_type() != t || vt.element_type() != t || u.rank() != r || vt.rank() != r)
@@ -272,12 +273,14 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     return c;
   }
   // The singular value decomposition (jnp.linalg.svd): a → (a, s, u, vt,
-  // info). Real types (complex SVDs stay library calls).
-  if (((t.size() > 8 && (t[7] == 's' || t[7] == 'd') && TypedLapack(t, "gesdd")) || t == "cusolver_gesvdj_ffi" ||
-       t == "hipsolver_gesvdj_ffi")) {
+  // info). Real and complex types (s real; LAPACK's complex gesdd gives Vᴴ).
+  if (TypedLapack(t, "gesdd") || t == "cusolver_gesvdj_ffi" || t == "hipsolver_gesvdj_ffi") {
     if (i.operand_count() != 1) return std::nullopt;
     const PrimitiveType et = i.operand(0)->shape().element_type();
-    if ((et != PrimitiveType::kF32 && et != PrimitiveType::kF64) || !GesvdShapes(i, nullptr)) return std::nullopt;
+    if ((et != PrimitiveType::kF32 && et != PrimitiveType::kF64 && et != PrimitiveType::kC64 &&
+         et != PrimitiveType::kC128) ||
+        !GesvdShapes(i, nullptr))
+      return std::nullopt;
     c.kind = LinalgCall::Kind::kGesvd;
     return c;
   }

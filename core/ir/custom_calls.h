@@ -79,10 +79,11 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // (jnp.linalg.eigh: a → (eigenvectors as columns, eigenvalues ascending,
 // info 0), read from the `lower` (uplo 'L', the default) or upper triangle),
 // and `lapack_{c,z}heevd_ffi` (complex Hermitian; cuSOLVER's syevd on complex
-// types), real eigenvalues; and the singular value decomposition `lapack_{s,d}gesdd_ffi`,
-// `cusolver_gesvdj_ffi`, `hipsolver_gesvdj_ffi` (jnp.linalg.svd: a → (a's
-// copy, singular values descending, U, Vᵀ (gesvdj: V), info 0); U and V are
-// full or reduced as their shapes say, whatever the mode asks).
+// types), real eigenvalues; and the singular value decomposition
+// `lapack_{s,d,c,z}gesdd_ffi`, `cusolver_gesvdj_ffi`, `hipsolver_gesvdj_ffi`
+// (jnp.linalg.svd: a → (a's copy, singular values descending (real), U, Vᵀ
+// (Vᴴ for complex; gesvdj: V), info 0); U and V are full or reduced as their
+// shapes say, whatever the mode asks).
 // The interpreter computes them as the cholesky and triangular-solve ops,
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks).
@@ -130,10 +131,13 @@ double EighTolerance(PrimitiveType t, int64_t n);
 // in order: the next unit vector e_c (c counting up, never reused)
 // orthogonalized twice against the columns before it, kept once its squared
 // length is at least 1/(2p), and normalized. The first result is a copy of a.
+// Complex matrices the same way with complex columns (the rotations of
+// heevd), L = Aᴴ for wide ones, and the right singular vectors kept as
+// LAPACK's Vᴴ (conjugated rows) or cuSOLVER's V; the singular values real.
 struct SvdShapes {
   int64_t m = 0, n = 0, k = 0;  // a is m×n, k = min(m, n)
   int64_t u_cols = 0, vt_rows = 0;  // m or k; n or k (the right singular vectors kept)
-  // LAPACK's gesdd returns Vᵀ (vt_rows×n), cuSOLVER's gesvdj V (n×vt_rows),
+  // LAPACK's gesdd returns Vᵀ (Vᴴ for complex; vt_rows×n), cuSOLVER's gesvdj V (n×vt_rows),
   // which JAX transposes after the call.
   bool v_transposed = true;
   int64_t batches = 1;

@@ -6,7 +6,8 @@
 # complex_lu_solve complex getrf (jnp.linalg.solve, det, inv of c64
 # matrices), complex_qr complex geqrf / ungqr (jnp.linalg.qr of c64),
 # complex_eigh heevd (jnp.linalg.eigh and eigvalsh of Hermitian c64
-# matrices; phase-free outputs) — the
+# matrices), complex_svd complex gesdd / gesvdj (jnp.linalg.svd, pinv of c64;
+# phase-free outputs) — the
 # HLO JAX lowers for CUDA (cuSOLVER) and the StableHLO (.cpu.mlir) or HLO
 # (.cpu.hlo) it writes for the CPU (LAPACK). A data file whose
 # eigenvalues were altered must fail, so the comparison is not empty.
@@ -22,7 +23,7 @@ source "$(dirname "$0")/cli_test_lib.sh"
 
 for f in eigh_pca.cuda.hlo eigh_pca.cpu.mlir svd_low_rank.cuda.hlo svd_low_rank.cpu.mlir \
          complex_lu_solve.cuda.hlo complex_lu_solve.cpu.hlo complex_qr.cuda.hlo complex_qr.cpu.hlo \
-         complex_eigh.cuda.hlo complex_eigh.cpu.hlo; do
+         complex_eigh.cuda.hlo complex_eigh.cpu.hlo complex_svd.cuda.hlo complex_svd.cpu.hlo; do
   expect_rc 0 "run $f against JAX's outputs" "$cli" run "$data/$f" --device cpu --inputs "$data/${f%%.*}.data.json"
   expect_text "$f: every output matches the interpreter" "outputs match the interpreter" "$tmp/out"
   expect_text "$f: and JAX's outputs" "against JAX's outputs: match" "$tmp/out"

@@ -470,6 +470,36 @@ ENTRY e {
   w = f64[2,4]{1,0} get-tuple-element(e), index=1
   ROOT t = (c128[2,4,4]{2,1,0}, f64[2,4]{1,0}) tuple(v, w)
 })hlo"},
+        // Complex SVDs: U and LAPACK's Vᴴ (conjugated rows) or cuSOLVER's V
+        // against the interpreter; a tall full c64 gesdd with a zero column
+        // (σ = 0, completed), a wide c128 batch through gesvdj.
+        Case{"lapack_cgesdd_tall_full_zero_column", "svd", R"hlo(
+HloModule m
+ENTRY e {
+  x = c64[6,3]{0,1} parameter(0)
+  i = s32[6,3] iota(), iota_dimension=1
+  one = s32[] constant(1)
+  ones = s32[6,3] broadcast(one), dimensions={}
+  col1 = pred[6,3] compare(i, ones), direction=EQ
+  z = c64[] constant((0, 0))
+  zs = c64[6,3] broadcast(z), dimensions={}
+  a = c64[6,3]{0,1} select(col1, zs, x)
+  s = (c64[6,3]{0,1}, f32[3]{0}, c64[6,6]{0,1}, c64[3,3]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_cgesdd_ffi", operand_layout_constraints={c64[6,3]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="0"}, backend_config={mode = 65 : ui8}
+  sv = f32[3]{0} get-tuple-element(s), index=1
+  u = c64[6,6]{0,1} get-tuple-element(s), index=2
+  vh = c64[3,3]{0,1} get-tuple-element(s), index=3
+  ROOT t = (f32[3]{0}, c64[6,6]{0,1}, c64[3,3]{0,1}) tuple(sv, u, vh)
+})hlo"},
+        Case{"cusolver_gesvdj_c128_wide_batched", "svd", R"hlo(
+HloModule m
+ENTRY e {
+  x = c128[2,3,5]{2,1,0} parameter(0)
+  s = (c128[2,3,5]{2,1,0}, f64[2,3]{1,0}, c128[2,3,3]{2,1,0}, c128[2,5,5]{2,1,0}, s32[2]{0}) custom-call(x), custom_call_target="cusolver_gesvdj_ffi", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI
+  sv = f64[2,3]{1,0} get-tuple-element(s), index=1
+  u = c128[2,3,3]{2,1,0} get-tuple-element(s), index=2
+  v = c128[2,5,5]{2,1,0} get-tuple-element(s), index=3
+  ROOT t = (f64[2,3]{1,0}, c128[2,3,3]{2,1,0}, c128[2,5,5]{2,1,0}) tuple(sv, u, v)
+})hlo"},
         // jnp.linalg.eigh: LAPACK's and cuSOLVER's syevd, as JAX lowers them
         // (the input symmetrized first, column-major, in place); a batch read
         // from its upper triangle only; a matrix with a zero block (a repeated
