@@ -990,8 +990,10 @@ bool Gen::Linalg(Body& b) {
   if (rng_.Chance(15)) {
     // Complex matrices (c64): m + i·q/4 for a fresh parameter q (still
     // diagonally dominant when m is: |re| + |im| ≤ 1.25 off the diagonal);
-    // LU (cgetrf, cuSOLVER's getrf) or Householder QR (cgeqrf, then now and
-    // then ungqr's Q); the factor's real and imaginary parts as f32 values.
+    // Hermitian eigh (heevd, from either triangle) or an SVD, their values and
+    // vectors' parts; or LU (cgetrf, cuSOLVER's getrf) or Householder QR
+    // (cgeqrf, then now and then ungqr's Q), the factor's real and
+    // imaginary parts as f32 values.
     const int q = NewParam(b, T::kF32, md, l);
     const std::string quarter = Const(b, T::kF32, "0.25");
     const int qb = Emit(b, T::kF32, md, l, "broadcast", "broadcast(" + quarter + "), dimensions={}");
@@ -1003,10 +1005,43 @@ bool Gen::Linalg(Body& b) {
     std::string um = Use(b, m), uim = Use(b, im);
     b.lines.push_back("  " + cx + " = " + cshape + " complex(" + um + ", " + uim + ")");
     const bool cusolver = rng_.Chance(30);
-    const bool lu = rng_.Chance(50);
-    const std::string name = Name(lu ? "cgetrf" : "cgeqrf");
     Dims vd = batch;
     vd.push_back(n);
+    if (rng_.Chance(35)) {  // Hermitian eigh (heevd) or an SVD (gesdd: Vᴴ; gesvdj: V): real values, complex vectors
+      const bool eigh = rng_.Chance(50);
+      const std::string name = Name(eigh ? "cheevd" : "csvd");
+      const std::string real_shape = ShapeStr(T::kF32, vd, DefaultLayout(vd.size()));
+      const std::string vec_shape = "c64" + ShapeStr(T::kF32, md, DefaultLayout(md.size())).substr(3);
+      const std::string info_shape = ShapeStr(T::kS32, batch, DefaultLayout(batch.size()));
+      if (eigh) {
+        const bool upper = rng_.Chance(50);
+        b.lines.push_back("  " + name + " = (" + cshape + ", " + real_shape + ", " + info_shape + ") custom-call(" + cx +
+                          "), custom_call_target=\"" + (cusolver ? "cusolver_syevd_ffi" : "lapack_cheevd_ffi") +
+                          "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config=" +
+                          (cusolver ? std::string(upper ? "{lower = false}" : "{lower = true}")
+                                    : std::string("{mode = 86 : ui8, uplo = ") + (upper ? "85" : "76") + " : ui8}"));
+      } else {
+        b.lines.push_back("  " + name + " = (" + cshape + ", " + real_shape + ", " + vec_shape + ", " + vec_shape + ", " +
+                          info_shape + ") custom-call(" + cx + "), custom_call_target=\"" +
+                          (cusolver ? "cusolver_gesvdj_ffi" : "lapack_cgesdd_ffi") +
+                          "\", output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI");
+      }
+      Emit(b, T::kF32, vd, DefaultLayout(vd.size()), "get-tuple-element",
+           "get-tuple-element(" + name + "), index=1");
+      if (rng_.Chance(60)) {
+        // The eigenvectors keep the matrix's layout (element 0 of the call);
+        // U has the default layout the call names.
+        const std::string vecs = Name("cvecs");
+        b.lines.push_back("  " + vecs + " = " + (eigh ? cshape : vec_shape) + " get-tuple-element(" + name +
+                          "), index=" + (eigh ? "0" : "2"));
+        const Dims vl = eigh ? l : DefaultLayout(md.size());
+        Emit(b, T::kF32, md, vl, "real", "real(" + vecs + ")");
+        if (rng_.Chance(50)) Emit(b, T::kF32, md, vl, "imag", "imag(" + vecs + ")");
+      }
+      return true;
+    }
+    const bool lu = rng_.Chance(50);
+    const std::string name = Name(lu ? "cgetrf" : "cgeqrf");
     if (lu) {
       b.lines.push_back("  " + name + " = (" + cshape + ", " + ShapeStr(T::kS32, vd, DefaultLayout(vd.size())) + ", " +
                         ShapeStr(T::kS32, batch, DefaultLayout(batch.size())) + ") custom-call(" + cx +

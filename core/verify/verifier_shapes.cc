@@ -216,6 +216,24 @@ void CheckTupleLayouts(const Instruction& instr, Errors& errors) {
   }
 }
 
+// The other side of CheckTupleLayouts: get-tuple-element is a view of the
+// element's buffer, so it keeps the element's layout (XLA's layout-sensitive
+// verifier requires the shapes to be equal). Arrays of rank 2 or more whose
+// layouts are both given.
+void CheckGetTupleElementLayout(const Instruction& instr, Errors& errors) {
+  if (instr.operand_count() != 1) return;
+  const Shape& t = instr.operand(0)->shape();
+  const int64_t k = instr.tuple_index();
+  if (!t.IsTuple() || k < 0 || k >= t.tuple_size()) return;
+  const Shape& e = t.tuple_shapes()[static_cast<size_t>(k)];
+  const Shape& g = instr.shape();
+  if (!g.IsArray() || !e.IsArray() || g.rank() < 2 || !g.has_layout() || !e.has_layout()) return;
+  if (g.layout().minor_to_major != e.layout().minor_to_major)
+    errors.Add(instr, "is " + g.ToString(true) + " but element " + std::to_string(k) + " of %" +
+                          instr.operand(0)->name() + " is " + e.ToString(true) +
+                          ": a get-tuple-element keeps its element's layout");
+}
+
 }  // namespace
 
 void CheckInstructionShapes(const Instruction& instr, const VerifyOptions& opts, Errors& errors) {
@@ -241,6 +259,9 @@ void CheckInstructionShapes(const Instruction& instr, const VerifyOptions& opts,
       break;
     case Opcode::kTuple:
       CheckTupleLayouts(instr, errors);
+      break;
+    case Opcode::kGetTupleElement:
+      CheckGetTupleElementLayout(instr, errors);
       break;
     default:
       break;

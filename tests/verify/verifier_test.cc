@@ -214,6 +214,36 @@ TEST(Verifier, CollectiveShapesAreTheirOperands) {
             "t.hlo:9:3: error: st: has shape (f32[4], f32[4]) but its operands and attributes give f32[4]");
 }
 
+TEST(Verifier, TuplesAndTheirElementsKeepTheirLayouts) {
+  // A tuple is its operands' buffers and a get-tuple-element a view of one:
+  // neither may change a layout (the kernels would read the bytes in
+  // another order; diffuzz seed 20262367 generated such a view).
+  EXPECT_EQ(VerifyText(R"hlo(
+ENTRY e {
+  x = f32[2,3]{0,1} parameter(0)
+  t = (f32[2,3]{0,1}) tuple(x)
+  ROOT g = f32[2,3]{0,1} get-tuple-element(t), index=0
+}
+)hlo"),
+            "OK");
+  EXPECT_EQ(VerifyText(R"hlo(
+ENTRY e {
+  x = f32[2,3]{0,1} parameter(0)
+  t = (f32[2,3]{0,1}) tuple(x)
+  ROOT g = f32[2,3]{1,0} get-tuple-element(t), index=0
+}
+)hlo"),
+            "t.hlo:5:8: error: g: is f32[2,3]{1,0} but element 0 of %t is f32[2,3]{0,1}: a get-tuple-element keeps "
+            "its element's layout");
+  EXPECT_NE(VerifyText(R"hlo(
+ENTRY e {
+  x = f32[2,3]{0,1} parameter(0)
+  ROOT t = (f32[2,3]{1,0}) tuple(x)
+}
+)hlo").find("a tuple keeps its operands' layouts"),
+            std::string::npos);
+}
+
 TEST(Verifier, MixedPrecisionOptionFollowsXla) {
   const char* text = R"hlo(
 ENTRY e {
