@@ -64,6 +64,33 @@ class Lister {
     if (!c.source_target_pairs.empty()) e.what += ", pairs " + c.source_target_pairs;
     if (!c.reduction.empty()) e.what += ", to_apply " + c.reduction;
     if (c.channel_id >= 0) e.what += ", channel " + std::to_string(c.channel_id);
+    // What the attributes mean once XLA's group mode is applied: the devices
+    // (flattened ids) that exchange data, or who sends to whom.
+    if (c.device_groups.size() > 0 && c.participants > 1) {
+      std::string groups;
+      for (size_t g = 0; g < c.device_groups.size() && g < 4; ++g) {
+        groups += g ? " " : "";
+        groups += "{";
+        for (size_t k = 0; k < c.device_groups[g].size() && k < 16; ++k)
+          groups += (k ? "," : "") + std::to_string(c.device_groups[g][k]);
+        groups += c.device_groups[g].size() > 16 ? ",…}" : "}";
+      }
+      if (c.device_groups.size() > 4) groups += " … (" + std::to_string(c.device_groups.size()) + " groups)";
+      e.what += "; devices " + groups;
+    }
+    if (!c.permute_sources.empty()) {
+      std::string sends;
+      int shown = 0;
+      for (size_t d = 0; d < c.permute_sources.size(); ++d) {
+        if (c.permute_sources[d] < 0) continue;
+        if (shown++ == 8) {
+          sends += " …";
+          break;
+        }
+        sends += (shown > 1 ? " " : "") + std::to_string(c.permute_sources[d]) + "→" + std::to_string(d);
+      }
+      e.what += "; devices " + (sends.empty() ? std::string("none send") : sends);
+    }
     out_.push_back(std::move(e));
   }
   void Add(const runtime::HostTransferThunk& h) {
