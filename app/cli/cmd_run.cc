@@ -63,9 +63,18 @@ int RunOnEveryDevice(const Args& args, const std::string& path, const Module& or
   if (code.plan.devices() != devices)
     return Fail(path + ": the kernel plan runs on " + std::to_string(code.plan.devices()) +
                 " devices and the interpreter on " + std::to_string(devices));
-  if (args.Has("--outputs"))
-    return Fail(path + ": --outputs writes one device's values, and this module runs on " + std::to_string(devices) +
-                " devices (`--json` gives every device's)");
+  // --outputs OUT.json: one data file per device, OUT.device<d>.json, each
+  // with that device's inputs and outputs (a data file holds one device's).
+  std::vector<std::string> output_files;
+  if (auto out = args.Get("--outputs")) {
+    std::filesystem::path o(*out);
+    for (int64_t d = 0; d < devices; ++d) {
+      std::filesystem::path f = o.parent_path() / (o.stem().string() + ".device" + std::to_string(d) + o.extension().string());
+      if (std::filesystem::exists(f) && !args.Has("--force"))
+        return Fail(f.string() + ": error: file exists (use --force to overwrite)");
+      output_files.push_back(f.string());
+    }
+  }
   if (devices > codegen::kMaxCpuDevices)
     return Fail(path + ": the module runs on " + std::to_string(devices) + " devices; a CPU run takes at most " +
                 std::to_string(codegen::kMaxCpuDevices));
@@ -100,6 +109,15 @@ int RunOnEveryDevice(const Args& args, const std::string& path, const Module& or
     std::string m = runtime::CompareOutputs(code.plan, want.back(), (*results)[static_cast<size_t>(d)].outputs, tol);
     if (!m.empty() && mismatch.empty()) mismatch = "device " + std::to_string(d) + ": " + m;
   }
+  for (size_t d = 0; d < output_files.size(); ++d) {
+    DataFile df;
+    df.inputs = inputs[d];
+    df.outputs = (*results)[d].outputs;
+    if (Status w = WriteDataFile(output_files[d], df); !w.ok()) return Fail(w.message());
+  }
+  if (!output_files.empty())
+    std::fprintf(stderr, "%s: wrote %zu data files, one per device: %s … %s\n", path.c_str(), output_files.size(),
+                 output_files.front().c_str(), output_files.back().c_str());
   const runtime::RunResult& first = (*results)[0];
   if (args.Has("--json")) {
     auto j = runtime::RunReportJson(first);
@@ -303,7 +321,8 @@ HLOSCOPE_CLI_COMMAND(run, "run", "generate the kernels, run them (CPU or GPU) an
                      "buffers per device, each on inputs of its own (--seed; --inputs gives every device the\n"
                      "same), meeting at the collectives; each device's outputs are compared with the\n"
                      "interpreter's evaluation of that device. --json adds \"devices\":[{\"device\",\"match\",\n"
-                     "\"outputs\"}] (\"outputs\" is device 0's).",
+                     "\"outputs\"}] (\"outputs\" is device 0's); --outputs OUT.json writes OUT.device<d>.json,\n"
+                     "one data file per device.",
                      RunRun);
 
 }  // namespace hloscope::cli

@@ -48,6 +48,11 @@ expect_rc 0 "run on 4 devices" "$cli" run "$tmp/sharded.hlo" --quiet
 expect_text "run on every device" "match the interpreter on every one of 4 devices" "$tmp/out"
 expect_rc 0 "run --json" "$cli" run "$tmp/sharded.hlo" --json
 expect_text "run --json devices" '"device": 3,' "$tmp/out"
+expect_rc 0 "run --outputs, one file per device" "$cli" run "$tmp/sharded.hlo" --quiet --outputs "$tmp/o.json"
+expect_text "a data file per device" "wrote 4 data files, one per device" "$tmp/err"
+expect_text "device 3's data file holds its shard" '"values":\[30.0,34.0\]' "$tmp/o.device3.json"
+expect_rc 1 "run --outputs keeps existing files" "$cli" run "$tmp/sharded.hlo" --quiet --outputs "$tmp/o.json"
+expect_text "no overwrite" "file exists" "$tmp/err"
 expect_rc 1 "run --device cuda names the CPU run" "$cli" run "$tmp/sharded.hlo" --device cuda
 expect_text "cuda refusal" "runs on 4 devices .* use --device cpu" "$tmp/err"
 
