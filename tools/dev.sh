@@ -64,6 +64,10 @@ sanitizer_build_and_test() {
   step "hloscope-diffuzz: fixed seeds 1.. (${DIFFUZZ_COUNT:-100} modules), then --seed $seed for ${DIFFUZZ_SECONDS:-100}s"
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$SAN_BUILD/bin/hloscope-diffuzz" --seed 1 --count "${DIFFUZZ_COUNT:-100}" --out "$SAN_BUILD/diffuzz-findings"
+  # The saved regressions too: some were found by the sanitizers alone.
+  step "hloscope-diffuzz --replay tests/regressions/*.hlo"
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$SAN_BUILD/bin/hloscope-diffuzz" --replay "$ROOT"/tests/regressions/*.hlo
   echo "time-derived seed: $seed (replay: hloscope-diffuzz --seed $seed --seconds ${DIFFUZZ_SECONDS:-100})"
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$SAN_BUILD/bin/hloscope-diffuzz" --seed "$seed" --seconds "${DIFFUZZ_SECONDS:-100}" \

@@ -146,7 +146,7 @@ class CpuPlanExecutor : public runtime::PlanExecutor {
       ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, runtime::LiteralToBuffer(got[l], s));
       if (static_cast<int64_t>(bytes.size()) > c.results[l].size)
         return Error(c.op + " '" + c.instruction + "': result " + std::to_string(l) + " does not fit its buffer");
-      std::memcpy(At(c.results[l]), bytes.data(), bytes.size());
+      if (!bytes.empty()) std::memcpy(At(c.results[l]), bytes.data(), bytes.size());
     }
     return Status::Ok();
   }

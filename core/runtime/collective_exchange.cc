@@ -9,6 +9,11 @@
 namespace hloscope::runtime {
 namespace {
 
+// memcpy that takes empty ranges (an empty array's storage may be null).
+void CopyBytes(void* dst, const void* src, size_t n) {
+  if (n > 0) std::memcpy(dst, src, n);
+}
+
 bool IsPermute(const CollectiveThunk& c) { return c.op == "collective-permute" || c.op == "collective-permute-start"; }
 bool IsReduce(const CollectiveThunk& c) {
   return c.op == "all-reduce" || c.op == "all-reduce-start" || c.op == "reduce-scatter";
@@ -37,7 +42,7 @@ Status Combine(const CollectiveThunk& c, Literal& acc, const Literal& x) {
   const int64_t n = acc.num_elements();
   if (k == "first") return Status::Ok();
   if (k == "last") {
-    std::memcpy(acc.raw(), x.raw(), acc.raw_size());
+    CopyBytes(acc.raw(), x.raw(), acc.raw_size());
     return Status::Ok();
   }
   if (IsComplex(t)) {
@@ -177,7 +182,7 @@ StatusOr<std::vector<std::vector<Literal>>> ExchangeInGroup(const CollectiveThun
       ASSIGN_OR_RETURN(Literal r, reduced(p));
       Literal shaped = fresh(p);
       RETURN_IF_ERROR(same_size(r, shaped, "the reduced value"));
-      std::memcpy(shaped.raw(), r.raw(), r.raw_size());
+      CopyBytes(shaped.raw(), r.raw(), r.raw_size());
       for (size_t m = 0; m < k; ++m) out[m].push_back(shaped);
     }
     return out;
@@ -200,7 +205,7 @@ StatusOr<std::vector<std::vector<Literal>>> ExchangeInGroup(const CollectiveThun
           if (static_cast<int64_t>(mine.raw_size()) != piece.outer * piece.inner)
             return Error(Where(c) + ": result " + rs.ToString() + " does not fit its piece");
           for (int64_t o = 0; o < piece.outer; ++o)
-            std::memcpy(mine.raw() + o * piece.inner, r.raw() + o * whole.inner + static_cast<int64_t>(m) * piece.inner,
+            CopyBytes(mine.raw() + o * piece.inner, r.raw() + o * whole.inner + static_cast<int64_t>(m) * piece.inner,
                         static_cast<size_t>(piece.inner));
           out[m].push_back(std::move(mine));
         }
@@ -214,7 +219,7 @@ StatusOr<std::vector<std::vector<Literal>>> ExchangeInGroup(const CollectiveThun
         for (size_t m = 0; m < k; ++m) {
           RETURN_IF_ERROR(same_size(members[m][p], first, "operand"));
           for (int64_t o = 0; o < piece.outer; ++o)
-            std::memcpy(gathered.raw() + o * whole.inner + static_cast<int64_t>(m) * piece.inner,
+            CopyBytes(gathered.raw() + o * whole.inner + static_cast<int64_t>(m) * piece.inner,
                         members[m][p].raw() + o * piece.inner, static_cast<size_t>(piece.inner));
         }
         for (size_t m = 0; m < k; ++m) out[m].push_back(gathered);
@@ -239,7 +244,7 @@ StatusOr<std::vector<std::vector<Literal>>> ExchangeInGroup(const CollectiveThun
           return Error(Where(c) + ": result " + result_shapes[0].ToString() + " does not hold the operand's elements");
         for (size_t m = 0; m < k; ++m)
           for (int64_t o = 0; o < g.outer; ++o)
-            std::memcpy(mine.raw() + o * g.inner + static_cast<int64_t>(m) * chunk,
+            CopyBytes(mine.raw() + o * g.inner + static_cast<int64_t>(m) * chunk,
                         members[m][0].raw() + o * g.inner + static_cast<int64_t>(j) * chunk, static_cast<size_t>(chunk));
         out[j].push_back(std::move(mine));
       }
@@ -252,7 +257,7 @@ StatusOr<std::vector<std::vector<Literal>>> ExchangeInGroup(const CollectiveThun
       for (size_t m = 0; m < k; ++m) {
         Literal r = fresh(m);
         RETURN_IF_ERROR(same_size(members[m][j], r, "operand"));
-        std::memcpy(r.raw(), members[m][j].raw(), r.raw_size());
+        CopyBytes(r.raw(), members[m][j].raw(), r.raw_size());
         out[j].push_back(std::move(r));
       }
     return out;
@@ -271,7 +276,7 @@ StatusOr<std::vector<std::vector<Literal>>> ExchangeInGroup(const CollectiveThun
         Literal r = fresh(p);
         if (from >= 0) {
           RETURN_IF_ERROR(same_size(members[static_cast<size_t>(from)][p], r, "operand"));
-          std::memcpy(r.raw(), members[static_cast<size_t>(from)][p].raw(), r.raw_size());
+          CopyBytes(r.raw(), members[static_cast<size_t>(from)][p].raw(), r.raw_size());
         }
         out[m].push_back(std::move(r));
       }
