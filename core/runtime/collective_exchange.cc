@@ -294,6 +294,20 @@ DeviceRendezvous::DeviceRendezvous(int64_t devices)
 
 StatusOr<std::vector<Literal>> DeviceRendezvous::Arrive(int64_t device, const CollectiveThunk& c,
                                                         std::vector<Literal> operands) {
+  if (c.op == "collective-broadcast" && CollectiveUnsupportedOnDevices(c).empty()) {
+    // A device in none of the groups receives zeros (StableHLO's
+    // collective_broadcast), and meets no one.
+    bool member = false;
+    for (const auto& g : c.device_groups) member |= std::find(g.begin(), g.end(), device) != g.end();
+    if (!member) {
+      std::vector<Literal> zeros;
+      for (const std::string& r : c.result_shapes) {
+        ASSIGN_OR_RETURN(Shape s, LogicalShape(r));
+        zeros.emplace_back(s);
+      }
+      return zeros;
+    }
+  }
   size_t place = 0;
   ASSIGN_OR_RETURN(std::vector<int64_t> group, GroupOfDevice(c, device, devices_, &place));
   std::unique_lock<std::mutex> lock(mu_);

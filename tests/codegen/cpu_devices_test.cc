@@ -95,6 +95,17 @@ ENTRY e {
   EXPECT_EQ(RunAllDevices(hlo, 4), "");
 }
 
+TEST(CpuDevices, BroadcastGivesZerosOutsideItsGroups) {
+  // Devices 2 and 3 are in no group: zeros, as StableHLO defines it and the
+  // interpreter evaluates it.
+  const char* hlo = R"(HloModule t, num_partitions=4
+ENTRY e {
+  x = f32[3] parameter(0)
+  ROOT b = f32[3] collective-broadcast(x), channel_id=1, replica_groups={{1,0}}
+})";
+  EXPECT_EQ(RunAllDevices(hlo, 4), "");
+}
+
 TEST(CpuDevices, CollectivesInALoopAndAsyncForms) {
   std::string hlo = std::string("HloModule t, num_partitions=2\n") + kAdd + R"(
 wrapped {
