@@ -383,6 +383,60 @@ def complex_svd():
 
 
 @program
+def tridiagonal_solve():
+    # lax.linalg.tridiagonal_solve: LAPACK's gtsv on the CPU (Gaussian
+    # elimination with partial pivoting), cuSPARSE's gtsv2 on GPUs. A batch of
+    # f32 systems with two right-hand sides, one of them not diagonally
+    # dominant (rows get swapped), and a complex system (c64).
+    def f(dl, d, du, b, zr, zi, br, bi):
+        dl = dl.at[..., 0].set(0.0)
+        du = du.at[..., -1].set(0.0)
+        d = d.at[1].multiply(0.05)  # the second system pivots
+        x = lax.linalg.tridiagonal_solve(dl, d, du, b)
+        zl = lax.complex(zr[0], zi[0]).at[0].set(0)
+        zd = lax.complex(zr[1] + 3.0, zi[1])
+        zu = lax.complex(zr[2], zi[2]).at[-1].set(0)
+        z = lax.linalg.tridiagonal_solve(zl, zd, zu, lax.complex(br, bi))
+        return x, z.real, z.imag
+
+    return f, (rn(90, (3, 9)), rn(91, (3, 9), scale=4.0), rn(92, (3, 9)), rn(93, (3, 9, 2)),
+               rn(94, (3, 7)), rn(95, (3, 7)), rn(96, (7, 3)), rn(97, (7, 3))), {}
+
+
+@program
+def hessenberg():
+    # jax.scipy.linalg.hessenberg: LAPACK's gehrd, then orgqr for Q (CPU
+    # only: JAX has no GPU lowering for it), of a real and a complex matrix.
+    # Householder reflectors are unique, so H and Q are compared as JAX
+    # gives them.
+    def f(a, cr, ci):
+        h, q = jax.scipy.linalg.hessenberg(a, calc_q=True)
+        c = lax.complex(cr, ci)
+        hc, qc = jax.scipy.linalg.hessenberg(c, calc_q=True)
+        return h, q, hc.real, hc.imag, qc.real, qc.imag
+
+    return f, (rn(98, (6, 6)), rn(99, (5, 5)), rn(100, (5, 5))), {}
+
+
+@program
+def tridiagonal_reduction():
+    # lax.linalg.tridiagonal: LAPACK's sytrd / hetrd on the CPU, cuSOLVER's
+    # sytrd on GPUs, of a symmetric batch from its lower and its upper
+    # triangle and of a Hermitian matrix: the reflectors (with the triangle
+    # not read), d, e and tau, compared as JAX gives them.
+    def f(s, hr, hi):
+        sym = s + jnp.swapaxes(s, -1, -2)
+        tl, dl, el, taul = lax.linalg.tridiagonal(sym, lower=True)
+        tu, du, eu, tauu = lax.linalg.tridiagonal(sym, lower=False)
+        hh = lax.complex(hr, hi)
+        hh = hh + jnp.conj(hh.T)
+        th, dh, eh, tauh = lax.linalg.tridiagonal(hh)
+        return tl, dl, el, taul, tu, du, eu, tauu, th.real, th.imag, dh, eh, tauh.real, tauh.imag
+
+    return f, (rn(101, (2, 5, 5)), rn(102, (6, 6)), rn(103, (6, 6))), {}
+
+
+@program
 def eigh_pca():
     # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
     # covariance matrix and eigvalsh of a batch. Every output is independent

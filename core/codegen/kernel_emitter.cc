@@ -61,7 +61,7 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
     default: break;
   }
   if (IsTopKCustomCall(hero)) return &EmitTopKKernel;
-  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf / geqrf / orgqr / syevd / gesvd library calls
+  if (std::optional<LinalgCall> call = LinalgCustomCall(hero)) {  // JAX's potrf / trsm / getrf / geqrf / orgqr / syevd / gesvd / sytrd / gehrd / gtsv library calls
     switch (call->kind) {
       case LinalgCall::Kind::kPotrf: return &EmitCholeskyKernel;
       case LinalgCall::Kind::kTrsm: return &EmitTriangularSolveKernel;
@@ -69,6 +69,8 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
       case LinalgCall::Kind::kGeqrf: case LinalgCall::Kind::kOrgqr: return &EmitQrKernel;
       case LinalgCall::Kind::kSyevd: return &EmitEighKernel;
       case LinalgCall::Kind::kGesvd: return &EmitSvdKernel;
+      case LinalgCall::Kind::kSytrd: case LinalgCall::Kind::kGehrd: case LinalgCall::Kind::kGtsv:
+        return &EmitCondensedFormKernel;
     }
   }
   if (IsLuPivotsToPermutationCall(hero)) return &EmitLuPivotsToPermutationKernel;

@@ -86,6 +86,8 @@ StatusOr<Literal> EvalTriangularSolve(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops);
 // JAX's potrf / trsm library calls (core/ir/custom_calls.h LinalgCall).
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops);
+// Their sytrd / hetrd, gehrd and gtsv calls (eval_condensed_forms.cc).
+StatusOr<Literal> EvalCondensedFormCall(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);

@@ -849,6 +849,9 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
 // LU with partial pivoting.
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops) {
   if (call.kind == LinalgCall::Kind::kGetrf) return EvalGetrf(instr, ops);
+  if (call.kind == LinalgCall::Kind::kSytrd || call.kind == LinalgCall::Kind::kGehrd ||
+      call.kind == LinalgCall::Kind::kGtsv)
+    return EvalCondensedFormCall(instr, call, ops);
   const bool complex = !ops.empty() && IsComplex(ops[0]->shape().element_type());
   if (call.kind == LinalgCall::Kind::kGeqrf) return complex ? EvalGeqrfComplex(instr, ops) : EvalGeqrf(instr, ops);
   if (call.kind == LinalgCall::Kind::kOrgqr) return complex ? EvalUngqr(instr, ops) : EvalOrgqr(instr, ops);

@@ -1,6 +1,8 @@
 #include "core/ir/custom_calls.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -218,6 +220,74 @@ std::optional<SvdShapes> GesvdShapes(const Instruction& i, std::string* why) {
   return s;
 }
 
+std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const LinalgCall& call, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<CondensedShapes> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  CondensedShapes s;
+  if (call.kind == LinalgCall::Kind::kGtsv) {
+    if (i.operand_count() != 4) return fail("needs operands (dl, d, du, b)");
+    const Shape& b = i.operand(3)->shape();
+    const int r = b.rank();
+    if (r < 2) return fail("needs right-hand sides b in the last two dimensions");
+    const PrimitiveType t = b.element_type();
+    s.n = b.dim(r - 2);
+    s.nrhs = b.dim(r - 1);
+    const std::vector<int64_t> diag(b.dims().begin(), b.dims().end() - 1);
+    for (int d = 0; d < r - 2; ++d) s.batches *= b.dim(d);
+    for (int k = 0; k < 3; ++k)
+      if (i.operand(k)->shape().dims() != diag || i.operand(k)->shape().element_type() != t)
+        return fail("needs dl, d and du of n values of b's type per system");
+    s.lapack = i.shape().IsTuple();
+    if (!s.lapack) {
+      if (i.shape().dims() != b.dims() || i.shape().element_type() != t) return fail("needs a result shaped as b");
+      return s;
+    }
+    if (i.shape().tuple_size() != 5) return fail("needs results (dl, d, du, b, info)");
+    for (int k = 0; k < 4; ++k)
+      if (i.shape().tuple_shapes()[k].dims() != i.operand(k)->shape().dims() ||
+          i.shape().tuple_shapes()[k].element_type() != t)
+        return fail("needs results dl, d, du and b shaped as its operands");
+    const Shape& info = i.shape().tuple_shapes()[4];
+    if (!IsInteger(info.element_type()) || info.num_elements() != s.batches) return fail("needs an integer info per system");
+    return s;
+  }
+  if (i.operand_count() != 1 || !i.shape().IsTuple()) return fail("needs one operand and a tuple of results");
+  const Shape& a = i.operand(0)->shape();
+  const int r = a.rank();
+  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  s.n = a.dim(r - 1);
+  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
+  for (int64_t d : batch) s.batches *= d;
+  auto dims = [&](int64_t tail) {
+    std::vector<int64_t> d = batch;
+    d.push_back(tail);
+    return d;
+  };
+  const PrimitiveType t = a.element_type();
+  const PrimitiveType real = t == PrimitiveType::kC64 ? PrimitiveType::kF32 : t == PrimitiveType::kC128 ? PrimitiveType::kF64 : t;
+  const auto& ts = i.shape().tuple_shapes();
+  const int64_t reflectors = std::max<int64_t>(s.n - 1, 0);
+  const size_t count = call.kind == LinalgCall::Kind::kSytrd ? 5 : 3;
+  if (ts.size() != count)
+    return fail(call.kind == LinalgCall::Kind::kSytrd ? "needs results (a, d, e, tau, info)" : "needs results (a, tau, info)");
+  if (ts[0].dims() != a.dims() || ts[0].element_type() != t) return fail("needs a first result shaped as a");
+  const Shape& tau = ts[count - 2];
+  if (tau.dims() != dims(reflectors) || tau.element_type() != t) return fail("needs n-1 tau values of a's type per matrix");
+  if (!IsInteger(ts[count - 1].element_type()) || ts[count - 1].dims() != batch) return fail("needs an integer info per matrix");
+  if (call.kind == LinalgCall::Kind::kSytrd) {
+    if (ts[1].dims() != dims(s.n) || ts[1].element_type() != real) return fail("needs n real diagonal values d per matrix");
+    if (ts[2].dims() != dims(reflectors) || ts[2].element_type() != real)
+      return fail("needs n-1 real off-diagonal values e per matrix");
+  } else {
+    const int64_t high = call.high < 0 ? s.n : call.high;
+    if (call.low < 1 || call.low > std::max<int64_t>(s.n, 1) || high < std::min<int64_t>(call.low, s.n) || high > s.n)
+      return fail("needs 1 <= low <= high <= n (low " + std::to_string(call.low) + ", high " + std::to_string(high) + ")");
+  }
+  return s;
+}
+
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall) return std::nullopt;
   const std::string& t = i.attrs().custom_call_target;
@@ -282,6 +352,33 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
         !GesvdShapes(i, nullptr))
       return std::nullopt;
     c.kind = LinalgCall::Kind::kGesvd;
+    return c;
+  }
+  // The condensed forms and the tridiagonal solve (custom_calls.h).
+  const bool lapack_complex = t.size() > 8 && (t[7] == 'c' || t[7] == 'z');
+  if ((lapack_real && TypedLapack(t, "sytrd")) || (lapack_complex && TypedLapack(t, "hetrd")) ||
+      t == "cusolver_sytrd_ffi" || t == "hipsolver_sytrd_ffi") {
+    if (!numeric) return std::nullopt;
+    c.kind = LinalgCall::Kind::kSytrd;
+    const std::string lower = DictValue(dict, "lower");
+    const char uplo = Code(DictValue(dict, "uplo"));
+    c.lower = !lower.empty() ? lower == "true" : uplo != 'U';
+    if (!CondensedFormShapes(i, c, nullptr)) return std::nullopt;
+    return c;
+  }
+  if (TypedLapack(t, "gehrd")) {
+    if (!numeric) return std::nullopt;
+    c.kind = LinalgCall::Kind::kGehrd;
+    const std::string low = DictValue(dict, "low"), high = DictValue(dict, "high");
+    if (!low.empty()) c.low = std::atoll(low.c_str());
+    if (!high.empty()) c.high = std::atoll(high.c_str());
+    if (!CondensedFormShapes(i, c, nullptr)) return std::nullopt;
+    return c;
+  }
+  if (TypedLapack(t, "gtsv") || t == "cusparse_gtsv2_ffi" || t == "hipsparse_gtsv2_ffi") {
+    if (i.operand_count() != 4 || !numeric) return std::nullopt;
+    c.kind = LinalgCall::Kind::kGtsv;
+    if (!CondensedFormShapes(i, c, nullptr)) return std::nullopt;
     return c;
   }
   if (TypedLapack(t, "trsm")) {

@@ -84,15 +84,27 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // (jnp.linalg.svd: a → (a's copy, singular values descending (real), U, Vᵀ
 // (Vᴴ for complex; gesvdj: V), info 0); U and V are full or reduced as their
 // shapes say, whatever the mode asks).
+// And the condensed forms and the tridiagonal solve (core/eval/
+// eval_condensed_forms.cc, core/codegen/condensed_forms_emitter.cc):
+// `lapack_{s,d}sytrd_ffi`, `lapack_{c,z}hetrd_ffi`, `cusolver_sytrd_ffi`,
+// `hipsolver_sytrd_ffi` (lax.linalg.tridiagonal: a → (reflectors and the
+// untouched triangle, d, e (real), tau, info)); `lapack_{s,d,c,z}gehrd_ffi`
+// (jax.scipy.linalg.hessenberg: a → (H with the reflectors below its
+// subdiagonal, tau, info), rows and columns `low`..`high` (1-based) reduced);
+// `lapack_{s,d,c,z}gtsv_ffi` (lax.linalg.tridiagonal_solve: (dl, d, du, b) →
+// (dl, d, du, b, info), dl's first and du's last element unused, the
+// diagonals overwritten as LAPACK's gtsv leaves them) and
+// `cusparse_gtsv2_ffi`, `hipsparse_gtsv2_ffi` ((dl, d, du, b) → x).
 // The interpreter computes them as the cholesky and triangular-solve ops,
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd, kSytrd, kGehrd, kGtsv } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
   std::string transpose_a = "NO_TRANSPOSE";  // TRANSPOSE, ADJOINT
+  int64_t low = 1, high = -1;  // gehrd's rows and columns low..high (1-based); high -1: the last
 };
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 
@@ -144,6 +156,40 @@ struct SvdShapes {
 };
 // The shapes of a gesvd call, checked (an error names what is wrong).
 std::optional<SvdShapes> GesvdShapes(const Instruction& i, std::string* why);
+
+// The condensed forms, the same way in the interpreter and the kernel, each
+// value computed in f64 from the stored ones and stored in the element type:
+// - sytrd / hetrd as LAPACK's unblocked sytd2 / hetd2. Lower: for column
+//   i = 0 … n-2 the reflector of a(i+1:, i) by larfg (geqrf's, with clarfg's
+//   real beta for complex types), e(i) = beta, v = (1, a(i+2:, i)); where
+//   tau ≠ 0, w = tau·A₂₂·v (A₂₂ = a(i+1:, i+1:) read from the lower triangle,
+//   Hermitian, real diagonal; row by row in column order), kept in tau(i:)
+//   (rounded, as LAPACK keeps it there), w += (-tau/2·(wᴴv))·v, and
+//   A₂₂ -= v·wᴴ + w·vᴴ on the lower triangle (the diagonal's imaginary part
+//   dropped); d(i) = re a(i, i). Upper: the mirror image, columns n-1 … 1,
+//   the reflector of a(:i-1, i) with alpha = a(i-1, i) last, w kept in tau(:i).
+//   The other triangle is never written.
+// - gehrd as gehd2: for i = low-1 … high-2 the reflector of a(i+1:high, i),
+//   then H applied from the right to rows 0..high-1, columns i+1..high-1
+//   (each row: s = Σ a(r, c)·v(c), a(r, c) -= tau·s·conj(v(c))) and Hᴴ from
+//   the left to rows i+1..high-1, columns i+1.. (each column: s = Σ conj(a(r,
+//   c))·v(r), a(r, c) -= conj(tau)·v(r)·conj(s)); tau 0 outside low..high-1.
+// - gtsv as LAPACK's (c)gtsv: Gaussian elimination with partial pivoting by
+//   |x| (|re| + |im| for complex), rows k and k+1 swapped where the
+//   subdiagonal's is larger, the second superdiagonal of U kept in dl(k+1);
+//   then back substitution. info is the 1-based position of the first zero
+//   pivot (the solution is left as it is then). cuSPARSE's call computes the
+//   same into its one result, with dl, d and du kept in the kernel's own
+//   memory (at most kGtsvScratchBytes a system).
+inline constexpr int64_t kGtsvScratchBytes = 48 * 1024;
+struct CondensedShapes {
+  int64_t n = 0;        // the matrices' order (gtsv: the systems')
+  int64_t nrhs = 0;     // gtsv: right-hand sides
+  int64_t batches = 1;
+  bool lapack = true;   // gtsv: LAPACK's tuple of results (else cuSPARSE's x)
+};
+// The shapes of a sytrd / gehrd / gtsv call, checked (an error names what is wrong).
+std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const LinalgCall& call, std::string* why);
 
 // JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
 // lowering of jnp.linalg.solve / lu computes from getrf's pivots (made

@@ -284,13 +284,16 @@ struct Builder {
             break;
           }
           DefineAll(i, BufferKind::kTemp, pos, out);
-          // JAX's potrf / getrf / geqrf / orgqr / syevd / gesvd / trsm calls write
-          // their first result over operand 0 (trsm: 1) (their output_to_operand_aliasing, which XLA honours;
+          // JAX's potrf / getrf / geqrf / orgqr / syevd / gesvd / sytrd / gehrd / gtsv / trsm calls write
+          // their first result over operand 0 (trsm and cuSPARSE's gtsv: their right-hand sides, 1 and 3)
+          // (their output_to_operand_aliasing, which XLA honours;
           // our kernels read each element before writing it), where that
           // operand dies here and no other operand reads its storage.
           if (std::optional<LinalgCall> call = LinalgCustomCall(*i);
               call && opts.allow_sharing && !out.empty() && !Reserved(out[0])) {
-            const int k = call->kind == LinalgCall::Kind::kTrsm ? 1 : 0;  // the operand the call aliases
+            const int k = call->kind == LinalgCall::Kind::kTrsm                           ? 1
+                          : call->kind == LinalgCall::Kind::kGtsv && !i->shape().IsTuple() ? 3
+                                                                                           : 0;  // the operand the call aliases
             const Shape& result = i->shape().IsTuple() ? i->shape().tuple_shapes()[0] : i->shape();
             int candidate = i->operand(k)->shape() == result ? dying_operand_buffer(i, k, pos) : -1;
             for (int k2 = 0; candidate >= 0 && k2 < i->operand_count(); ++k2) {
