@@ -119,7 +119,7 @@ class Gen {
   // broadcast constant or an iota.
   int GetOrMake(Body& b, T t, const Dims& d, const Dims* layout = nullptr);
 
-  // --- ops (random_module_ops.cc); each returns false when it found nothing
+  // --- ops (random_module_ops.cc, random_module_linalg.cc); each returns false when it found nothing
   // to build on ---------------------------------------------------------------
   bool Binary(Body& b);
   bool Unary(Body& b);
@@ -141,7 +141,8 @@ class Gen {
   bool RaggedDot(Body& b);
   bool ScaledDot(Body& b);
   bool BatchNorm(Body& b);
-  bool Linalg(Body& b);
+  bool Linalg(Body& b);  // random_module_linalg.cc
+  bool CondensedForm(Body& b);
   bool Scan(Body& b);
   bool Convolution(Body& b);
   bool While(Body& b);
