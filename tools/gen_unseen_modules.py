@@ -437,6 +437,25 @@ def tridiagonal_reduction():
 
 
 @program
+def eig_general():
+    # jnp.linalg.eig of real nonsymmetric matrices: LAPACK's sgeev on the CPU
+    # (balancing, Hessenberg, the double-shift QR algorithm; complex pairs
+    # among the eigenvalues), cuSOLVER's geev on GPUs; the eigenvalues and
+    # right eigenvectors as JAX gives them (LAPACK's order and
+    # normalization: unit norm, the largest component real), eigvals of a
+    # batch, and the left eigenvectors of a matrix whose rows and columns
+    # differ in scale (balancing scales them).
+    def f(a, b, c):
+        w, v = jnp.linalg.eig(a)
+        wb = jnp.linalg.eigvals(b)
+        sc = c * jnp.array([1.0, 8.0, 0.25, 64.0, 1.0], jnp.float32)[:, None]
+        wl, vl, vr = lax.linalg.eig(sc, compute_left_eigenvectors=True)
+        return w.real, w.imag, v.real, v.imag, wb.real, wb.imag, wl.real, wl.imag, vl.real, vl.imag, vr.real, vr.imag
+
+    return f, (rn(104, (6, 6)), rn(105, (3, 4, 4)), rn(106, (5, 5))), {}
+
+
+@program
 def eigh_pca():
     # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
     # covariance matrix and eigvalsh of a batch. Every output is independent

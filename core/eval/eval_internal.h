@@ -88,6 +88,8 @@ StatusOr<Literal> EvalCholesky(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& call, Operands ops);
 // Their sytrd / hetrd, gehrd and gtsv calls (eval_condensed_forms.cc).
 StatusOr<Literal> EvalCondensedFormCall(const Instruction& instr, const LinalgCall& call, Operands ops);
+// Their geev calls (eval_nonsymmetric_eigen.cc).
+StatusOr<Literal> EvalGeev(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);

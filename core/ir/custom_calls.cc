@@ -288,6 +288,55 @@ std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const L
   return s;
 }
 
+GeevConstants GeevParams(bool f32) {
+  GeevConstants p;
+  p.safmin = f32 ? 0x1p-126 : 0x1p-1022;
+  p.eps = f32 ? 0x1p-24 : 0x1p-53;
+  p.ulp = 2 * p.eps;
+  p.sfmin1 = p.safmin / p.ulp;
+  p.sfmax1 = 1 / p.sfmin1;
+  p.sfmin2 = p.sfmin1 * 2;
+  p.sfmax2 = 1 / p.sfmin2;
+  return p;
+}
+
+std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<GeevShape> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 5)
+    return fail("needs one operand and five results");
+  const Shape& a = i.operand(0)->shape();
+  const int r = a.rank();
+  const PrimitiveType t = a.element_type();
+  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return fail("computes real f32 or f64 matrices only");
+  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  GeevShape s;
+  s.n = a.dim(r - 1);
+  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
+  for (int64_t d : batch) s.batches *= d;
+  std::vector<int64_t> vd = batch;
+  vd.push_back(s.n);
+  const PrimitiveType ct = t == PrimitiveType::kF32 ? PrimitiveType::kC64 : PrimitiveType::kC128;
+  const auto& ts = i.shape().tuple_shapes();
+  s.lapack = ts[0].rank() == static_cast<int>(vd.size());
+  if (s.lapack) {
+    if (ts[0].dims() != vd || ts[1].dims() != vd || ts[0].element_type() != t || ts[1].element_type() != t)
+      return fail("needs results wr and wi of n values per matrix");
+    for (int k = 2; k < 4; ++k)
+      if (ts[k].dims() != a.dims() || ts[k].element_type() != ct) return fail("needs complex eigenvector matrices vl and vr");
+  } else {
+    if (call.left) return fail("cuSOLVER's geev computes no left eigenvectors");
+    if (ts[0].dims() != a.dims() || ts[0].element_type() != t || ts[1].dims() != vd || ts[1].element_type() != ct)
+      return fail("needs results (a, n complex eigenvalues per matrix, vl, vr, info)");
+    for (int k = 2; k < 4; ++k)
+      if (ts[k].dims() != a.dims() || ts[k].element_type() != t) return fail("needs real eigenvector matrices vl and vr");
+  }
+  if (!IsInteger(ts[4].element_type()) || ts[4].dims() != batch) return fail("needs an integer info per matrix");
+  return s;
+}
+
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall) return std::nullopt;
   const std::string& t = i.attrs().custom_call_target;
@@ -379,6 +428,20 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     if (i.operand_count() != 4 || !numeric) return std::nullopt;
     c.kind = LinalgCall::Kind::kGtsv;
     if (!CondensedFormShapes(i, c, nullptr)) return std::nullopt;
+    return c;
+  }
+  // The nonsymmetric eigendecomposition of real matrices (custom_calls.h).
+  if ((lapack_real && TypedLapack(t, "geev")) || t == "cuhybrid_eig_real" || t == "hiphybrid_eig_real" ||
+      t == "cusolver_geev_ffi" || t == "hipsolver_geev_ffi") {
+    c.kind = LinalgCall::Kind::kGeev;
+    if (t.rfind("lapack_", 0) == 0) {
+      c.left = Code(DictValue(dict, "compute_left")) == 'V';
+      c.right = Code(DictValue(dict, "compute_right")) == 'V';
+    } else {
+      c.left = DictValue(dict, "left") == "true";
+      c.right = DictValue(dict, "right") == "true";
+    }
+    if (!GeevShapes(i, c, nullptr)) return std::nullopt;
     return c;
   }
   if (TypedLapack(t, "trsm")) {

@@ -99,12 +99,13 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd, kSytrd, kGehrd, kGtsv } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd, kSytrd, kGehrd, kGtsv, kGeev } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
   std::string transpose_a = "NO_TRANSPOSE";  // TRANSPOSE, ADJOINT
   int64_t low = 1, high = -1;  // gehrd's rows and columns low..high (1-based); high -1: the last
+  bool left = false, right = true;  // geev: the eigenvectors asked for
 };
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 
@@ -190,6 +191,39 @@ struct CondensedShapes {
 };
 // The shapes of a sytrd / gehrd / gtsv call, checked (an error names what is wrong).
 std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const LinalgCall& call, std::string* why);
+
+// The nonsymmetric eigendecomposition of real matrices (jnp.linalg.eig,
+// eigvals): `lapack_{s,d}geev_ffi` and `cuhybrid_eig_real` (a → (wr, wi,
+// vl, vr, info), the eigenvectors complex, as JAX's FFI unpacks LAPACK's) and
+// `cusolver_geev_ffi` (a → (the Schur form T, w complex, vl, vr real in
+// LAPACK's packed form: a pair's real part, then its imaginary part, info);
+// no left eigenvectors). The interpreter and the kernel compute LAPACK's
+// dgeev the same way, step by step, storing every matrix value in the
+// element type: gebal (permutations isolating eigenvalues, then scaling by
+// powers of 2, at most kGeevBalanceSweeps sweeps), gehd2 over ilo..ihi,
+// orghr (org2r), the Schur form by lahqr (the double-shift QR algorithm with
+// Ahues and Tisseur's deflation test, exceptional shifts every
+// kGeevExceptionalShift iterations without a split, lanv2 for the 2×2
+// blocks; LAPACK's dhseqr takes lahqr below 75 rows, aggressive early
+// deflation above, whose eigenvalues may come in another order), trevc's
+// eigenvectors of T (1×1 and 2×2 blocks solved with pivots under smin taken
+// as smin, without its overflow guards), taken back through Q and gebak,
+// and dgeev's normalization (unit 2-norm; a complex vector's largest
+// component made real). Vectors not asked for, and all of them when the QR
+// algorithm does not converge (info > 0, the 1-based row where it stopped),
+// are zeros.
+inline constexpr int kGeevBalanceSweeps = 100;
+inline constexpr int kGeevScaleSteps = 2200;
+inline constexpr int kGeevExceptionalShift = 10;
+struct GeevConstants {
+  double safmin, eps, ulp, sfmin1, sfmax1, sfmin2, sfmax2;  // LAPACK's dlamch values and gebal's bounds
+};
+GeevConstants GeevParams(bool f32);
+struct GeevShape {
+  int64_t n = 0, batches = 1;
+  bool lapack = true;  // LAPACK's results (wr, wi, complex vl, vr), else cuSOLVER's
+};
+std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call, std::string* why);
 
 // JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
 // lowering of jnp.linalg.solve / lu computes from getrf's pivots (made
