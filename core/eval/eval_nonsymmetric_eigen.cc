@@ -399,10 +399,9 @@ class Geev {
   // The 2×2 system (a - w) x = b, w = (wr, wi) (wi = 0: real), or its
   // transpose, by Gaussian elimination with complete pivoting (the largest
   // |re| + |im| first, in column order), pivots under smin taken as smin.
-  void Solve2(bool trans, double wr, double wi, int64_t j, C b1, C b2, double smin, C* x1, C* x2) {
+  void Solve2(bool trans, bool cplx, double wr, double wi, int64_t j, C b1, C b2, double smin, C* x1, C* x2) {
     C a[2][2] = {{C(T(j, j) - wr, -wi), C(T(j, j + 1), 0)}, {C(T(j + 1, j), 0), C(T(j + 1, j + 1) - wr, -wi)}};
     if (trans) std::swap(a[0][1], a[1][0]);
-    const bool cplx = wi != 0 || b1.imag() != 0 || b2.imag() != 0;
     auto mag = [&](C v) { return std::abs(v.real()) + std::abs(v.imag()); };
     auto mul = [&](C u, C v) { return cplx ? C(u.real() * v.real() - u.imag() * v.imag(), u.real() * v.imag() + u.imag() * v.real()) : C(u.real() * v.real()); };
     auto div = [&](C u, C v) { return cplx ? SmithDivide(u.real(), u.imag(), v.real(), v.imag()) : C(u.real() / v.real()); };
@@ -476,7 +475,7 @@ class Geev {
           continue;
         }
         C x1, x2;
-        Solve2(false, wr, pair ? wi : 0, j - 1, C(X(j - 1, cr), pair ? X(j - 1, ci) : 0), C(X(j, cr), pair ? X(j, ci) : 0),
+        Solve2(false, pair, wr, pair ? wi : 0, j - 1, C(X(j - 1, cr), pair ? X(j - 1, ci) : 0), C(X(j, cr), pair ? X(j, ci) : 0),
                smin, &x1, &x2);
         X(j - 1, cr) = R(x1.real()), X(j, cr) = R(x2.real());
         axpy(cr, j - 1, X(j - 1, cr), j - 1);
@@ -519,11 +518,12 @@ class Geev {
           X(k, ci) = R(-X(ki + 1, ci) * T(ki + 1, k));
         }
       }
-      // Row j's right-hand side less Σ_{k in [first, j)} T(k, tcol)·X(k, col).
-      auto dot = [&](int64_t col, int64_t j, int64_t tcol) {
+      // Row `row`'s right-hand side less Σ_{k in [first, upto)} T(k, row)·X(k, col)
+      // (a 2×2 block's two rows both to the block's first row, as LAPACK).
+      auto dot = [&](int64_t col, int64_t row, int64_t upto) {
         double acc = 0;
-        for (int64_t k = first; k < j; ++k) acc += T(k, tcol) * X(k, col);
-        X(j, col) = R(X(j, col) - acc);
+        for (int64_t k = first; k < upto; ++k) acc += T(k, row) * X(k, col);
+        X(row, col) = R(X(row, col) - acc);
       };
       for (int64_t j = first; j < n; ++j) {
         const bool block = j + 1 < n && T(j + 1, j) != 0;
@@ -542,10 +542,10 @@ class Geev {
           }
           continue;
         }
-        dot(cr, j, j), dot(cr, j + 1, j + 1);
-        if (pair) dot(ci, j, j), dot(ci, j + 1, j + 1);
+        dot(cr, j, j), dot(cr, j + 1, j);
+        if (pair) dot(ci, j, j), dot(ci, j + 1, j);
         C x1, x2;
-        Solve2(true, wr, pair ? -wi : 0, j, C(X(j, cr), pair ? X(j, ci) : 0), C(X(j + 1, cr), pair ? X(j + 1, ci) : 0),
+        Solve2(true, pair, wr, pair ? -wi : 0, j, C(X(j, cr), pair ? X(j, ci) : 0), C(X(j + 1, cr), pair ? X(j + 1, ci) : 0),
                smin, &x1, &x2);
         X(j, cr) = R(x1.real()), X(j + 1, cr) = R(x2.real());
         if (pair) X(j, ci) = R(x1.imag()), X(j + 1, ci) = R(x2.imag());

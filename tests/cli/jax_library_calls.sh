@@ -11,7 +11,9 @@
 # (lax.linalg.tridiagonal_solve, f32 with pivoting and c64),
 # tridiagonal_reduction sytrd / hetrd (lax.linalg.tridiagonal, both
 # triangles), hessenberg gehrd then orgqr (jax.scipy.linalg.hessenberg, real
-# and complex; JAX lowers it for the CPU only) — the
+# and complex; JAX lowers it for the CPU only), eig_general geev (jnp.linalg.eig
+# and eigvals of real matrices, left eigenvectors of a balanced one: LAPACK's
+# sgeev on the CPU, cuSOLVER's geev and the hybrid call for CUDA) — the
 # HLO JAX lowers for CUDA (cuSOLVER) and the StableHLO (.cpu.mlir) or HLO
 # (.cpu.hlo) it writes for the CPU (LAPACK). A data file whose
 # eigenvalues were altered must fail, so the comparison is not empty.
@@ -29,7 +31,7 @@ for f in eigh_pca.cuda.hlo eigh_pca.cpu.mlir svd_low_rank.cuda.hlo svd_low_rank.
          complex_lu_solve.cuda.hlo complex_lu_solve.cpu.hlo complex_qr.cuda.hlo complex_qr.cpu.hlo \
          complex_eigh.cuda.hlo complex_eigh.cpu.hlo complex_svd.cuda.hlo complex_svd.cpu.hlo \
          tridiagonal_solve.cuda.hlo tridiagonal_solve.cpu.hlo tridiagonal_reduction.cuda.hlo \
-         tridiagonal_reduction.cpu.hlo hessenberg.cpu.hlo; do
+         tridiagonal_reduction.cpu.hlo hessenberg.cpu.hlo eig_general.cpu.hlo eig_general.cuda.hlo; do
   expect_rc 0 "run $f against JAX's outputs" "$cli" run "$data/$f" --device cpu --inputs "$data/${f%%.*}.data.json"
   expect_text "$f: every output matches the interpreter" "outputs match the interpreter" "$tmp/out"
   expect_text "$f: and JAX's outputs" "against JAX's outputs: match" "$tmp/out"
@@ -47,5 +49,12 @@ d = json.load(open(sys.argv[1]))
 d["outputs"][3]["values"][1] += 0.001  # a tau of the lower-triangle reduction
 json.dump(d, open(sys.argv[2], "w"))
 PY
+python3 - "$data/eig_general.data.json" "$tmp/wrong_eig.data.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["outputs"][2]["values"][3] += 0.001  # a component of an eigenvector
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "run against an altered eigenvector" "$cli" run "$data/eig_general.cuda.hlo" --device cpu --inputs "$tmp/wrong_eig.data.json" --quiet
 expect_rc 1 "run against an altered tau" "$cli" run "$data/tridiagonal_reduction.cuda.hlo" --device cpu --inputs "$tmp/wrong_tau.data.json" --quiet
 exit $fail

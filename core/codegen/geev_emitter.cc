@@ -1,0 +1,1494 @@
+// JAX's nonsymmetric eigendecomposition of real matrices as a kernel
+// (jnp.linalg.eig, eigvals: `lapack_{s,d}geev_ffi`, `cuhybrid_eig_real`,
+// `cusolver_geev_ffi`; custom_calls.h): one thread per matrix, LAPACK's
+// dgeev step by step as the interpreter computes it
+// (core/eval/eval_nonsymmetric_eigen.cc) — balancing, Hessenberg reduction,
+// Q, the Schur form by the double-shift QR algorithm, the eigenvectors of the
+// Schur form taken back through Q and the balancing, the normalization. The
+// matrices live in the call's outputs, stored in the element type as the
+// interpreter stores them: for LAPACK's results, the Schur form in vr's
+// imaginary parts and Q in its real parts, the eigenvectors of T in vl's
+// imaginary parts and a copy of Q for the left ones in its real parts; for
+// cuSOLVER's, T in a, Q in vr, the eigenvectors of T in vl. The balancing's
+// scales, tau and the eigenvalues are kept in the thread's own memory. XLA GPU
+// calls cuSOLVER (or LAPACK on the host) for this; the matrices JAX programs
+// take eigenvalues of this way are small and batched.
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/codegen/matrix_kernel.h"
+#include "core/ir/custom_calls.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+using Fn = std::function<Status()>;
+
+namespace {
+
+// The most eigenvalues a kernel keeps in its own memory (4·n doubles).
+constexpr int64_t kGeevMaxOrder = 1024;
+
+struct Ir {
+  llvm::IRBuilderBase& b;
+  bool f32;
+  GeevConstants p;
+  llvm::Type* f64() const { return b.getDoubleTy(); }
+  Value* F(double v) const { return llvm::ConstantFP::get(b.getDoubleTy(), v); }
+  Value* I(int64_t v) const { return I64(b, v); }
+  Value* Abs(Value* v) const { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); }
+  Value* Sqrt(Value* v) const { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, v); }
+  Value* Copysign(Value* m, Value* s) const { return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, m, s); }
+  Value* Signbit(Value* v) const { return b.CreateICmpSLT(b.CreateBitCast(v, b.getInt64Ty()), I(0)); }
+  // std::max / std::min of two values.
+  Value* Max(Value* x, Value* y) const { return b.CreateSelect(b.CreateFCmpOLT(x, y), y, x); }
+  Value* Min(Value* x, Value* y) const { return b.CreateSelect(b.CreateFCmpOLT(y, x), y, x); }
+  Value* R(Value* v) const { return f32 ? b.CreateFPExt(b.CreateFPTrunc(v, b.getFloatTy()), f64()) : v; }
+  Value* Add(Value* x, Value* y) const { return b.CreateFAdd(x, y); }
+  Value* Sub(Value* x, Value* y) const { return b.CreateFSub(x, y); }
+  Value* Mul(Value* x, Value* y) const { return b.CreateFMul(x, y); }
+  Value* Div(Value* x, Value* y) const { return b.CreateFDiv(x, y); }
+  Value* Neg(Value* x) const { return b.CreateFNeg(x); }
+  Value* Lt(Value* x, Value* y) const { return b.CreateFCmpOLT(x, y); }
+  Value* Le(Value* x, Value* y) const { return b.CreateFCmpOLE(x, y); }
+  Value* Ge(Value* x, Value* y) const { return b.CreateFCmpOGE(x, y); }
+  Value* Gt(Value* x, Value* y) const { return b.CreateFCmpOGT(x, y); }
+  Value* Eq(Value* x, Value* y) const { return b.CreateFCmpOEQ(x, y); }
+  Value* Ne(Value* x, Value* y) const { return b.CreateFCmpUNE(x, y); }
+  Value* Not(Value* c) const { return b.CreateNot(c); }
+  Value* And(Value* x, Value* y) const { return b.CreateAnd(x, y); }
+  Value* Or(Value* x, Value* y) const { return b.CreateOr(x, y); }
+  Value* Sel(Value* c, Value* x, Value* y) const { return b.CreateSelect(c, x, y); }
+
+  Status If(Value* c, const Fn& then) const { return IfThen(b, c, then); }
+  Status IfElse(Value* c, const Fn& then, const Fn& otherwise) const {
+    RETURN_IF_ERROR(IfThen(b, c, then));
+    return IfThen(b, b.CreateNot(c), otherwise);
+  }
+  // while (cond()) body();
+  Status While(const std::function<Value*()>& cond, const Fn& body) const {
+    llvm::Function* f = b.GetInsertBlock()->getParent();
+    llvm::LLVMContext& ctx = f->getContext();
+    auto* head = llvm::BasicBlock::Create(ctx, "while.head", f);
+    auto* bodyb = llvm::BasicBlock::Create(ctx, "while.body", f);
+    auto* exit = llvm::BasicBlock::Create(ctx, "while.exit", f);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    b.CreateCondBr(cond(), bodyb, exit);
+    b.SetInsertPoint(bodyb);
+    RETURN_IF_ERROR(body());
+    b.CreateBr(head);
+    b.SetInsertPoint(exit);
+    return Status::Ok();
+  }
+  // for (i = from; i < to; ++i) and for (i = from; i >= to; --i), bounds as values.
+  Status Up(Value* from, Value* to, const std::function<Status(Value*)>& body) const {
+    return ForLoop(b, from, to, I(1), body);
+  }
+  Status Down(Value* from, Value* to, const std::function<Status(Value*)>& body) const {
+    return ForLoop(b, I(0), b.CreateAdd(b.CreateSub(from, to), I(1)), I(1),
+                   [&](Value* s) { return body(b.CreateSub(from, s)); });
+  }
+};
+
+// A mutable scalar (f64 or i64) in the thread's memory.
+struct Var {
+  llvm::IRBuilderBase* b;
+  llvm::Type* t;
+  Value* slot;
+  Var(llvm::IRBuilderBase& bb, llvm::Type* ty, const std::string& name) : b(&bb), t(ty), slot(EntryAlloca(bb, ty, name)) {}
+  Value* Get() const { return b->CreateLoad(t, slot); }
+  void Set(Value* v) const { b->CreateStore(v, slot); }
+};
+
+// A vector of n f64 values in the thread's memory.
+struct Vec {
+  llvm::IRBuilderBase* b;
+  llvm::ArrayType* t;
+  Value* arr;
+  Vec(llvm::IRBuilderBase& bb, int64_t n, const std::string& name)
+      : b(&bb), t(llvm::ArrayType::get(bb.getDoubleTy(), static_cast<uint64_t>(std::max<int64_t>(n, 1)))),
+        arr(EntryAlloca(bb, t, name)) {}
+  Value* At(Value* i) const { return b->CreateInBoundsGEP(t, arr, {b->getInt64(0), i}); }
+  Value* Get(Value* i) const { return b->CreateLoad(b->getDoubleTy(), At(i)); }
+  void Set(Value* i, Value* v) const { b->CreateStore(v, At(i)); }
+};
+
+// An n×n matrix kept in an output: its elements (real outputs) or one part
+// of its complex elements, read in f64 and stored in the element type.
+struct Mat {
+  llvm::IRBuilderBase* b;
+  ElementalEmitter* ee;
+  const OutputMatrix* m;
+  int arg;
+  PrimitiveType t;  // the output's element type
+  int part;         // -1: the element; 0 / 1: the real / imaginary part
+  PrimitiveType Scalar() const {
+    return part < 0 ? t : t == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  }
+  StatusOr<Value*> Get(Value* i, Value* j) const {
+    Value* v = ee->Load(arg, m->At(i, j));
+    if (part >= 0) v = b->CreateExtractValue(v, static_cast<unsigned>(part));
+    return EmitConvert(*b, v, Scalar(), PrimitiveType::kF64);
+  }
+  Status Set(Value* i, Value* j, Value* x) const {
+    ASSIGN_OR_RETURN(Value * s, EmitConvert(*b, x, PrimitiveType::kF64, Scalar()));
+    if (part >= 0) s = b->CreateInsertValue(ee->Load(arg, m->At(i, j)), s, static_cast<unsigned>(part));
+    ee->Store(arg, m->At(i, j), s);
+    return Status::Ok();
+  }
+};
+
+class GeevEmitter {
+ public:
+  GeevEmitter(const Ir& ir, int64_t n, const Mat& t, const Mat& z, const Mat& x, Vec& scale, Vec& tau, Vec& wr, Vec& wi)
+      : ir_(ir), b_(ir.b), n_(n), T_(t), Z_(z), X_(x), scale_(scale), tau_(tau), wr_(wr), wi_(wi),
+        ilo_(ir.b, ir.b.getInt64Ty(), "ilo"), ihi_(ir.b, ir.b.getInt64Ty(), "ihi"), info_(ir.b, ir.b.getInt64Ty(), "info") {}
+
+  Var& info() { return info_; }
+
+  Status Balance();
+  Status Hessenberg();
+  Status FormQ();
+  Status Schur();
+  Status RightVectors();
+  Status LeftVectors();
+  Status BackTransform(const Mat& v, bool right);
+  Status Unbalance(const Mat& v, bool right);
+  Status Normalize(const Mat& v);
+
+ private:
+  const Ir& ir_;
+  llvm::IRBuilderBase& b_;
+  int64_t n_;
+  Mat T_, Z_, X_;
+  Vec &scale_, &tau_, &wr_, &wi_;
+  Var ilo_, ihi_, info_;
+
+  Value* I(int64_t v) const { return ir_.I(v); }
+  Value* N() const { return I(n_); }
+  Status Swap(const Mat& m, Value* i0, Value* j0, Value* i1, Value* j1) {
+    ASSIGN_OR_RETURN(Value * x, m.Get(i0, j0));
+    ASSIGN_OR_RETURN(Value * y, m.Get(i1, j1));
+    RETURN_IF_ERROR(m.Set(i0, j0, y));
+    return m.Set(i1, j1, x);
+  }
+  Status Standardize(Value* i);
+  Status Solve2(bool trans, Value* wr, Value* wi, bool cplx, Value* j, Value* b1r, Value* b1i, Value* b2r, Value* b2i,
+                Value* smin, Var& x1r, Var& x1i, Var& x2r, Var& x2i);
+};
+
+// Smith's division (a + ib) / (c + id), as the interpreter's SmithDivide.
+std::pair<Value*, Value*> Smith(const Ir& ir, Value* a, Value* b, Value* c, Value* d) {
+  Value* big = ir.Ge(ir.Abs(c), ir.Abs(d));
+  Value* r1 = ir.Div(d, c);
+  Value* den1 = ir.Add(c, ir.Mul(d, r1));
+  Value* re1 = ir.Div(ir.Add(a, ir.Mul(b, r1)), den1);
+  Value* im1 = ir.Div(ir.Sub(b, ir.Mul(a, r1)), den1);
+  Value* r2 = ir.Div(c, d);
+  Value* den2 = ir.Add(ir.Mul(c, r2), d);
+  Value* re2 = ir.Div(ir.Add(ir.Mul(a, r2), b), den2);
+  Value* im2 = ir.Div(ir.Sub(ir.Mul(b, r2), a), den2);
+  return {ir.Sel(big, re1, re2), ir.Sel(big, im1, im2)};
+}
+
+Status GeevEmitter::Balance() {
+  const Ir& ir = ir_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Var k(b_, i64, "bal_k"), l(b_, i64, "bal_l"), again(b_, b_.getInt1Ty(), "bal_again"), done(b_, b_.getInt1Ty(), "bal_done");
+  Var isolated(b_, b_.getInt1Ty(), "bal_isolated"), it(b_, i64, "bal_it");
+  k.Set(I(0));
+  l.Set(I(n_ - 1));
+  done.Set(b_.getFalse());
+  // Swaps columns a and b over rows 0..rows_to, rows a and b over columns cols_from..n-1.
+  auto swap = [&](Value* a, Value* c, Value* rows_to, Value* cols_from) -> Status {
+    RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(rows_to, I(1)), [&](Value* r) { return Swap(T_, r, a, r, c); }));
+    return ir.Up(cols_from, N(), [&](Value* cc) { return Swap(T_, a, cc, c, cc); });
+  };
+  // Rows isolating an eigenvalue, pushed down.
+  again.Set(b_.getTrue());
+  RETURN_IF_ERROR(ir.While([&] { return ir.And(again.Get(), b_.CreateICmpSGE(l.Get(), I(0))); }, [&]() -> Status {
+    again.Set(b_.getFalse());
+    it.Set(l.Get());
+    return ir.While([&] { return ir.And(b_.CreateICmpSGE(it.Get(), I(0)), ir.Not(again.Get())); }, [&]() -> Status {
+      Value* i = it.Get();
+      isolated.Set(b_.getTrue());
+      RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Value * v, T_.Get(i, j));
+        isolated.Set(ir.And(isolated.Get(), ir.Or(b_.CreateICmpEQ(j, i), ir.Eq(v, ir.F(0)))));
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(ir.If(isolated.Get(), [&]() -> Status {
+        Value* lv = l.Get();
+        scale_.Set(lv, b_.CreateSIToFP(i, ir.f64()));
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(i, lv), [&] { return swap(i, lv, lv, k.Get()); }));
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpEQ(lv, I(0)), [&]() -> Status {
+          ilo_.Set(I(0));
+          ihi_.Set(I(0));
+          done.Set(b_.getTrue());
+          return Status::Ok();
+        }));
+        l.Set(b_.CreateSub(lv, I(1)));
+        again.Set(b_.getTrue());
+        return Status::Ok();
+      }));
+      it.Set(b_.CreateSub(i, I(1)));
+      return Status::Ok();
+    });
+  }));
+  // A 1×1 matrix left (l went below 0): ilo = ihi = 0, nothing else to do.
+  return ir.If(ir.Not(done.Get()), [&]() -> Status {
+    again.Set(b_.getTrue());
+    RETURN_IF_ERROR(ir.While([&] { return again.Get(); }, [&]() -> Status {
+      again.Set(b_.getFalse());
+      it.Set(k.Get());
+      return ir.While([&] { return ir.And(b_.CreateICmpSLE(it.Get(), l.Get()), ir.Not(again.Get())); }, [&]() -> Status {
+        Value* j = it.Get();
+        isolated.Set(b_.getTrue());
+        RETURN_IF_ERROR(ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* i) -> Status {
+          ASSIGN_OR_RETURN(Value * v, T_.Get(i, j));
+          isolated.Set(ir.And(isolated.Get(), ir.Or(b_.CreateICmpEQ(i, j), ir.Eq(v, ir.F(0)))));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.If(isolated.Get(), [&]() -> Status {
+          Value* kv = k.Get();
+          scale_.Set(kv, b_.CreateSIToFP(j, ir.f64()));
+          RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(j, kv), [&] { return swap(j, kv, l.Get(), kv); }));
+          k.Set(b_.CreateAdd(kv, I(1)));
+          again.Set(b_.getTrue());
+          return Status::Ok();
+        }));
+        it.Set(b_.CreateAdd(j, I(1)));
+        return Status::Ok();
+      });
+    }));
+    RETURN_IF_ERROR(ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* i) -> Status {
+      scale_.Set(i, ir.F(1));
+      return Status::Ok();
+    }));
+    // Scaling by powers of 2.
+    Var sweep(b_, i64, "bal_sweep"), noconv(b_, b_.getInt1Ty(), "bal_noconv");
+    Var c(b_, ir.f64(), "bal_c"), r(b_, ir.f64(), "bal_r"), ca(b_, ir.f64(), "bal_ca"), ra(b_, ir.f64(), "bal_ra");
+    Var g(b_, ir.f64(), "bal_g"), f(b_, ir.f64(), "bal_f"), steps(b_, i64, "bal_steps");
+    sweep.Set(I(0));
+    noconv.Set(b_.getTrue());
+    RETURN_IF_ERROR(ir.While([&] { return ir.And(noconv.Get(), b_.CreateICmpSLT(sweep.Get(), I(kGeevBalanceSweeps))); }, [&]() -> Status {
+      noconv.Set(b_.getFalse());
+      sweep.Set(b_.CreateAdd(sweep.Get(), I(1)));
+      return ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* i) -> Status {
+        c.Set(ir.F(0)), r.Set(ir.F(0)), ca.Set(ir.F(0)), ra.Set(ir.F(0));
+        RETURN_IF_ERROR(ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Value * v, T_.Get(q, i));
+          c.Set(ir.Add(c.Get(), ir.Mul(v, v)));
+          ASSIGN_OR_RETURN(Value * w, T_.Get(i, q));
+          r.Set(ir.Add(r.Get(), ir.Mul(w, w)));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Value * v, T_.Get(q, i));
+          ca.Set(ir.Max(ca.Get(), ir.Abs(v)));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Value * v, T_.Get(i, q));
+          ra.Set(ir.Max(ra.Get(), ir.Abs(v)));
+          return Status::Ok();
+        }));
+        c.Set(ir.Sqrt(c.Get()));
+        r.Set(ir.Sqrt(r.Get()));
+        Value* sum = ir.Add(ir.Add(ir.Add(c.Get(), ca.Get()), r.Get()), ra.Get());
+        Value* ok = ir.And(ir.And(ir.Ne(c.Get(), ir.F(0)), ir.Ne(r.Get(), ir.F(0))), b_.CreateFCmpORD(sum, sum));
+        return ir.If(ok, [&]() -> Status {
+          g.Set(ir.Div(r.Get(), ir.F(2)));
+          f.Set(ir.F(1));
+          Value* s = ir.Add(c.Get(), r.Get());
+          steps.Set(I(0));
+          RETURN_IF_ERROR(ir.While(
+              [&] {
+                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Lt(c.Get(), g.Get()));
+                more = ir.And(more, ir.Lt(ir.Max(ir.Max(f.Get(), c.Get()), ca.Get()), ir.F(ir.p.sfmax2)));
+                return ir.And(more, ir.Gt(ir.Min(ir.Min(r.Get(), g.Get()), ra.Get()), ir.F(ir.p.sfmin2)));
+              },
+              [&]() -> Status {
+                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
+                f.Set(ir.Mul(f.Get(), ir.F(2))), c.Set(ir.Mul(c.Get(), ir.F(2))), ca.Set(ir.Mul(ca.Get(), ir.F(2)));
+                r.Set(ir.Div(r.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2))), ra.Set(ir.Div(ra.Get(), ir.F(2)));
+                return Status::Ok();
+              }));
+          g.Set(ir.Div(c.Get(), ir.F(2)));
+          steps.Set(I(0));
+          RETURN_IF_ERROR(ir.While(
+              [&] {
+                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Ge(g.Get(), r.Get()));
+                more = ir.And(more, ir.Lt(ir.Max(r.Get(), ra.Get()), ir.F(ir.p.sfmax2)));
+                return ir.And(more, ir.Gt(ir.Min(ir.Min(ir.Min(f.Get(), c.Get()), g.Get()), ca.Get()), ir.F(ir.p.sfmin2)));
+              },
+              [&]() -> Status {
+                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
+                f.Set(ir.Div(f.Get(), ir.F(2))), c.Set(ir.Div(c.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2)));
+                ca.Set(ir.Div(ca.Get(), ir.F(2))), r.Set(ir.Mul(r.Get(), ir.F(2))), ra.Set(ir.Mul(ra.Get(), ir.F(2)));
+                return Status::Ok();
+              }));
+          Value* sc = scale_.Get(i);
+          Value* fv = f.Get();
+          Value* skip = ir.Ge(ir.Add(c.Get(), r.Get()), ir.Mul(ir.F(0.95), s));
+          skip = ir.Or(skip, ir.And(ir.And(ir.Lt(fv, ir.F(1)), ir.Lt(sc, ir.F(1))), ir.Le(ir.Mul(fv, sc), ir.F(ir.p.sfmin1))));
+          skip = ir.Or(skip, ir.And(ir.And(ir.Gt(fv, ir.F(1)), ir.Gt(sc, ir.F(1))), ir.Ge(sc, ir.Div(ir.F(ir.p.sfmax1), fv))));
+          return ir.If(ir.Not(skip), [&]() -> Status {
+            Value* inv = ir.Div(ir.F(1), fv);
+            scale_.Set(i, ir.Mul(sc, fv));
+            noconv.Set(b_.getTrue());
+            RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) -> Status {
+              ASSIGN_OR_RETURN(Value * v, T_.Get(i, q));
+              return T_.Set(i, q, ir.Mul(v, inv));
+            }));
+            return ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
+              ASSIGN_OR_RETURN(Value * v, T_.Get(q, i));
+              return T_.Set(q, i, ir.Mul(v, fv));
+            });
+          });
+        });
+      });
+    }));
+    ilo_.Set(k.Get());
+    ihi_.Set(l.Get());
+    return Status::Ok();
+  });
+}
+
+Status GeevEmitter::Hessenberg() {
+  const Ir& ir = ir_;
+  Var norm2(b_, ir.f64(), "hd_norm2"), t(b_, ir.f64(), "hd_t"), acc(b_, ir.f64(), "hd_acc"), beta(b_, ir.f64(), "hd_beta");
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) {
+    tau_.Set(i, ir.F(0));
+    return Status::Ok();
+  }));
+  Value* ihi = ihi_.Get();
+  return ir.Up(ilo_.Get(), ihi, [&](Value* i) -> Status {
+    Value* i1 = b_.CreateAdd(i, I(1));
+    Value* top = b_.CreateAdd(ihi, I(1));
+    norm2.Set(ir.F(0));
+    RETURN_IF_ERROR(ir.Up(b_.CreateAdd(i, I(2)), top, [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Value * v, T_.Get(r, i));
+      norm2.Set(ir.Add(norm2.Get(), ir.Mul(v, v)));
+      return Status::Ok();
+    }));
+    ASSIGN_OR_RETURN(Value * alpha, T_.Get(i1, i));
+    t.Set(ir.F(0));
+    RETURN_IF_ERROR(ir.If(ir.Ne(norm2.Get(), ir.F(0)), [&]() -> Status {
+      Value* bt = ir.Neg(ir.Copysign(ir.Sqrt(ir.Add(ir.Mul(alpha, alpha), norm2.Get())), alpha));
+      t.Set(ir.Div(ir.Sub(bt, alpha), bt));
+      Value* sc = ir.Div(ir.F(1), ir.Sub(alpha, bt));
+      RETURN_IF_ERROR(ir.Up(b_.CreateAdd(i, I(2)), top, [&](Value* r) -> Status {
+        ASSIGN_OR_RETURN(Value * v, T_.Get(r, i));
+        return T_.Set(r, i, ir.Mul(v, sc));
+      }));
+      return T_.Set(i1, i, bt);
+    }));
+    Value* tv = t.Get();
+    tau_.Set(i, ir.R(tv));
+    return ir.If(ir.Ne(tv, ir.F(0)), [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * bv, T_.Get(i1, i));
+      beta.Set(bv);
+      RETURN_IF_ERROR(T_.Set(i1, i, ir.F(1)));
+      RETURN_IF_ERROR(ir.Up(I(0), top, [&](Value* r) -> Status {
+        acc.Set(ir.F(0));
+        RETURN_IF_ERROR(ir.Up(i1, top, [&](Value* c) -> Status {
+          ASSIGN_OR_RETURN(Value * x, T_.Get(r, c));
+          ASSIGN_OR_RETURN(Value * v, T_.Get(c, i));
+          acc.Set(ir.Add(acc.Get(), ir.Mul(x, v)));
+          return Status::Ok();
+        }));
+        Value* tw = ir.Mul(tv, acc.Get());
+        return ir.Up(i1, top, [&](Value* c) -> Status {
+          ASSIGN_OR_RETURN(Value * x, T_.Get(r, c));
+          ASSIGN_OR_RETURN(Value * v, T_.Get(c, i));
+          return T_.Set(r, c, ir.Sub(x, ir.Mul(tw, v)));
+        });
+      }));
+      RETURN_IF_ERROR(ir.Up(i1, N(), [&](Value* c) -> Status {
+        acc.Set(ir.F(0));
+        RETURN_IF_ERROR(ir.Up(i1, top, [&](Value* r) -> Status {
+          ASSIGN_OR_RETURN(Value * x, T_.Get(r, c));
+          ASSIGN_OR_RETURN(Value * v, T_.Get(r, i));
+          acc.Set(ir.Add(acc.Get(), ir.Mul(x, v)));
+          return Status::Ok();
+        }));
+        Value* cs = ir.Mul(tv, acc.Get());
+        return ir.Up(i1, top, [&](Value* r) -> Status {
+          ASSIGN_OR_RETURN(Value * x, T_.Get(r, c));
+          ASSIGN_OR_RETURN(Value * v, T_.Get(r, i));
+          return T_.Set(r, c, ir.Sub(x, ir.Mul(v, cs)));
+        });
+      }));
+      return T_.Set(i1, i, beta.Get());
+    });
+  });
+}
+
+Status GeevEmitter::FormQ() {
+  const Ir& ir = ir_;
+  Var w(b_, ir.f64(), "q_w");
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) {
+    return ir.Up(I(0), N(), [&](Value* j) { return Z_.Set(i, j, ir.Sel(b_.CreateICmpEQ(i, j), ir.F(1), ir.F(0))); });
+  }));
+  Value* ilo = ilo_.Get();
+  Value* ihi = ihi_.Get();
+  Value* top = b_.CreateAdd(ihi, I(1));
+  RETURN_IF_ERROR(ir.Up(b_.CreateAdd(ilo, I(1)), top, [&](Value* j) {
+    return ir.Up(b_.CreateAdd(j, I(1)), top, [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Value * v, T_.Get(r, b_.CreateSub(j, I(1))));
+      return Z_.Set(r, j, v);
+    });
+  }));
+  RETURN_IF_ERROR(ir.Down(b_.CreateSub(ihi, I(1)), ilo, [&](Value* i) -> Status {
+    Value* c0 = b_.CreateAdd(i, I(1));
+    Value* t = tau_.Get(i);
+    RETURN_IF_ERROR(ir.If(b_.CreateICmpSLT(c0, ihi), [&]() -> Status {
+      RETURN_IF_ERROR(Z_.Set(c0, c0, ir.F(1)));
+      return ir.If(ir.Ne(t, ir.F(0)), [&]() -> Status {
+        return ir.Up(b_.CreateAdd(c0, I(1)), top, [&](Value* j) -> Status {
+          w.Set(ir.F(0));
+          RETURN_IF_ERROR(ir.Up(c0, top, [&](Value* r) -> Status {
+            ASSIGN_OR_RETURN(Value * v, Z_.Get(r, c0));
+            ASSIGN_OR_RETURN(Value * x, Z_.Get(r, j));
+            w.Set(ir.Add(w.Get(), ir.Mul(v, x)));
+            return Status::Ok();
+          }));
+          Value* tw = ir.Mul(t, w.Get());
+          return ir.Up(c0, top, [&](Value* r) -> Status {
+            ASSIGN_OR_RETURN(Value * x, Z_.Get(r, j));
+            ASSIGN_OR_RETURN(Value * v, Z_.Get(r, c0));
+            return Z_.Set(r, j, ir.Sub(x, ir.Mul(v, tw)));
+          });
+        });
+      });
+    }));
+    RETURN_IF_ERROR(ir.Up(b_.CreateAdd(c0, I(1)), top, [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Value * v, Z_.Get(r, c0));
+      return Z_.Set(r, c0, ir.Mul(v, ir.Neg(t)));
+    }));
+    RETURN_IF_ERROR(Z_.Set(c0, c0, ir.Sub(ir.F(1), t)));
+    return ir.Up(b_.CreateAdd(ilo, I(1)), c0, [&](Value* r) { return Z_.Set(r, c0, ir.F(0)); });
+  }));
+  return ir.Up(I(0), N(), [&](Value* i) {
+    return ir.Up(I(0), b_.CreateSub(i, I(1)), [&](Value* j) { return T_.Set(i, j, ir.F(0)); });
+  });
+}
+
+Status GeevEmitter::Standardize(Value* i) {
+  const Ir& ir = ir_;
+  Value* im1 = b_.CreateSub(i, I(1));
+  Var a(b_, ir.f64(), "nv_a"), bb(b_, ir.f64(), "nv_b"), c(b_, ir.f64(), "nv_c"), d(b_, ir.f64(), "nv_d");
+  Var cs(b_, ir.f64(), "nv_cs"), sn(b_, ir.f64(), "nv_sn"), temp(b_, ir.f64(), "nv_temp"), p(b_, ir.f64(), "nv_p");
+  ASSIGN_OR_RETURN(Value * a0, T_.Get(im1, im1));
+  ASSIGN_OR_RETURN(Value * b0, T_.Get(im1, i));
+  ASSIGN_OR_RETURN(Value * c0, T_.Get(i, im1));
+  ASSIGN_OR_RETURN(Value * d0, T_.Get(i, i));
+  a.Set(a0), bb.Set(b0), c.Set(c0), d.Set(d0), cs.Set(ir.F(1)), sn.Set(ir.F(0));
+  Value* c_zero = ir.Eq(c0, ir.F(0));
+  Value* b_zero = ir.And(ir.Not(c_zero), ir.Eq(b0, ir.F(0)));
+  Value* keep = ir.And(ir.And(ir.Not(c_zero), ir.Not(b_zero)),
+                       ir.And(ir.Eq(ir.Sub(a0, d0), ir.F(0)), b_.CreateICmpNE(ir.Signbit(b0), ir.Signbit(c0))));
+  Value* general = ir.And(ir.And(ir.Not(c_zero), ir.Not(b_zero)), ir.Not(keep));
+  RETURN_IF_ERROR(ir.If(b_zero, [&]() -> Status {
+    cs.Set(ir.F(0)), sn.Set(ir.F(1));
+    a.Set(d0), d.Set(a0), bb.Set(ir.Neg(c0)), c.Set(ir.F(0));
+    return Status::Ok();
+  }));
+  RETURN_IF_ERROR(ir.If(general, [&]() -> Status {
+    temp.Set(ir.Sub(a0, d0));
+    p.Set(ir.Mul(ir.F(0.5), temp.Get()));
+    Value* sgn = [&] {
+      Value* sb = ir.Sel(ir.Signbit(b0), ir.F(-1), ir.F(1));
+      Value* sc = ir.Sel(ir.Signbit(c0), ir.F(-1), ir.F(1));
+      return ir.Mul(sb, sc);
+    }();
+    Value* bcmax = ir.Max(ir.Abs(b0), ir.Abs(c0));
+    Value* bcmis = ir.Mul(ir.Min(ir.Abs(b0), ir.Abs(c0)), sgn);
+    Value* scale = ir.Max(ir.Abs(p.Get()), bcmax);
+    Value* z = ir.Add(ir.Mul(ir.Div(p.Get(), scale), p.Get()), ir.Mul(ir.Div(bcmax, scale), bcmis));
+    Value* real = ir.Ge(z, ir.F(4 * ir.p.ulp));
+    RETURN_IF_ERROR(ir.If(real, [&]() -> Status {
+      Value* zz = ir.Add(p.Get(), ir.Copysign(ir.Mul(ir.Sqrt(scale), ir.Sqrt(z)), p.Get()));
+      a.Set(ir.Add(d0, zz));
+      d.Set(ir.Sub(d0, ir.Mul(ir.Div(bcmax, zz), bcmis)));
+      Value* tau = ir.Sqrt(ir.Add(ir.Mul(c0, c0), ir.Mul(zz, zz)));
+      cs.Set(ir.Div(zz, tau)), sn.Set(ir.Div(c0, tau));
+      bb.Set(ir.Sub(b0, c0)), c.Set(ir.F(0));
+      return Status::Ok();
+    }));
+    return ir.If(ir.Not(real), [&]() -> Status {
+      Value* sigma = ir.Add(b0, c0);
+      Value* tau = ir.Sqrt(ir.Add(ir.Mul(sigma, sigma), ir.Mul(temp.Get(), temp.Get())));
+      Value* csv = ir.Sqrt(ir.Mul(ir.F(0.5), ir.Add(ir.F(1), ir.Div(ir.Abs(sigma), tau))));
+      Value* snv = ir.Mul(ir.Neg(ir.Div(p.Get(), ir.Mul(tau, csv))), ir.Sel(ir.Signbit(sigma), ir.F(-1), ir.F(1)));
+      cs.Set(csv), sn.Set(snv);
+      Value* aa = ir.Add(ir.Mul(a0, csv), ir.Mul(b0, snv));
+      Value* bb2 = ir.Add(ir.Mul(ir.Neg(a0), snv), ir.Mul(b0, csv));
+      Value* cc = ir.Add(ir.Mul(c0, csv), ir.Mul(d0, snv));
+      Value* dd = ir.Add(ir.Mul(ir.Neg(c0), snv), ir.Mul(d0, csv));
+      Value* na = ir.Add(ir.Mul(aa, csv), ir.Mul(cc, snv));
+      Value* nb = ir.Add(ir.Mul(bb2, csv), ir.Mul(dd, snv));
+      Value* nc = ir.Add(ir.Mul(ir.Neg(aa), snv), ir.Mul(cc, csv));
+      Value* nd = ir.Add(ir.Mul(ir.Neg(bb2), snv), ir.Mul(dd, csv));
+      temp.Set(ir.Mul(ir.F(0.5), ir.Add(na, nd)));
+      a.Set(temp.Get()), d.Set(temp.Get()), bb.Set(nb), c.Set(nc);
+      Value* c_nz = ir.Ne(nc, ir.F(0));
+      Value* b_nz = ir.Ne(nb, ir.F(0));
+      Value* same = b_.CreateICmpEQ(ir.Signbit(nb), ir.Signbit(nc));
+      RETURN_IF_ERROR(ir.If(ir.And(ir.And(c_nz, b_nz), same), [&]() -> Status {
+        Value* sab = ir.Sqrt(ir.Abs(nb));
+        Value* sac = ir.Sqrt(ir.Abs(nc));
+        Value* pv = ir.Copysign(ir.Mul(sab, sac), nc);
+        Value* tau2 = ir.Div(ir.F(1), ir.Sqrt(ir.Abs(ir.Add(nb, nc))));
+        a.Set(ir.Add(temp.Get(), pv)), d.Set(ir.Sub(temp.Get(), pv));
+        bb.Set(ir.Sub(nb, nc)), c.Set(ir.F(0));
+        Value* cs1 = ir.Mul(sab, tau2);
+        Value* sn1 = ir.Mul(sac, tau2);
+        Value* t2 = ir.Sub(ir.Mul(csv, cs1), ir.Mul(snv, sn1));
+        sn.Set(ir.Add(ir.Mul(csv, sn1), ir.Mul(snv, cs1)));
+        cs.Set(t2);
+        return Status::Ok();
+      }));
+      return ir.If(ir.And(c_nz, ir.Not(b_nz)), [&]() -> Status {
+        bb.Set(ir.Neg(nc)), c.Set(ir.F(0));
+        cs.Set(ir.Neg(snv)), sn.Set(csv);
+        return Status::Ok();
+      });
+    });
+  }));
+  RETURN_IF_ERROR(T_.Set(im1, im1, a.Get()));
+  RETURN_IF_ERROR(T_.Set(im1, i, bb.Get()));
+  RETURN_IF_ERROR(T_.Set(i, im1, c.Get()));
+  RETURN_IF_ERROR(T_.Set(i, i, d.Get()));
+  ASSIGN_OR_RETURN(Value * ta, T_.Get(im1, im1));
+  ASSIGN_OR_RETURN(Value * tb, T_.Get(im1, i));
+  ASSIGN_OR_RETURN(Value * tc, T_.Get(i, im1));
+  ASSIGN_OR_RETURN(Value * td, T_.Get(i, i));
+  wr_.Set(im1, ta), wr_.Set(i, td);
+  Value* im = ir.Sel(ir.Eq(tc, ir.F(0)), ir.F(0), ir.Mul(ir.Sqrt(ir.Abs(tb)), ir.Sqrt(ir.Abs(tc))));
+  wi_.Set(im1, ir.R(im)), wi_.Set(i, ir.R(ir.Neg(im)));
+  Value* csv = cs.Get();
+  Value* snv = sn.Get();
+  auto rot = [&](const Mat& m, Value* r0, Value* c0, Value* r1, Value* c1) -> Status {
+    ASSIGN_OR_RETURN(Value * x, m.Get(r0, c0));
+    ASSIGN_OR_RETURN(Value * y, m.Get(r1, c1));
+    Value* tx = ir.Add(ir.Mul(csv, x), ir.Mul(snv, y));
+    RETURN_IF_ERROR(m.Set(r1, c1, ir.Sub(ir.Mul(csv, y), ir.Mul(snv, x))));
+    return m.Set(r0, c0, tx);
+  };
+  RETURN_IF_ERROR(ir.Up(b_.CreateAdd(i, I(1)), N(), [&](Value* j) { return rot(T_, im1, j, i, j); }));
+  RETURN_IF_ERROR(ir.Up(I(0), im1, [&](Value* j) { return rot(T_, j, im1, j, i); }));
+  return ir.Up(I(0), N(), [&](Value* j) { return rot(Z_, j, im1, j, i); });
+}
+
+Status GeevEmitter::Schur() {
+  const Ir& ir = ir_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Value* ilo = ilo_.Get();
+  Value* ihi = ihi_.Get();
+  info_.Set(I(0));
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) -> Status {
+    return ir.If(b_.CreateOr(b_.CreateICmpSLT(i, ilo), b_.CreateICmpSGT(i, ihi)), [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * v, T_.Get(i, i));
+      wr_.Set(i, v), wi_.Set(i, ir.F(0));
+      return Status::Ok();
+    });
+  }));
+  RETURN_IF_ERROR(ir.If(b_.CreateICmpEQ(ilo, ihi), [&]() -> Status {
+    ASSIGN_OR_RETURN(Value * v, T_.Get(ilo, ilo));
+    wr_.Set(ilo, v), wi_.Set(ilo, ir.F(0));
+    return Status::Ok();
+  }));
+  Value* run = b_.CreateICmpSLT(ilo, ihi);
+  return ir.If(run, [&]() -> Status {
+    Value* nh = b_.CreateAdd(b_.CreateSub(ihi, ilo), I(1));
+    Value* ulp = ir.F(ir.p.ulp);
+    Value* smlnum = ir.Mul(ir.F(ir.p.safmin), ir.Div(b_.CreateSIToFP(nh, ir.f64()), ulp));
+    Value* itmax = b_.CreateMul(I(30), b_.CreateSelect(b_.CreateICmpSGT(nh, I(10)), nh, I(10)));
+    Var iv(b_, i64, "qr_i"), l(b_, i64, "qr_l"), its(b_, i64, "qr_its"), k(b_, i64, "qr_k"), m(b_, i64, "qr_m");
+    Var kdefl(b_, i64, "qr_kdefl"), split(b_, b_.getInt1Ty(), "qr_split"), found(b_, b_.getInt1Ty(), "qr_found");
+    Var stop(b_, b_.getInt1Ty(), "qr_stop");
+    Var h11(b_, ir.f64(), "h11"), h12(b_, ir.f64(), "h12"), h21(b_, ir.f64(), "h21"), h22(b_, ir.f64(), "h22");
+    Var rt1r(b_, ir.f64(), "rt1r"), rt1i(b_, ir.f64(), "rt1i"), rt2r(b_, ir.f64(), "rt2r"), rt2i(b_, ir.f64(), "rt2i");
+    Var v0(b_, ir.f64(), "v0"), v1(b_, ir.f64(), "v1"), v2(b_, ir.f64(), "v2"), t1(b_, ir.f64(), "t1");
+    auto Tg = [&](Value* r, Value* c) { return T_.Get(r, c); };
+    kdefl.Set(I(0));
+    iv.Set(ihi);
+    stop.Set(b_.getFalse());
+    return ir.While([&] { return ir.And(b_.CreateICmpSGE(iv.Get(), ilo), ir.Not(stop.Get())); }, [&]() -> Status {
+      Value* i = iv.Get();
+      l.Set(ilo);
+      split.Set(b_.getFalse());
+      its.Set(I(0));
+      RETURN_IF_ERROR(ir.While([&] { return ir.And(b_.CreateICmpSLE(its.Get(), itmax), ir.Not(split.Get())); }, [&]() -> Status {
+        its.Set(b_.CreateAdd(its.Get(), I(1)));
+        // A small subdiagonal element.
+        k.Set(i);
+        found.Set(b_.getFalse());
+        RETURN_IF_ERROR(ir.While([&] { return ir.And(b_.CreateICmpSGT(k.Get(), l.Get()), ir.Not(found.Get())); }, [&]() -> Status {
+          Value* kk = k.Get();
+          Value* km1 = b_.CreateSub(kk, I(1));
+          ASSIGN_OR_RETURN(Value * hkk1, Tg(kk, km1));
+          Value* tiny = ir.Le(ir.Abs(hkk1), smlnum);
+          RETURN_IF_ERROR(ir.If(tiny, [&]() -> Status {
+            found.Set(b_.getTrue());
+            return Status::Ok();
+          }));
+          RETURN_IF_ERROR(ir.If(ir.Not(tiny), [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * hk1k1, Tg(km1, km1));
+            ASSIGN_OR_RETURN(Value * hkk, Tg(kk, kk));
+            Var tst(b_, ir.f64(), "tst");
+            tst.Set(ir.Add(ir.Abs(hk1k1), ir.Abs(hkk)));
+            RETURN_IF_ERROR(ir.If(ir.Eq(tst.Get(), ir.F(0)), [&]() -> Status {
+              Value* km2 = b_.CreateSub(kk, I(2));
+              RETURN_IF_ERROR(ir.If(b_.CreateICmpSGE(km2, ilo), [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * v, Tg(km1, km2));
+                tst.Set(ir.Add(tst.Get(), ir.Abs(v)));
+                return Status::Ok();
+              }));
+              Value* kp1 = b_.CreateAdd(kk, I(1));
+              return ir.If(b_.CreateICmpSLE(kp1, ihi), [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * v, Tg(kp1, kk));
+                tst.Set(ir.Add(tst.Get(), ir.Abs(v)));
+                return Status::Ok();
+              });
+            }));
+            RETURN_IF_ERROR(ir.If(ir.Le(ir.Abs(hkk1), ir.Mul(ulp, tst.Get())), [&]() -> Status {
+              ASSIGN_OR_RETURN(Value * hk1k, Tg(km1, kk));
+              Value* ab = ir.Max(ir.Abs(hkk1), ir.Abs(hk1k));
+              Value* ba = ir.Min(ir.Abs(hkk1), ir.Abs(hk1k));
+              Value* diff = ir.Abs(ir.Sub(hk1k1, hkk));
+              Value* aa = ir.Max(ir.Abs(hkk), diff);
+              Value* bb = ir.Min(ir.Abs(hkk), diff);
+              Value* s = ir.Add(aa, ab);
+              Value* ok = ir.Le(ir.Mul(ba, ir.Div(ab, s)), ir.Max(smlnum, ir.Mul(ulp, ir.Mul(bb, ir.Div(aa, s)))));
+              found.Set(ok);
+              return Status::Ok();
+            }));
+            return ir.If(ir.Not(found.Get()), [&]() -> Status {
+              k.Set(km1);
+              return Status::Ok();
+            });
+          }));
+          return Status::Ok();
+        }));
+        l.Set(k.Get());
+        Value* lv = l.Get();
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpSGT(lv, ilo), [&] { return T_.Set(lv, b_.CreateSub(lv, I(1)), ir.F(0)); }));
+        Value* done = b_.CreateICmpSGE(lv, b_.CreateSub(i, I(1)));
+        RETURN_IF_ERROR(ir.If(done, [&]() -> Status {
+          split.Set(b_.getTrue());
+          return Status::Ok();
+        }));
+        return ir.If(ir.Not(done), [&]() -> Status {
+          kdefl.Set(b_.CreateAdd(kdefl.Get(), I(1)));
+          Value* kd = kdefl.Get();
+          Value* ex2 = b_.CreateICmpEQ(b_.CreateSRem(kd, I(2 * kGeevExceptionalShift)), I(0));
+          Value* ex1 = ir.And(ir.Not(ex2), b_.CreateICmpEQ(b_.CreateSRem(kd, I(kGeevExceptionalShift)), I(0)));
+          Value* im1 = b_.CreateSub(i, I(1));
+          RETURN_IF_ERROR(ir.If(ex2, [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * x, Tg(i, im1));
+            ASSIGN_OR_RETURN(Value * y, Tg(im1, b_.CreateSub(i, I(2))));
+            ASSIGN_OR_RETURN(Value * hii, Tg(i, i));
+            Value* s = ir.Add(ir.Abs(x), ir.Abs(y));
+            h11.Set(ir.Add(ir.Mul(ir.F(0.75), s), hii)), h12.Set(ir.Mul(ir.F(-0.4375), s)), h21.Set(s), h22.Set(h11.Get());
+            return Status::Ok();
+          }));
+          RETURN_IF_ERROR(ir.If(ex1, [&]() -> Status {
+            Value* l1 = b_.CreateAdd(lv, I(1));
+            ASSIGN_OR_RETURN(Value * x, Tg(l1, lv));
+            ASSIGN_OR_RETURN(Value * y, Tg(b_.CreateAdd(lv, I(2)), l1));
+            ASSIGN_OR_RETURN(Value * hll, Tg(lv, lv));
+            Value* s = ir.Add(ir.Abs(x), ir.Abs(y));
+            h11.Set(ir.Add(ir.Mul(ir.F(0.75), s), hll)), h12.Set(ir.Mul(ir.F(-0.4375), s)), h21.Set(s), h22.Set(h11.Get());
+            return Status::Ok();
+          }));
+          RETURN_IF_ERROR(ir.If(ir.Not(ir.Or(ex1, ex2)), [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * a, Tg(im1, im1));
+            ASSIGN_OR_RETURN(Value * c, Tg(i, im1));
+            ASSIGN_OR_RETURN(Value * bv, Tg(im1, i));
+            ASSIGN_OR_RETURN(Value * d, Tg(i, i));
+            h11.Set(a), h21.Set(c), h12.Set(bv), h22.Set(d);
+            return Status::Ok();
+          }));
+          rt1r.Set(ir.F(0)), rt1i.Set(ir.F(0)), rt2r.Set(ir.F(0)), rt2i.Set(ir.F(0));
+          Value* s = ir.Add(ir.Add(ir.Add(ir.Abs(h11.Get()), ir.Abs(h12.Get())), ir.Abs(h21.Get())), ir.Abs(h22.Get()));
+          RETURN_IF_ERROR(ir.If(ir.Ne(s, ir.F(0)), [&]() -> Status {
+            Value* a = ir.Div(h11.Get(), s);
+            Value* c = ir.Div(h21.Get(), s);
+            Value* bv = ir.Div(h12.Get(), s);
+            Value* d = ir.Div(h22.Get(), s);
+            Value* tr = ir.Div(ir.Add(a, d), ir.F(2));
+            Value* det = ir.Sub(ir.Mul(ir.Sub(a, tr), ir.Sub(d, tr)), ir.Mul(bv, c));
+            Value* rtdisc = ir.Sqrt(ir.Abs(det));
+            Value* cplx = ir.Ge(det, ir.F(0));
+            RETURN_IF_ERROR(ir.If(cplx, [&]() -> Status {
+              rt1r.Set(ir.Mul(tr, s)), rt2r.Set(rt1r.Get()), rt1i.Set(ir.Mul(rtdisc, s)), rt2i.Set(ir.Neg(rt1i.Get()));
+              return Status::Ok();
+            }));
+            return ir.If(ir.Not(cplx), [&]() -> Status {
+              Value* r1 = ir.Add(tr, rtdisc);
+              Value* r2 = ir.Sub(tr, rtdisc);
+              Value* first = ir.Le(ir.Abs(ir.Sub(r1, d)), ir.Abs(ir.Sub(r2, d)));
+              Value* shift = ir.Mul(ir.Sel(first, r1, r2), s);
+              rt1r.Set(shift), rt2r.Set(shift);
+              return Status::Ok();
+            });
+          }));
+          // Where the double-shift step starts.
+          m.Set(b_.CreateSub(i, I(2)));
+          found.Set(b_.getFalse());
+          RETURN_IF_ERROR(ir.While([&] { return ir.And(b_.CreateICmpSGE(m.Get(), l.Get()), ir.Not(found.Get())); }, [&]() -> Status {
+            Value* mm = m.Get();
+            Value* m1 = b_.CreateAdd(mm, I(1));
+            ASSIGN_OR_RETURN(Value * hmm, Tg(mm, mm));
+            ASSIGN_OR_RETURN(Value * hm1m, Tg(m1, mm));
+            ASSIGN_OR_RETURN(Value * hmm1, Tg(mm, m1));
+            ASSIGN_OR_RETURN(Value * hm1m1, Tg(m1, m1));
+            ASSIGN_OR_RETURN(Value * hm2m1, Tg(b_.CreateAdd(mm, I(2)), m1));
+            Value* ss = ir.Add(ir.Add(ir.Abs(ir.Sub(hmm, rt2r.Get())), ir.Abs(rt2i.Get())), ir.Abs(hm1m));
+            Value* h21s = ir.Div(hm1m, ss);
+            Value* a0 = ir.Add(ir.Mul(h21s, hmm1), ir.Mul(ir.Sub(hmm, rt1r.Get()), ir.Div(ir.Sub(hmm, rt2r.Get()), ss)));
+            a0 = ir.Sub(a0, ir.Mul(rt1i.Get(), ir.Div(rt2i.Get(), ss)));
+            Value* a1 = ir.Mul(h21s, ir.Sub(ir.Sub(ir.Add(hmm, hm1m1), rt1r.Get()), rt2r.Get()));
+            Value* a2 = ir.Mul(h21s, hm2m1);
+            Value* s2 = ir.Add(ir.Add(ir.Abs(a0), ir.Abs(a1)), ir.Abs(a2));
+            v0.Set(ir.Div(a0, s2)), v1.Set(ir.Div(a1, s2)), v2.Set(ir.Div(a2, s2));
+            Value* at_l = b_.CreateICmpEQ(mm, l.Get());
+            RETURN_IF_ERROR(ir.If(at_l, [&]() -> Status {
+              found.Set(b_.getTrue());
+              return Status::Ok();
+            }));
+            return ir.If(ir.Not(at_l), [&]() -> Status {
+              Value* mm1 = b_.CreateSub(mm, I(1));
+              ASSIGN_OR_RETURN(Value * hmmm1, Tg(mm, mm1));
+              ASSIGN_OR_RETURN(Value * hm1m1b, Tg(mm1, mm1));
+              Value* h00 = ir.Mul(ir.Abs(hmmm1), ir.Add(ir.Abs(v1.Get()), ir.Abs(v2.Get())));
+              Value* h01 = ir.Mul(ir.Abs(v0.Get()), ir.Add(ir.Add(ir.Abs(hm1m1b), ir.Abs(hmm)), ir.Abs(hm1m1)));
+              Value* ok = ir.Le(h00, ir.Mul(ulp, h01));
+              found.Set(ok);
+              return ir.If(ir.Not(ok), [&]() -> Status {
+                m.Set(mm1);
+                return Status::Ok();
+              });
+            });
+          }));
+          // The double-shift step, chasing the bulge from m to i.
+          Value* mv = m.Get();
+          return ir.Up(mv, i, [&](Value* k2) -> Status {
+            Value* nr3 = b_.CreateICmpSGE(b_.CreateSub(i, k2), I(2));  // min(3, i-k2+1) == 3
+            Value* k2m1 = b_.CreateSub(k2, I(1));
+            Value* k21 = b_.CreateAdd(k2, I(1));
+            Value* k22 = b_.CreateAdd(k2, I(2));
+            Value* later = b_.CreateICmpSGT(k2, mv);
+            RETURN_IF_ERROR(ir.If(later, [&]() -> Status {
+              ASSIGN_OR_RETURN(Value * x0, Tg(k2, k2m1));
+              ASSIGN_OR_RETURN(Value * x1, Tg(k21, k2m1));
+              v0.Set(x0), v1.Set(x1);
+              return ir.If(nr3, [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * x2, Tg(k22, k2m1));
+                v2.Set(x2);
+                return Status::Ok();
+              });
+            }));
+            Value* vv1 = v1.Get();
+            Value* vv2 = ir.Sel(nr3, v2.Get(), ir.F(0));
+            Value* norm2 = ir.Add(ir.Mul(vv1, vv1), ir.Sel(nr3, ir.Mul(vv2, vv2), ir.F(0)));
+            t1.Set(ir.F(0));
+            RETURN_IF_ERROR(ir.If(ir.Ne(norm2, ir.F(0)), [&]() -> Status {
+              Value* alpha = v0.Get();
+              Value* beta = ir.Neg(ir.Copysign(ir.Sqrt(ir.Add(ir.Mul(alpha, alpha), norm2)), alpha));
+              t1.Set(ir.Div(ir.Sub(beta, alpha), beta));
+              Value* sc = ir.Div(ir.F(1), ir.Sub(alpha, beta));
+              v1.Set(ir.Mul(v1.Get(), sc));
+              v2.Set(ir.Mul(v2.Get(), sc));
+              v0.Set(beta);
+              return Status::Ok();
+            }));
+            Value* tv = t1.Get();
+            RETURN_IF_ERROR(ir.If(later, [&]() -> Status {
+              RETURN_IF_ERROR(T_.Set(k2, k2m1, v0.Get()));
+              RETURN_IF_ERROR(T_.Set(k21, k2m1, ir.F(0)));
+              return ir.If(b_.CreateICmpSLT(k2, b_.CreateSub(i, I(1))), [&] { return T_.Set(k22, k2m1, ir.F(0)); });
+            }));
+            RETURN_IF_ERROR(ir.If(ir.And(ir.Not(later), b_.CreateICmpSGT(mv, l.Get())), [&]() -> Status {
+              ASSIGN_OR_RETURN(Value * x, Tg(k2, k2m1));
+              return T_.Set(k2, k2m1, ir.Mul(x, ir.Sub(ir.F(1), tv)));
+            }));
+            Value* w1 = v1.Get();
+            Value* w2 = ir.Sel(nr3, v2.Get(), ir.F(0));
+            Value* t2 = ir.Mul(tv, w1);
+            Value* t3 = ir.Mul(tv, w2);
+            // G on the rows k2.. (columns k2..n-1), the columns (rows 0..min(k2+3, i)) and Z.
+            auto apply = [&](const Mat& mt, Value* r0, Value* c0, bool rows) -> Status {
+              auto at = [&](Value* o) { return rows ? std::pair<Value*, Value*>{b_.CreateAdd(r0, o), c0} : std::pair<Value*, Value*>{r0, b_.CreateAdd(c0, o)}; };
+              auto [p0r, p0c] = at(I(0));
+              auto [p1r, p1c] = at(I(1));
+              auto [p2r, p2c] = at(I(2));
+              ASSIGN_OR_RETURN(Value * x0, mt.Get(p0r, p0c));
+              ASSIGN_OR_RETURN(Value * x1, mt.Get(p1r, p1c));
+              Var sum(b_, ir.f64(), "g_sum");
+              sum.Set(ir.Add(x0, ir.Mul(w1, x1)));
+              RETURN_IF_ERROR(ir.If(nr3, [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * x2, mt.Get(p2r, p2c));
+                sum.Set(ir.Add(sum.Get(), ir.Mul(w2, x2)));
+                return Status::Ok();
+              }));
+              Value* sv = sum.Get();
+              RETURN_IF_ERROR(mt.Set(p0r, p0c, ir.Sub(x0, ir.Mul(sv, tv))));
+              RETURN_IF_ERROR(mt.Set(p1r, p1c, ir.Sub(x1, ir.Mul(sv, t2))));
+              return ir.If(nr3, [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * x2, mt.Get(p2r, p2c));
+                return mt.Set(p2r, p2c, ir.Sub(x2, ir.Mul(sv, t3)));
+              });
+            };
+            RETURN_IF_ERROR(ir.Up(k2, N(), [&](Value* j) { return apply(T_, k2, j, true); }));
+            Value* k23 = b_.CreateAdd(k2, I(3));
+            Value* last = b_.CreateSelect(b_.CreateICmpSLT(k23, i), k23, i);
+            RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(last, I(1)), [&](Value* j) { return apply(T_, j, k2, false); }));
+            return ir.Up(I(0), N(), [&](Value* j) { return apply(Z_, j, k2, false); });
+          });
+        });
+      }));
+      RETURN_IF_ERROR(ir.If(ir.Not(split.Get()), [&]() -> Status {
+        info_.Set(b_.CreateAdd(i, I(1)));
+        stop.Set(b_.getTrue());
+        return Status::Ok();
+      }));
+      return ir.If(split.Get(), [&]() -> Status {
+        Value* lv = l.Get();
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpEQ(lv, i), [&]() -> Status {
+          ASSIGN_OR_RETURN(Value * v, Tg(i, i));
+          wr_.Set(i, v), wi_.Set(i, ir.F(0));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(lv, i), [&] { return Standardize(i); }));
+        kdefl.Set(I(0));
+        iv.Set(b_.CreateSub(lv, I(1)));
+        return Status::Ok();
+      });
+    });
+  });
+}
+
+Status GeevEmitter::Solve2(bool trans, Value* wr, Value* wi, bool cplx, Value* j, Value* b1r, Value* b1i, Value* b2r,
+                           Value* b2i, Value* smin, Var& x1r, Var& x1i, Var& x2r, Var& x2i) {
+  const Ir& ir = ir_;
+  Value* j1 = b_.CreateAdd(j, I(1));
+  ASSIGN_OR_RETURN(Value * t00, T_.Get(j, j));
+  ASSIGN_OR_RETURN(Value * t01, T_.Get(j, j1));
+  ASSIGN_OR_RETURN(Value * t10, T_.Get(j1, j));
+  ASSIGN_OR_RETURN(Value * t11, T_.Get(j1, j1));
+  if (trans) std::swap(t01, t10);
+  // a[p][q] = {re, im}
+  struct Cx {
+    Value* re;
+    Value* im;
+  };
+  Value* nwi = ir.Neg(wi);
+  Cx a[2][2] = {{{ir.Sub(t00, wr), nwi}, {t01, ir.F(0)}}, {{t10, ir.F(0)}, {ir.Sub(t11, wr), nwi}}};
+  auto mag = [&](Cx v) { return ir.Add(ir.Abs(v.re), ir.Abs(v.im)); };
+  auto mul = [&](Cx u, Cx v) -> Cx {
+    if (!cplx) return {ir.Mul(u.re, v.re), ir.F(0)};
+    return {ir.Sub(ir.Mul(u.re, v.re), ir.Mul(u.im, v.im)), ir.Add(ir.Mul(u.re, v.im), ir.Mul(u.im, v.re))};
+  };
+  auto div = [&](Cx u, Cx v) -> Cx {
+    if (!cplx) return {ir.Div(u.re, v.re), ir.F(0)};
+    auto [re, im] = Smith(ir, u.re, u.im, v.re, v.im);
+    return {re, im};
+  };
+  auto sub = [&](Cx u, Cx v) -> Cx { return {ir.Sub(u.re, v.re), cplx ? ir.Sub(u.im, v.im) : ir.F(0)}; };
+  auto sel = [&](Value* c, Cx u, Cx v) -> Cx { return {ir.Sel(c, u.re, v.re), ir.Sel(c, u.im, v.im)}; };
+  // The pivot: the first largest magnitude in column order.
+  Value* best = ir.F(-1);
+  Value* pv = I(0);
+  Value* qv = I(0);
+  for (int q = 0; q < 2; ++q)
+    for (int p = 0; p < 2; ++p) {
+      Value* mgn = mag(a[p][q]);
+      Value* better = ir.Gt(mgn, best);
+      best = ir.Sel(better, mgn, best);
+      pv = b_.CreateSelect(better, I(p), pv);
+      qv = b_.CreateSelect(better, I(q), qv);
+    }
+  Value* p1 = b_.CreateICmpEQ(pv, I(1));
+  Value* q1 = b_.CreateICmpEQ(qv, I(1));
+  auto pick = [&](Value* row1, Value* col1) {  // a[row1 ? 1 : 0][col1 ? 1 : 0]
+    return sel(row1, sel(col1, a[1][1], a[1][0]), sel(col1, a[0][1], a[0][0]));
+  };
+  const Cx bvec[2] = {{b1r, b1i}, {b2r, b2i}};
+  Cx r1 = sel(p1, bvec[1], bvec[0]);
+  Cx r2in = sel(p1, bvec[0], bvec[1]);
+  Cx u11 = pick(p1, q1);
+  Cx l21 = div(pick(ir.Not(p1), q1), u11);
+  Cx u12 = pick(p1, ir.Not(q1));
+  Cx u22 = sub(pick(ir.Not(p1), ir.Not(q1)), mul(u12, l21));
+  Value* small22 = ir.Lt(mag(u22), smin);
+  u22 = {ir.Sel(small22, smin, u22.re), ir.Sel(small22, ir.F(0), u22.im)};
+  Cx r2 = sub(r2in, mul(l21, r1));
+  Cx xq1 = div(r2, u22);              // x[1 - q]
+  Cx xq = div(sub(r1, mul(u12, xq1)), u11);  // x[q]
+  // Every pivot under smin: b / smin.
+  Value* tiny = ir.Lt(best, smin);
+  Cx sm{smin, ir.F(0)};
+  Cx x0 = sel(tiny, div(bvec[0], sm), sel(q1, xq1, xq));
+  Cx x1 = sel(tiny, div(bvec[1], sm), sel(q1, xq, xq1));
+  x1r.Set(x0.re), x1i.Set(x0.im), x2r.Set(x1.re), x2i.Set(x1.im);
+  return Status::Ok();
+}
+
+Status GeevEmitter::RightVectors() {
+  const Ir& ir = ir_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Value* smlnum = ir.F(ir.p.safmin * (static_cast<double>(n_) / ir.p.ulp));
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) { return ir.Up(I(0), N(), [&](Value* j) { return X_.Set(i, j, ir.F(0)); }); }));
+  Var ki(b_, i64, "rv_ki"), j(b_, i64, "rv_j");
+  Var x1r(b_, ir.f64(), "x1r"), x1i(b_, ir.f64(), "x1i"), x2r(b_, ir.f64(), "x2r"), x2i(b_, ir.f64(), "x2i");
+  ki.Set(I(n_ - 1));
+  return ir.While([&] { return b_.CreateICmpSGE(ki.Get(), I(0)); }, [&]() -> Status {
+    Value* k = ki.Get();
+    Value* km1 = b_.CreateSub(k, I(1));
+    Var pairv(b_, b_.getInt1Ty(), "rv_pair");
+    pairv.Set(b_.getFalse());
+    RETURN_IF_ERROR(ir.If(b_.CreateICmpSGT(k, I(0)), [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * sub, T_.Get(k, km1));
+      pairv.Set(ir.Ne(sub, ir.F(0)));
+      return Status::Ok();
+    }));
+    Value* pair = pairv.Get();
+    ASSIGN_OR_RETURN(Value * wr, T_.Get(k, k));
+    // Each branch (real, pair) emitted on its own.
+    for (int cplx = 0; cplx < 2; ++cplx) {
+      RETURN_IF_ERROR(ir.If(cplx ? pair : ir.Not(pair), [&]() -> Status {
+        Value* wi = ir.F(0);
+        if (cplx) {
+          ASSIGN_OR_RETURN(Value * s, T_.Get(k, km1));
+          ASSIGN_OR_RETURN(Value * u, T_.Get(km1, k));
+          wi = ir.Mul(ir.Sqrt(ir.Abs(s)), ir.Sqrt(ir.Abs(u)));
+        }
+        Value* smin = ir.Max(ir.Mul(ir.F(ir.p.ulp), ir.Add(ir.Abs(wr), ir.Abs(wi))), smlnum);
+        Value* cr = cplx ? km1 : k;
+        Value* ci = k;
+        if (!cplx) {
+          RETURN_IF_ERROR(X_.Set(k, k, ir.F(1)));
+          RETURN_IF_ERROR(ir.Up(I(0), k, [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * t, T_.Get(q, k));
+            return X_.Set(q, k, ir.Neg(t));
+          }));
+        } else {
+          ASSIGN_OR_RETURN(Value * up, T_.Get(km1, k));
+          ASSIGN_OR_RETURN(Value * dn, T_.Get(k, km1));
+          Value* ge = ir.Ge(ir.Abs(up), ir.Abs(dn));
+          RETURN_IF_ERROR(X_.Set(km1, cr, ir.Sel(ge, ir.F(1), ir.Neg(ir.Div(wi, dn)))));
+          RETURN_IF_ERROR(X_.Set(k, ci, ir.Sel(ge, ir.Div(wi, up), ir.F(1))));
+          RETURN_IF_ERROR(X_.Set(k, cr, ir.F(0)));
+          RETURN_IF_ERROR(X_.Set(km1, ci, ir.F(0)));
+          RETURN_IF_ERROR(ir.Up(I(0), km1, [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * xr, X_.Get(km1, cr));
+            ASSIGN_OR_RETURN(Value * ta, T_.Get(q, km1));
+            RETURN_IF_ERROR(X_.Set(q, cr, ir.Neg(ir.Mul(xr, ta))));
+            ASSIGN_OR_RETURN(Value * xi, X_.Get(k, ci));
+            ASSIGN_OR_RETURN(Value * tb, T_.Get(q, k));
+            return X_.Set(q, ci, ir.Neg(ir.Mul(xi, tb)));
+          }));
+        }
+        auto axpy = [&](Value* col, Value* upto, Value* xv, Value* tcol) -> Status {
+          return ir.Up(I(0), upto, [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * x, X_.Get(q, col));
+            ASSIGN_OR_RETURN(Value * t, T_.Get(q, tcol));
+            return X_.Set(q, col, ir.Sub(x, ir.Mul(xv, t)));
+          });
+        };
+        j.Set(cplx ? b_.CreateSub(k, I(2)) : km1);
+        return ir.While([&] { return b_.CreateICmpSGE(j.Get(), I(0)); }, [&]() -> Status {
+          Value* jv = j.Get();
+          Value* jm1 = b_.CreateSub(jv, I(1));
+          Var blockv(b_, b_.getInt1Ty(), "rv_block");
+          blockv.Set(b_.getFalse());
+          RETURN_IF_ERROR(ir.If(b_.CreateICmpSGT(jv, I(0)), [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * s, T_.Get(jv, jm1));
+            blockv.Set(ir.Ne(s, ir.F(0)));
+            return Status::Ok();
+          }));
+          Value* block = blockv.Get();
+          RETURN_IF_ERROR(ir.If(ir.Not(block), [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * tjj, T_.Get(jv, jv));
+            if (!cplx) {
+              Value* csr = ir.Sub(tjj, wr);
+              csr = ir.Sel(ir.Lt(ir.Abs(csr), smin), smin, csr);
+              ASSIGN_OR_RETURN(Value * xj, X_.Get(jv, cr));
+              RETURN_IF_ERROR(X_.Set(jv, cr, ir.Div(xj, csr)));
+              ASSIGN_OR_RETURN(Value * xs, X_.Get(jv, cr));
+              return axpy(cr, jv, xs, jv);
+            }
+            Value* csr = ir.Sub(tjj, wr);
+            Value* csi = ir.Neg(wi);
+            Value* small = ir.Lt(ir.Add(ir.Abs(csr), ir.Abs(csi)), smin);
+            csr = ir.Sel(small, smin, csr);
+            csi = ir.Sel(small, ir.F(0), csi);
+            ASSIGN_OR_RETURN(Value * xr, X_.Get(jv, cr));
+            ASSIGN_OR_RETURN(Value * xi, X_.Get(jv, ci));
+            auto [qr, qi] = Smith(ir, xr, xi, csr, csi);
+            RETURN_IF_ERROR(X_.Set(jv, cr, qr));
+            RETURN_IF_ERROR(X_.Set(jv, ci, qi));
+            ASSIGN_OR_RETURN(Value * sr, X_.Get(jv, cr));
+            ASSIGN_OR_RETURN(Value * si, X_.Get(jv, ci));
+            RETURN_IF_ERROR(axpy(cr, jv, sr, jv));
+            return axpy(ci, jv, si, jv);
+          }));
+          RETURN_IF_ERROR(ir.If(block, [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * b1r, X_.Get(jm1, cr));
+            ASSIGN_OR_RETURN(Value * b2r, X_.Get(jv, cr));
+            Value* b1i = ir.F(0);
+            Value* b2i = ir.F(0);
+            if (cplx) {
+              ASSIGN_OR_RETURN(b1i, X_.Get(jm1, ci));
+              ASSIGN_OR_RETURN(b2i, X_.Get(jv, ci));
+            }
+            RETURN_IF_ERROR(Solve2(false, wr, wi, cplx, jm1, b1r, b1i, b2r, b2i, smin, x1r, x1i, x2r, x2i));
+            RETURN_IF_ERROR(X_.Set(jm1, cr, x1r.Get()));
+            RETURN_IF_ERROR(X_.Set(jv, cr, x2r.Get()));
+            ASSIGN_OR_RETURN(Value * s1, X_.Get(jm1, cr));
+            RETURN_IF_ERROR(axpy(cr, jm1, s1, jm1));
+            ASSIGN_OR_RETURN(Value * s2, X_.Get(jv, cr));
+            RETURN_IF_ERROR(axpy(cr, jm1, s2, jv));
+            if (cplx) {
+              RETURN_IF_ERROR(X_.Set(jm1, ci, x1i.Get()));
+              RETURN_IF_ERROR(X_.Set(jv, ci, x2i.Get()));
+              ASSIGN_OR_RETURN(Value * s3, X_.Get(jm1, ci));
+              RETURN_IF_ERROR(axpy(ci, jm1, s3, jm1));
+              ASSIGN_OR_RETURN(Value * s4, X_.Get(jv, ci));
+              RETURN_IF_ERROR(axpy(ci, jm1, s4, jv));
+            }
+            return Status::Ok();
+          }));
+          j.Set(b_.CreateSub(jv, b_.CreateSelect(block, I(2), I(1))));
+          return Status::Ok();
+        });
+      }));
+    }
+    ki.Set(b_.CreateSub(k, b_.CreateSelect(pair, I(2), I(1))));
+    return Status::Ok();
+  });
+}
+
+Status GeevEmitter::LeftVectors() {
+  const Ir& ir = ir_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Value* smlnum = ir.F(ir.p.safmin * (static_cast<double>(n_) / ir.p.ulp));
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) { return ir.Up(I(0), N(), [&](Value* j) { return X_.Set(i, j, ir.F(0)); }); }));
+  Var ki(b_, i64, "lv_ki"), j(b_, i64, "lv_j"), acc(b_, ir.f64(), "lv_acc");
+  Var x1r(b_, ir.f64(), "y1r"), x1i(b_, ir.f64(), "y1i"), x2r(b_, ir.f64(), "y2r"), x2i(b_, ir.f64(), "y2i");
+  ki.Set(I(0));
+  return ir.While([&] { return b_.CreateICmpSLT(ki.Get(), N()); }, [&]() -> Status {
+    Value* k = ki.Get();
+    Value* kp1 = b_.CreateAdd(k, I(1));
+    Var pairv(b_, b_.getInt1Ty(), "lv_pair");
+    pairv.Set(b_.getFalse());
+    RETURN_IF_ERROR(ir.If(b_.CreateICmpSLT(kp1, N()), [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * sub, T_.Get(kp1, k));
+      pairv.Set(ir.Ne(sub, ir.F(0)));
+      return Status::Ok();
+    }));
+    Value* pair = pairv.Get();
+    ASSIGN_OR_RETURN(Value * wr, T_.Get(k, k));
+    for (int cplx = 0; cplx < 2; ++cplx) {
+      RETURN_IF_ERROR(ir.If(cplx ? pair : ir.Not(pair), [&]() -> Status {
+        Value* wi = ir.F(0);
+        if (cplx) {
+          ASSIGN_OR_RETURN(Value * u, T_.Get(k, kp1));
+          ASSIGN_OR_RETURN(Value * s, T_.Get(kp1, k));
+          wi = ir.Mul(ir.Sqrt(ir.Abs(u)), ir.Sqrt(ir.Abs(s)));
+        }
+        Value* smin = ir.Max(ir.Mul(ir.F(ir.p.ulp), ir.Add(ir.Abs(wr), ir.Abs(wi))), smlnum);
+        Value* cr = k;
+        Value* ci = cplx ? kp1 : k;
+        Value* first = cplx ? b_.CreateAdd(k, I(2)) : kp1;
+        if (!cplx) {
+          RETURN_IF_ERROR(X_.Set(k, k, ir.F(1)));
+          RETURN_IF_ERROR(ir.Up(kp1, N(), [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * t, T_.Get(k, q));
+            return X_.Set(q, k, ir.Neg(t));
+          }));
+        } else {
+          ASSIGN_OR_RETURN(Value * up, T_.Get(k, kp1));
+          ASSIGN_OR_RETURN(Value * dn, T_.Get(kp1, k));
+          Value* ge = ir.Ge(ir.Abs(up), ir.Abs(dn));
+          RETURN_IF_ERROR(X_.Set(k, cr, ir.Sel(ge, ir.Div(wi, up), ir.F(1))));
+          RETURN_IF_ERROR(X_.Set(kp1, ci, ir.Sel(ge, ir.F(1), ir.Neg(ir.Div(wi, dn)))));
+          RETURN_IF_ERROR(X_.Set(kp1, cr, ir.F(0)));
+          RETURN_IF_ERROR(X_.Set(k, ci, ir.F(0)));
+          RETURN_IF_ERROR(ir.Up(first, N(), [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * xr, X_.Get(k, cr));
+            ASSIGN_OR_RETURN(Value * ta, T_.Get(k, q));
+            RETURN_IF_ERROR(X_.Set(q, cr, ir.Neg(ir.Mul(xr, ta))));
+            ASSIGN_OR_RETURN(Value * xi, X_.Get(kp1, ci));
+            ASSIGN_OR_RETURN(Value * tb, T_.Get(kp1, q));
+            return X_.Set(q, ci, ir.Neg(ir.Mul(xi, tb)));
+          }));
+        }
+        // Row `row` less Σ_{q in [first, upto)} T(q, row)·X(q, col).
+        auto dot = [&](Value* col, Value* row, Value* upto) -> Status {
+          acc.Set(ir.F(0));
+          RETURN_IF_ERROR(ir.Up(first, upto, [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * t, T_.Get(q, row));
+            ASSIGN_OR_RETURN(Value * x, X_.Get(q, col));
+            acc.Set(ir.Add(acc.Get(), ir.Mul(t, x)));
+            return Status::Ok();
+          }));
+          ASSIGN_OR_RETURN(Value * x, X_.Get(row, col));
+          return X_.Set(row, col, ir.Sub(x, acc.Get()));
+        };
+        j.Set(first);
+        return ir.While([&] { return b_.CreateICmpSLT(j.Get(), N()); }, [&]() -> Status {
+          Value* jv = j.Get();
+          Value* jp1 = b_.CreateAdd(jv, I(1));
+          Var blockv(b_, b_.getInt1Ty(), "lv_block");
+          blockv.Set(b_.getFalse());
+          RETURN_IF_ERROR(ir.If(b_.CreateICmpSLT(jp1, N()), [&]() -> Status {
+            ASSIGN_OR_RETURN(Value * s, T_.Get(jp1, jv));
+            blockv.Set(ir.Ne(s, ir.F(0)));
+            return Status::Ok();
+          }));
+          Value* block = blockv.Get();
+          RETURN_IF_ERROR(ir.If(ir.Not(block), [&]() -> Status {
+            RETURN_IF_ERROR(dot(cr, jv, jv));
+            if (cplx) RETURN_IF_ERROR(dot(ci, jv, jv));
+            ASSIGN_OR_RETURN(Value * tjj, T_.Get(jv, jv));
+            if (!cplx) {
+              Value* csr = ir.Sub(tjj, wr);
+              csr = ir.Sel(ir.Lt(ir.Abs(csr), smin), smin, csr);
+              ASSIGN_OR_RETURN(Value * xj, X_.Get(jv, cr));
+              return X_.Set(jv, cr, ir.Div(xj, csr));
+            }
+            Value* csr = ir.Sub(tjj, wr);
+            Value* csi = wi;
+            Value* small = ir.Lt(ir.Add(ir.Abs(csr), ir.Abs(csi)), smin);
+            csr = ir.Sel(small, smin, csr);
+            csi = ir.Sel(small, ir.F(0), csi);
+            ASSIGN_OR_RETURN(Value * xr, X_.Get(jv, cr));
+            ASSIGN_OR_RETURN(Value * xi, X_.Get(jv, ci));
+            auto [qr, qi] = Smith(ir, xr, xi, csr, csi);
+            RETURN_IF_ERROR(X_.Set(jv, cr, qr));
+            return X_.Set(jv, ci, qi);
+          }));
+          RETURN_IF_ERROR(ir.If(block, [&]() -> Status {
+            RETURN_IF_ERROR(dot(cr, jv, jv));
+            RETURN_IF_ERROR(dot(cr, jp1, jv));
+            if (cplx) {
+              RETURN_IF_ERROR(dot(ci, jv, jv));
+              RETURN_IF_ERROR(dot(ci, jp1, jv));
+            }
+            ASSIGN_OR_RETURN(Value * b1r, X_.Get(jv, cr));
+            ASSIGN_OR_RETURN(Value * b2r, X_.Get(jp1, cr));
+            Value* b1i = ir.F(0);
+            Value* b2i = ir.F(0);
+            if (cplx) {
+              ASSIGN_OR_RETURN(b1i, X_.Get(jv, ci));
+              ASSIGN_OR_RETURN(b2i, X_.Get(jp1, ci));
+            }
+            RETURN_IF_ERROR(Solve2(true, wr, cplx ? ir.Neg(wi) : ir.F(0), cplx, jv, b1r, b1i, b2r, b2i, smin, x1r, x1i, x2r, x2i));
+            RETURN_IF_ERROR(X_.Set(jv, cr, x1r.Get()));
+            RETURN_IF_ERROR(X_.Set(jp1, cr, x2r.Get()));
+            if (cplx) {
+              RETURN_IF_ERROR(X_.Set(jv, ci, x1i.Get()));
+              RETURN_IF_ERROR(X_.Set(jp1, ci, x2i.Get()));
+            }
+            return Status::Ok();
+          }));
+          j.Set(b_.CreateAdd(jv, b_.CreateSelect(block, I(2), I(1))));
+          return Status::Ok();
+        });
+      }));
+    }
+    ki.Set(b_.CreateAdd(k, b_.CreateSelect(pair, I(2), I(1))));
+    return Status::Ok();
+  });
+}
+
+Status GeevEmitter::BackTransform(const Mat& v, bool right) {
+  const Ir& ir = ir_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Var s(b_, i64, "bt_s"), s0(b_, ir.f64(), "bt_s0"), s1(b_, ir.f64(), "bt_s1");
+  s.Set(I(0));
+  return ir.While([&] { return b_.CreateICmpSLT(s.Get(), N()); }, [&]() -> Status {
+    Value* sv = s.Get();
+    Value* ki = right ? b_.CreateSub(I(n_ - 1), sv) : sv;
+    Var pairv(b_, b_.getInt1Ty(), "bt_pair");
+    pairv.Set(b_.getFalse());
+    Value* has = right ? b_.CreateICmpSGT(ki, I(0)) : b_.CreateICmpSLT(b_.CreateAdd(ki, I(1)), N());
+    RETURN_IF_ERROR(ir.If(has, [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * sub, right ? T_.Get(ki, b_.CreateSub(ki, I(1))) : T_.Get(b_.CreateAdd(ki, I(1)), ki));
+      pairv.Set(ir.Ne(sub, ir.F(0)));
+      return Status::Ok();
+    }));
+    Value* pair = pairv.Get();
+    Value* c0 = right ? b_.CreateSelect(pair, b_.CreateSub(ki, I(1)), ki) : ki;
+    Value* c1 = b_.CreateSelect(pair, b_.CreateAdd(c0, I(1)), c0);
+    Value* from = right ? I(0) : c0;
+    Value* to = right ? c1 : I(n_ - 1);
+    RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+      s0.Set(ir.F(0)), s1.Set(ir.F(0));
+      RETURN_IF_ERROR(ir.Up(from, b_.CreateAdd(to, I(1)), [&](Value* q) -> Status {
+        ASSIGN_OR_RETURN(Value * x, v.Get(r, q));
+        ASSIGN_OR_RETURN(Value * a, X_.Get(q, c0));
+        s0.Set(ir.Add(s0.Get(), ir.Mul(x, a)));
+        return ir.If(pair, [&]() -> Status {
+          ASSIGN_OR_RETURN(Value * bq, X_.Get(q, c1));
+          s1.Set(ir.Add(s1.Get(), ir.Mul(x, bq)));
+          return Status::Ok();
+        });
+      }));
+      RETURN_IF_ERROR(v.Set(r, c0, s0.Get()));
+      return ir.If(pair, [&] { return v.Set(r, c1, s1.Get()); });
+    }));
+    s.Set(b_.CreateAdd(sv, b_.CreateSelect(pair, I(2), I(1))));
+    return Status::Ok();
+  });
+}
+
+Status GeevEmitter::Unbalance(const Mat& v, bool right) {
+  const Ir& ir = ir_;
+  Value* ilo = ilo_.Get();
+  Value* ihi = ihi_.Get();
+  RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(ilo, ihi), [&]() -> Status {
+    return ir.Up(ilo, b_.CreateAdd(ihi, I(1)), [&](Value* i) -> Status {
+      Value* s = right ? scale_.Get(i) : ir.Div(ir.F(1), scale_.Get(i));
+      return ir.Up(I(0), N(), [&](Value* c) -> Status {
+        ASSIGN_OR_RETURN(Value * x, v.Get(i, c));
+        return v.Set(i, c, ir.Mul(x, s));
+      });
+    });
+  }));
+  return ir.Up(I(0), N(), [&](Value* ii) -> Status {
+    Value* inside = b_.CreateAnd(b_.CreateICmpSGE(ii, ilo), b_.CreateICmpSLE(ii, ihi));
+    return ir.If(b_.CreateNot(inside), [&]() -> Status {
+      Value* i = b_.CreateSelect(b_.CreateICmpSLT(ii, ilo), b_.CreateSub(b_.CreateSub(ilo, I(1)), ii), ii);
+      Value* k = b_.CreateFPToSI(scale_.Get(i), b_.getInt64Ty());
+      return ir.If(b_.CreateICmpNE(k, i), [&]() -> Status {
+        return ir.Up(I(0), N(), [&](Value* c) { return Swap(v, i, c, k, c); });
+      });
+    });
+  });
+}
+
+Status GeevEmitter::Normalize(const Mat& v) {
+  const Ir& ir = ir_;
+  Var acc(b_, ir.f64(), "nm_acc"), best(b_, ir.f64(), "nm_best"), kk(b_, b_.getInt64Ty(), "nm_k");
+  auto norm = [&](Value* j) -> StatusOr<Value*> {
+    acc.Set(ir.F(0));
+    RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Value * x, v.Get(r, j));
+      acc.Set(ir.Add(acc.Get(), ir.Mul(x, x)));
+      return Status::Ok();
+    }));
+    return ir.Sqrt(acc.Get());
+  };
+  return ir.Up(I(0), N(), [&](Value* i) -> Status {
+    Value* w = wi_.Get(i);
+    Value* i1 = b_.CreateAdd(i, I(1));
+    RETURN_IF_ERROR(ir.If(ir.Eq(w, ir.F(0)), [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * nr, norm(i));
+      Value* scl = ir.Div(ir.F(1), nr);
+      return ir.Up(I(0), N(), [&](Value* r) -> Status {
+        ASSIGN_OR_RETURN(Value * x, v.Get(r, i));
+        return v.Set(r, i, ir.Mul(x, scl));
+      });
+    }));
+    return ir.If(ir.And(ir.Gt(w, ir.F(0)), b_.CreateICmpSLT(i1, N())), [&]() -> Status {
+      ASSIGN_OR_RETURN(Value * n1, norm(i));
+      ASSIGN_OR_RETURN(Value * n2, norm(i1));
+      Value* scl = ir.Div(ir.F(1), ir.Sqrt(ir.Add(ir.Mul(n1, n1), ir.Mul(n2, n2))));
+      RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+        ASSIGN_OR_RETURN(Value * x, v.Get(r, i));
+        RETURN_IF_ERROR(v.Set(r, i, ir.Mul(x, scl)));
+        ASSIGN_OR_RETURN(Value * y, v.Get(r, i1));
+        return v.Set(r, i1, ir.Mul(y, scl));
+      }));
+      best.Set(ir.F(-1)), kk.Set(I(0));
+      RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+        ASSIGN_OR_RETURN(Value * x, v.Get(r, i));
+        ASSIGN_OR_RETURN(Value * y, v.Get(r, i1));
+        Value* m = ir.Add(ir.Mul(x, x), ir.Mul(y, y));
+        Value* better = ir.Gt(m, best.Get());
+        best.Set(ir.Sel(better, m, best.Get()));
+        kk.Set(b_.CreateSelect(better, r, kk.Get()));
+        return Status::Ok();
+      }));
+      Value* k = kk.Get();
+      ASSIGN_OR_RETURN(Value * f, v.Get(k, i));
+      ASSIGN_OR_RETURN(Value * g, v.Get(k, i1));
+      Value* g0 = ir.Eq(g, ir.F(0));
+      Value* f0 = ir.And(ir.Not(g0), ir.Eq(f, ir.F(0)));
+      Value* d = ir.Sqrt(ir.Add(ir.Mul(f, f), ir.Mul(g, g)));
+      Value* cs = ir.Sel(g0, ir.F(1), ir.Sel(f0, ir.F(0), ir.Div(ir.Abs(f), d)));
+      Value* sn = ir.Sel(g0, ir.F(0), ir.Sel(f0, ir.Copysign(ir.F(1), g), ir.Div(g, ir.Copysign(d, f))));
+      RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+        ASSIGN_OR_RETURN(Value * x, v.Get(r, i));
+        ASSIGN_OR_RETURN(Value * y, v.Get(r, i1));
+        RETURN_IF_ERROR(v.Set(r, i, ir.Add(ir.Mul(cs, x), ir.Mul(sn, y))));
+        return v.Set(r, i1, ir.Sub(ir.Mul(cs, y), ir.Mul(sn, x)));
+      }));
+      return v.Set(k, i1, ir.F(0));
+    });
+  });
+}
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  std::optional<LinalgCall> call;
+  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
+  if (!call || call->kind != LinalgCall::Kind::kGeev)
+    return Status::Error(spec.instr->name() + ": the geev emitter needs a geev call at the kernel root");
+  const Instruction* ge = roots[0];
+  auto fail = [&](const std::string& why) { return Status::Error("codegen: geev call %" + ge->name() + ": " + why); };
+  std::string why;
+  std::optional<GeevShape> s = GeevShapes(*ge, *call, &why);
+  if (!s) return fail(why);
+  if (s->n > kGeevMaxOrder)
+    return fail("keeps 4·n eigenvalue and balancing values in the kernel's memory; n = " + std::to_string(s->n) +
+                " is over the " + std::to_string(kGeevMaxOrder) + " its one-thread-per-matrix kernel allows");
+  const Shape& in = ge->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  RETURN_IF_ERROR(CheckSupportedType(t, ge->name()));
+  const PrimitiveType ct = t == PrimitiveType::kF32 ? PrimitiveType::kC64 : PrimitiveType::kC128;
+  const int64_t n = s->n;
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel kernel;
+  kernel.kind = "geev";
+  kernel.dims = LoopLaunchDims(s->batches, spec.device);
+  MarkKernel(f, kernel.dims.block[0]);
+  const Ir ir{b, t == PrimitiveType::kF32, GeevParams(t == PrimitiveType::kF32)};
+  Vec scale(b, n, "scale"), tau(b, n, "tau"), wr(b, n, "wr"), wi(b, n, "wi");
+  const PrimitiveType info_type = ge->shape().tuple_shapes()[4].element_type();
+
+  RETURN_IF_ERROR(GridStrideLoop(b, s->batches, [&](Value* batch) -> Status {
+    OutputMatrix om(b, ee, out, t, in, batch);  // indices: every matrix output has a's dims
+    const bool lapack = s->lapack;
+    // Where T, Q, the eigenvectors of T and the left copy of Q live.
+    const Mat T{&b, &ee, &om, lapack ? out + 3 : out, lapack ? ct : t, lapack ? 1 : -1};
+    const Mat Z{&b, &ee, &om, out + 3, lapack ? ct : t, lapack ? 0 : -1};
+    const Mat X{&b, &ee, &om, out + 2, lapack ? ct : t, lapack ? 1 : -1};
+    const Mat ZL{&b, &ee, &om, out + 2, ct, 0};
+    // a into T.
+    RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) {
+      return ir.Up(ir.I(0), ir.I(n), [&](Value* j) -> Status {
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, ge, 0, om.At(i, j)));
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * d, EmitConvert(b, v, t, PrimitiveType::kF64));
+        return T.Set(i, j, d);
+      });
+    }));
+    GeevEmitter g(ir, n, T, Z, X, scale, tau, wr, wi);
+    RETURN_IF_ERROR(g.Balance());
+    RETURN_IF_ERROR(g.Hessenberg());
+    RETURN_IF_ERROR(g.FormQ());
+    RETURN_IF_ERROR(g.Schur());
+    Value* ok = b.CreateICmpEQ(g.info().Get(), ir.I(0));
+    auto zero = [&](const Mat& v) {
+      return ir.Up(ir.I(0), ir.I(n), [&](Value* i) { return ir.Up(ir.I(0), ir.I(n), [&](Value* j) { return v.Set(i, j, ir.F(0)); }); });
+    };
+    if (call->left) {
+      RETURN_IF_ERROR(ir.If(ok, [&]() {
+        return ir.Up(ir.I(0), ir.I(n), [&](Value* i) {
+          return ir.Up(ir.I(0), ir.I(n), [&](Value* j) -> Status {
+            ASSIGN_OR_RETURN(Value * v, Z.Get(i, j));
+            return ZL.Set(i, j, v);
+          });
+        });
+      }));
+    }
+    if (call->right)
+      RETURN_IF_ERROR(ir.If(ok, [&]() -> Status {
+        RETURN_IF_ERROR(g.RightVectors());
+        RETURN_IF_ERROR(g.BackTransform(Z, true));
+        RETURN_IF_ERROR(g.Unbalance(Z, true));
+        return g.Normalize(Z);
+      }));
+    if (call->left)
+      RETURN_IF_ERROR(ir.If(ok, [&]() -> Status {
+        RETURN_IF_ERROR(g.LeftVectors());
+        RETURN_IF_ERROR(g.BackTransform(ZL, false));
+        RETURN_IF_ERROR(g.Unbalance(ZL, false));
+        return g.Normalize(ZL);
+      }));
+    auto vec_at = [&](Value* i) { return om.VectorAt(i); };
+    if (lapack) {
+      // wr, wi; then vr and vl as complex vectors (zeros where not asked for).
+      RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) -> Status {
+        ASSIGN_OR_RETURN(Value * a, EmitConvert(b, wr.Get(i), PrimitiveType::kF64, t));
+        ASSIGN_OR_RETURN(Value * c, EmitConvert(b, wi.Get(i), PrimitiveType::kF64, t));
+        ee.Store(out, vec_at(i), a);
+        ee.Store(out + 1, vec_at(i), c);
+        return Status::Ok();
+      }));
+      for (int k = 0; k < 2; ++k) {
+        const bool asked = k == 0 ? call->left : call->right;
+        const int arg = out + 2 + k;
+        const Mat re{&b, &ee, &om, arg, ct, 0}, im{&b, &ee, &om, arg, ct, 1};
+        if (!asked) {
+          RETURN_IF_ERROR(zero(re));
+          RETURN_IF_ERROR(zero(im));
+          continue;
+        }
+        RETURN_IF_ERROR(ir.If(b.CreateNot(ok), [&]() -> Status {
+          RETURN_IF_ERROR(zero(re));
+          return zero(im);
+        }));
+        RETURN_IF_ERROR(ir.If(ok, [&]() {
+          return ir.Up(ir.I(0), ir.I(n), [&](Value* r) {
+            return ir.Up(ir.I(0), ir.I(n), [&](Value* j) -> Status {
+              Value* w = wi.Get(j);
+              Value* first = b.CreateAnd(ir.Gt(w, ir.F(0)), b.CreateICmpSLT(b.CreateAdd(j, ir.I(1)), ir.I(n)));
+              Value* second = b.CreateAnd(ir.Lt(w, ir.F(0)), b.CreateICmpSGT(j, ir.I(0)));
+              RETURN_IF_ERROR(ir.If(first, [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * y, re.Get(r, b.CreateAdd(j, ir.I(1))));
+                return im.Set(r, j, y);
+              }));
+              RETURN_IF_ERROR(ir.If(second, [&]() -> Status {
+                ASSIGN_OR_RETURN(Value * x, re.Get(r, b.CreateSub(j, ir.I(1))));
+                ASSIGN_OR_RETURN(Value * y, im.Get(r, b.CreateSub(j, ir.I(1))));
+                RETURN_IF_ERROR(re.Set(r, j, x));
+                return im.Set(r, j, ir.Neg(y));
+              }));
+              return ir.If(b.CreateNot(b.CreateOr(first, second)), [&] { return im.Set(r, j, ir.F(0)); });
+            });
+          });
+        }));
+      }
+    } else {
+      // w complex; vl (the eigenvectors of T) cleared; vr zeros where not asked for.
+      RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) -> Status {
+        ASSIGN_OR_RETURN(Value * v, PartsToElement(b, ct, ComplexParts{wr.Get(i), wi.Get(i)}));
+        ee.Store(out + 1, vec_at(i), v);
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(zero(X));
+      if (!call->right) RETURN_IF_ERROR(zero(Z));
+      else RETURN_IF_ERROR(ir.If(b.CreateNot(ok), [&] { return zero(Z); }));
+    }
+    ASSIGN_OR_RETURN(Value * code, EmitConvert(b, g.info().Get(), PrimitiveType::kS64, info_type));
+    ee.Store(out + 4, om.BatchIndex(), code);
+    return Status::Ok();
+  }));
+  b.CreateRetVoid();
+  return kernel;
+}
+
+}  // namespace hloscope::codegen

@@ -1,0 +1,108 @@
+// JAX's nonsymmetric eig (geev) in the interpreter, against LAPACK's own
+// dgeev (scipy.linalg.lapack.dgeev on the same f64 inputs, written here):
+// eigenvalues in LAPACK's order, left and right eigenvectors with its
+// normalization and signs, on a matrix with complex pairs, one whose zeros
+// let balancing isolate eigenvalues by permutations, and one whose rows and
+// columns differ in scale by orders of magnitude (balancing scales them).
+#include <complex>
+
+#include "tests/eval/eval_test_util.h"
+
+namespace hloscope::testing {
+namespace {
+
+using C = std::complex<double>;
+
+struct Want {
+  std::vector<double> a, wr, wi, vl, vr;  // vl, vr: LAPACK's packed real form, row-major
+};
+
+// LAPACK's packed form as JAX's complex eigenvectors.
+C Unpacked(const std::vector<double>& v, const std::vector<double>& wi, int n, int r, int j) {
+  if (wi[j] > 0) return {v[r * n + j], v[r * n + j + 1]};
+  if (wi[j] < 0) return {v[r * n + j - 1], -v[r * n + j]};
+  return {v[r * n + j], 0};
+}
+
+void Check(int n, const Want& w, double tol) {
+  const std::string s = std::to_string(n);
+  const std::string hlo = "HloModule t\nENTRY e {\n  a = f64[" + s + "," + s + "]{0,1} parameter(0)\n  ROOT g = (f64[" + s +
+                          "]{0}, f64[" + s + "]{0}, c128[" + s + "," + s + "]{0,1}, c128[" + s + "," + s +
+                          "]{0,1}, s32[]) custom-call(a), custom_call_target=\"lapack_dgeev_ffi\", "
+                          "api_version=API_VERSION_TYPED_FFI, backend_config={compute_left = 86 : ui8, compute_right = 86 : ui8}\n}\n";
+  Literal r = MustRun(hlo, {Lit("f64[" + s + "," + s + "]", w.a)});
+  ASSERT_TRUE(r.IsTuple());
+  const std::vector<double> wr = Vals(r.tuple_elements()[0]), wi = Vals(r.tuple_elements()[1]);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(wr[i], w.wr[i], tol) << "wr " << i;
+    EXPECT_NEAR(wi[i], w.wi[i], tol) << "wi " << i;
+  }
+  for (int k = 0; k < 2; ++k) {
+    const Literal& v = r.tuple_elements()[2 + k];
+    for (int row = 0; row < n; ++row)
+      for (int j = 0; j < n; ++j) {
+        const C want = Unpacked(k == 0 ? w.vl : w.vr, w.wi, n, row, j);
+        const C got = v.GetComplex(row * n + j);
+        EXPECT_NEAR(got.real(), want.real(), tol) << (k == 0 ? "vl " : "vr ") << row << "," << j;
+        EXPECT_NEAR(got.imag(), want.imag(), tol) << (k == 0 ? "vl " : "vr ") << row << "," << j;
+      }
+  }
+  EXPECT_EQ(Ints(r.tuple_elements()[4]), (std::vector<int64_t>{0}));
+}
+
+TEST(EvalGeev, ComplexPairsInLapacksOrderWithItsNormalization) {
+  Check(4,
+        {{1, 2, 0.5, -1, -3, 1, 2, 0.25, 0.5, -1, 2, 1, 1, 0.5, -2, -1},
+         {0.5588202723697276, 0.5588202723697276, 2.013961068397241, -0.1316016131366946},
+         {3.0779797240416227, -3.0779797240416227, 0, 0},
+         {-0.6093996585662464, 0., 0.43178603308325436, -0.1239429264184536, 0.04794512641847487, -0.5229242112696562,
+          0.05368522784095993, 0.3038353614107046, 0.4945986380002394, 0.05627531634509537, 0.8868578325289848,
+          0.4974518256923811, 0.16539083563954207, 0.278809500923279, 0.1554409946824908, 0.8030341868579278},
+         {0.06213256781549592, -0.533368288315558, 0.5194459148800249, 0.0894863402048516, 0.697502165715424, 0.,
+          -0.10699400642953975, 0.43810025579506107, -0.03129689789130131, 0.3074970228831185, 0.7694218703482489,
+          -0.22195848714759656, -0.23492926505106626, -0.2728055486628605, -0.35597501251128855, 0.8664841549458328}},
+        1e-12);
+}
+
+TEST(EvalGeev, BalancingPermutesIsolatedEigenvalues) {
+  Check(4,
+        {{2, 1, 3, 4, 0, 1, -2, 5, 0, 3, 1, 1, 0, 0, 0, 7},
+         {2, 1, 1, 7},
+         {0, 2.4494897427831783, -2.4494897427831783, 0},
+         {0.3501576063922972, 0., 0., 0., 0.500225151988996, 0.6625891564490793, 0., 0., 0.0500225151988996, 0.,
+          -0.5410017808004596, 0., -0.7903557401426137, -0.44172610429938625, 0.27050089040022973, 1.},
+         {1., 0.6731456008918129, 0., 0.6877846209862782, 0., -0.46423834544262965, -0.056857353268417725,
+          0.37177547080339357, 0., -0.0696357518163944, 0.5685735326841775, 0.27883160310254523, 0., 0., 0.,
+          0.5576632062050905}},
+        1e-12);
+}
+
+TEST(EvalGeev, BalancingScalesRowsAndColumns) {
+  Check(3,
+        {{1, 100, 1e4, 0.01, 2, 300, 1e-4, 0.02, 3},
+         {5.505102572168212e-01, 5.449489742783178e+00, -2.220446049250313e-16},
+         {0, 0, 0},
+         {-1.5797892390742666e-04, 3.7978685879482483e-05, 0., -2.8989672678371415e-03, 6.8988153048208057e-03,
+          -9.9995000374968786e-03, 9.9999578550683876e-01, 9.9997620216933625e-01, 9.9995000374968768e-01},
+         {-9.9999747424415697e-01, 9.9975259261133342e-01, 9.9980005498300550e-01, 2.2474430374091687e-03,
+          2.2241944530725088e-02, -1.9996001099660096e-02, 2.2474430374091686e-05, 2.2241944530725091e-04,
+          9.9980005498300439e-05}},
+        1e-10);
+}
+
+// eigvals alone (no vectors asked for): the eigenvalues, and zeros where
+// the vectors would be; a 1×1 matrix.
+TEST(EvalGeev, EigenvaluesAloneAndTheOneByOneCase) {
+  Literal r = MustRun(R"(HloModule t
+ENTRY e {
+  a = f32[1,1]{0,1} parameter(0)
+  ROOT g = (f32[1]{0}, f32[1]{0}, c64[1,1]{0,1}, c64[1,1]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_sgeev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={compute_left = 78 : ui8, compute_right = 78 : ui8}
+})",
+                      {Lit("f32[1,1]", {-2.5})});
+  EXPECT_EQ(Vals(r.tuple_elements()[0]), (std::vector<double>{-2.5}));
+  EXPECT_EQ(Vals(r.tuple_elements()[1]), (std::vector<double>{0}));
+  EXPECT_EQ(r.tuple_elements()[3].GetComplex(0), C(0, 0));
+}
+
+}  // namespace
+}  // namespace hloscope::testing
