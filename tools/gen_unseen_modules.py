@@ -456,6 +456,19 @@ def eig_general():
 
 
 @program
+def schur_decomposition():
+    # jax.scipy.linalg.schur (LAPACK's sgees; JAX lowers it for the CPU
+    # only): the real Schur form T (2×2 blocks for complex pairs) and the
+    # Schur vectors Z of a matrix and of a batch, as JAX gives them.
+    def f(a, b):
+        t, z = jax.scipy.linalg.schur(a)
+        tb, zb = jax.vmap(jax.scipy.linalg.schur)(b)
+        return t, z, tb, zb
+
+    return f, (rn(107, (6, 6)), rn(108, (2, 4, 4))), {}
+
+
+@program
 def eigh_pca():
     # jnp.linalg.eigh: LAPACK's syevd on the CPU, cuSOLVER's on GPUs; PCA of a
     # covariance matrix and eigvalsh of a batch. Every output is independent

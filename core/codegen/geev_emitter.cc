@@ -152,7 +152,7 @@ class GeevEmitter {
 
   Var& info() { return info_; }
 
-  Status Balance();
+  Status Balance(bool scale);
   Status Hessenberg();
   Status FormQ();
   Status Schur();
@@ -197,7 +197,7 @@ std::pair<Value*, Value*> Smith(const Ir& ir, Value* a, Value* b, Value* c, Valu
   return {ir.Sel(big, re1, re2), ir.Sel(big, im1, im2)};
 }
 
-Status GeevEmitter::Balance() {
+Status GeevEmitter::Balance(bool scaling) {
   const Ir& ir = ir_;
   llvm::Type* i64 = b_.getInt64Ty();
   Var k(b_, i64, "bal_k"), l(b_, i64, "bal_l"), again(b_, b_.getInt1Ty(), "bal_again"), done(b_, b_.getInt1Ty(), "bal_done");
@@ -271,6 +271,9 @@ Status GeevEmitter::Balance() {
       scale_.Set(i, ir.F(1));
       return Status::Ok();
     }));
+    ilo_.Set(k.Get());
+    ihi_.Set(l.Get());
+    if (!scaling) return Status::Ok();
     // Scaling by powers of 2.
     Var sweep(b_, i64, "bal_sweep"), noconv(b_, b_.getInt1Ty(), "bal_noconv");
     Var c(b_, ir.f64(), "bal_c"), r(b_, ir.f64(), "bal_r"), ca(b_, ir.f64(), "bal_ca"), ra(b_, ir.f64(), "bal_ra");
@@ -1347,12 +1350,15 @@ StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) 
   std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
   std::optional<LinalgCall> call;
   if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (!call || call->kind != LinalgCall::Kind::kGeev)
-    return Status::Error(spec.instr->name() + ": the geev emitter needs a geev call at the kernel root");
+  if (!call || (call->kind != LinalgCall::Kind::kGeev && call->kind != LinalgCall::Kind::kGees))
+    return Status::Error(spec.instr->name() + ": the geev emitter needs a geev or gees call at the kernel root");
   const Instruction* ge = roots[0];
-  auto fail = [&](const std::string& why) { return Status::Error("codegen: geev call %" + ge->name() + ": " + why); };
+  const bool gees = call->kind == LinalgCall::Kind::kGees;
+  auto fail = [&](const std::string& why) {
+    return Status::Error("codegen: " + std::string(gees ? "gees" : "geev") + " call %" + ge->name() + ": " + why);
+  };
   std::string why;
-  std::optional<GeevShape> s = GeevShapes(*ge, *call, &why);
+  std::optional<GeevShape> s = gees ? GeesShapes(*ge, &why) : GeevShapes(*ge, *call, &why);
   if (!s) return fail(why);
   if (s->n > kGeevMaxOrder)
     return fail("keeps 4·n eigenvalue and balancing values in the kernel's memory; n = " + std::to_string(s->n) +
@@ -1370,7 +1376,7 @@ StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) 
   ElementalEmitter ee(b, spec, args);
   const int out = FirstOutputArg(spec);
   EmittedKernel kernel;
-  kernel.kind = "geev";
+  kernel.kind = gees ? "gees" : "geev";
   kernel.dims = LoopLaunchDims(s->batches, spec.device);
   MarkKernel(f, kernel.dims.block[0]);
   const Ir ir{b, t == PrimitiveType::kF32, GeevParams(t == PrimitiveType::kF32)};
@@ -1379,31 +1385,57 @@ StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) 
 
   RETURN_IF_ERROR(GridStrideLoop(b, s->batches, [&](Value* batch) -> Status {
     OutputMatrix om(b, ee, out, t, in, batch);  // indices: every matrix output has a's dims
+    auto vec_at = [&](Value* i) { return om.VectorAt(i); };
+    auto zero = [&](const Mat& v) {
+      return ir.Up(ir.I(0), ir.I(n), [&](Value* i) { return ir.Up(ir.I(0), ir.I(n), [&](Value* j) { return v.Set(i, j, ir.F(0)); }); });
+    };
+    auto load_a = [&](const Mat& T) {
+      return ir.Up(ir.I(0), ir.I(n), [&](Value* i) {
+        return ir.Up(ir.I(0), ir.I(n), [&](Value* j) -> Status {
+          ee.ClearCache();
+          ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, ge, 0, om.At(i, j)));
+          ee.ClearCache();
+          ASSIGN_OR_RETURN(Value * d, EmitConvert(b, v, t, PrimitiveType::kF64));
+          return T.Set(i, j, d);
+        });
+      });
+    };
+    if (gees) {
+      // T and Z in their own outputs; wr, wi, sdim 0, info.
+      const Mat T{&b, &ee, &om, out, t, -1}, Z{&b, &ee, &om, out + 1, t, -1};
+      RETURN_IF_ERROR(load_a(T));
+      GeevEmitter g(ir, n, T, Z, T, scale, tau, wr, wi);
+      RETURN_IF_ERROR(g.Balance(false));
+      RETURN_IF_ERROR(g.Hessenberg());
+      RETURN_IF_ERROR(g.FormQ());
+      RETURN_IF_ERROR(g.Schur());
+      if (call->right) RETURN_IF_ERROR(g.Unbalance(Z, true));
+      else RETURN_IF_ERROR(zero(Z));
+      RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) -> Status {
+        ASSIGN_OR_RETURN(Value * a, EmitConvert(b, wr.Get(i), PrimitiveType::kF64, t));
+        ASSIGN_OR_RETURN(Value * c, EmitConvert(b, wi.Get(i), PrimitiveType::kF64, t));
+        ee.Store(out + 2, vec_at(i), a);
+        ee.Store(out + 3, vec_at(i), c);
+        return Status::Ok();
+      }));
+      ee.Store(out + 4, om.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(ge->shape().tuple_shapes()[4].element_type(), ctx), 0));
+      ASSIGN_OR_RETURN(Value * code, EmitConvert(b, g.info().Get(), PrimitiveType::kS64, ge->shape().tuple_shapes()[5].element_type()));
+      ee.Store(out + 5, om.BatchIndex(), code);
+      return Status::Ok();
+    }
     const bool lapack = s->lapack;
     // Where T, Q, the eigenvectors of T and the left copy of Q live.
     const Mat T{&b, &ee, &om, lapack ? out + 3 : out, lapack ? ct : t, lapack ? 1 : -1};
     const Mat Z{&b, &ee, &om, out + 3, lapack ? ct : t, lapack ? 0 : -1};
     const Mat X{&b, &ee, &om, out + 2, lapack ? ct : t, lapack ? 1 : -1};
     const Mat ZL{&b, &ee, &om, out + 2, ct, 0};
-    // a into T.
-    RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) {
-      return ir.Up(ir.I(0), ir.I(n), [&](Value* j) -> Status {
-        ee.ClearCache();
-        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, ge, 0, om.At(i, j)));
-        ee.ClearCache();
-        ASSIGN_OR_RETURN(Value * d, EmitConvert(b, v, t, PrimitiveType::kF64));
-        return T.Set(i, j, d);
-      });
-    }));
+    RETURN_IF_ERROR(load_a(T));
     GeevEmitter g(ir, n, T, Z, X, scale, tau, wr, wi);
-    RETURN_IF_ERROR(g.Balance());
+    RETURN_IF_ERROR(g.Balance(true));
     RETURN_IF_ERROR(g.Hessenberg());
     RETURN_IF_ERROR(g.FormQ());
     RETURN_IF_ERROR(g.Schur());
     Value* ok = b.CreateICmpEQ(g.info().Get(), ir.I(0));
-    auto zero = [&](const Mat& v) {
-      return ir.Up(ir.I(0), ir.I(n), [&](Value* i) { return ir.Up(ir.I(0), ir.I(n), [&](Value* j) { return v.Set(i, j, ir.F(0)); }); });
-    };
     if (call->left) {
       RETURN_IF_ERROR(ir.If(ok, [&]() {
         return ir.Up(ir.I(0), ir.I(n), [&](Value* i) {
@@ -1428,7 +1460,6 @@ StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) 
         RETURN_IF_ERROR(g.Unbalance(ZL, false));
         return g.Normalize(ZL);
       }));
-    auto vec_at = [&](Value* i) { return om.VectorAt(i); };
     if (lapack) {
       // wr, wi; then vr and vl as complex vectors (zeros where not asked for).
       RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) -> Status {

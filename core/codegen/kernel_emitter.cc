@@ -71,7 +71,7 @@ StatusOr<KernelEmitterFn> ByOpcode(const Instruction& hero, const Instruction& i
       case LinalgCall::Kind::kGesvd: return &EmitSvdKernel;
       case LinalgCall::Kind::kSytrd: case LinalgCall::Kind::kGehrd: case LinalgCall::Kind::kGtsv:
         return &EmitCondensedFormKernel;
-      case LinalgCall::Kind::kGeev: return &EmitGeevKernel;
+      case LinalgCall::Kind::kGeev: case LinalgCall::Kind::kGees: return &EmitGeevKernel;
     }
   }
   if (IsLuPivotsToPermutationCall(hero)) return &EmitLuPivotsToPermutationKernel;

@@ -90,6 +90,7 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
 StatusOr<Literal> EvalCondensedFormCall(const Instruction& instr, const LinalgCall& call, Operands ops);
 // Their geev calls (eval_nonsymmetric_eigen.cc).
 StatusOr<Literal> EvalGeev(const Instruction& instr, const LinalgCall& call, Operands ops);
+StatusOr<Literal> EvalGees(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);

@@ -853,6 +853,7 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
       call.kind == LinalgCall::Kind::kGtsv)
     return EvalCondensedFormCall(instr, call, ops);
   if (call.kind == LinalgCall::Kind::kGeev) return EvalGeev(instr, call, ops);
+  if (call.kind == LinalgCall::Kind::kGees) return EvalGees(instr, call, ops);
   const bool complex = !ops.empty() && IsComplex(ops[0]->shape().element_type());
   if (call.kind == LinalgCall::Kind::kGeqrf) return complex ? EvalGeqrfComplex(instr, ops) : EvalGeqrf(instr, ops);
   if (call.kind == LinalgCall::Kind::kOrgqr) return complex ? EvalUngqr(instr, ops) : EvalOrgqr(instr, ops);

@@ -48,7 +48,8 @@ class Geev {
   double& X(int64_t i, int64_t j) { return x_[i * n_ + j]; }
   void SetT(int64_t i, int64_t j, double v) { T(i, j) = R(v); }
 
-  void Balance() {
+  // gebal: permutations, then (`scale`) scaling.
+  void Balance(bool scale = true) {
     const int64_t n = n_;
     int64_t k = 0, l = n - 1;
     auto swap = [&](int64_t a, int64_t b, int64_t rows_to, int64_t cols_from) {
@@ -87,7 +88,7 @@ class Geev {
     }
     for (int64_t i = k; i <= l; ++i) scale_[i] = 1;
     // Scaling by powers of 2 until the rows' and columns' norms are close.
-    for (int sweep = 0; sweep < kGeevBalanceSweeps; ++sweep) {
+    for (int sweep = 0; scale && sweep < kGeevBalanceSweeps; ++sweep) {
       bool noconv = false;
       for (int64_t i = k; i <= l; ++i) {
         double c2 = 0, r2 = 0, ca = 0, ra = 0;
@@ -699,6 +700,33 @@ StatusOr<Literal> EvalGeev(const Instruction& instr, const LinalgCall& call, Ope
       for (int64_t i = 0; i < n; ++i) out[1].SetComplex(v0 + i, C(g.wr_[i], g.wi_[i]));
       out[4].SetInt(bt, g.info_);
     }
+  }
+  return MakeTuple(std::move(out));
+}
+
+// gees with sort 'N' (custom_calls.h): dgees's steps for every matrix.
+StatusOr<Literal> EvalGees(const Instruction& instr, const LinalgCall& call, Operands ops) {
+  std::string why;
+  std::optional<GeevShape> s = GeesShapes(instr, &why);
+  if (!s) return InstrError(instr, why);
+  const Literal& a = *ops[0];
+  const auto& ts = instr.shape().tuple_shapes();
+  const int64_t n = s->n;
+  std::vector<Literal> out;
+  for (const Shape& t : ts) out.emplace_back(NoLayout(t));
+  for (int64_t bt = 0; bt < s->batches; ++bt) {
+    Geev g(n, a.shape().element_type() == PrimitiveType::kF32);
+    for (int64_t i = 0; i < n * n; ++i) g.t_[i] = a.GetDouble(bt * n * n + i);
+    g.Balance(/*scale=*/false);
+    g.Hessenberg();
+    g.FormQ();
+    g.Schur();
+    if (call.right) g.Unbalance(g.z_, true);
+    for (int64_t i = 0; i < n * n; ++i)
+      out[0].SetDouble(bt * n * n + i, g.t_[i]), out[1].SetDouble(bt * n * n + i, call.right ? g.z_[i] : 0.0);
+    for (int64_t i = 0; i < n; ++i) out[2].SetDouble(bt * n + i, g.wr_[i]), out[3].SetDouble(bt * n + i, g.wi_[i]);
+    out[4].SetInt(bt, 0);
+    out[5].SetInt(bt, g.info_);
   }
   return MakeTuple(std::move(out));
 }

@@ -337,6 +337,34 @@ std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call
   return s;
 }
 
+std::optional<GeevShape> GeesShapes(const Instruction& i, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<GeevShape> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 6)
+    return fail("needs one operand and results (T, Z, wr, wi, sdim, info)");
+  const Shape& a = i.operand(0)->shape();
+  const int r = a.rank();
+  const PrimitiveType t = a.element_type();
+  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return fail("computes real f32 or f64 matrices only");
+  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  GeevShape s;
+  s.n = a.dim(r - 1);
+  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
+  for (int64_t d : batch) s.batches *= d;
+  std::vector<int64_t> vd = batch;
+  vd.push_back(s.n);
+  const auto& ts = i.shape().tuple_shapes();
+  for (int k = 0; k < 2; ++k)
+    if (ts[k].dims() != a.dims() || ts[k].element_type() != t) return fail("needs T and Z shaped as a");
+  for (int k = 2; k < 4; ++k)
+    if (ts[k].dims() != vd || ts[k].element_type() != t) return fail("needs wr and wi of n values per matrix");
+  for (int k = 4; k < 6; ++k)
+    if (!IsInteger(ts[k].element_type()) || ts[k].dims() != batch) return fail("needs an integer sdim and info per matrix");
+  return s;
+}
+
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
   if (i.opcode() != Opcode::kCustomCall) return std::nullopt;
   const std::string& t = i.attrs().custom_call_target;
@@ -442,6 +470,13 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
       c.right = DictValue(dict, "right") == "true";
     }
     if (!GeevShapes(i, c, nullptr)) return std::nullopt;
+    return c;
+  }
+  if (lapack_real && TypedLapack(t, "gees")) {
+    if (Code(DictValue(dict, "sort")) == 'S') return std::nullopt;  // a select function: not ours
+    c.kind = LinalgCall::Kind::kGees;
+    c.right = Code(DictValue(dict, "mode")) != 'N';
+    if (!GeesShapes(i, nullptr)) return std::nullopt;
     return c;
   }
   if (TypedLapack(t, "trsm")) {

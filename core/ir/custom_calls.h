@@ -99,13 +99,13 @@ const Shape& ConvolutionResultShape(const Instruction& i);
 // and codegen as kernels of the cholesky, triangular-solve and LU emitters
 // with these conventions (not custom-call thunks).
 struct LinalgCall {
-  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd, kSytrd, kGehrd, kGtsv, kGeev } kind = Kind::kPotrf;
+  enum class Kind { kPotrf, kTrsm, kGetrf, kGeqrf, kOrgqr, kSyevd, kGesvd, kSytrd, kGehrd, kGtsv, kGeev, kGees } kind = Kind::kPotrf;
   bool lower = true;
   bool left_side = true;
   bool unit_diagonal = false;
   std::string transpose_a = "NO_TRANSPOSE";  // TRANSPOSE, ADJOINT
   int64_t low = 1, high = -1;  // gehrd's rows and columns low..high (1-based); high -1: the last
-  bool left = false, right = true;  // geev: the eigenvectors asked for
+  bool left = false, right = true;  // geev: the eigenvectors asked for; gees: right = the Schur vectors
 };
 std::optional<LinalgCall> LinalgCustomCall(const Instruction& i);
 
@@ -212,6 +212,10 @@ std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const L
 // component made real). Vectors not asked for, and all of them when the QR
 // algorithm does not converge (info > 0, the 1-based row where it stopped),
 // are zeros.
+// The real Schur decomposition (jax.scipy.linalg.schur: `lapack_{s,d}gees_ffi`
+// with sort 'N': a → (T, the Schur vectors Z, wr, wi, sdim 0, info)) the same
+// way as dgees: gebal's permutations only (no scaling), gehd2, orghr, lahqr,
+// gebak's permutations on Z (Z zeros when mode 'N' asks for none).
 inline constexpr int kGeevBalanceSweeps = 100;
 inline constexpr int kGeevScaleSteps = 2200;
 inline constexpr int kGeevExceptionalShift = 10;
@@ -224,6 +228,7 @@ struct GeevShape {
   bool lapack = true;  // LAPACK's results (wr, wi, complex vl, vr), else cuSOLVER's
 };
 std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call, std::string* why);
+std::optional<GeevShape> GeesShapes(const Instruction& i, std::string* why);
 
 // JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
 // lowering of jnp.linalg.solve / lu computes from getrf's pivots (made

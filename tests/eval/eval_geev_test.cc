@@ -104,5 +104,43 @@ ENTRY e {
   EXPECT_EQ(r.tuple_elements()[3].GetComplex(0), C(0, 0));
 }
 
+// gees (jax.scipy.linalg.schur) against scipy's dgees: the Schur form T
+// with its 2×2 block standardized, the Schur vectors, LAPACK's eigenvalue
+// order; and a matrix already quasi-triangular after balancing's
+// permutations (Z = I).
+TEST(EvalGeev, GeesMatchesLapacksSchurForm) {
+  auto run = [](const std::vector<double>& a) {
+    return MustRun(R"(HloModule t
+ENTRY e {
+  a = f64[4,4]{0,1} parameter(0)
+  ROOT s = (f64[4,4]{0,1}, f64[4,4]{0,1}, f64[4]{0}, f64[4]{0}, s32[], s32[]) custom-call(a), custom_call_target="lapack_dgees_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={mode = 86 : ui8, sort = 78 : ui8}
+})",
+                   {Lit("f64[4,4]", a)});
+  };
+  auto near = [](const std::vector<double>& got, const std::vector<double>& want, const char* what) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << what << " " << i;
+  };
+  Literal p = run({1, 2, 0.5, -1, -3, 1, 2, 0.25, 0.5, -1, 2, 1, 1, 0.5, -2, -1});
+  near(Vals(p.tuple_elements()[0]),
+       {0.5588202723697276, -2.777424461256659, 0.22111400716314847, 0.8692838692432675, 3.4110591714616083,
+        0.5588202723697276, -0.20732939799229386, 2.4760478468270817, 0, 0, 2.013961068397241, 1.3367221323218061, 0, 0,
+        0, -0.1316016131366946},
+       "T");
+  near(Vals(p.tuple_elements()[1]),
+       {-0.7976251309499229, -0.07139542701922894, 0.5859479451868486, -0.12394292641845357, -0.2219666036713272,
+        0.9178933028279674, -0.1260427889036399, 0.30383536141070455, 0.4584065631733891, 0.047113913400837086,
+        0.7349730492466627, 0.497451825692381, -0.32309193764514804, -0.38749820230339843, -0.3171637396957056,
+        0.8030341868579277},
+       "Z");
+  near(Vals(p.tuple_elements()[2]), {0.5588202723697276, 0.5588202723697276, 2.013961068397241, -0.1316016131366946}, "wr");
+  near(Vals(p.tuple_elements()[3]), {3.0779797240416227, -3.0779797240416227, 0, 0}, "wi");
+  EXPECT_EQ(Ints(p.tuple_elements()[4]), (std::vector<int64_t>{0}));
+  Literal q = run({2, 1, 3, 4, 0, 1, -2, 5, 0, 3, 1, 1, 0, 0, 0, 7});
+  near(Vals(q.tuple_elements()[0]), {2, 1, 3, 4, 0, 1, -2, 5, 0, 3, 1, 1, 0, 0, 0, 7}, "T");
+  near(Vals(q.tuple_elements()[1]), {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, "Z");
+  near(Vals(q.tuple_elements()[3]), {0, 2.4494897427831783, -2.4494897427831783, 0}, "wi");
+}
+
 }  // namespace
 }  // namespace hloscope::testing
