@@ -257,7 +257,9 @@ bool Gen::Linalg(Body& b) {
   return true;
 }
 
-// The condensed forms and the tridiagonal solve (lax.linalg.tridiagonal:
+// The condensed forms, the tridiagonal solve and the nonsymmetric
+// eigendecomposition (jnp.linalg.eig: geev, LAPACK's or cuSOLVER's; schur:
+// gees), (lax.linalg.tridiagonal:
 // sytrd / hetrd from either triangle; jax.scipy.linalg.hessenberg: gehrd over
 // a random low..high; lax.linalg.tridiagonal_solve: LAPACK's gtsv with its
 // tuple of results, or cuSPARSE's gtsv2 with x alone), on f32 values or, now
@@ -305,6 +307,47 @@ bool Gen::CondensedForm(Body& b) {
   const char lapack = complex ? 'c' : 's';
   const Dims info = batch;
   const std::string info_shape = ShapeStr(T::kS32, info, DefaultLayout(info.size()));
+  if (!complex && rng_.Chance(25)) {  // geev (LAPACK's or cuSOLVER's) or gees, on f32
+    const Dims md = with({n, n});
+    const Dims l = PickLayout(b, md.size());
+    const std::string a = operand(md, l);
+    const Dims vd = with({n});
+    const Dims vl = DefaultLayout(vd.size());
+    const std::string ms = ShapeStr(T::kF32, md, l), vs = ShapeStr(T::kF32, vd, vl);
+    if (rng_.Chance(30)) {  // gees: T, Z (or none), wr, wi
+      const bool vectors = rng_.Chance(70);
+      const std::string name = Name("gees");
+      b.lines.push_back("  " + name + " = (" + ms + ", " + ms + ", " + vs + ", " + vs + ", " + info_shape + ", " +
+                        info_shape + ") custom-call(" + a +
+                        "), custom_call_target=\"lapack_sgees_ffi\", api_version=API_VERSION_TYPED_FFI, "
+                        "backend_config={mode = " + (vectors ? "86" : "78") + " : ui8, sort = 78 : ui8}");
+      Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+      if (vectors) Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=1");
+      Emit(b, T::kF32, vd, vl, "get-tuple-element", "get-tuple-element(" + name + "), index=3");
+      return true;
+    }
+    const bool left = rng_.Chance(30), right = rng_.Chance(70);
+    const std::string name = Name("geev");
+    if (!left && rng_.Chance(40)) {  // cuSOLVER's: T, w, vl, vr (packed real)
+      b.lines.push_back("  " + name + " = (" + ms + ", " + shape(vd, vl, true) + ", " + ms + ", " + ms + ", " + info_shape +
+                        ") custom-call(" + a + "), custom_call_target=\"cusolver_geev_ffi\", "
+                        "api_version=API_VERSION_TYPED_FFI, backend_config={left = false, right = " +
+                        (right ? "true" : "false") + "}");
+      take(name, 1, vd, vl, true);
+      if (right) Emit(b, T::kF32, md, l, "get-tuple-element", "get-tuple-element(" + name + "), index=3");
+      return true;
+    }
+    const std::string cm = shape(md, l, true);
+    b.lines.push_back("  " + name + " = (" + vs + ", " + vs + ", " + cm + ", " + cm + ", " + info_shape + ") custom-call(" +
+                      a + "), custom_call_target=\"lapack_sgeev_ffi\", api_version=API_VERSION_TYPED_FFI, "
+                      "backend_config={compute_left = " + (left ? "86" : "78") + " : ui8, compute_right = " +
+                      (right ? "86" : "78") + " : ui8}");
+    Emit(b, T::kF32, vd, vl, "get-tuple-element", "get-tuple-element(" + name + "), index=0");
+    Emit(b, T::kF32, vd, vl, "get-tuple-element", "get-tuple-element(" + name + "), index=1");
+    if (right) take(name, 3, md, l, true);
+    if (left) take(name, 2, md, l, true);
+    return true;
+  }
   const int kind = static_cast<int>(rng_.Range(0, 2));
   if (kind == 2) {  // gtsv
     const Dims vd = with({n});
