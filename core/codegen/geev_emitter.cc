@@ -831,10 +831,15 @@ Status GeevEmitter::Schur() {
             Value* t3 = ir.Mul(tv, w2);
             // G on the rows k2.. (columns k2..n-1), the columns (rows 0..min(k2+3, i)) and Z.
             auto apply = [&](const Mat& mt, Value* r0, Value* c0, bool rows) -> Status {
-              auto at = [&](Value* o) { return rows ? std::pair<Value*, Value*>{b_.CreateAdd(r0, o), c0} : std::pair<Value*, Value*>{r0, b_.CreateAdd(c0, o)}; };
-              auto [p0r, p0c] = at(I(0));
-              auto [p1r, p1c] = at(I(1));
-              auto [p2r, p2c] = at(I(2));
+              // Element o of G's reach: (r0 + o, c0) along a column, (r0, c0 + o) along a row.
+              auto row_at = [&](int64_t o) { return rows ? b_.CreateAdd(r0, I(o)) : r0; };
+              auto col_at = [&](int64_t o) { return rows ? c0 : b_.CreateAdd(c0, I(o)); };
+              Value* p0r = row_at(0);
+              Value* p0c = col_at(0);
+              Value* p1r = row_at(1);
+              Value* p1c = col_at(1);
+              Value* p2r = row_at(2);
+              Value* p2c = col_at(2);
               ASSIGN_OR_RETURN(Value * x0, mt.Get(p0r, p0c));
               ASSIGN_OR_RETURN(Value * x1, mt.Get(p1r, p1c));
               Var sum(b_, ir.f64(), "g_sum");
