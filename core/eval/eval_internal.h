@@ -91,6 +91,7 @@ StatusOr<Literal> EvalCondensedFormCall(const Instruction& instr, const LinalgCa
 // Their geev calls (eval_nonsymmetric_eigen.cc).
 StatusOr<Literal> EvalGeev(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalGees(const Instruction& instr, const LinalgCall& call, Operands ops);
+StatusOr<Literal> EvalComplexGeev(const Instruction& instr, const LinalgCall& call, Operands ops);  // eval_nonsymmetric_eigen_complex.cc
 StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);

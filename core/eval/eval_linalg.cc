@@ -852,7 +852,8 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
   if (call.kind == LinalgCall::Kind::kSytrd || call.kind == LinalgCall::Kind::kGehrd ||
       call.kind == LinalgCall::Kind::kGtsv)
     return EvalCondensedFormCall(instr, call, ops);
-  if (call.kind == LinalgCall::Kind::kGeev) return EvalGeev(instr, call, ops);
+  if (call.kind == LinalgCall::Kind::kGeev)
+    return IsComplex(ops[0]->shape().element_type()) ? EvalComplexGeev(instr, call, ops) : EvalGeev(instr, call, ops);
   if (call.kind == LinalgCall::Kind::kGees) return EvalGees(instr, call, ops);
   const bool complex = !ops.empty() && IsComplex(ops[0]->shape().element_type());
   if (call.kind == LinalgCall::Kind::kGeqrf) return complex ? EvalGeqrfComplex(instr, ops) : EvalGeqrf(instr, ops);

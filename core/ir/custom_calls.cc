@@ -337,6 +337,32 @@ std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call
   return s;
 }
 
+std::optional<GeevShape> ComplexGeevShapes(const Instruction& i, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<GeevShape> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 4)
+    return fail("needs one operand and results (w, vl, vr, info)");
+  const Shape& a = i.operand(0)->shape();
+  const int r = a.rank();
+  const PrimitiveType t = a.element_type();
+  if (t != PrimitiveType::kC64 && t != PrimitiveType::kC128) return fail("computes c64 or c128 matrices only");
+  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  GeevShape s;
+  s.n = a.dim(r - 1);
+  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
+  for (int64_t d : batch) s.batches *= d;
+  std::vector<int64_t> vd = batch;
+  vd.push_back(s.n);
+  const auto& ts = i.shape().tuple_shapes();
+  if (ts[0].dims() != vd || ts[0].element_type() != t) return fail("needs n eigenvalues w of a's type per matrix");
+  for (int k = 1; k < 3; ++k)
+    if (ts[k].dims() != a.dims() || ts[k].element_type() != t) return fail("needs eigenvector matrices vl and vr shaped as a");
+  if (!IsInteger(ts[3].element_type()) || ts[3].dims() != batch) return fail("needs an integer info per matrix");
+  return s;
+}
+
 std::optional<GeevShape> GeesShapes(const Instruction& i, std::string* why) {
   auto fail = [&](const std::string& w) -> std::optional<GeevShape> {
     if (why) *why = w;
@@ -459,6 +485,13 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     return c;
   }
   // The nonsymmetric eigendecomposition of real matrices (custom_calls.h).
+  if (lapack_complex && TypedLapack(t, "geev")) {
+    c.kind = LinalgCall::Kind::kGeev;
+    c.left = Code(DictValue(dict, "compute_left")) == 'V';
+    c.right = Code(DictValue(dict, "compute_right")) == 'V';
+    if (!ComplexGeevShapes(i, nullptr)) return std::nullopt;
+    return c;
+  }
   if ((lapack_real && TypedLapack(t, "geev")) || t == "cuhybrid_eig_real" || t == "hiphybrid_eig_real" ||
       t == "cusolver_geev_ffi" || t == "hipsolver_geev_ffi") {
     c.kind = LinalgCall::Kind::kGeev;

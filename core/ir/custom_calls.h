@@ -229,6 +229,13 @@ struct GeevShape {
 };
 std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call, std::string* why);
 std::optional<GeevShape> GeesShapes(const Instruction& i, std::string* why);
+// Complex matrices (`lapack_{c,z}geev_ffi`: a → (w, vl, vr, info)) as LAPACK's
+// zgeev: zgebal, zgehd2, zunghr, zlahqr (single shifts, Wilkinson's or the
+// exceptional ones, real subdiagonals), ztrevc (the shifted diagonal's pivots
+// under smin taken as smin, no overflow scaling), zgebak, unit 2-norm with
+// the largest component real. The complex square root is the principal one,
+// √((|z| + |re z|)/2) on the side of re z.
+std::optional<GeevShape> ComplexGeevShapes(const Instruction& i, std::string* why);
 
 // JAX's `cu_lu_pivots_to_permutation` (`hip_…` on ROCm): what a GPU
 // lowering of jnp.linalg.solve / lu computes from getrf's pivots (made
