@@ -456,6 +456,24 @@ def eig_general():
 
 
 @program
+def complex_eig():
+    # jnp.linalg.eig of complex matrices: LAPACK's cgeev (single-shift
+    # complex QR) on the CPU; the eigenvalues and right eigenvectors as JAX
+    # gives them (LAPACK's order, unit norm, the largest component real),
+    # eigvals of a batch, and left eigenvectors alone.
+    def f(ar, ai, br, bi, cr, ci):
+        a = lax.complex(ar, ai)
+        w, v = jnp.linalg.eig(a)
+        wb = jnp.linalg.eigvals(lax.complex(br, bi))
+        wl, vl = lax.linalg.eig(lax.complex(cr, ci), compute_left_eigenvectors=True,
+                                compute_right_eigenvectors=False)
+        return w.real, w.imag, v.real, v.imag, wb.real, wb.imag, wl.real, wl.imag, vl.real, vl.imag
+
+    return f, (rn(109, (5, 5)), rn(110, (5, 5)), rn(111, (2, 3, 3)), rn(112, (2, 3, 3)), rn(113, (4, 4)),
+               rn(114, (4, 4))), {}
+
+
+@program
 def schur_decomposition():
     # jax.scipy.linalg.schur (LAPACK's sgees; JAX lowers it for the CPU
     # only): the real Schur form T (2×2 blocks for complex pairs) and the

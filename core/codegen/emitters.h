@@ -92,6 +92,7 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec); 
 StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec);          // geqrf / orgqr calls, one thread per matrix
 StatusOr<EmittedKernel> EmitCondensedFormKernel(llvm::Module& m, const KernelSpec& spec);  // sytrd / gehrd / gtsv calls, one thread per matrix
 StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec);  // geev calls, one thread per matrix
+StatusOr<EmittedKernel> EmitComplexGeevKernel(llvm::Module& m, const KernelSpec& spec);  // complex geev calls
 StatusOr<EmittedKernel> EmitLuPivotsToPermutationKernel(llvm::Module& m, const KernelSpec& spec);  // cu_lu_pivots_to_permutation
 StatusOr<EmittedKernel> EmitTopKKernel(llvm::Module& m, const KernelSpec& spec);        // selection rounds, one block per row
 StatusOr<EmittedKernel> EmitScatterKernel(llvm::Module& m, const KernelSpec& spec);     // in place

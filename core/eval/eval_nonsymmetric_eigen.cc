@@ -21,6 +21,14 @@ namespace {
 
 using C = std::complex<double>;
 
+// v rounded to f32 and back, through a volatile float (GCC 12 at -O2 can
+// drop a plain (double)(float) round trip that it inlines; see
+// eval_nonsymmetric_eigen_complex.cc).
+[[gnu::noinline]] double RoundToF32(double v) {
+  volatile float f = static_cast<float>(v);
+  return static_cast<double>(f);
+}
+
 // Smith's division, as the kernel writes it.
 C SmithDivide(double a, double b, double c, double d) {
   if (std::abs(c) >= std::abs(d)) {
@@ -42,7 +50,7 @@ class Geev {
   GeevConstants p_;
   int64_t ilo_ = 0, ihi_ = -1, info_ = 0;
 
-  double R(double v) const { return f32_ ? static_cast<double>(static_cast<float>(v)) : v; }
+  double R(double v) const { return f32_ ? RoundToF32(v) : v; }
   double& T(int64_t i, int64_t j) { return t_[i * n_ + j]; }
   double& Z(int64_t i, int64_t j) { return z_[i * n_ + j]; }
   double& X(int64_t i, int64_t j) { return x_[i * n_ + j]; }

@@ -22,6 +22,14 @@ namespace {
 
 using C = std::complex<double>;
 
+// v rounded to f32 and back. Through a volatile float: GCC 12 at -O2 dropped
+// a plain (double)(float) round trip where it was inlined into complex
+// arithmetic, so the stored values were not the element type's.
+[[gnu::noinline]] double RoundToF32(double v) {
+  volatile float f = static_cast<float>(v);
+  return static_cast<double>(f);
+}
+
 C Mul(C x, C y) { return C(x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real()); }
 C Div(C x, C y) {
   const double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
@@ -56,7 +64,7 @@ class ZGeev {
   GeevConstants p_;
   int64_t ilo_ = 0, ihi_ = -1, info_ = 0;
 
-  double Rd(double v) const { return f32_ ? static_cast<double>(static_cast<float>(v)) : v; }
+  double Rd(double v) const { return f32_ ? RoundToF32(v) : v; }
   C R(C v) const { return C(Rd(v.real()), Rd(v.imag())); }
   C& T(int64_t i, int64_t j) { return t_[i * n_ + j]; }
   C& Z(int64_t i, int64_t j) { return z_[i * n_ + j]; }
@@ -492,9 +500,13 @@ StatusOr<Literal> EvalComplexGeev(const Instruction& instr, const LinalgCall& ca
       g.Vectors(vr, true);
       g.Finish(vr, true);
     }
-    for (int64_t i = 0; i < n; ++i) out[0].SetComplex(bt * n + i, g.w_[i]);
-    for (int64_t i = 0; i < n * n; ++i) out[1].SetComplex(bt * n * n + i, vl[i]), out[2].SetComplex(bt * n * n + i, vr[i]);
-    out[3].SetInt(bt, g.info_);
+    const int o = s->lapack ? 0 : 1;  // cuSOLVER's results start with T
+    if (!s->lapack)
+      for (int64_t i = 0; i < n * n; ++i) out[0].SetComplex(bt * n * n + i, g.t_[i]);
+    for (int64_t i = 0; i < n; ++i) out[o].SetComplex(bt * n + i, g.w_[i]);
+    for (int64_t i = 0; i < n * n; ++i)
+      out[o + 1].SetComplex(bt * n * n + i, vl[i]), out[o + 2].SetComplex(bt * n * n + i, vr[i]);
+    out[o + 3].SetInt(bt, g.info_);
   }
   return MakeTuple(std::move(out));
 }

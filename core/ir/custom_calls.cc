@@ -342,8 +342,8 @@ std::optional<GeevShape> ComplexGeevShapes(const Instruction& i, std::string* wh
     if (why) *why = w;
     return std::nullopt;
   };
-  if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 4)
-    return fail("needs one operand and results (w, vl, vr, info)");
+  if (i.operand_count() != 1 || !i.shape().IsTuple() || (i.shape().tuple_size() != 4 && i.shape().tuple_size() != 5))
+    return fail("needs one operand and results (w, vl, vr, info), or cuSOLVER's (T, w, vl, vr, info)");
   const Shape& a = i.operand(0)->shape();
   const int r = a.rank();
   const PrimitiveType t = a.element_type();
@@ -351,15 +351,18 @@ std::optional<GeevShape> ComplexGeevShapes(const Instruction& i, std::string* wh
   if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
   GeevShape s;
   s.n = a.dim(r - 1);
+  s.lapack = i.shape().tuple_size() == 4;
   const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
   for (int64_t d : batch) s.batches *= d;
   std::vector<int64_t> vd = batch;
   vd.push_back(s.n);
   const auto& ts = i.shape().tuple_shapes();
-  if (ts[0].dims() != vd || ts[0].element_type() != t) return fail("needs n eigenvalues w of a's type per matrix");
-  for (int k = 1; k < 3; ++k)
+  const int o = s.lapack ? 0 : 1;  // cuSOLVER's T comes first
+  if (!s.lapack && (ts[0].dims() != a.dims() || ts[0].element_type() != t)) return fail("needs T shaped as a");
+  if (ts[o].dims() != vd || ts[o].element_type() != t) return fail("needs n eigenvalues w of a's type per matrix");
+  for (int k = o + 1; k < o + 3; ++k)
     if (ts[k].dims() != a.dims() || ts[k].element_type() != t) return fail("needs eigenvector matrices vl and vr shaped as a");
-  if (!IsInteger(ts[3].element_type()) || ts[3].dims() != batch) return fail("needs an integer info per matrix");
+  if (!IsInteger(ts[o + 3].element_type()) || ts[o + 3].dims() != batch) return fail("needs an integer info per matrix");
   return s;
 }
 
@@ -485,11 +488,19 @@ std::optional<LinalgCall> LinalgCustomCall(const Instruction& i) {
     return c;
   }
   // The nonsymmetric eigendecomposition of real matrices (custom_calls.h).
-  if (lapack_complex && TypedLapack(t, "geev")) {
+  const bool complex_operand = i.operand_count() == 1 && IsComplex(i.operand(0)->shape().element_type());
+  if ((lapack_complex && TypedLapack(t, "geev")) || t == "cuhybrid_eig_comp" || t == "hiphybrid_eig_comp" ||
+      (complex_operand && (t == "cusolver_geev_ffi" || t == "hipsolver_geev_ffi"))) {
     c.kind = LinalgCall::Kind::kGeev;
-    c.left = Code(DictValue(dict, "compute_left")) == 'V';
-    c.right = Code(DictValue(dict, "compute_right")) == 'V';
+    if (t.rfind("lapack_", 0) == 0) {
+      c.left = Code(DictValue(dict, "compute_left")) == 'V';
+      c.right = Code(DictValue(dict, "compute_right")) == 'V';
+    } else {
+      c.left = DictValue(dict, "left") == "true";
+      c.right = DictValue(dict, "right") == "true";
+    }
     if (!ComplexGeevShapes(i, nullptr)) return std::nullopt;
+    if (!ComplexGeevShapes(i, nullptr)->lapack && c.left) return std::nullopt;
     return c;
   }
   if ((lapack_real && TypedLapack(t, "geev")) || t == "cuhybrid_eig_real" || t == "hiphybrid_eig_real" ||

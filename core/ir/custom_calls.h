@@ -229,7 +229,9 @@ struct GeevShape {
 };
 std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call, std::string* why);
 std::optional<GeevShape> GeesShapes(const Instruction& i, std::string* why);
-// Complex matrices (`lapack_{c,z}geev_ffi`: a → (w, vl, vr, info)) as LAPACK's
+// Complex matrices (`lapack_{c,z}geev_ffi`, `cuhybrid_eig_comp`: a → (w, vl,
+// vr, info); `cusolver_geev_ffi` on complex types: a → (the Schur form T, w,
+// vl, vr, info), no left eigenvectors) as LAPACK's
 // zgeev: zgebal, zgehd2, zunghr, zlahqr (single shifts, Wilkinson's or the
 // exceptional ones, real subdiagonals), ztrevc (the shifted diagonal's pivots
 // under smin taken as smin, no overflow scaling), zgebak, unit 2-norm with

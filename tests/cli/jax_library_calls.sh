@@ -14,7 +14,9 @@
 # and complex; JAX lowers it for the CPU only), eig_general geev (jnp.linalg.eig
 # and eigvals of real matrices, left eigenvectors of a balanced one: LAPACK's
 # sgeev on the CPU, cuSOLVER's geev and the hybrid call for CUDA),
-# schur_decomposition gees (jax.scipy.linalg.schur; CPU only) — the
+# schur_decomposition gees (jax.scipy.linalg.schur; CPU only), complex_eig
+# complex geev (jnp.linalg.eig, eigvals, left eigenvectors of c64: LAPACK's
+# cgeev, cuSOLVER's geev and the hybrid call) — the
 # HLO JAX lowers for CUDA (cuSOLVER) and the StableHLO (.cpu.mlir) or HLO
 # (.cpu.hlo) it writes for the CPU (LAPACK). A data file whose
 # eigenvalues were altered must fail, so the comparison is not empty.
@@ -33,7 +35,7 @@ for f in eigh_pca.cuda.hlo eigh_pca.cpu.mlir svd_low_rank.cuda.hlo svd_low_rank.
          complex_eigh.cuda.hlo complex_eigh.cpu.hlo complex_svd.cuda.hlo complex_svd.cpu.hlo \
          tridiagonal_solve.cuda.hlo tridiagonal_solve.cpu.hlo tridiagonal_reduction.cuda.hlo \
          tridiagonal_reduction.cpu.hlo hessenberg.cpu.hlo eig_general.cpu.hlo eig_general.cuda.hlo \
-         schur_decomposition.cpu.hlo; do
+         schur_decomposition.cpu.hlo complex_eig.cpu.hlo complex_eig.cuda.hlo; do
   expect_rc 0 "run $f against JAX's outputs" "$cli" run "$data/$f" --device cpu --inputs "$data/${f%%.*}.data.json"
   expect_text "$f: every output matches the interpreter" "outputs match the interpreter" "$tmp/out"
   expect_text "$f: and JAX's outputs" "against JAX's outputs: match" "$tmp/out"

@@ -90,6 +90,40 @@ ENTRY e {
   a = f32[5,5]{0,1} multiply(x, sb)
   ROOT g = (f32[5]{0}, f32[5]{0}, c64[5,5]{0,1}, c64[5,5]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_sgeev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={compute_left = 86 : ui8, compute_right = 86 : ui8}
 })hlo"},
+        // Complex matrices: LAPACK's zgeev / cgeev, the hybrid call and cuSOLVER's.
+        Case{"lapack_cgeev_right_batched_column_major", R"hlo(
+HloModule m
+ENTRY e {
+  a = c64[2,5,5]{1,2,0} parameter(0)
+  ROOT g = (c64[2,5]{1,0}, c64[2,5,5]{1,2,0}, c64[2,5,5]{1,2,0}, s32[2]{0}) custom-call(a), custom_call_target="lapack_cgeev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={compute_left = 78 : ui8, compute_right = 86 : ui8}
+})hlo"},
+        Case{"lapack_zgeev_left_triangular", R"hlo(
+HloModule m
+ENTRY e {
+  x = c128[5,5]{0,1} parameter(0)
+  i = s32[5,5] iota(), iota_dimension=0
+  j = s32[5,5] iota(), iota_dimension=1
+  below = pred[5,5] compare(i, j), direction=GT
+  z = c128[] constant((0, 0))
+  zs = c128[5,5]{0,1} broadcast(z), dimensions={}
+  a = c128[5,5]{0,1} select(below, zs, x)
+  ROOT g = (c128[5]{0}, c128[5,5]{0,1}, c128[5,5]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_zgeev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={compute_left = 86 : ui8, compute_right = 78 : ui8}
+})hlo"},
+        Case{"cuhybrid_eig_comp_left_n2", R"hlo(
+HloModule m
+ENTRY e {
+  a = c64[2,2]{0,1} parameter(0)
+  ROOT g = (c64[2]{0}, c64[2,2]{0,1}, c64[2,2]{0,1}, s32[]) custom-call(a), custom_call_target="cuhybrid_eig_comp", api_version=API_VERSION_TYPED_FFI, backend_config={left = true, magma = "auto", right = false}
+})hlo"},
+        Case{"cusolver_geev_c64_right_and_eigenvalues_only", R"hlo(
+HloModule m
+ENTRY e {
+  a = c64[4,4]{0,1} parameter(0)
+  b = c64[1,1]{0,1} parameter(1)
+  g = (c64[4,4]{0,1}, c64[4]{0}, c64[4,4]{0,1}, c64[4,4]{0,1}, s32[]) custom-call(a), custom_call_target="cusolver_geev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={left = false, right = true}
+  h = (c64[1,1]{0,1}, c64[1]{0}, c64[1,1]{0,1}, c64[1,1]{0,1}, s32[]) custom-call(b), custom_call_target="cusolver_geev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={left = false, right = false}
+  ROOT t = ((c64[4,4]{0,1}, c64[4]{0}, c64[4,4]{0,1}, c64[4,4]{0,1}, s32[]), (c64[1,1]{0,1}, c64[1]{0}, c64[1,1]{0,1}, c64[1,1]{0,1}, s32[])) tuple(g, h)
+})hlo"},
         // jax.scipy.linalg.schur: T and Z, and without Z.
         Case{"lapack_sgees_batched", R"hlo(
 HloModule m
@@ -110,6 +144,18 @@ ENTRY e {
   ROOT s = (f64[4,4]{0,1}, f64[4,4]{0,1}, f64[4]{0}, f64[4]{0}, s32[], s32[]) custom-call(a), custom_call_target="lapack_dgees_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={mode = 78 : ui8, sort = 78 : ui8}
 })hlo"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// Both left and right eigenvectors of complex matrices in one call would
+// need a third matrix: refused with the reason, never miscompiled.
+TEST(Geev, ComplexLeftAndRightAtOnceIsRefusedWithItsReason) {
+  const std::string err = testing::RunAndCompare(R"hlo(
+HloModule m
+ENTRY e {
+  a = c64[3,3]{0,1} parameter(0)
+  ROOT g = (c64[3]{0}, c64[3,3]{0,1}, c64[3,3]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_cgeev_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={compute_left = 86 : ui8, compute_right = 86 : ui8}
+})hlo");
+  EXPECT_NE(err.find("left and right eigenvectors of complex matrices at once"), std::string::npos) << err;
+}
 
 }  // namespace
 }  // namespace hloscope::codegen

@@ -1,0 +1,912 @@
+// JAX's nonsymmetric eigendecomposition of complex matrices as a kernel
+// (`lapack_{c,z}geev_ffi`; custom_calls.h, ComplexGeevShapes): one thread
+// per matrix, LAPACK's zgeev step by step as the interpreter computes it
+// (core/eval/eval_nonsymmetric_eigen_complex.cc). The Schur form lives in the
+// eigenvector output not asked for, Q (then the eigenvectors, in place) in
+// the one asked for; the balancing's scales, tau, the eigenvalues, the
+// shifted diagonal and one eigenvector of T at a time in the thread's own
+// memory. A call that asks for both left and right eigenvectors is refused
+// (it would need a third matrix).
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "core/codegen/elemental_scalar.h"
+#include "core/codegen/emitters.h"
+#include "core/codegen/geev_ir.h"
+#include "core/codegen/ir_loops.h"
+#include "core/codegen/ir_util.h"
+#include "core/codegen/matrix_kernel.h"
+#include "core/ir/custom_calls.h"
+
+namespace hloscope::codegen {
+
+using llvm::Value;
+using geev::Ir;
+using geev::Var;
+using geev::Vec;
+
+namespace {
+
+constexpr int64_t kComplexGeevMaxOrder = 512;
+
+using Cx = ComplexParts;
+
+// Complex f64 arithmetic as the interpreter writes it out.
+struct Cplx {
+  const Ir& ir;
+  Cx Make(Value* re, Value* im) const { return {re, im}; }
+  Cx Re(Value* re) const { return {re, ir.F(0)}; }
+  Cx Add(Cx x, Cx y) const { return {ir.Add(x.re, y.re), ir.Add(x.im, y.im)}; }
+  Cx Sub(Cx x, Cx y) const { return {ir.Sub(x.re, y.re), ir.Sub(x.im, y.im)}; }
+  Cx Mul(Cx x, Cx y) const {
+    return {ir.Sub(ir.Mul(x.re, y.re), ir.Mul(x.im, y.im)), ir.Add(ir.Mul(x.re, y.im), ir.Mul(x.im, y.re))};
+  }
+  Cx Div(Cx x, Cx y) const {
+    auto [re, im] = geev::Smith(ir, x.re, x.im, y.re, y.im);
+    return {re, im};
+  }
+  Cx Scale(Value* s, Cx x) const { return {ir.Mul(s, x.re), ir.Mul(s, x.im)}; }
+  Cx Conj(Cx x) const { return {x.re, ir.Neg(x.im)}; }
+  Cx Neg(Cx x) const { return {ir.Neg(x.re), ir.Neg(x.im)}; }
+  Value* Cabs1(Cx x) const { return ir.Add(ir.Abs(x.re), ir.Abs(x.im)); }
+  Value* Norm2(Cx x) const { return ir.Add(ir.Mul(x.re, x.re), ir.Mul(x.im, x.im)); }
+  Value* Abs(Cx x) const { return ir.Sqrt(Norm2(x)); }
+  Value* IsZero(Cx x) const { return ir.And(ir.Eq(x.re, ir.F(0)), ir.Eq(x.im, ir.F(0))); }
+  Cx Sel(Value* c, Cx x, Cx y) const { return {ir.Sel(c, x.re, y.re), ir.Sel(c, x.im, y.im)}; }
+  Cx R(Cx x) const { return {ir.R(x.re), ir.R(x.im)}; }
+  // The principal square root (the interpreter's Sqrt).
+  Cx Sqrt(Cx z) const {
+    Value* zero = IsZero(z);
+    Value* s = ir.Sqrt(ir.Mul(ir.Add(Abs(z), ir.Abs(z.re)), ir.F(0.5)));
+    Value* two_s = ir.Mul(ir.F(2), s);
+    Value* pos = ir.Ge(z.re, ir.F(0));
+    Cx a{s, ir.Div(z.im, two_s)};
+    Cx b{ir.Div(ir.Abs(z.im), two_s), ir.Copysign(s, z.im)};
+    return Sel(zero, Cx{ir.F(0), z.im}, Sel(pos, a, b));
+  }
+};
+
+// A mutable complex scalar.
+struct CVar {
+  Var re, im;
+  CVar(llvm::IRBuilderBase& b, const std::string& name) : re(b, b.getDoubleTy(), name + "_re"), im(b, b.getDoubleTy(), name + "_im") {}
+  Cx Get() const { return {re.Get(), im.Get()}; }
+  void Set(Cx v) const { re.Set(v.re), im.Set(v.im); }
+};
+
+// A complex n-vector in the thread's memory.
+struct CVec {
+  Vec re, im;
+  CVec(llvm::IRBuilderBase& b, int64_t n, const std::string& name) : re(b, n, name + "_re"), im(b, n, name + "_im") {}
+  Cx Get(Value* i) const { return {re.Get(i), im.Get(i)}; }
+  void Set(Value* i, Cx v) const { re.Set(i, v.re), im.Set(i, v.im); }
+};
+
+// An n×n complex matrix kept in an output.
+struct CMat {
+  OutputMatrix* m;
+  StatusOr<Cx> Get(Value* i, Value* j) const { return m->LoadParts(i, j); }
+  Status Set(Value* i, Value* j, Cx v) const { return m->StoreParts(i, j, v); }
+};
+
+class ZGeevEmitter {
+ public:
+  ZGeevEmitter(const Ir& ir, int64_t n, CMat t, CMat z, Vec& scale, CVec& tau, CVec& w, CVec& x, CVec& diag)
+      : ir_(ir), c_{ir}, b_(ir.b), n_(n), T_(t), Z_(z), scale_(scale), tau_(tau), w_(w), x_(x), diag_(diag),
+        ilo_(ir.b, ir.b.getInt64Ty(), "ilo"), ihi_(ir.b, ir.b.getInt64Ty(), "ihi"), info_(ir.b, ir.b.getInt64Ty(), "info") {}
+  Var& info() { return info_; }
+  Status Balance();
+  Status Hessenberg();
+  Status FormQ();
+  Status Schur();
+  Status Vectors(bool right);
+  Status Finish(bool right);
+
+ private:
+  const Ir& ir_;
+  Cplx c_;
+  llvm::IRBuilderBase& b_;
+  int64_t n_;
+  CMat T_, Z_;
+  Vec& scale_;
+  CVec &tau_, &w_, &x_, &diag_;
+  Var ilo_, ihi_, info_;
+  Value* I(int64_t v) const { return ir_.I(v); }
+  Value* N() const { return I(n_); }
+  Status Swap(const CMat& m, Value* i0, Value* j0, Value* i1, Value* j1) {
+    ASSIGN_OR_RETURN(Cx x, m.Get(i0, j0));
+    ASSIGN_OR_RETURN(Cx y, m.Get(i1, j1));
+    RETURN_IF_ERROR(m.Set(i0, j0, y));
+    return m.Set(i1, j1, x);
+  }
+  // m(i, j) ← R(f(m(i, j))).
+  Status Update(const CMat& m, Value* i, Value* j, const std::function<Cx(Cx)>& f) {
+    ASSIGN_OR_RETURN(Cx v, m.Get(i, j));
+    return m.Set(i, j, c_.R(f(v)));
+  }
+  Status ScaleRow(Value* i, Value* from, Cx s) {
+    return ir_.Up(from, N(), [&](Value* c) { return Update(T_, i, c, [&](Cx v) { return c_.Mul(s, v); }); });
+  }
+  Status ScaleCol(Value* j, Value* r0, Value* r1, Cx s) {
+    return ir_.Up(r0, b_.CreateAdd(r1, I(1)), [&](Value* r) { return Update(T_, r, j, [&](Cx v) { return c_.Mul(s, v); }); });
+  }
+  Status ScaleZ(Value* j, Cx s) {
+    return ir_.Up(I(0), N(), [&](Value* r) { return Update(Z_, r, j, [&](Cx v) { return c_.Mul(s, v); }); });
+  }
+};
+
+Status ZGeevEmitter::Balance() {
+  const Ir& ir = ir_;
+  const Cplx& c = c_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Var k(b_, i64, "bal_k"), l(b_, i64, "bal_l"), again(b_, b_.getInt1Ty(), "bal_again"), done(b_, b_.getInt1Ty(), "bal_done");
+  Var isolated(b_, b_.getInt1Ty(), "bal_isolated"), it(b_, i64, "bal_it");
+  k.Set(I(0));
+  l.Set(I(n_ - 1));
+  done.Set(b_.getFalse());
+  auto swap = [&](Value* a, Value* cc, Value* rows_to, Value* cols_from) -> Status {
+    RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(rows_to, I(1)), [&](Value* r) { return Swap(T_, r, a, r, cc); }));
+    return ir.Up(cols_from, N(), [&](Value* q) { return Swap(T_, a, q, cc, q); });
+  };
+  again.Set(b_.getTrue());
+  RETURN_IF_ERROR(ir.While([&] { return ir.And(again.Get(), b_.CreateICmpSGE(l.Get(), I(0))); }, [&]() -> Status {
+    again.Set(b_.getFalse());
+    it.Set(l.Get());
+    return ir.While([&] { return ir.And(b_.CreateICmpSGE(it.Get(), I(0)), ir.Not(again.Get())); }, [&]() -> Status {
+      Value* i = it.Get();
+      isolated.Set(b_.getTrue());
+      RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Cx v, T_.Get(i, j));
+        isolated.Set(ir.And(isolated.Get(), ir.Or(b_.CreateICmpEQ(j, i), c.IsZero(v))));
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(ir.If(isolated.Get(), [&]() -> Status {
+        Value* lv = l.Get();
+        scale_.Set(lv, b_.CreateSIToFP(i, ir.f64()));
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(i, lv), [&] { return swap(i, lv, lv, k.Get()); }));
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpEQ(lv, I(0)), [&]() -> Status {
+          ilo_.Set(I(0)), ihi_.Set(I(0)), done.Set(b_.getTrue());
+          return Status::Ok();
+        }));
+        l.Set(b_.CreateSub(lv, I(1)));
+        again.Set(b_.getTrue());
+        return Status::Ok();
+      }));
+      it.Set(b_.CreateSub(i, I(1)));
+      return Status::Ok();
+    });
+  }));
+  return ir.If(ir.Not(done.Get()), [&]() -> Status {
+    again.Set(b_.getTrue());
+    RETURN_IF_ERROR(ir.While([&] { return again.Get(); }, [&]() -> Status {
+      again.Set(b_.getFalse());
+      it.Set(k.Get());
+      return ir.While([&] { return ir.And(b_.CreateICmpSLE(it.Get(), l.Get()), ir.Not(again.Get())); }, [&]() -> Status {
+        Value* j = it.Get();
+        isolated.Set(b_.getTrue());
+        RETURN_IF_ERROR(ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* i) -> Status {
+          ASSIGN_OR_RETURN(Cx v, T_.Get(i, j));
+          isolated.Set(ir.And(isolated.Get(), ir.Or(b_.CreateICmpEQ(i, j), c.IsZero(v))));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.If(isolated.Get(), [&]() -> Status {
+          Value* kv = k.Get();
+          scale_.Set(kv, b_.CreateSIToFP(j, ir.f64()));
+          RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(j, kv), [&] { return swap(j, kv, l.Get(), kv); }));
+          k.Set(b_.CreateAdd(kv, I(1)));
+          again.Set(b_.getTrue());
+          return Status::Ok();
+        }));
+        it.Set(b_.CreateAdd(j, I(1)));
+        return Status::Ok();
+      });
+    }));
+    RETURN_IF_ERROR(ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* i) {
+      scale_.Set(i, ir.F(1));
+      return Status::Ok();
+    }));
+    Var sweep(b_, i64, "bal_sweep"), noconv(b_, b_.getInt1Ty(), "bal_noconv"), steps(b_, i64, "bal_steps");
+    Var cn(b_, ir.f64(), "bal_c"), rn(b_, ir.f64(), "bal_r"), ca(b_, ir.f64(), "bal_ca"), ra(b_, ir.f64(), "bal_ra");
+    Var cb(b_, ir.f64(), "bal_cb"), rb(b_, ir.f64(), "bal_rb"), g(b_, ir.f64(), "bal_g"), f(b_, ir.f64(), "bal_f");
+    sweep.Set(I(0));
+    noconv.Set(b_.getTrue());
+    RETURN_IF_ERROR(ir.While([&] { return ir.And(noconv.Get(), b_.CreateICmpSLT(sweep.Get(), I(kGeevBalanceSweeps))); }, [&]() -> Status {
+      noconv.Set(b_.getFalse());
+      sweep.Set(b_.CreateAdd(sweep.Get(), I(1)));
+      return ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* i) -> Status {
+        cn.Set(ir.F(0)), rn.Set(ir.F(0)), ca.Set(ir.F(0)), ra.Set(ir.F(0)), cb.Set(ir.F(-1)), rb.Set(ir.F(-1));
+        RETURN_IF_ERROR(ir.Up(k.Get(), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Cx v, T_.Get(q, i));
+          cn.Set(ir.Add(cn.Get(), c.Norm2(v)));
+          ASSIGN_OR_RETURN(Cx w, T_.Get(i, q));
+          rn.Set(ir.Add(rn.Get(), c.Norm2(w)));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Cx v, T_.Get(q, i));
+          Value* better = ir.Gt(c.Cabs1(v), cb.Get());
+          cb.Set(ir.Sel(better, c.Cabs1(v), cb.Get()));
+          ca.Set(ir.Sel(better, c.Abs(v), ca.Get()));
+          return Status::Ok();
+        }));
+        RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Cx v, T_.Get(i, q));
+          Value* better = ir.Gt(c.Cabs1(v), rb.Get());
+          rb.Set(ir.Sel(better, c.Cabs1(v), rb.Get()));
+          ra.Set(ir.Sel(better, c.Abs(v), ra.Get()));
+          return Status::Ok();
+        }));
+        cn.Set(ir.Sqrt(cn.Get()));
+        rn.Set(ir.Sqrt(rn.Get()));
+        Value* sum = ir.Add(ir.Add(ir.Add(cn.Get(), ca.Get()), rn.Get()), ra.Get());
+        Value* ok = ir.And(ir.And(ir.Ne(cn.Get(), ir.F(0)), ir.Ne(rn.Get(), ir.F(0))), b_.CreateFCmpORD(sum, sum));
+        return ir.If(ok, [&]() -> Status {
+          g.Set(ir.Div(rn.Get(), ir.F(2)));
+          f.Set(ir.F(1));
+          Value* s = ir.Add(cn.Get(), rn.Get());
+          steps.Set(I(0));
+          RETURN_IF_ERROR(ir.While(
+              [&] {
+                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Lt(cn.Get(), g.Get()));
+                more = ir.And(more, ir.Lt(ir.Max(ir.Max(f.Get(), cn.Get()), ca.Get()), ir.F(ir.p.sfmax2)));
+                return ir.And(more, ir.Gt(ir.Min(ir.Min(rn.Get(), g.Get()), ra.Get()), ir.F(ir.p.sfmin2)));
+              },
+              [&]() -> Status {
+                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
+                f.Set(ir.Mul(f.Get(), ir.F(2))), cn.Set(ir.Mul(cn.Get(), ir.F(2))), ca.Set(ir.Mul(ca.Get(), ir.F(2)));
+                rn.Set(ir.Div(rn.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2))), ra.Set(ir.Div(ra.Get(), ir.F(2)));
+                return Status::Ok();
+              }));
+          g.Set(ir.Div(cn.Get(), ir.F(2)));
+          steps.Set(I(0));
+          RETURN_IF_ERROR(ir.While(
+              [&] {
+                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Ge(g.Get(), rn.Get()));
+                more = ir.And(more, ir.Lt(ir.Max(rn.Get(), ra.Get()), ir.F(ir.p.sfmax2)));
+                return ir.And(more, ir.Gt(ir.Min(ir.Min(ir.Min(f.Get(), cn.Get()), g.Get()), ca.Get()), ir.F(ir.p.sfmin2)));
+              },
+              [&]() -> Status {
+                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
+                f.Set(ir.Div(f.Get(), ir.F(2))), cn.Set(ir.Div(cn.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2)));
+                ca.Set(ir.Div(ca.Get(), ir.F(2))), rn.Set(ir.Mul(rn.Get(), ir.F(2))), ra.Set(ir.Mul(ra.Get(), ir.F(2)));
+                return Status::Ok();
+              }));
+          Value* sc = scale_.Get(i);
+          Value* fv = f.Get();
+          Value* skip = ir.Ge(ir.Add(cn.Get(), rn.Get()), ir.Mul(ir.F(0.95), s));
+          skip = ir.Or(skip, ir.And(ir.And(ir.Lt(fv, ir.F(1)), ir.Lt(sc, ir.F(1))), ir.Le(ir.Mul(fv, sc), ir.F(ir.p.sfmin1))));
+          skip = ir.Or(skip, ir.And(ir.And(ir.Gt(fv, ir.F(1)), ir.Gt(sc, ir.F(1))), ir.Ge(sc, ir.Div(ir.F(ir.p.sfmax1), fv))));
+          return ir.If(ir.Not(skip), [&]() -> Status {
+            Value* inv = ir.Div(ir.F(1), fv);
+            scale_.Set(i, ir.Mul(sc, fv));
+            noconv.Set(b_.getTrue());
+            RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) { return Update(T_, i, q, [&](Cx v) { return c.Scale(inv, v); }); }));
+            return ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) { return Update(T_, q, i, [&](Cx v) { return c.Scale(fv, v); }); });
+          });
+        });
+      });
+    }));
+    ilo_.Set(k.Get());
+    ihi_.Set(l.Get());
+    return Status::Ok();
+  });
+}
+
+Status ZGeevEmitter::Hessenberg() {
+  const Ir& ir = ir_;
+  const Cplx& c = c_;
+  Var norm2(b_, ir.f64(), "hd_norm2");
+  CVar t(b_, "hd_t"), acc(b_, "hd_acc"), beta(b_, "hd_beta");
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) {
+    tau_.Set(i, c.Re(ir.F(0)));
+    return Status::Ok();
+  }));
+  Value* ihi = ihi_.Get();
+  Value* top = b_.CreateAdd(ihi, I(1));
+  return ir.Up(ilo_.Get(), ihi, [&](Value* i) -> Status {
+    Value* i1 = b_.CreateAdd(i, I(1));
+    ASSIGN_OR_RETURN(Cx alpha, T_.Get(i1, i));
+    norm2.Set(ir.F(0));
+    RETURN_IF_ERROR(ir.Up(b_.CreateAdd(i, I(2)), top, [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Cx v, T_.Get(r, i));
+      norm2.Set(ir.Add(norm2.Get(), c.Norm2(v)));
+      return Status::Ok();
+    }));
+    t.Set(c.Re(ir.F(0)));
+    RETURN_IF_ERROR(ir.If(ir.Or(ir.Ne(norm2.Get(), ir.F(0)), ir.Ne(alpha.im, ir.F(0))), [&]() -> Status {
+      Value* abs2 = ir.Add(ir.Mul(alpha.re, alpha.re), ir.Mul(alpha.im, alpha.im));
+      Value* bt = ir.Neg(ir.Copysign(ir.Sqrt(ir.Add(abs2, norm2.Get())), alpha.re));
+      t.Set({ir.Div(ir.Sub(bt, alpha.re), bt), ir.Div(ir.Neg(alpha.im), bt)});
+      const Cx sc = c.Div(c.Re(ir.F(1)), {ir.Sub(alpha.re, bt), alpha.im});
+      RETURN_IF_ERROR(ir.Up(b_.CreateAdd(i, I(2)), top, [&](Value* r) { return Update(T_, r, i, [&](Cx v) { return c.Mul(v, sc); }); }));
+      return T_.Set(i1, i, c.Re(bt));
+    }));
+    const Cx tv = t.Get();
+    tau_.Set(i, c.R(tv));
+    return ir.If(ir.Not(c.IsZero(tv)), [&]() -> Status {
+      ASSIGN_OR_RETURN(Cx bv, T_.Get(i1, i));
+      beta.Set(bv);
+      RETURN_IF_ERROR(T_.Set(i1, i, c.Re(ir.F(1))));
+      RETURN_IF_ERROR(ir.Up(I(0), top, [&](Value* r) -> Status {
+        acc.Set(c.Re(ir.F(0)));
+        RETURN_IF_ERROR(ir.Up(i1, top, [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Cx x, T_.Get(r, q));
+          ASSIGN_OR_RETURN(Cx v, T_.Get(q, i));
+          acc.Set(c.Add(acc.Get(), c.Mul(x, v)));
+          return Status::Ok();
+        }));
+        const Cx tw = c.Mul(tv, acc.Get());
+        return ir.Up(i1, top, [&](Value* q) -> Status {
+          ASSIGN_OR_RETURN(Cx v, T_.Get(q, i));
+          return Update(T_, r, q, [&](Cx x) { return c.Sub(x, c.Mul(tw, c.Conj(v))); });
+        });
+      }));
+      const Cx ct = c.Conj(tv);
+      RETURN_IF_ERROR(ir.Up(i1, N(), [&](Value* q) -> Status {
+        acc.Set(c.Re(ir.F(0)));
+        RETURN_IF_ERROR(ir.Up(i1, top, [&](Value* r) -> Status {
+          ASSIGN_OR_RETURN(Cx x, T_.Get(r, q));
+          ASSIGN_OR_RETURN(Cx v, T_.Get(r, i));
+          acc.Set(c.Add(acc.Get(), c.Mul(c.Conj(x), v)));
+          return Status::Ok();
+        }));
+        const Cx cs = c.Mul(ct, c.Conj(acc.Get()));
+        return ir.Up(i1, top, [&](Value* r) -> Status {
+          ASSIGN_OR_RETURN(Cx v, T_.Get(r, i));
+          return Update(T_, r, q, [&](Cx x) { return c.Sub(x, c.Mul(v, cs)); });
+        });
+      }));
+      return T_.Set(i1, i, beta.Get());
+    });
+  });
+}
+
+Status ZGeevEmitter::FormQ() {
+  const Ir& ir = ir_;
+  const Cplx& c = c_;
+  CVar w(b_, "q_w");
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) {
+    return ir.Up(I(0), N(), [&](Value* j) { return Z_.Set(i, j, c.Re(ir.Sel(b_.CreateICmpEQ(i, j), ir.F(1), ir.F(0)))); });
+  }));
+  Value* ilo = ilo_.Get();
+  Value* ihi = ihi_.Get();
+  Value* top = b_.CreateAdd(ihi, I(1));
+  RETURN_IF_ERROR(ir.Up(b_.CreateAdd(ilo, I(1)), top, [&](Value* j) {
+    return ir.Up(b_.CreateAdd(j, I(1)), top, [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Cx v, T_.Get(r, b_.CreateSub(j, I(1))));
+      return Z_.Set(r, j, v);
+    });
+  }));
+  RETURN_IF_ERROR(ir.Down(b_.CreateSub(ihi, I(1)), ilo, [&](Value* i) -> Status {
+    Value* c0 = b_.CreateAdd(i, I(1));
+    const Cx t = tau_.Get(i);
+    RETURN_IF_ERROR(ir.If(b_.CreateICmpSLT(c0, ihi), [&]() -> Status {
+      RETURN_IF_ERROR(Z_.Set(c0, c0, c.Re(ir.F(1))));
+      return ir.If(ir.Not(c.IsZero(t)), [&]() -> Status {
+        return ir.Up(b_.CreateAdd(c0, I(1)), top, [&](Value* j) -> Status {
+          w.Set(c.Re(ir.F(0)));
+          RETURN_IF_ERROR(ir.Up(c0, top, [&](Value* r) -> Status {
+            ASSIGN_OR_RETURN(Cx v, Z_.Get(r, c0));
+            ASSIGN_OR_RETURN(Cx x, Z_.Get(r, j));
+            w.Set(c.Add(w.Get(), c.Mul(c.Conj(v), x)));
+            return Status::Ok();
+          }));
+          const Cx tw = c.Mul(t, w.Get());
+          return ir.Up(c0, top, [&](Value* r) -> Status {
+            ASSIGN_OR_RETURN(Cx v, Z_.Get(r, c0));
+            return Update(Z_, r, j, [&](Cx x) { return c.Sub(x, c.Mul(v, tw)); });
+          });
+        });
+      });
+    }));
+    RETURN_IF_ERROR(ir.Up(b_.CreateAdd(c0, I(1)), top, [&](Value* r) { return Update(Z_, r, c0, [&](Cx v) { return c.Mul(v, c.Neg(t)); }); }));
+    RETURN_IF_ERROR(Z_.Set(c0, c0, c.R(c.Sub(c.Re(ir.F(1)), t))));
+    return ir.Up(b_.CreateAdd(ilo, I(1)), c0, [&](Value* r) { return Z_.Set(r, c0, c.Re(ir.F(0))); });
+  }));
+  return ir.Up(I(0), N(), [&](Value* i) {
+    return ir.Up(I(0), b_.CreateSub(i, I(1)), [&](Value* j) { return T_.Set(i, j, c.Re(ir.F(0))); });
+  });
+}
+
+Status ZGeevEmitter::Schur() {
+  const Ir& ir = ir_;
+  const Cplx& c = c_;
+  llvm::Type* i64 = b_.getInt64Ty();
+  Value* ilo = ilo_.Get();
+  Value* ihi = ihi_.Get();
+  info_.Set(I(0));
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) -> Status {
+    return ir.If(b_.CreateOr(b_.CreateICmpSLT(i, ilo), b_.CreateICmpSGT(i, ihi)), [&]() -> Status {
+      ASSIGN_OR_RETURN(Cx v, T_.Get(i, i));
+      w_.Set(i, v);
+      return Status::Ok();
+    });
+  }));
+  RETURN_IF_ERROR(ir.If(b_.CreateICmpEQ(ilo, ihi), [&]() -> Status {
+    ASSIGN_OR_RETURN(Cx v, T_.Get(ilo, ilo));
+    w_.Set(ilo, v);
+    return Status::Ok();
+  }));
+  return ir.If(b_.CreateICmpSLT(ilo, ihi), [&]() -> Status {
+    // Real subdiagonal entries.
+    RETURN_IF_ERROR(ir.Up(b_.CreateAdd(ilo, I(1)), b_.CreateAdd(ihi, I(1)), [&](Value* i) -> Status {
+      Value* im1 = b_.CreateSub(i, I(1));
+      ASSIGN_OR_RETURN(Cx h, T_.Get(i, im1));
+      return ir.If(ir.Ne(h.im, ir.F(0)), [&]() -> Status {
+        Cx sc = c.Div(h, c.Re(c.Cabs1(h)));
+        sc = c.Div(c.Conj(sc), c.Re(c.Abs(sc)));
+        RETURN_IF_ERROR(T_.Set(i, im1, c.Re(ir.R(c.Abs(h)))));
+        RETURN_IF_ERROR(ScaleRow(i, i, sc));
+        Value* ip1 = b_.CreateAdd(i, I(1));
+        RETURN_IF_ERROR(ScaleCol(i, I(0), b_.CreateSelect(b_.CreateICmpSLT(ip1, N()), ip1, I(n_ - 1)), c.Conj(sc)));
+        return ScaleZ(i, c.Conj(sc));
+      });
+    }));
+    Value* nh = b_.CreateAdd(b_.CreateSub(ihi, ilo), I(1));
+    Value* ulp = ir.F(ir.p.ulp);
+    Value* smlnum = ir.Mul(ir.F(ir.p.safmin), ir.Div(b_.CreateSIToFP(nh, ir.f64()), ulp));
+    Value* itmax = b_.CreateMul(I(30), b_.CreateSelect(b_.CreateICmpSGT(nh, I(10)), nh, I(10)));
+    Var iv(b_, i64, "qr_i"), l(b_, i64, "qr_l"), its(b_, i64, "qr_its"), k(b_, i64, "qr_k"), m(b_, i64, "qr_m");
+    Var kdefl(b_, i64, "qr_kdefl"), conv(b_, b_.getInt1Ty(), "qr_conv"), found(b_, b_.getInt1Ty(), "qr_found");
+    Var stop(b_, b_.getInt1Ty(), "qr_stop"), tst(b_, ir.f64(), "tst");
+    CVar t(b_, "shift"), v0(b_, "v0"), v1(b_, "v1"), t1(b_, "t1"), y(b_, "y");
+    auto Tg = [&](Value* r, Value* q) { return T_.Get(r, q); };
+    kdefl.Set(I(0));
+    iv.Set(ihi);
+    stop.Set(b_.getFalse());
+    return ir.While([&] { return ir.And(b_.CreateICmpSGE(iv.Get(), ilo), ir.Not(stop.Get())); }, [&]() -> Status {
+      Value* i = iv.Get();
+      Value* im1 = b_.CreateSub(i, I(1));
+      l.Set(ilo);
+      conv.Set(b_.getFalse());
+      its.Set(I(0));
+      RETURN_IF_ERROR(ir.While([&] { return ir.And(b_.CreateICmpSLE(its.Get(), itmax), ir.Not(conv.Get())); }, [&]() -> Status {
+        its.Set(b_.CreateAdd(its.Get(), I(1)));
+        k.Set(i);
+        found.Set(b_.getFalse());
+        RETURN_IF_ERROR(ir.While([&] { return ir.And(b_.CreateICmpSGT(k.Get(), l.Get()), ir.Not(found.Get())); }, [&]() -> Status {
+          Value* kk = k.Get();
+          Value* km1 = b_.CreateSub(kk, I(1));
+          ASSIGN_OR_RETURN(Cx hkk1, Tg(kk, km1));
+          Value* tiny = ir.Le(c.Cabs1(hkk1), smlnum);
+          RETURN_IF_ERROR(ir.If(tiny, [&]() -> Status {
+            found.Set(b_.getTrue());
+            return Status::Ok();
+          }));
+          RETURN_IF_ERROR(ir.If(ir.Not(tiny), [&]() -> Status {
+            ASSIGN_OR_RETURN(Cx hk1k1, Tg(km1, km1));
+            ASSIGN_OR_RETURN(Cx hkk, Tg(kk, kk));
+            tst.Set(ir.Add(c.Cabs1(hk1k1), c.Cabs1(hkk)));
+            RETURN_IF_ERROR(ir.If(ir.Eq(tst.Get(), ir.F(0)), [&]() -> Status {
+              Value* km2 = b_.CreateSub(kk, I(2));
+              RETURN_IF_ERROR(ir.If(b_.CreateICmpSGE(km2, ilo), [&]() -> Status {
+                ASSIGN_OR_RETURN(Cx v, Tg(km1, km2));
+                tst.Set(ir.Add(tst.Get(), ir.Abs(v.re)));
+                return Status::Ok();
+              }));
+              Value* kp1 = b_.CreateAdd(kk, I(1));
+              return ir.If(b_.CreateICmpSLE(kp1, ihi), [&]() -> Status {
+                ASSIGN_OR_RETURN(Cx v, Tg(kp1, kk));
+                tst.Set(ir.Add(tst.Get(), ir.Abs(v.re)));
+                return Status::Ok();
+              });
+            }));
+            RETURN_IF_ERROR(ir.If(ir.Le(ir.Abs(hkk1.re), ir.Mul(ulp, tst.Get())), [&]() -> Status {
+              ASSIGN_OR_RETURN(Cx hk1k, Tg(km1, kk));
+              Value* ab = ir.Max(c.Cabs1(hkk1), c.Cabs1(hk1k));
+              Value* ba = ir.Min(c.Cabs1(hkk1), c.Cabs1(hk1k));
+              Value* diff = c.Cabs1(c.Sub(hk1k1, hkk));
+              Value* aa = ir.Max(c.Cabs1(hkk), diff);
+              Value* bb = ir.Min(c.Cabs1(hkk), diff);
+              Value* s = ir.Add(aa, ab);
+              found.Set(ir.Le(ir.Mul(ba, ir.Div(ab, s)), ir.Max(smlnum, ir.Mul(ulp, ir.Mul(bb, ir.Div(aa, s))))));
+              return Status::Ok();
+            }));
+            return ir.If(ir.Not(found.Get()), [&]() -> Status {
+              k.Set(km1);
+              return Status::Ok();
+            });
+          }));
+          return Status::Ok();
+        }));
+        l.Set(k.Get());
+        Value* lv = l.Get();
+        RETURN_IF_ERROR(ir.If(b_.CreateICmpSGT(lv, ilo), [&] { return T_.Set(lv, b_.CreateSub(lv, I(1)), c.Re(ir.F(0))); }));
+        Value* done = b_.CreateICmpSGE(lv, i);
+        RETURN_IF_ERROR(ir.If(done, [&]() -> Status {
+          conv.Set(b_.getTrue());
+          return Status::Ok();
+        }));
+        return ir.If(ir.Not(done), [&]() -> Status {
+          kdefl.Set(b_.CreateAdd(kdefl.Get(), I(1)));
+          Value* kd = kdefl.Get();
+          Value* ex2 = b_.CreateICmpEQ(b_.CreateSRem(kd, I(2 * kGeevExceptionalShift)), I(0));
+          Value* ex1 = ir.And(ir.Not(ex2), b_.CreateICmpEQ(b_.CreateSRem(kd, I(kGeevExceptionalShift)), I(0)));
+          RETURN_IF_ERROR(ir.If(ex2, [&]() -> Status {
+            ASSIGN_OR_RETURN(Cx h, Tg(i, im1));
+            ASSIGN_OR_RETURN(Cx hii, Tg(i, i));
+            t.Set(c.Add(c.Re(ir.Mul(ir.F(0.75), ir.Abs(h.re))), hii));
+            return Status::Ok();
+          }));
+          RETURN_IF_ERROR(ir.If(ex1, [&]() -> Status {
+            ASSIGN_OR_RETURN(Cx h, Tg(b_.CreateAdd(lv, I(1)), lv));
+            ASSIGN_OR_RETURN(Cx hll, Tg(lv, lv));
+            t.Set(c.Add(c.Re(ir.Mul(ir.F(0.75), ir.Abs(h.re))), hll));
+            return Status::Ok();
+          }));
+          RETURN_IF_ERROR(ir.If(ir.Not(ir.Or(ex1, ex2)), [&]() -> Status {
+            ASSIGN_OR_RETURN(Cx hii, Tg(i, i));
+            ASSIGN_OR_RETURN(Cx hup, Tg(im1, i));
+            ASSIGN_OR_RETURN(Cx hdn, Tg(i, im1));
+            ASSIGN_OR_RETURN(Cx hprev, Tg(im1, im1));
+            t.Set(hii);
+            const Cx u = c.Mul(c.Sqrt(hup), c.Sqrt(hdn));
+            Value* s0 = c.Cabs1(u);
+            return ir.If(ir.Ne(s0, ir.F(0)), [&]() -> Status {
+              const Cx x = c.Scale(ir.F(0.5), c.Sub(hprev, hii));
+              Value* sx = c.Cabs1(x);
+              Value* s = ir.Max(s0, sx);
+              const Cx xs = c.Div(x, c.Re(s)), us = c.Div(u, c.Re(s));
+              y.Set(c.Scale(s, c.Sqrt(c.Add(c.Mul(xs, xs), c.Mul(us, us)))));
+              RETURN_IF_ERROR(ir.If(ir.Gt(sx, ir.F(0)), [&]() -> Status {
+                const Cx xn = c.Div(x, c.Re(sx));
+                const Cx yv = y.Get();
+                Value* dot = ir.Add(ir.Mul(xn.re, yv.re), ir.Mul(xn.im, yv.im));
+                y.Set(c.Sel(ir.Lt(dot, ir.F(0)), c.Neg(yv), yv));
+                return Status::Ok();
+              }));
+              t.Set(c.Sub(hii, c.Mul(u, c.Div(u, c.Add(x, y.Get())))));
+              return Status::Ok();
+            });
+          }));
+          const Cx tv = t.Get();
+          // Where the single-shift step starts: the first m from i-1 down to l+1 whose start makes
+          // H(m, m-1) negligible, else l.
+          auto start_at = [&](Value* mm) -> Status {
+            ASSIGN_OR_RETURN(Cx h11, Tg(mm, mm));
+            ASSIGN_OR_RETURN(Cx h21c, Tg(b_.CreateAdd(mm, I(1)), mm));
+            const Cx h11s0 = c.Sub(h11, tv);
+            Value* s = ir.Add(c.Cabs1(h11s0), ir.Abs(h21c.re));
+            v0.Set(c.Div(h11s0, c.Re(s)));
+            v1.Set(c.Re(ir.Div(h21c.re, s)));
+            return Status::Ok();
+          };
+          m.Set(im1);
+          found.Set(b_.getFalse());
+          RETURN_IF_ERROR(ir.While([&] { return ir.And(b_.CreateICmpSGE(m.Get(), b_.CreateAdd(l.Get(), I(1))), ir.Not(found.Get())); }, [&]() -> Status {
+            Value* mm = m.Get();
+            RETURN_IF_ERROR(start_at(mm));
+            ASSIGN_OR_RETURN(Cx h11, Tg(mm, mm));
+            ASSIGN_OR_RETURN(Cx h22, Tg(b_.CreateAdd(mm, I(1)), b_.CreateAdd(mm, I(1))));
+            ASSIGN_OR_RETURN(Cx h10, Tg(mm, b_.CreateSub(mm, I(1))));
+            Value* h21 = v1.Get().re;
+            Value* ok = ir.Le(ir.Mul(ir.Abs(h10.re), ir.Abs(h21)),
+                              ir.Mul(ulp, ir.Mul(c.Cabs1(v0.Get()), ir.Add(c.Cabs1(h11), c.Cabs1(h22)))));
+            found.Set(ok);
+            return ir.If(ir.Not(ok), [&]() -> Status {
+              m.Set(b_.CreateSub(mm, I(1)));
+              return Status::Ok();
+            });
+          }));
+          RETURN_IF_ERROR(ir.If(ir.Not(found.Get()), [&]() -> Status {
+            m.Set(l.Get());
+            return start_at(l.Get());
+          }));
+          Value* mv = m.Get();
+          RETURN_IF_ERROR(ir.Up(mv, i, [&](Value* k2) -> Status {
+            Value* k2m1 = b_.CreateSub(k2, I(1));
+            Value* k21 = b_.CreateAdd(k2, I(1));
+            Value* later = b_.CreateICmpSGT(k2, mv);
+            RETURN_IF_ERROR(ir.If(later, [&]() -> Status {
+              ASSIGN_OR_RETURN(Cx a0, Tg(k2, k2m1));
+              ASSIGN_OR_RETURN(Cx a1, Tg(k21, k2m1));
+              v0.Set(a0), v1.Set(a1);
+              return Status::Ok();
+            }));
+            // zlarfg(2, v0, v1).
+            t1.Set(c.Re(ir.F(0)));
+            const Cx a0 = v0.Get();
+            Value* norm2 = c.Norm2(v1.Get());
+            RETURN_IF_ERROR(ir.If(ir.Or(ir.Ne(norm2, ir.F(0)), ir.Ne(a0.im, ir.F(0))), [&]() -> Status {
+              Value* beta = ir.Neg(ir.Copysign(ir.Sqrt(ir.Add(ir.Add(ir.Mul(a0.re, a0.re), ir.Mul(a0.im, a0.im)), norm2)), a0.re));
+              t1.Set({ir.Div(ir.Sub(beta, a0.re), beta), ir.Div(ir.Neg(a0.im), beta)});
+              v1.Set(c.Mul(v1.Get(), c.Div(c.Re(ir.F(1)), {ir.Sub(a0.re, beta), a0.im})));
+              v0.Set(c.Re(beta));
+              return Status::Ok();
+            }));
+            RETURN_IF_ERROR(ir.If(later, [&]() -> Status {
+              RETURN_IF_ERROR(T_.Set(k2, k2m1, v0.Get()));
+              return T_.Set(k21, k2m1, c.Re(ir.F(0)));
+            }));
+            const Cx tt = t1.Get();
+            const Cx v2 = v1.Get();
+            Value* t2 = c.Mul(tt, v2).re;
+            RETURN_IF_ERROR(ir.Up(k2, N(), [&](Value* j) -> Status {
+              ASSIGN_OR_RETURN(Cx x0, Tg(k2, j));
+              ASSIGN_OR_RETURN(Cx x1, Tg(k21, j));
+              const Cx sum = c.Add(c.Mul(c.Conj(tt), x0), c.Scale(t2, x1));
+              RETURN_IF_ERROR(T_.Set(k2, j, c.R(c.Sub(x0, sum))));
+              return T_.Set(k21, j, c.R(c.Sub(x1, c.Mul(sum, v2))));
+            }));
+            Value* k22 = b_.CreateAdd(k2, I(2));
+            Value* last = b_.CreateSelect(b_.CreateICmpSLT(k22, i), k22, i);
+            auto right = [&](const CMat& mt, Value* j) -> Status {
+              ASSIGN_OR_RETURN(Cx x0, mt.Get(j, k2));
+              ASSIGN_OR_RETURN(Cx x1, mt.Get(j, k21));
+              const Cx sum = c.Add(c.Mul(tt, x0), c.Scale(t2, x1));
+              RETURN_IF_ERROR(mt.Set(j, k2, c.R(c.Sub(x0, sum))));
+              return mt.Set(j, k21, c.R(c.Sub(x1, c.Mul(sum, c.Conj(v2)))));
+            };
+            RETURN_IF_ERROR(ir.Up(I(0), b_.CreateAdd(last, I(1)), [&](Value* j) { return right(T_, j); }));
+            RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* j) { return right(Z_, j); }));
+            return ir.If(ir.And(b_.CreateICmpEQ(k2, mv), b_.CreateICmpSGT(mv, l.Get())), [&]() -> Status {
+              Cx temp = c.Sub(c.Re(ir.F(1)), tt);
+              temp = c.Div(temp, c.Re(c.Abs(temp)));
+              Value* m1 = b_.CreateAdd(mv, I(1));
+              RETURN_IF_ERROR(Update(T_, m1, mv, [&](Cx v) { return c.Mul(v, c.Conj(temp)); }));
+              RETURN_IF_ERROR(ir.If(b_.CreateICmpSLE(b_.CreateAdd(mv, I(2)), i), [&] {
+                return Update(T_, b_.CreateAdd(mv, I(2)), m1, [&](Cx v) { return c.Mul(v, temp); });
+              }));
+              return ir.Up(mv, b_.CreateAdd(i, I(1)), [&](Value* j) -> Status {
+                return ir.If(b_.CreateICmpNE(j, m1), [&]() -> Status {
+                  RETURN_IF_ERROR(ir.Up(b_.CreateAdd(j, I(1)), N(), [&](Value* q) {
+                    return Update(T_, j, q, [&](Cx v) { return c.Mul(temp, v); });
+                  }));
+                  RETURN_IF_ERROR(ScaleCol(j, I(0), b_.CreateSub(j, I(1)), c.Conj(temp)));
+                  return ScaleZ(j, c.Conj(temp));
+                });
+              });
+            });
+          }));
+          // A real H(i, i-1) after the step.
+          ASSIGN_OR_RETURN(Cx h, Tg(i, im1));
+          return ir.If(ir.Ne(h.im, ir.F(0)), [&]() -> Status {
+            Value* rtemp = c.Abs(h);
+            RETURN_IF_ERROR(T_.Set(i, im1, c.Re(ir.R(rtemp))));
+            const Cx temp = c.Div(h, c.Re(rtemp));
+            RETURN_IF_ERROR(ir.Up(b_.CreateAdd(i, I(1)), N(), [&](Value* q) {
+              return Update(T_, i, q, [&](Cx v) { return c.Mul(c.Conj(temp), v); });
+            }));
+            RETURN_IF_ERROR(ScaleCol(i, I(0), im1, temp));
+            return ScaleZ(i, temp);
+          });
+        });
+      }));
+      RETURN_IF_ERROR(ir.If(ir.Not(conv.Get()), [&]() -> Status {
+        info_.Set(b_.CreateAdd(i, I(1)));
+        stop.Set(b_.getTrue());
+        return Status::Ok();
+      }));
+      return ir.If(conv.Get(), [&]() -> Status {
+        ASSIGN_OR_RETURN(Cx v, Tg(i, i));
+        w_.Set(i, v);
+        kdefl.Set(I(0));
+        iv.Set(b_.CreateSub(l.Get(), I(1)));
+        return Status::Ok();
+      });
+    });
+  });
+}
+
+Status ZGeevEmitter::Vectors(bool right) {
+  const Ir& ir = ir_;
+  const Cplx& c = c_;
+  Value* smlnum = ir.F(ir.p.safmin * (static_cast<double>(n_) / ir.p.ulp));
+  CVar acc(b_, "ev_acc");
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* i) -> Status {
+    ASSIGN_OR_RETURN(Cx v, T_.Get(i, i));
+    diag_.Set(i, v);
+    return Status::Ok();
+  }));
+  return ir.Up(I(0), N(), [&](Value* s) -> Status {
+    Value* ki = right ? b_.CreateSub(I(n_ - 1), s) : s;
+    ASSIGN_OR_RETURN(Cx lambda, T_.Get(ki, ki));
+    Value* smin = ir.Max(ir.Mul(ir.F(ir.p.ulp), c.Cabs1(lambda)), smlnum);
+    Value* lo = right ? I(0) : b_.CreateAdd(ki, I(1));
+    Value* hi1 = right ? ki : N();  // [lo, hi1)
+    RETURN_IF_ERROR(ir.Up(lo, hi1, [&](Value* k) -> Status {
+      const Cx d = c.Sub(diag_.Get(k), lambda);
+      const Cx dd = c.Sel(ir.Lt(c.Cabs1(d), smin), c.Re(smin), d);
+      return T_.Set(k, k, c.R(dd));
+    }));
+    if (right) {
+      RETURN_IF_ERROR(ir.Up(I(0), ki, [&](Value* k) -> Status {
+        ASSIGN_OR_RETURN(Cx v, T_.Get(k, ki));
+        x_.Set(k, c.R(c.Neg(v)));
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(ir.Down(b_.CreateSub(ki, I(1)), I(0), [&](Value* j) -> Status {
+        ASSIGN_OR_RETURN(Cx tjj, T_.Get(j, j));
+        x_.Set(j, c.R(c.Div(x_.Get(j), tjj)));
+        const Cx xj = x_.Get(j);
+        return ir.Up(I(0), j, [&](Value* k) -> Status {
+          ASSIGN_OR_RETURN(Cx tkj, T_.Get(k, j));
+          x_.Set(k, c.R(c.Sub(x_.Get(k), c.Mul(xj, tkj))));
+          return Status::Ok();
+        });
+      }));
+      RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+        acc.Set(c.Re(ir.F(0)));
+        RETURN_IF_ERROR(ir.Up(I(0), ki, [&](Value* k) -> Status {
+          ASSIGN_OR_RETURN(Cx v, Z_.Get(r, k));
+          acc.Set(c.Add(acc.Get(), c.Mul(v, x_.Get(k))));
+          return Status::Ok();
+        }));
+        ASSIGN_OR_RETURN(Cx own, Z_.Get(r, ki));
+        return Z_.Set(r, ki, c.R(c.Add(acc.Get(), own)));
+      }));
+    } else {
+      Value* k1 = b_.CreateAdd(ki, I(1));
+      RETURN_IF_ERROR(ir.Up(k1, N(), [&](Value* k) -> Status {
+        ASSIGN_OR_RETURN(Cx v, T_.Get(ki, k));
+        x_.Set(k, c.R(c.Neg(c.Conj(v))));
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(ir.Up(k1, N(), [&](Value* j) -> Status {
+        acc.Set(c.Re(ir.F(0)));
+        RETURN_IF_ERROR(ir.Up(k1, j, [&](Value* k) -> Status {
+          ASSIGN_OR_RETURN(Cx tkj, T_.Get(k, j));
+          acc.Set(c.Add(acc.Get(), c.Mul(c.Conj(tkj), x_.Get(k))));
+          return Status::Ok();
+        }));
+        ASSIGN_OR_RETURN(Cx tjj, T_.Get(j, j));
+        x_.Set(j, c.R(c.Div(c.Sub(x_.Get(j), acc.Get()), c.Conj(tjj))));
+        return Status::Ok();
+      }));
+      RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+        acc.Set(c.Re(ir.F(0)));
+        RETURN_IF_ERROR(ir.Up(k1, N(), [&](Value* k) -> Status {
+          ASSIGN_OR_RETURN(Cx v, Z_.Get(r, k));
+          acc.Set(c.Add(acc.Get(), c.Mul(v, x_.Get(k))));
+          return Status::Ok();
+        }));
+        ASSIGN_OR_RETURN(Cx own, Z_.Get(r, ki));
+        return Z_.Set(r, ki, c.R(c.Add(acc.Get(), own)));
+      }));
+    }
+    return ir.Up(lo, hi1, [&](Value* k) { return T_.Set(k, k, diag_.Get(k)); });
+  });
+}
+
+Status ZGeevEmitter::Finish(bool right) {
+  const Ir& ir = ir_;
+  const Cplx& c = c_;
+  Value* ilo = ilo_.Get();
+  Value* ihi = ihi_.Get();
+  RETURN_IF_ERROR(ir.If(b_.CreateICmpNE(ilo, ihi), [&]() -> Status {
+    return ir.Up(ilo, b_.CreateAdd(ihi, I(1)), [&](Value* i) -> Status {
+      Value* s = right ? scale_.Get(i) : ir.Div(ir.F(1), scale_.Get(i));
+      return ir.Up(I(0), N(), [&](Value* q) { return Update(Z_, i, q, [&](Cx v) { return c.Scale(s, v); }); });
+    });
+  }));
+  RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* ii) -> Status {
+    Value* inside = b_.CreateAnd(b_.CreateICmpSGE(ii, ilo), b_.CreateICmpSLE(ii, ihi));
+    return ir.If(b_.CreateNot(inside), [&]() -> Status {
+      Value* i = b_.CreateSelect(b_.CreateICmpSLT(ii, ilo), b_.CreateSub(b_.CreateSub(ilo, I(1)), ii), ii);
+      Value* k = b_.CreateFPToSI(scale_.Get(i), b_.getInt64Ty());
+      return ir.If(b_.CreateICmpNE(k, i), [&]() { return ir.Up(I(0), N(), [&](Value* q) { return Swap(Z_, i, q, k, q); }); });
+    });
+  }));
+  Var acc(b_, ir.f64(), "nm_acc"), best(b_, ir.f64(), "nm_best"), kk(b_, b_.getInt64Ty(), "nm_k");
+  return ir.Up(I(0), N(), [&](Value* j) -> Status {
+    acc.Set(ir.F(0));
+    RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Cx v, Z_.Get(r, j));
+      acc.Set(ir.Add(acc.Get(), c.Norm2(v)));
+      return Status::Ok();
+    }));
+    Value* scl = ir.Div(ir.F(1), ir.Sqrt(acc.Get()));
+    RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) { return Update(Z_, r, j, [&](Cx v) { return c.Scale(scl, v); }); }));
+    best.Set(ir.F(-1)), kk.Set(I(0));
+    RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) -> Status {
+      ASSIGN_OR_RETURN(Cx v, Z_.Get(r, j));
+      Value* m = c.Norm2(v);
+      Value* better = ir.Gt(m, best.Get());
+      best.Set(ir.Sel(better, m, best.Get()));
+      kk.Set(b_.CreateSelect(better, r, kk.Get()));
+      return Status::Ok();
+    }));
+    Value* k = kk.Get();
+    ASSIGN_OR_RETURN(Cx vk, Z_.Get(k, j));
+    const Cx tmp = c.Div(c.Conj(vk), c.Re(ir.Sqrt(best.Get())));
+    RETURN_IF_ERROR(ir.Up(I(0), N(), [&](Value* r) { return Update(Z_, r, j, [&](Cx v) { return c.Mul(tmp, v); }); }));
+    ASSIGN_OR_RETURN(Cx v2, Z_.Get(k, j));
+    return Z_.Set(k, j, c.Re(v2.re));
+  });
+}
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitComplexGeevKernel(llvm::Module& m, const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  std::optional<LinalgCall> call;
+  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
+  if (!call || call->kind != LinalgCall::Kind::kGeev)
+    return Status::Error(spec.instr->name() + ": the complex geev emitter needs a geev call at the kernel root");
+  const Instruction* ge = roots[0];
+  auto fail = [&](const std::string& why) { return Status::Error("codegen: geev call %" + ge->name() + ": " + why); };
+  std::string why;
+  std::optional<GeevShape> s = ComplexGeevShapes(*ge, &why);
+  if (!s) return fail(why);
+  if (call->left && call->right)
+    return fail("asks for left and right eigenvectors of complex matrices at once, which the one-thread-per-matrix "
+                "kernel would need a third n×n matrix for; ask for them in two calls");
+  if (s->n > kComplexGeevMaxOrder)
+    return fail("keeps 11·n values in the kernel's memory; n = " + std::to_string(s->n) + " is over the " +
+                std::to_string(kComplexGeevMaxOrder) + " its one-thread-per-matrix kernel allows");
+  const Shape& in = ge->operand(0)->shape();
+  const PrimitiveType t = in.element_type();
+  RETURN_IF_ERROR(CheckSupportedType(t, ge->name()));
+  const int64_t n = s->n;
+
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Function* f = CreateKernelFunction(m, spec, b);
+  std::vector<Value*> args = KernelArguments(f);
+  ElementalEmitter ee(b, spec, args);
+  const int out = FirstOutputArg(spec);
+  EmittedKernel kernel;
+  kernel.kind = "geev";
+  kernel.dims = LoopLaunchDims(s->batches, spec.device);
+  MarkKernel(f, kernel.dims.block[0]);
+  const Ir ir{b, t == PrimitiveType::kC64, GeevParams(t == PrimitiveType::kC64)};
+  const Cplx c{ir};
+  Vec scale(b, n, "scale");
+  CVec tau(b, n, "tau"), w(b, n, "w"), x(b, n, "x"), diag(b, n, "diag");
+  const bool vectors = call->left || call->right;
+  const bool lapack = s->lapack;
+  const int o = lapack ? out : out + 1;  // w, vl, vr, info (cuSOLVER's T comes first)
+  RETURN_IF_ERROR(GridStrideLoop(b, s->batches, [&](Value* batch) -> Status {
+    // Q (then the eigenvectors) in the output asked for (vr for cuSOLVER);
+    // T in the other (cuSOLVER's first result).
+    const int zarg = call->left ? o + 1 : o + 2;
+    const int targ = !lapack ? out : call->left ? o + 2 : o + 1;
+    OutputMatrix zm(b, ee, zarg, t, in, batch), tm(b, ee, targ, t, in, batch);
+    const CMat T{&tm}, Z{&zm};
+    RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) {
+      return ir.Up(ir.I(0), ir.I(n), [&](Value* j) -> Status {
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, ge, 0, tm.At(i, j)));
+        ee.ClearCache();
+        ASSIGN_OR_RETURN(Cx p, ElementToParts(b, t, v));
+        return T.Set(i, j, p);
+      });
+    }));
+    ZGeevEmitter g(ir, n, T, Z, scale, tau, w, x, diag);
+    RETURN_IF_ERROR(g.Balance());
+    RETURN_IF_ERROR(g.Hessenberg());
+    RETURN_IF_ERROR(g.FormQ());
+    RETURN_IF_ERROR(g.Schur());
+    Value* ok = b.CreateICmpEQ(g.info().Get(), ir.I(0));
+    if (vectors)
+      RETURN_IF_ERROR(ir.If(ok, [&]() -> Status {
+        RETURN_IF_ERROR(g.Vectors(call->right));
+        return g.Finish(call->right);
+      }));
+    auto zero = [&](const CMat& mt) {
+      return ir.Up(ir.I(0), ir.I(n), [&](Value* i) { return ir.Up(ir.I(0), ir.I(n), [&](Value* j) { return mt.Set(i, j, c.Re(ir.F(0))); }); });
+    };
+    // The output not asked for (T's storage; cuSOLVER's keeps T, and its vl is
+    // zeros) and, without convergence or vectors, Q's: zeros.
+    if (lapack) {
+      RETURN_IF_ERROR(zero(T));
+    } else {
+      OutputMatrix lm(b, ee, o + 1, t, in, batch);
+      RETURN_IF_ERROR(zero(CMat{&lm}));
+    }
+    if (!vectors) RETURN_IF_ERROR(zero(Z));
+    else RETURN_IF_ERROR(ir.If(b.CreateNot(ok), [&] { return zero(Z); }));
+    RETURN_IF_ERROR(ir.Up(ir.I(0), ir.I(n), [&](Value* i) -> Status {
+      ASSIGN_OR_RETURN(Value * v, PartsToElement(b, t, w.Get(i)));
+      ee.Store(o, zm.VectorAt(i), v);
+      return Status::Ok();
+    }));
+    ASSIGN_OR_RETURN(Value * code, EmitConvert(b, g.info().Get(), PrimitiveType::kS64, ge->shape().tuple_shapes()[lapack ? 3 : 4].element_type()));
+    ee.Store(o + 3, zm.BatchIndex(), code);
+    return Status::Ok();
+  }));
+  b.CreateRetVoid();
+  return kernel;
+}
+
+}  // namespace hloscope::codegen
