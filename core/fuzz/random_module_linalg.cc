@@ -307,6 +307,31 @@ bool Gen::CondensedForm(Body& b) {
   const char lapack = complex ? 'c' : 's';
   const Dims info = batch;
   const std::string info_shape = ShapeStr(T::kS32, info, DefaultLayout(info.size()));
+  if (complex && rng_.Chance(20)) {  // complex geev: LAPACK's (left or right vectors, or none) or cuSOLVER's
+    const Dims md = with({n, n});
+    const Dims l = PickLayout(b, md.size());
+    const std::string a = operand(md, l);
+    const Dims vd = with({n});
+    const Dims vl = DefaultLayout(vd.size());
+    const std::string cm = shape(md, l, true), cv = shape(vd, vl, true);
+    const int vectors = static_cast<int>(rng_.Range(0, 2));  // none, right, left
+    const std::string name = Name("cgeev");
+    if (vectors != 2 && rng_.Chance(30)) {
+      b.lines.push_back("  " + name + " = (" + cm + ", " + cv + ", " + cm + ", " + cm + ", " + info_shape + ") custom-call(" +
+                        a + "), custom_call_target=\"cusolver_geev_ffi\", api_version=API_VERSION_TYPED_FFI, "
+                        "backend_config={left = false, right = " + (vectors == 1 ? "true" : "false") + "}");
+      take(name, 1, vd, vl, true);
+      if (vectors == 1) take(name, 3, md, l, true);
+      return true;
+    }
+    b.lines.push_back("  " + name + " = (" + cv + ", " + cm + ", " + cm + ", " + info_shape + ") custom-call(" + a +
+                      "), custom_call_target=\"lapack_cgeev_ffi\", api_version=API_VERSION_TYPED_FFI, "
+                      "backend_config={compute_left = " + (vectors == 2 ? "86" : "78") + " : ui8, compute_right = " +
+                      (vectors == 1 ? "86" : "78") + " : ui8}");
+    take(name, 0, vd, vl, true);
+    if (vectors != 0) take(name, vectors == 1 ? 2 : 1, md, l, true);
+    return true;
+  }
   if (!complex && rng_.Chance(25)) {  // geev (LAPACK's or cuSOLVER's) or gees, on f32
     const Dims md = with({n, n});
     const Dims l = PickLayout(b, md.size());
