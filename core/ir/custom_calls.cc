@@ -220,6 +220,28 @@ std::optional<SvdShapes> GesvdShapes(const Instruction& i, std::string* why) {
   return s;
 }
 
+namespace {
+
+// The square matrices of a call's operand: the last two dims n×n, the rest
+// the batch; and the dims of a per-matrix vector of n (batch, n).
+struct SquareMatrices {
+  int64_t n = 0, batches = 1;
+  std::vector<int64_t> batch, vector_dims;
+};
+std::optional<SquareMatrices> SquareMatricesOf(const Shape& a) {
+  const int r = a.rank();
+  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return std::nullopt;
+  SquareMatrices m;
+  m.n = a.dim(r - 1);
+  m.batch.assign(a.dims().begin(), a.dims().end() - 2);
+  for (int64_t d : m.batch) m.batches *= d;
+  m.vector_dims = m.batch;
+  m.vector_dims.push_back(m.n);
+  return m;
+}
+
+}  // namespace
+
 std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const LinalgCall& call, std::string* why) {
   auto fail = [&](const std::string& w) -> std::optional<CondensedShapes> {
     if (why) *why = w;
@@ -255,11 +277,11 @@ std::optional<CondensedShapes> CondensedFormShapes(const Instruction& i, const L
   }
   if (i.operand_count() != 1 || !i.shape().IsTuple()) return fail("needs one operand and a tuple of results");
   const Shape& a = i.operand(0)->shape();
-  const int r = a.rank();
-  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
-  s.n = a.dim(r - 1);
-  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
-  for (int64_t d : batch) s.batches *= d;
+  std::optional<SquareMatrices> sq = SquareMatricesOf(a);
+  if (!sq) return fail("needs square matrices in the last two dimensions");
+  s.n = sq->n;
+  s.batches = sq->batches;
+  const std::vector<int64_t>& batch = sq->batch;
   auto dims = [&](int64_t tail) {
     std::vector<int64_t> d = batch;
     d.push_back(tail);
@@ -308,16 +330,15 @@ std::optional<GeevShape> GeevShapes(const Instruction& i, const LinalgCall& call
   if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 5)
     return fail("needs one operand and five results");
   const Shape& a = i.operand(0)->shape();
-  const int r = a.rank();
   const PrimitiveType t = a.element_type();
   if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return fail("computes real f32 or f64 matrices only");
-  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  std::optional<SquareMatrices> sq = SquareMatricesOf(a);
+  if (!sq) return fail("needs square matrices in the last two dimensions");
   GeevShape s;
-  s.n = a.dim(r - 1);
-  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
-  for (int64_t d : batch) s.batches *= d;
-  std::vector<int64_t> vd = batch;
-  vd.push_back(s.n);
+  s.n = sq->n;
+  s.batches = sq->batches;
+  const std::vector<int64_t>& batch = sq->batch;
+  const std::vector<int64_t>& vd = sq->vector_dims;
   const PrimitiveType ct = t == PrimitiveType::kF32 ? PrimitiveType::kC64 : PrimitiveType::kC128;
   const auto& ts = i.shape().tuple_shapes();
   s.lapack = ts[0].rank() == static_cast<int>(vd.size());
@@ -345,17 +366,16 @@ std::optional<GeevShape> ComplexGeevShapes(const Instruction& i, std::string* wh
   if (i.operand_count() != 1 || !i.shape().IsTuple() || (i.shape().tuple_size() != 4 && i.shape().tuple_size() != 5))
     return fail("needs one operand and results (w, vl, vr, info), or cuSOLVER's (T, w, vl, vr, info)");
   const Shape& a = i.operand(0)->shape();
-  const int r = a.rank();
   const PrimitiveType t = a.element_type();
   if (t != PrimitiveType::kC64 && t != PrimitiveType::kC128) return fail("computes c64 or c128 matrices only");
-  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  std::optional<SquareMatrices> sq = SquareMatricesOf(a);
+  if (!sq) return fail("needs square matrices in the last two dimensions");
   GeevShape s;
-  s.n = a.dim(r - 1);
+  s.n = sq->n;
+  s.batches = sq->batches;
   s.lapack = i.shape().tuple_size() == 4;
-  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
-  for (int64_t d : batch) s.batches *= d;
-  std::vector<int64_t> vd = batch;
-  vd.push_back(s.n);
+  const std::vector<int64_t>& batch = sq->batch;
+  const std::vector<int64_t>& vd = sq->vector_dims;
   const auto& ts = i.shape().tuple_shapes();
   const int o = s.lapack ? 0 : 1;  // cuSOLVER's T comes first
   if (!s.lapack && (ts[0].dims() != a.dims() || ts[0].element_type() != t)) return fail("needs T shaped as a");
@@ -374,16 +394,15 @@ std::optional<GeevShape> GeesShapes(const Instruction& i, std::string* why) {
   if (i.operand_count() != 1 || !i.shape().IsTuple() || i.shape().tuple_size() != 6)
     return fail("needs one operand and results (T, Z, wr, wi, sdim, info)");
   const Shape& a = i.operand(0)->shape();
-  const int r = a.rank();
   const PrimitiveType t = a.element_type();
   if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return fail("computes real f32 or f64 matrices only");
-  if (r < 2 || a.dim(r - 1) != a.dim(r - 2)) return fail("needs square matrices in the last two dimensions");
+  std::optional<SquareMatrices> sq = SquareMatricesOf(a);
+  if (!sq) return fail("needs square matrices in the last two dimensions");
   GeevShape s;
-  s.n = a.dim(r - 1);
-  const std::vector<int64_t> batch(a.dims().begin(), a.dims().end() - 2);
-  for (int64_t d : batch) s.batches *= d;
-  std::vector<int64_t> vd = batch;
-  vd.push_back(s.n);
+  s.n = sq->n;
+  s.batches = sq->batches;
+  const std::vector<int64_t>& batch = sq->batch;
+  const std::vector<int64_t>& vd = sq->vector_dims;
   const auto& ts = i.shape().tuple_shapes();
   for (int k = 0; k < 2; ++k)
     if (ts[k].dims() != a.dims() || ts[k].element_type() != t) return fail("needs T and Z shaped as a");
