@@ -6,7 +6,8 @@
 #       writes STAGE (default build-gpu/) = bin/hloscope-run + bundles/<sample>/
 #       + bundles/bench_<name>/ (benchmarks/gpu/*.hlo, not checked: throughput only)
 #       + bundles/check_<name>/ (benchmarks/gpu/checked/*.hlo: the same kernels'
-#       paths at sizes the interpreter checks),
+#       paths at sizes the interpreter checks), + the 16-bit GEMMs of both
+#       again for sm_90a (bench_/check_<name>_sm90a: the wgmma kernel),
 #       checks it stays well under 64 MiB and prints how to run it remotely.
 #   tools/gpu_check.sh --remote [--stage DIR] [--repeat N]   (on the GPU machine)
 #       runs STAGE/bin/hloscope-run on every STAGE/bundles/* and writes
@@ -130,6 +131,23 @@ done
 for hlo in benchmarks/gpu/checked/*.hlo; do
   name="check_$(basename "$hlo" .hlo)"
   if ! "$cli" codegen "$hlo" --pipeline gpu --sm 90 --seed 1 --out "$stage/bundles/$name" --force \
+      > /dev/null 2> "$stage/codegen_$name.err"; then
+    echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
+    rm -rf "$stage/bundles/$name"
+  fi
+  rm -f "$stage/codegen_$name.err"
+done
+# The same 16-bit GEMMs for sm_90a, where full tiles take the warpgroup
+# kernel (wgmma, gemm_wgmma_emitter.cc) instead of mma.sync: timed and
+# checked beside the sm_90 bundles above.
+for hlo in benchmarks/gpu/gemm_bf16_4096.hlo benchmarks/gpu/checked/gemm_bf16_*.hlo benchmarks/gpu/checked/gemm_f16_*.hlo; do
+  [[ -f $hlo ]] || continue
+  base="$(basename "$hlo" .hlo)"
+  case "$hlo" in
+    */checked/*) name="check_${base}_sm90a"; extra=() ;;
+    *) name="bench_${base}_sm90a"; extra=(--no-expected) ;;
+  esac
+  if ! "$cli" codegen "$hlo" --pipeline gpu --sm 90a --seed 1 "${extra[@]}" --out "$stage/bundles/$name" --force \
       > /dev/null 2> "$stage/codegen_$name.err"; then
     echo "gpu_check.sh: skipping $name: codegen failed: $(head -c 300 "$stage/codegen_$name.err")" >&2
     rm -rf "$stage/bundles/$name"

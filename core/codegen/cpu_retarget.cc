@@ -1,16 +1,20 @@
 #include "core/codegen/cpu_retarget.h"
 
+#include <cctype>
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include "core/codegen/cpu_runtime.h"
+#include "core/codegen/ir_util.h"
 
 namespace hloscope::codegen::cpu {
 namespace {
@@ -51,6 +55,36 @@ std::pair<int, bool> ShuffleOf(llvm::Intrinsic::ID id) {
   }
 }
 
+// The size an extern shared array records (DynamicSharedArray), or 0.
+uint64_t DynamicSharedBytes(const llvm::GlobalVariable& g) {
+  if (g.getAddressSpace() != 3 || g.hasInitializer()) return 0;
+  llvm::MDNode* md = g.getMetadata(kDynamicSharedMetadata);
+  if (!md || md->getNumOperands() != 1) return 0;
+  auto* c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0));
+  return c ? c->getZExtValue() : 0;
+}
+
+// wgmma.mma_async's shape and operand flags from ir_util.cc's inline PTX
+// ("...m64n<N>k16.f32.<bf16|f16>.<...> {...}, $a, $b, p, 1, 1, <ta>, <tb>;"),
+// or false.
+bool ParseWgmma(const std::string& text, int32_t* n, int32_t* flags) {
+  const size_t at = text.find("wgmma.mma_async.sync.aligned.m64n");
+  if (at == std::string::npos) return false;
+  size_t p = at + std::string("wgmma.mma_async.sync.aligned.m64n").size();
+  *n = 0;
+  while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) *n = *n * 10 + (text[p++] - '0');
+  if (text.compare(p, 9, "k16.f32.b") == 0) *flags = 0;
+  else if (text.compare(p, 9, "k16.f32.f") == 0) *flags = kWgmmaF16;
+  else return false;
+  const size_t tail = text.find("p, 1, 1, ", p);
+  if (tail == std::string::npos || tail + 13 > text.size()) return false;
+  const char ta = text[tail + 9], tb = text[tail + 12];
+  if ((ta != '0' && ta != '1') || (tb != '0' && tb != '1')) return false;
+  if (ta == '1') *flags |= kWgmmaTransA;
+  if (tb == '1') *flags |= kWgmmaTransB;
+  return true;
+}
+
 // Moves every global of a non-generic address space to address space 0.
 // Shared-memory arrays become external (so that an opaque barrier call may
 // be assumed to change them) with a name unique to the kernel.
@@ -61,6 +95,10 @@ void MoveGlobalsToGeneric(llvm::Module& m, const std::string& kernel) {
   for (llvm::GlobalVariable* g : moved) {
     bool shared = g->getAddressSpace() == 3;
     llvm::Type* vt = g->getValueType();
+    // The kernel's dynamic shared memory (ir_util.h, DynamicSharedArray):
+    // sized here from the bytes it records.
+    if (uint64_t bytes = DynamicSharedBytes(*g))
+      vt = llvm::ArrayType::get(llvm::Type::getInt8Ty(m.getContext()), bytes);
     llvm::Constant* init = g->hasInitializer() ? g->getInitializer() : nullptr;
     if (shared || !init || llvm::isa<llvm::UndefValue>(init)) init = llvm::Constant::getNullValue(vt);
     auto* ng = new llvm::GlobalVariable(m, vt, g->isConstant() && !shared,
@@ -114,7 +152,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
   llvm::FunctionCallee cp_async_wait =
       m.getOrInsertFunction(kCpAsyncWaitSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32}, false));
 
-  std::vector<llvm::CallInst*> calls;
+  std::vector<llvm::CallInst*> calls, asm_calls;
   for (llvm::Function& f : m) {
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
@@ -133,6 +171,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
         if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
           call->setCallingConv(llvm::CallingConv::C);
           if (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic()) calls.push_back(call);
+          if (call->isInlineAsm()) asm_calls.push_back(call);
         }
       }
   }
@@ -205,6 +244,60 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
     }
     if (repl) call->replaceAllUsesWith(repl);
     call->eraseFromParent();
+  }
+  // Inline PTX: only the wgmma forms ir_util.cc writes.
+  if (!asm_calls.empty()) {
+    llvm::GlobalVariable* window = nullptr;
+    for (llvm::GlobalVariable& g : m.globals())
+      if (DynamicSharedBytes(g)) window = &g;
+    llvm::Type* ptr0 = llvm::PointerType::get(ctx, 0);
+    llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::FunctionCallee wgmma = m.getOrInsertFunction(
+        kWgmmaSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, i32, i64, i64, ptr0, ptr0, i64}, false));
+    llvm::FunctionCallee commit =
+        m.getOrInsertFunction(kWgmmaCommitSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+    llvm::FunctionCallee wait =
+        m.getOrInsertFunction(kWgmmaWaitSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32}, false));
+    for (llvm::CallInst* call : asm_calls) {
+      const std::string text = llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString();
+      llvm::IRBuilder<> b(call);
+      llvm::Value* repl = nullptr;
+      int32_t n = 0, flags = 0;
+      if (text == "wgmma.fence.sync.aligned;" || text == "fence.proxy.async.shared::cta;") {
+        // Ordering only: the emulation computes each wgmma when it is issued.
+      } else if (text == "wgmma.commit_group.sync.aligned;") {
+        b.CreateCall(commit, {});
+      } else if (text.rfind("wgmma.wait_group.sync.aligned ", 0) == 0) {
+        b.CreateCall(wait, {b.getInt32(std::stoi(text.substr(30)))});
+      } else if (ParseWgmma(text, &n, &flags)) {
+        if (!window)
+          return Error("kernel '" + kernel + "': a wgmma without the kernel's dynamic shared array (DynamicSharedArray)");
+        const unsigned regs = static_cast<unsigned>(n / 2);
+        if (call->arg_size() != regs + 2)
+          return Error("kernel '" + kernel + "': a wgmma m64n" + std::to_string(n) + "k16 with " +
+                       std::to_string(call->arg_size()) + " operands");
+        llvm::Function* fnc = call->getFunction();
+        llvm::IRBuilder<> eb(&fnc->getEntryBlock(), fnc->getEntryBlock().begin());
+        auto* acc_ty = llvm::ArrayType::get(b.getFloatTy(), regs);
+        llvm::Value* acc = eb.CreateAlloca(acc_ty, nullptr, "wgmma_acc");
+        for (unsigned q = 0; q < regs; ++q)
+          b.CreateStore(call->getArgOperand(q), b.CreateConstInBoundsGEP2_32(acc_ty, acc, 0, q));
+        b.CreateCall(wgmma, {b.getInt32(flags), b.getInt32(n), call->getArgOperand(regs), call->getArgOperand(regs + 1),
+                             acc, llvm::ConstantExpr::getAddrSpaceCast(window, ptr0),
+                             b.getInt64(DynamicSharedBytes(*window))});
+        llvm::Value* d = llvm::PoisonValue::get(call->getType());
+        for (unsigned q = 0; q < regs; ++q)
+          d = b.CreateInsertValue(d, b.CreateLoad(b.getFloatTy(), b.CreateConstInBoundsGEP2_32(acc_ty, acc, 0, q)), q);
+        repl = d;
+        info.needs_sync = true;
+      } else {
+        return Error("kernel '" + kernel + "': inline PTX '" + text.substr(0, 60) +
+                     "' has no CPU implementation (the kernel contract allows wgmma.mma_async m64nNk16 with both "
+                     "operands in shared memory, wgmma.fence/commit_group/wait_group and fence.proxy.async)");
+      }
+      if (repl) call->replaceAllUsesWith(repl);
+      call->eraseFromParent();
+    }
   }
   MoveGlobalsToGeneric(m, kernel);
   m.setTargetTriple(triple);

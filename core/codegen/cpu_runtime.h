@@ -17,6 +17,12 @@
 //                                                (kCpAsyncWaitSymbol(n)), as the PTX ISA allows:
 //                                                a kernel that reads them before its wait and
 //                                                barrier reads stale values here too
+//   wgmma.mma_async (inline PTX, ir_util.h)    → call kWgmmaSymbol(flags, n, desc_a, desc_b, acc, window,
+//                                                window_bytes): computed when issued from shared memory
+//                                                (cpu_wgmma.cc); wgmma.commit_group / wait_group →
+//                                                kWgmmaCommitSymbol / kWgmmaWaitSymbol(n), where the
+//                                                operands a retiring group read are checked unchanged;
+//                                                wgmma.fence and fence.proxy.async are no-ops here
 //   __nv_* math                                 → host functions (cpu_libdevice.cc)
 // Emulated threads: a kernel without barriers, shuffles, mma or ldmatrix runs
 // its threads as a plain loop; one with them runs each block's threads as
@@ -50,6 +56,37 @@ inline constexpr const char* kLdmatrixTransSymbol = "__hloscope_cpu_ldmatrix_tra
 inline constexpr const char* kCpAsyncSymbol = "__hloscope_cpu_cp_async";
 inline constexpr const char* kCpAsyncCommitSymbol = "__hloscope_cpu_cp_async_commit";
 inline constexpr const char* kCpAsyncWaitSymbol = "__hloscope_cpu_cp_async_wait";
+
+inline constexpr const char* kWgmmaSymbol = "__hloscope_cpu_wgmma";
+inline constexpr const char* kWgmmaCommitSymbol = "__hloscope_cpu_wgmma_commit";
+inline constexpr const char* kWgmmaWaitSymbol = "__hloscope_cpu_wgmma_wait";
+enum WgmmaFlags : int32_t { kWgmmaF16 = 1, kWgmmaTransA = 2, kWgmmaTransB = 4 };
+
+// One thread's share of wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}
+// with both operands in shared memory (cpu_wgmma.cc). `window` is the
+// kernel's shared memory (`window_bytes` long, 1024-byte aligned); a
+// descriptor's start address (bits 0-13, × 16) is taken modulo 2^18 as the
+// hardware's shared window, and the 128-byte swizzle (the only mode the
+// emitters use) XORs address bits 4-6 with bits 7-9. Layouts (2-byte
+// elements; i is m for A and n for B, k in 0…15):
+//   K-major (not transposed): (i / 8)·SBO + (i % 8)·128 + 2k
+//   M/N-major (transposed):   (i / 64)·LBO + (k / 8)·SBO + (k % 8)·128 + 2(i % 64)
+// `thread` is the thread's index in its warpgroup (0…127): acc[q] is D at
+// row 16·(thread / 32) + (thread % 32) / 4 + 8·((q % 4) / 2), column
+// 8·(q / 4) + 2·(thread % 4) + q % 2; each adds its 16 products (exact in
+// f32) in ascending k, one f32 rounding per add, as the interpreter's sum.
+// Returns false with `error` set for a descriptor outside this contract;
+// `reads` receives a digest of every operand element read and the byte
+// ranges of the window they lie in (the in-flight checks of cpu_threads.cc).
+struct WgmmaReads {
+  uint64_t hash = 0;
+  uint64_t a_lo = 0, a_hi = 0, b_lo = 0, b_hi = 0;  // [lo, hi) offsets into the window
+};
+bool WgmmaM64K16Thread(int32_t flags, int32_t n, uint64_t da, uint64_t db, const uint8_t* window,
+                       uint64_t window_bytes, int thread, float* acc, WgmmaReads* reads, std::string* error);
+// The reads alone (what WgmmaM64K16Thread gives in `reads`).
+bool WgmmaOperandReads(int32_t flags, int32_t n, uint64_t da, uint64_t db, const uint8_t* window,
+                       uint64_t window_bytes, WgmmaReads* reads, std::string* error);
 
 // One warp's mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32
 // with the PTX ISA's fragment layouts: `frags[lane]` is that lane's 10 words

@@ -1,11 +1,14 @@
 // Emulated GPU threads for the CPU execution of kernels (cpu_runtime.h):
 // blocks run one after another; inside a block, a kernel without barriers or
 // shuffles runs its threads as a loop, one with them runs them as ucontext
-// coroutines that yield at every barrier, shuffle, mma and ldmatrix.
+// coroutines that yield at every barrier, shuffle, mma and ldmatrix (wgmma
+// needs no meeting: each thread computes its share from shared memory).
 #include <sys/mman.h>
 #include <ucontext.h>
 
 #include <cstring>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/codegen/cpu_runtime.h"
@@ -38,6 +41,18 @@ struct EmuThread {
   };
   std::vector<PendingCopy> copies;
   int64_t open_group = 0;
+  // wgmma: ops issued and not yet retired by a wait, with their commit group
+  // and the digest of the operands they read.
+  struct PendingWgmma {
+    int32_t flags, n;
+    uint64_t da, db;
+    const uint8_t* window;
+    uint64_t window_bytes;
+    WgmmaReads reads;
+    int64_t group;
+  };
+  std::vector<PendingWgmma> wgmmas;
+  int64_t wgmma_group = 0;
 };
 
 constexpr size_t kStackBytes = 128 * 1024;
@@ -50,6 +65,10 @@ struct Scheduler {
   int current = -1;
   KernelEntry entry = nullptr;
   void* const* args = nullptr;
+  std::string fault;  // a contract violation found inside a thread (the first)
+  // The shared byte ranges wgmma ops in flight read (any thread of the
+  // block), with how many ops read each: a cp.async into one is a race.
+  std::map<std::pair<const uint8_t*, const uint8_t*>, int> wgmma_reads;
 
   ~Scheduler() {
     if (stacks) munmap(stacks, stack_count * kStackBytes);
@@ -157,7 +176,13 @@ extern "C" void HloscopeCpuCpAsync(uint8_t* dst, const uint8_t* src) {
     std::memcpy(dst, src, 16);
     return;
   }
-  EmuThread& t = g_sched->threads[g_sched->current];
+  Scheduler& s = *g_sched;
+  for (const auto& [range, count] : s.wgmma_reads)
+    if (count > 0 && dst < range.second && dst + 16 > range.first && s.fault.empty())
+      s.fault = "thread " + std::to_string(s.current) +
+                ": a cp.async writes shared memory that a wgmma in flight reads (retire it with wgmma.wait_group "
+                "before the copy is issued)";
+  EmuThread& t = s.threads[s.current];
   EmuThread::PendingCopy c;
   c.dst = dst;
   std::memcpy(c.data, src, 16);
@@ -183,6 +208,62 @@ extern "C" void HloscopeCpuCpAsyncWait(int32_t n) {
   t.copies.resize(kept);
 }
 
+// wgmma: computed for this thread when issued (its operands are in shared
+// memory; cpu_wgmma.cc), remembered with a digest of what it read until a
+// wait retires its group. The digest must not change in between: on the GPU
+// the op reads shared memory asynchronously, so a kernel that overwrites its
+// operands before the wait computes something else there.
+extern "C" void HloscopeCpuWgmma(int32_t flags, int32_t n, uint64_t da, uint64_t db, float* acc,
+                                 const uint8_t* window, uint64_t window_bytes) {
+  std::string error;
+  WgmmaReads reads;
+  const int thread = g_sched ? g_sched->current % 128 : static_cast<int>(g_state.tid[0] % 128);
+  if (!WgmmaM64K16Thread(flags, n, da, db, window, window_bytes, thread, acc, &reads, &error)) {
+    if (g_sched && g_sched->fault.empty()) g_sched->fault = error;
+    return;
+  }
+  if (!g_sched) return;
+  Scheduler& s = *g_sched;
+  EmuThread& t = s.threads[s.current];
+  t.wgmmas.push_back({flags, n, da, db, window, window_bytes, reads, t.wgmma_group});
+  ++s.wgmma_reads[{window + reads.a_lo, window + reads.a_hi}];
+  ++s.wgmma_reads[{window + reads.b_lo, window + reads.b_hi}];
+}
+
+extern "C" void HloscopeCpuWgmmaCommit() {
+  if (g_sched) ++g_sched->threads[g_sched->current].wgmma_group;
+}
+
+// wgmma.wait_group n: every committed group but the n most recent retires.
+extern "C" void HloscopeCpuWgmmaWait(int32_t n) {
+  if (!g_sched) return;
+  Scheduler& s = *g_sched;
+  EmuThread& t = s.threads[s.current];
+  const int64_t done_below = t.wgmma_group - n;
+  size_t kept = 0;
+  for (size_t i = 0; i < t.wgmmas.size(); ++i) {
+    const EmuThread::PendingWgmma& w = t.wgmmas[i];
+    if (w.group >= done_below) {
+      t.wgmmas[kept++] = w;
+      continue;
+    }
+    WgmmaReads now;
+    std::string error;
+    const bool same = WgmmaOperandReads(w.flags, w.n, w.da, w.db, w.window, w.window_bytes, &now, &error) &&
+                      now.hash == w.reads.hash;
+    for (auto range : {std::pair(w.window + w.reads.a_lo, w.window + w.reads.a_hi),
+                       std::pair(w.window + w.reads.b_lo, w.window + w.reads.b_hi)}) {
+      auto it = s.wgmma_reads.find(range);
+      if (it != s.wgmma_reads.end() && --it->second == 0) s.wgmma_reads.erase(it);
+    }
+    if (!same && s.fault.empty())
+      s.fault = "thread " + std::to_string(s.current) +
+                ": the shared memory a wgmma reads changed before the wgmma.wait_group that retires it" +
+                (error.empty() ? "" : " (" + error + ")");
+  }
+  t.wgmmas.resize(kept);
+}
+
 void SetTid(const uint32_t tid[3]) {
   g_state.tid[0] = tid[0];
   g_state.tid[1] = tid[1];
@@ -196,12 +277,20 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
     t.wait = Wait::kRun;
     t.copies.clear();
     t.open_group = 0;
+    t.wgmmas.clear();
+    t.wgmma_group = 0;
     getcontext(&t.ctx);
     t.ctx.uc_stack.ss_sp = s.stacks + i * kStackBytes;
     t.ctx.uc_stack.ss_size = kStackBytes;
     t.ctx.uc_link = &s.main;
     makecontext(&t.ctx, ThreadMain, 0);
   }
+  s.fault.clear();
+  s.wgmma_reads.clear();
+  auto block = [&] {
+    return "(" + std::to_string(g_state.ctaid[0]) + "," + std::to_string(g_state.ctaid[1]) + "," +
+           std::to_string(g_state.ctaid[2]) + ")";
+  };
   for (;;) {
     bool ran = false;
     for (size_t i = 0; i < n; ++i) {
@@ -210,7 +299,10 @@ Status RunBlockCoroutines(Scheduler& s, const std::string& name) {
       SetTid(s.threads[i].tid);
       swapcontext(&s.main, &s.threads[i].ctx);
       ran = true;
+      if (s.threads[i].wait == Wait::kDone && !s.threads[i].wgmmas.empty() && s.fault.empty())
+        s.fault = "thread " + std::to_string(i) + " finished with a wgmma not retired by wgmma.wait_group";
     }
+    if (!s.fault.empty()) return Error("kernel '" + name + "': block " + block() + ": " + s.fault);
     bool released = false;
     size_t live = 0, at_barrier = 0, at_shuffle = 0, at_mma = 0;
     for (size_t w = 0; w < n; w += 32) {
@@ -302,6 +394,9 @@ std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
   out.emplace_back(kCpAsyncSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsync));
   out.emplace_back(kCpAsyncCommitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncCommit));
   out.emplace_back(kCpAsyncWaitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncWait));
+  out.emplace_back(kWgmmaSymbol, reinterpret_cast<void*>(&HloscopeCpuWgmma));
+  out.emplace_back(kWgmmaCommitSymbol, reinterpret_cast<void*>(&HloscopeCpuWgmmaCommit));
+  out.emplace_back(kWgmmaWaitSymbol, reinterpret_cast<void*>(&HloscopeCpuWgmmaWait));
   return out;
 }
 

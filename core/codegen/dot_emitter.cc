@@ -489,7 +489,10 @@ StatusOr<EmittedKernel> EmitBlockedFmaGemm(llvm::Module& m, const KernelSpec& sp
 
 StatusOr<EmittedKernel> EmitDotKernel(llvm::Module& m, const KernelSpec& spec) {
   ASSIGN_OR_RETURN(GemmAnalysis g, AnalyzeGemm(spec));
-  if (std::optional<PrimitiveType> tc = TensorCoreType(g, spec.target)) return EmitGemmMmaKernel(m, spec, g, *tc);
+  if (std::optional<PrimitiveType> tc = TensorCoreType(g, spec.target)) {
+    if (WgmmaGemmApplies(spec, g, *tc).ok()) return EmitGemmWgmmaKernel(m, spec, g, *tc);
+    return EmitGemmMmaKernel(m, spec, g, *tc);
+  }
   if (g.ct == PrimitiveType::kF32 && g.mm >= kBlockedTile && g.nn >= kBlockedTile) return EmitBlockedFmaGemm(m, spec, g);
   return EmitFmaGemm(m, spec, g);
 }

@@ -559,6 +559,12 @@ Value* ElementalEmitter::ElementAddress(int arg, const Index& index) {
   return b_.CreateInBoundsGEP(st, impl_->args[arg], linear);
 }
 
+Value* ElementalEmitter::ElementAddressAs(int arg, const Shape& view, const Index& index) {
+  Value* linear = Linearize(b_, view, MinorToMajor(view), index);
+  llvm::Type* st = LlvmStorageType(spec_.args[arg].shape.element_type(), b_.getContext());
+  return b_.CreateInBoundsGEP(st, impl_->args[arg], linear);
+}
+
 Value* ElementalEmitter::Load(int arg, const Index& index) {
   const Shape& s = spec_.args[arg].shape;
   if (IsSubByte(s.element_type())) {

@@ -37,6 +37,9 @@ class ElementalEmitter {
   // Address of element `index` of kernel argument `arg` (layout-aware); for
   // the packed sub-byte types (IsSubByte), the address of its byte.
   llvm::Value* ElementAddress(int arg, const std::vector<llvm::Value*>& index);
+  // The same with the argument's memory seen as `view` (an array of its
+  // element type and element count: a bitcast of it), `index` into `view`.
+  llvm::Value* ElementAddressAs(int arg, const Shape& view, const std::vector<llvm::Value*>& index);
   // Loads/stores an element in its storage type (pred as i8 ↔ i1 value;
   // sub-byte types packed in their byte, stored with atomic and/or).
   llvm::Value* Load(int arg, const std::vector<llvm::Value*>& index);

@@ -91,18 +91,7 @@ StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveTyp
   return b.CreateBitCast(v, b.getInt16Ty());
 }
 
-// An operand the staging reads straight from its kernel argument, 16 bytes
-// (8 elements) at a time: a 16-bit argument of the tensor-core type whose
-// most minor dim is the last of its contracting dims (8 consecutive k are
-// adjacent in memory) or the last of its free dims (8 consecutive rows of
-// the tile are), with a size that is a multiple of 8, so that every vector
-// stays within one run of that dim and starts 16-byte aligned. Any number of
-// free and contracting dims (Llama's [2, 8192, 4096] activations), in any
-// other order.
-struct DirectOperand {
-  int arg = -1;
-  bool k_minor = false;  // contiguous along k, else along the free dims
-};
+}  // namespace
 
 std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
                                                PrimitiveType tc) {
@@ -111,26 +100,34 @@ std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const Gem
   int arg = -1;
   if (dot == spec.instr) {
     arg = ArgOfOperand(spec, k);
-  } else if (op->opcode() == Opcode::kParameter) {
-    arg = ArgOfOperand(spec, static_cast<int>(op->parameter_number()));
+  } else {
+    // Through bitcasts and reshapes that move no byte (the gpu pipeline's
+    // canonical dots read [2, 128, 256] activations as [256, 256]): the
+    // argument's memory seen with the dot operand's shape.
+    const Instruction* src = op;
+    while (src->opcode() == Opcode::kBitcast ||
+           (src->opcode() == Opcode::kReshape && ReshapeIsBitcastBetween(src->operand(0)->shape(), src->shape())))
+      src = src->operand(0);
+    if (src->opcode() == Opcode::kParameter) arg = ArgOfOperand(spec, static_cast<int>(src->parameter_number()));
   }
   if (arg < 0) return std::nullopt;
   const Shape& s = spec.args[static_cast<size_t>(arg)].shape;
-  if (!s.IsArray() || s.element_type() != tc || s.dims() != op->shape().dims() || s.rank() == 0)
+  const Shape& view = op->shape();
+  if (!s.IsArray() || !view.IsArray() || s.element_type() != tc || view.element_type() != tc || view.rank() == 0 ||
+      s.num_elements() != view.num_elements())
     return std::nullopt;
   const std::vector<int64_t>& free = k == 0 ? g.lfree : g.rfree;
   const std::vector<int64_t>& contract = k == 0 ? g.dn.lhs_contracting : g.dn.rhs_contracting;
   if (free.empty() || contract.empty()) return std::nullopt;
-  const int64_t minor = MajorToMinor(s).back();
-  if (s.dim(static_cast<int>(minor)) % 8 != 0) return std::nullopt;
+  const int64_t minor = MajorToMinor(view).back();
+  if (view.dim(static_cast<int>(minor)) % 8 != 0) return std::nullopt;
   if (minor != free.back() && minor != contract.back()) return std::nullopt;
   DirectOperand d;
   d.arg = arg;
+  d.view = &view;
   d.k_minor = minor == contract.back();
   return d;
 }
-
-}  // namespace
 
 StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
                                           PrimitiveType tc) {
@@ -309,7 +306,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       const Shape& os = k == 0 ? ls : rs;
       DelinearizeInto(b, b.CreateAdd(k == 0 ? row0 : col0, row), os, k == 0 ? g.lfree : g.rfree, idx);
       DelinearizeInto(b, b.CreateAdd(k0, kc), os, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
-      return ee.ElementAddress(direct[k]->arg, idx);
+      return ee.ElementAddressAs(direct[k]->arg, *direct[k]->view, idx);
     };
     // Starts slice k0 on its way into stage s: the k-contiguous operands'
     // copies (one commit group), the others' loads into registers.

@@ -5,7 +5,9 @@
 //     in the compute type (any element type, every target);
 //   - gemm_fusion_emitter.cc: warp-level tensor-core tiles (mma.sync
 //     m16n8k16, bf16 or f16 operands, f32 accumulation) on sm_80 and newer,
-//     with the block tile chosen from a small table (GemmTileTable()).
+//     with the block tile chosen from a small table (GemmTileTable());
+//   - gemm_wgmma_emitter.cc: warpgroup tiles (wgmma m64n128k16 from
+//     swizzled shared memory) on sm_90a, for full tiles of plain operands.
 // EmitDotKernel (emitters.h) picks the tensor-core path where it applies.
 #pragma once
 
@@ -81,8 +83,34 @@ struct GemmTiles {
 const std::vector<GemmTiles>& GemmTileTable();
 const GemmTiles& ChooseGemmTiles(int64_t m, int64_t n);
 
+// An operand the staging reads straight from its kernel argument, 16 bytes
+// (8 elements) at a time: a 16-bit argument of the tensor-core type whose
+// most minor dim is the last of its contracting dims (8 consecutive k are
+// adjacent in memory) or the last of its free dims (8 consecutive rows of
+// the tile are), with a size that is a multiple of 8, so that every vector
+// stays within one run of that dim and starts 16-byte aligned. Any number of
+// free and contracting dims (Llama's [2, 8192, 4096] activations), in any
+// other order. Inside a fusion the operand may be a parameter seen through
+// bitcasts and reshapes that move no byte. `k` is the dot's operand (0 lhs,
+// 1 rhs).
+struct DirectOperand {
+  int arg = -1;
+  const Shape* view = nullptr;  // the dot operand's shape: how to index the argument's memory
+  bool k_minor = false;         // contiguous along k, else along the free dims
+};
+std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
+                                               PrimitiveType tc);
+
 // The tensor-core kernel (kind "gemm-mma"); `tc` from TensorCoreType.
 StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
                                           PrimitiveType tc);
+
+// The warpgroup GEMM of sm_90a (gemm_wgmma_emitter.cc, kind "gemm-wgmma"):
+// applies where the target is sm_90a, both operands are read straight from
+// 16-bit arguments (FindDirectOperand) and every tile is full (m and n
+// multiples of 128, k of 64); the error says why not.
+Status WgmmaGemmApplies(const KernelSpec& spec, const GemmAnalysis& g, PrimitiveType tc);
+StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
+                                            PrimitiveType tc);
 
 }  // namespace hloscope::codegen

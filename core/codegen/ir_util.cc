@@ -7,6 +7,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
@@ -200,6 +201,71 @@ void CpAsyncCommit(llvm::IRBuilderBase& b) {
 void CpAsyncWait(llvm::IRBuilderBase& b, int pending) {
   b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_cp_async_wait_group),
                {b.getInt32(pending)});
+}
+
+llvm::Value* WgmmaDescriptor128B(llvm::IRBuilderBase& b, llvm::Value* start, int64_t lbo, int64_t sbo) {
+  llvm::Value* shared = b.CreateAddrSpaceCast(start, llvm::PointerType::get(b.getContext(), 3));
+  llvm::Value* addr = b.CreateZExt(b.CreatePtrToInt(shared, b.getInt32Ty()), b.getInt64Ty());
+  llvm::Value* field = b.CreateLShr(b.CreateAnd(addr, b.getInt64(0x3FFFF)), b.getInt64(4));
+  const uint64_t fixed = (uint64_t((lbo >> 4) & 0x3FFF) << 16) | (uint64_t((sbo >> 4) & 0x3FFF) << 32) | (uint64_t{1} << 62);
+  return b.CreateOr(field, b.getInt64(fixed));
+}
+
+std::vector<llvm::Value*> WgmmaM64K16(llvm::IRBuilderBase& b, bool bf16, int64_t n, llvm::Value* da, llvm::Value* db,
+                                      bool trans_a, bool trans_b, const std::vector<llvm::Value*>& acc) {
+  const int64_t regs = n / 2;
+  // Operands: $0 … $(regs-1) the accumulators out, $regs … tied in, then
+  // the two descriptors.
+  std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." +
+                     std::string(bf16 ? "bf16.bf16" : "f16.f16") + " {";
+  std::string constraints;
+  for (int64_t q = 0; q < regs; ++q) {
+    text += (q ? ", $" : "$") + std::to_string(q);
+    constraints += (q ? ",=f" : "=f");
+  }
+  for (int64_t q = 0; q < regs; ++q) constraints += "," + std::to_string(q);
+  constraints += ",l,l";
+  text += "}, $" + std::to_string(2 * regs) + ", $" + std::to_string(2 * regs + 1) + ", p, 1, 1, " +
+          std::to_string(trans_a ? 1 : 0) + ", " + std::to_string(trans_b ? 1 : 0) + ";";
+  const std::string full = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" + text + "\n}";
+  std::vector<llvm::Type*> outs(static_cast<size_t>(regs), b.getFloatTy());
+  std::vector<llvm::Type*> ins(outs);
+  ins.push_back(b.getInt64Ty());
+  ins.push_back(b.getInt64Ty());
+  auto* fty = llvm::FunctionType::get(llvm::StructType::get(b.getContext(), outs), ins, false);
+  llvm::InlineAsm* ia = llvm::InlineAsm::get(fty, full, constraints, /*hasSideEffects=*/true);
+  std::vector<llvm::Value*> args(acc);
+  args.push_back(da);
+  args.push_back(db);
+  llvm::Value* r = b.CreateCall(ia, args);
+  std::vector<llvm::Value*> out;
+  for (unsigned q = 0; q < regs; ++q) out.push_back(b.CreateExtractValue(r, q));
+  return out;
+}
+
+namespace {
+void PlainAsm(llvm::IRBuilderBase& b, const std::string& text) {
+  auto* fty = llvm::FunctionType::get(b.getVoidTy(), false);
+  b.CreateCall(llvm::InlineAsm::get(fty, text, "~{memory}", /*hasSideEffects=*/true), {});
+}
+}  // namespace
+
+void WgmmaFence(llvm::IRBuilderBase& b) { PlainAsm(b, "wgmma.fence.sync.aligned;"); }
+void WgmmaCommit(llvm::IRBuilderBase& b) { PlainAsm(b, "wgmma.commit_group.sync.aligned;"); }
+void WgmmaWait(llvm::IRBuilderBase& b, int pending) {
+  PlainAsm(b, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";");
+}
+void FenceProxyAsyncShared(llvm::IRBuilderBase& b) { PlainAsm(b, "fence.proxy.async.shared::cta;"); }
+
+llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes, const std::string& name) {
+  llvm::Module* m = ModuleOf(b);
+  auto* type = llvm::ArrayType::get(b.getInt8Ty(), 0);
+  auto* g = new llvm::GlobalVariable(*m, type, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage, nullptr, name,
+                                     nullptr, llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  g->setAlignment(llvm::Align(1024));
+  g->setMetadata(kDynamicSharedMetadata,
+                 llvm::MDNode::get(m->getContext(), {llvm::ConstantAsMetadata::get(b.getInt64(bytes))}));
+  return b.CreateAddrSpaceCast(g, b.getPtrTy());
 }
 
 std::vector<llvm::Value*> KernelArguments(llvm::Function* f) {

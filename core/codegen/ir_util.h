@@ -66,6 +66,38 @@ void CpAsyncCommit(llvm::IRBuilderBase& b);
 // Waits until at most `pending` of this thread's groups are still in
 // flight (cp.async.wait_group).
 void CpAsyncWait(llvm::IRBuilderBase& b, int pending);
+// --- sm_90a only: warpgroup MMA (wgmma), as inline PTX (LLVM 19 has no
+// intrinsics for it). The CPU execution recognises exactly these strings
+// (cpu_retarget.cc) and provides them (cpu_wgmma.cc).
+//
+// The shared-memory matrix descriptor of a wgmma operand in the 128-byte
+// swizzle mode: `start` is a generic pointer into shared memory (the
+// operand's first byte, its 1024-byte atom aligned as the mode requires),
+// `lbo` and `sbo` the leading and stride byte offsets (multiples of 16):
+// bits 0-13 start address >> 4, 16-29 lbo >> 4, 32-45 sbo >> 4, 62-63 = 1.
+llvm::Value* WgmmaDescriptor128B(llvm::IRBuilderBase& b, llvm::Value* start, int64_t lbo, int64_t sbo);
+// wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{bf16,f16}.{bf16,f16} with both
+// operands in shared memory (descriptors `da`, `db`), D += A·B (scale-d 1,
+// no negation); `trans_a`/`trans_b`: the operand is M-/N-major (else
+// K-major). `acc` is this thread's n/2 floats of D in the ISA's layout (row
+// 16·(warp % 4) + lane/4 + 8·((q % 4) / 2), column 8·(q / 4) + 2·(lane % 4)
+// + q % 2 for acc[q]); returns them after the op. Every thread of the
+// warpgroup (4 consecutive warps) must execute it; the values are only
+// valid after WgmmaWait.
+std::vector<llvm::Value*> WgmmaM64K16(llvm::IRBuilderBase& b, bool bf16, int64_t n, llvm::Value* da, llvm::Value* db,
+                                      bool trans_a, bool trans_b, const std::vector<llvm::Value*>& acc);
+void WgmmaFence(llvm::IRBuilderBase& b);           // wgmma.fence.sync.aligned
+void WgmmaCommit(llvm::IRBuilderBase& b);          // wgmma.commit_group.sync.aligned
+void WgmmaWait(llvm::IRBuilderBase& b, int pending);  // wgmma.wait_group.sync.aligned N
+// fence.proxy.async.shared::cta: this thread's earlier writes to shared
+// memory (stores, landed cp.async copies) become visible to wgmma's reads.
+void FenceProxyAsyncShared(llvm::IRBuilderBase& b);
+// The kernel's dynamic shared memory (sized at launch, LaunchDims::
+// shared_bytes): an extern addrspace(3) byte array aligned to 1024, which
+// records `bytes` for the CPU execution (metadata kDynamicSharedMetadata);
+// returns it as a generic pointer. One per kernel.
+llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes, const std::string& name);
+inline constexpr const char* kDynamicSharedMetadata = "hloscope.dynamic_shared_bytes";
 // The kernel function's arguments, in order (what ElementalEmitter takes).
 std::vector<llvm::Value*> KernelArguments(llvm::Function* f);
 // A static shared-memory array of `count` elements of `elem` in addrspace(3);
