@@ -28,6 +28,7 @@
 // (docs/eval-tolerances.md).
 #include "core/codegen/gemm_fusion_emitter.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <llvm/IR/DerivedTypes.h>
@@ -93,38 +94,155 @@ StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveTyp
 
 }  // namespace
 
+namespace {
+
+std::vector<int64_t> MinorFirst(const Shape& s) {
+  std::vector<int64_t> order = MajorToMinor(s);
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+// Strides (in elements) of an array's dims under its layout.
+std::vector<int64_t> Strides(const Shape& s) {
+  std::vector<int64_t> stride(static_cast<size_t>(s.rank()), 0);
+  int64_t step = 1;
+  for (int64_t d : MinorFirst(s)) {
+    stride[static_cast<size_t>(d)] = step;
+    step *= s.dim(static_cast<int>(d));
+  }
+  return stride;
+}
+
+// The layout that gives `dims` the strides `stride` (size-1 dims, whose
+// strides do not matter, most major), if those strides are a compact
+// layout's.
+std::optional<Layout> LayoutOfStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& stride) {
+  std::vector<int64_t> order(dims.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+  auto key = [&](int64_t d) {
+    return std::pair(dims[static_cast<size_t>(d)] == 1, dims[static_cast<size_t>(d)] == 1 ? d : stride[static_cast<size_t>(d)]);
+  };
+  std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return key(x) < key(y); });
+  int64_t expect = 1;
+  for (int64_t d : order) {
+    if (dims[static_cast<size_t>(d)] == 1) continue;
+    if (stride[static_cast<size_t>(d)] != expect) return std::nullopt;
+    expect *= dims[static_cast<size_t>(d)];
+  }
+  Layout l;
+  l.minor_to_major = order;
+  return l;
+}
+
+// A logical (row-major) reshape of the memory view `from` to `to_dims`, as a
+// view of the same bytes: each group of dims whose sizes multiply to the same
+// product on both sides must lie in memory row-major and contiguous.
+std::optional<Shape> ReshapeView(const Shape& from, const std::vector<int64_t>& to_dims) {
+  const std::vector<int64_t>& a = from.dims();
+  const std::vector<int64_t>& stride = Strides(from);
+  std::vector<int64_t> out(to_dims.size(), 0);
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < to_dims.size()) {
+    const size_t i0 = i, j0 = j;
+    int64_t pa = 1, pb = 1;
+    if (i < a.size()) pa *= a[i++];
+    if (j < to_dims.size()) pb *= to_dims[j++];
+    while (pa != pb) {
+      if (pa < pb && i < a.size()) pa *= a[i++];
+      else if (pb < pa && j < to_dims.size()) pb *= to_dims[j++];
+      else return std::nullopt;
+    }
+    // The group's non-1 source dims: contiguous, row-major.
+    int64_t base = 0, last = -1;
+    for (size_t d = i0; d < i; ++d) {
+      if (a[d] == 1) continue;
+      if (last >= 0 && stride[static_cast<size_t>(last)] != stride[d] * a[d]) return std::nullopt;
+      last = static_cast<int64_t>(d);
+      base = stride[d];
+    }
+    for (size_t e = j; e-- > j0;) {
+      if (to_dims[e] == 1) continue;
+      out[e] = base;
+      base *= to_dims[e];
+    }
+  }
+  std::optional<Layout> l = LayoutOfStrides(to_dims, out);
+  if (!l) return std::nullopt;
+  Shape v(from.element_type(), to_dims);
+  v.set_layout(*l);
+  return v;
+}
+
+// `op` as a view of its parameter's bytes (`*param`), where the chain from
+// the parameter only bitcasts, transposes and reshapes without moving data:
+// the gpu pipeline's canonical dots read [2, 8192, 4096] activations as
+// [16384, 4096], and the backward pass's weights through a transpose.
+std::optional<Shape> ByteView(const Instruction* op, const Instruction** param) {
+  auto with_layout = [](Shape s) {
+    if (!s.has_layout()) s.set_layout(Shape::DefaultLayout(s.rank()));
+    return s;
+  };
+  for (int64_t d : op->shape().dims())
+    if (d == 0) return std::nullopt;
+  switch (op->opcode()) {
+    case Opcode::kParameter:
+      *param = op;
+      return with_layout(op->shape());
+    case Opcode::kBitcast:
+      if (!ByteView(op->operand(0), param)) return std::nullopt;
+      return with_layout(op->shape());
+    case Opcode::kTranspose: {
+      std::optional<Shape> in = ByteView(op->operand(0), param);
+      if (!in) return std::nullopt;
+      const std::vector<int64_t>& perm = op->dimensions();
+      Shape v(in->element_type(), op->shape().dims());
+      Layout l;
+      for (int64_t d : MinorFirst(*in))
+        for (size_t r = 0; r < perm.size(); ++r)
+          if (perm[r] == d) l.minor_to_major.push_back(static_cast<int64_t>(r));
+      v.set_layout(l);
+      return v;
+    }
+    case Opcode::kReshape: {
+      std::optional<Shape> in = ByteView(op->operand(0), param);
+      if (!in) return std::nullopt;
+      return ReshapeView(*in, op->shape().dims());
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
                                                PrimitiveType tc) {
   const Instruction* dot = g.dot;
   const Instruction* op = dot->operand(k);
   int arg = -1;
+  std::optional<Shape> view;
   if (dot == spec.instr) {
     arg = ArgOfOperand(spec, k);
+    if (arg >= 0) view = spec.args[static_cast<size_t>(arg)].shape;
   } else {
-    // Through bitcasts and reshapes that move no byte (the gpu pipeline's
-    // canonical dots read [2, 128, 256] activations as [256, 256]): the
-    // argument's memory seen with the dot operand's shape.
-    const Instruction* src = op;
-    while (src->opcode() == Opcode::kBitcast ||
-           (src->opcode() == Opcode::kReshape && ReshapeIsBitcastBetween(src->operand(0)->shape(), src->shape())))
-      src = src->operand(0);
-    if (src->opcode() == Opcode::kParameter) arg = ArgOfOperand(spec, static_cast<int>(src->parameter_number()));
+    const Instruction* param = nullptr;
+    view = ByteView(op, &param);
+    if (view && param) arg = ArgOfOperand(spec, static_cast<int>(param->parameter_number()));
   }
-  if (arg < 0) return std::nullopt;
+  if (arg < 0 || !view) return std::nullopt;
   const Shape& s = spec.args[static_cast<size_t>(arg)].shape;
-  const Shape& view = op->shape();
-  if (!s.IsArray() || !view.IsArray() || s.element_type() != tc || view.element_type() != tc || view.rank() == 0 ||
-      s.num_elements() != view.num_elements())
+  if (!s.IsArray() || !view->IsArray() || s.element_type() != tc || view->element_type() != tc ||
+      view->rank() == 0 || view->dims() != op->shape().dims() || s.num_elements() != view->num_elements())
     return std::nullopt;
   const std::vector<int64_t>& free = k == 0 ? g.lfree : g.rfree;
   const std::vector<int64_t>& contract = k == 0 ? g.dn.lhs_contracting : g.dn.rhs_contracting;
   if (free.empty() || contract.empty()) return std::nullopt;
-  const int64_t minor = MajorToMinor(view).back();
-  if (view.dim(static_cast<int>(minor)) % 8 != 0) return std::nullopt;
+  const int64_t minor = MajorToMinor(*view).back();
+  if (view->dim(static_cast<int>(minor)) % 8 != 0) return std::nullopt;
   if (minor != free.back() && minor != contract.back()) return std::nullopt;
   DirectOperand d;
   d.arg = arg;
-  d.view = &view;
+  d.view = *view;
   d.k_minor = minor == contract.back();
   return d;
 }
@@ -306,7 +424,7 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       const Shape& os = k == 0 ? ls : rs;
       DelinearizeInto(b, b.CreateAdd(k == 0 ? row0 : col0, row), os, k == 0 ? g.lfree : g.rfree, idx);
       DelinearizeInto(b, b.CreateAdd(k0, kc), os, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
-      return ee.ElementAddressAs(direct[k]->arg, *direct[k]->view, idx);
+      return ee.ElementAddressAs(direct[k]->arg, direct[k]->view, idx);
     };
     // Starts slice k0 on its way into stage s: the k-contiguous operands'
     // copies (one commit group), the others' loads into registers.

@@ -91,12 +91,13 @@ const GemmTiles& ChooseGemmTiles(int64_t m, int64_t n);
 // stays within one run of that dim and starts 16-byte aligned. Any number of
 // free and contracting dims (Llama's [2, 8192, 4096] activations), in any
 // other order. Inside a fusion the operand may be a parameter seen through
-// bitcasts and reshapes that move no byte. `k` is the dot's operand (0 lhs,
-// 1 rhs).
+// bitcasts, transposes and reshapes that move no data (`view`: the dot
+// operand's dims with the layout that makes them the parameter's bytes).
+// `k` is the dot's operand (0 lhs, 1 rhs).
 struct DirectOperand {
   int arg = -1;
-  const Shape* view = nullptr;  // the dot operand's shape: how to index the argument's memory
-  bool k_minor = false;         // contiguous along k, else along the free dims
+  Shape view;            // how the dot operand's index reaches the argument's memory
+  bool k_minor = false;  // contiguous along k, else along the free dims
 };
 std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
                                                PrimitiveType tc);

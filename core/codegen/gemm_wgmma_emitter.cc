@@ -124,7 +124,7 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
         std::vector<Value*> idx = k == 0 ? blk.lbase : blk.rbase;
         DelinearizeInto(b, b.CreateAdd(k == 0 ? blk.row0 : blk.col0, row), *shapes[k], *frees[k], idx);
         DelinearizeInto(b, b.CreateAdd(k0, kc), *shapes[k], *contracts[k], idx);
-        CpAsync16(b, to, ee.ElementAddressAs(direct[k].arg, *direct[k].view, idx));
+        CpAsync16(b, to, ee.ElementAddressAs(direct[k].arg, direct[k].view, idx));
       }
   };
   // The descriptor of operand k's part for this warpgroup at k16 step ks.

@@ -162,35 +162,64 @@ ENTRY main {
   EXPECT_EQ(kinds, std::vector<std::string>{"gemm-wgmma"});
 }
 
-// The gpu pipeline's GEMM fusions read their operands through reshapes that
-// move no byte (Llama's [2, 128, 256] activations as [256, 256]): both
-// tensor-core kernels copy them straight from the arguments (cp.async), the
-// mma.sync one on sm_90 and the wgmma one on sm_90a.
-TEST(GemmWgmma, OperandsSeenThroughReshapesThatMoveNoByte) {
-  const std::string text = R"hlo(
-HloModule m
-fused {
-  x = bf16[2,128,256]{2,1,0} parameter(0)
-  w = bf16[256,4,64]{2,1,0} parameter(1)
-  xr = bf16[256,256]{1,0} reshape(x)
-  wr = bf16[256,256]{1,0} bitcast(w)
-  d = bf16[256,256]{1,0} dot(xr, wr), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  ROOT r = bf16[2,128,4,64]{3,2,1,0} reshape(d)
+// The gpu pipeline's GEMM fusions read their operands through bitcasts,
+// transposes and reshapes that move no data (Llama's [2, 8192, 4096]
+// activations as [16384, 4096]; the backward pass's weights and activations
+// transposed): both tensor-core kernels copy them straight from the arguments
+// (cp.async), the mma.sync one on sm_90 and the wgmma one on sm_90a. A
+// reshape that would move data (merging dims that a transpose separated) is
+// staged element by element, and every variant matches the interpreter.
+std::string GemmFusion(const std::string& params, const std::string& body, const std::string& out) {
+  return "HloModule m\nfused {\n" + params + body + "}\nENTRY main {\n" + params + "  ROOT f = " + out +
+         " fusion(x, w), kind=kCustom, calls=fused,\n    backend_config={\"fusion_backend_config\":{\"kind\":\"__triton_gemm\"}}\n}\n";
 }
-ENTRY main {
-  x = bf16[2,128,256]{2,1,0} parameter(0)
-  w = bf16[256,4,64]{2,1,0} parameter(1)
-  ROOT f = bf16[2,128,4,64]{3,2,1,0} fusion(x, w), kind=kCustom, calls=fused,
-    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
-})hlo";
-  for (const char* sm : {"sm_90", "sm_90a"}) {
-    auto e = EmitFor(text, "f", &EmitDotKernel, -1, sm);
-    ASSERT_EQ(e.error, "") << sm;
-    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos) << sm;
-    std::vector<std::string> kinds;
-    EXPECT_EQ(testing::RunAndCompare(text, 8, &kinds, sm, Tolerance{}), "") << sm;
-    EXPECT_EQ(kinds, std::vector<std::string>{std::string(sm) == "sm_90a" ? "gemm-wgmma" : "gemm-mma"}) << sm;
-  }
+
+TEST(GemmWgmma, OperandsSeenThroughMovesOfNoData) {
+  struct View {
+    const char* name;
+    std::string text;
+    bool direct;
+  };
+  const std::vector<View> views = {
+      {"reshape_and_bitcast",
+       GemmFusion("  x = bf16[2,128,256]{2,1,0} parameter(0)\n  w = bf16[256,4,64]{2,1,0} parameter(1)\n",
+                  "  xr = bf16[256,256]{1,0} reshape(x)\n  wr = bf16[256,256]{1,0} bitcast(w)\n"
+                  "  d = bf16[256,256]{1,0} dot(xr, wr), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                  "  ROOT r = bf16[2,128,4,64]{3,2,1,0} reshape(d)\n",
+                  "bf16[2,128,4,64]{3,2,1,0}"),
+       true},
+      {"transposed_weight",  // Llama's dot.325: w [n][k] read as [k][n]
+       GemmFusion("  x = bf16[2,128,256]{2,1,0} parameter(0)\n  w = bf16[384,256]{1,0} parameter(1)\n",
+                  "  xr = bf16[256,256]{1,0} reshape(x)\n  wt = bf16[256,384]{1,0} transpose(w), dimensions={1,0}\n"
+                  "  ROOT d = f32[256,384]{1,0} dot(xr, wt), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n",
+                  "f32[256,384]{1,0}"),
+       true},
+      {"transpose_then_reshape",  // Llama's dot.724: the weight gradient
+       GemmFusion("  x = bf16[2,64,128]{2,1,0} parameter(0)\n  w = bf16[2,64,256]{2,1,0} parameter(1)\n",
+                  "  xt = bf16[128,2,64]{2,1,0} transpose(x), dimensions={2,0,1}\n"
+                  "  xr = bf16[128,128]{1,0} reshape(xt)\n  wr = bf16[128,256]{1,0} reshape(w)\n"
+                  "  ROOT d = bf16[128,256]{1,0} dot(xr, wr), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n",
+                  "bf16[128,256]{1,0}"),
+       true},
+      {"reshape_that_moves_data",  // merges dims 1 and 2 of [128,4,32] laid out [4][128][32]
+       GemmFusion("  x = bf16[4,128,32]{2,1,0} parameter(0)\n  w = bf16[128,128]{1,0} parameter(1)\n",
+                  "  xt = bf16[128,4,32]{2,1,0} transpose(x), dimensions={1,0,2}\n"
+                  "  xr = bf16[128,128]{1,0} reshape(xt)\n"
+                  "  ROOT d = f32[128,128]{1,0} dot(xr, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n",
+                  "f32[128,128]{1,0}"),
+       false},
+  };
+  for (const View& v : views)
+    for (const char* sm : {"sm_90", "sm_90a"}) {
+      SCOPED_TRACE(std::string(v.name) + " " + sm);
+      auto e = EmitFor(v.text, "f", &EmitDotKernel, -1, sm);
+      ASSERT_EQ(e.error, "");
+      const bool wgmma = v.direct && std::string(sm) == "sm_90a";
+      EXPECT_EQ(e.kernel.kind, wgmma ? "gemm-wgmma" : "gemm-mma");
+      EXPECT_EQ(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16") != std::string::npos, v.direct);
+      std::vector<std::string> kinds;
+      EXPECT_EQ(testing::RunAndCompare(v.text, 8, &kinds, sm, Tolerance{}), "");
+    }
 }
 
 // The checks can fail: the same kernel waiting for all but its last wgmma
