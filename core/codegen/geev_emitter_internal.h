@@ -1,7 +1,8 @@
 // The real nonsymmetric eigendecomposition kernel's matrices and steps
-// (geev_emitter.cc: balancing, Hessenberg, Q, the Schur form and the kernel
-// itself; geev_vectors_emitter.cc: the eigenvectors of the Schur form, taken
-// back through Q and the balancing, and their normalization).
+// (geev_emitter.cc: balancing, Hessenberg, Q and the kernel itself;
+// geev_schur_emitter.cc: the Schur form; geev_vectors_emitter.cc: the
+// eigenvectors of the Schur form, taken back through Q and the balancing, and
+// their normalization).
 #pragma once
 
 #include <string>

@@ -92,6 +92,9 @@ StatusOr<Literal> EvalCondensedFormCall(const Instruction& instr, const LinalgCa
 StatusOr<Literal> EvalGeev(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalGees(const Instruction& instr, const LinalgCall& call, Operands ops);
 StatusOr<Literal> EvalComplexGeev(const Instruction& instr, const LinalgCall& call, Operands ops);  // eval_nonsymmetric_eigen_complex.cc
+// Their syevd / heevd and gesdd / gesvdj calls (eval_eigen_svd.cc).
+StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Operands ops);
+StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalLuPivotsToPermutation(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalFft(const Instruction& instr, Operands ops);
 StatusOr<Literal> EvalTopK(const Instruction& instr, Operands ops);
