@@ -184,6 +184,7 @@ std::optional<Shape> ByteView(const Instruction* op, const Instruction** param) 
   };
   for (int64_t d : op->shape().dims())
     if (d == 0) return std::nullopt;
+  if (op->shape().has_layout() && !op->shape().layout().tiles.empty()) return std::nullopt;  // tiled memory
   switch (op->opcode()) {
     case Opcode::kParameter:
       *param = op;
@@ -229,7 +230,7 @@ std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const Gem
     view = ByteView(op, &param);
     if (view && param) arg = ArgOfOperand(spec, static_cast<int>(param->parameter_number()));
   }
-  if (arg < 0 || !view) return std::nullopt;
+  if (arg < 0 || !view || (view->has_layout() && !view->layout().tiles.empty())) return std::nullopt;
   const Shape& s = spec.args[static_cast<size_t>(arg)].shape;
   if (!s.IsArray() || !view->IsArray() || s.element_type() != tc || view->element_type() != tc ||
       view->rank() == 0 || view->dims() != op->shape().dims() || s.num_elements() != view->num_elements())

@@ -201,6 +201,12 @@ TEST(GemmWgmma, OperandsSeenThroughMovesOfNoData) {
                   "  ROOT d = bf16[128,256]{1,0} dot(xr, wr), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n",
                   "bf16[128,256]{1,0}"),
        true},
+      {"bitcast_that_transposes",  // the same bytes as [384][256] column-major: w read N-major
+       GemmFusion("  x = bf16[128,256]{1,0} parameter(0)\n  w = bf16[256,384]{1,0} parameter(1)\n",
+                  "  wb = bf16[384,256]{0,1} bitcast(w)\n"
+                  "  ROOT d = f32[128,384]{1,0} dot(x, wb), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n",
+                  "f32[128,384]{1,0}"),
+       true},
       {"reshape_that_moves_data",  // merges dims 1 and 2 of [128,4,32] laid out [4][128][32]
        GemmFusion("  x = bf16[4,128,32]{2,1,0} parameter(0)\n  w = bf16[128,128]{1,0} parameter(1)\n",
                   "  xt = bf16[128,4,32]{2,1,0} transpose(x), dimensions={1,0,2}\n"
