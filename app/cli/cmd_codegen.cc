@@ -86,7 +86,10 @@ int RunCodegen(const std::vector<std::string>& argv) {
   if (compare_xla && out_dir) return Fail("--compare-xla writes no bundle; leave out --out", 2);
   if (!compare_xla && args.Has("--module")) return Fail("--module picks a module of the --compare-xla folder", 2);
   if (!out_dir && !compare_xla) return Fail("--out DIR is required", 2);
-  std::string sm = args.GetOr("--sm", "90");
+  // Beside XLA GPU's PTX (sm_90a), ours is generated for sm_90a too unless
+  // --sm says otherwise: the same arch-specific features on both sides
+  // (wgmma for full 16-bit GEMM tiles).
+  std::string sm = args.GetOr("--sm", compare_xla ? "90a" : "90");
   if (!codegen::FindNvptxTarget(sm)) return Fail("unknown --sm " + sm + " (known: " + codegen::NvptxTargetList() + ")", 2);
   long long seed = 0, jobs = 0;
   if (!args.GetInt("--seed", &seed, &err) || !args.GetInt("--jobs", &jobs, &err)) return Fail(err, 2);
@@ -255,14 +258,15 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "stderr; every other kernel is still written, and the exit code is 3 (run refuses such a\n"
                      "bundle). A module the interpreter cannot evaluate is written without expected outputs.\n"
                      "\n"
-                     "usage: hloscope-cli codegen FILE --compare-xla DIR [--pipeline gpu] [--module M] [--json]\n"
+                     "usage: hloscope-cli codegen FILE --compare-xla DIR [--pipeline gpu] [--sm 90a] [--module M] [--json]\n"
                      "Our kernels against XLA GPU's: DIR is a reference folder (samples/xla_gpu/X: its\n"
                      "after_optimizations.txt, kernels.ptx, thunk_sequence.txt) or an --xla_dump_to folder\n"
                      "(--module picks a module). Ops are matched as compare matches them; for each kernel in\n"
                      "XLA's PTX, the kernel of ours holding its dot's counterpart, else most of its matched ops:\n"
                      "PTX instructions by class,\n"
                      "ld/st.global bytes per access, registers, spills and shared memory (ptxas -v -arch=sm_90a\n"
-                     "for both sides; n/a without ptxas), threads per block; then the kernels of each side\n"
+                     "for both sides; n/a without ptxas; ours generated for sm_90a unless --sm says\n"
+                     "otherwise), threads per block; then the kernels of each side\n"
                      "without a counterpart. Text: Markdown tables; --json: docs/codegen.md. No bundle is written.",
                      RunCodegen);
 
