@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <gtest/gtest.h>
+#include <llvm/ADT/APFloat.h>
 
 #include "core/codegen/cpu_executor.h"
 #include "core/parser/parser.h"
@@ -336,11 +337,21 @@ TEST(CpuExecutor, LibdeviceMathOnTheLoopPath) {
   EXPECT_EQ(r->kernels[0].us.size(), 2u);  // one per repeat
 }
 
-uint16_t HalfBits(float f) {  // reference: round to nearest even via _Float16 when exact enough
-  _Float16 h = static_cast<_Float16>(f);
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
+// Reference conversions through LLVM's APFloat (IEEE half, round to nearest
+// even), independent of the kernels' code and of the host compiler's
+// _Float16 support (clang 14 has none on x86, the sanitizer build's).
+uint16_t HalfBits(float f) {
+  llvm::APFloat h(f);
+  bool lost = false;
+  h.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return static_cast<uint16_t>(h.bitcastToAPInt().getZExtValue());
+}
+
+float HalfValue(uint16_t bits) {
+  llvm::APFloat h(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
+  bool lost = false;
+  h.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return h.convertToFloat();
 }
 
 TEST(CpuExecutor, ButterflyAndIndexShufflesAndHalfBfloatConversions) {
@@ -358,9 +369,7 @@ TEST(CpuExecutor, ButterflyAndIndexShufflesAndHalfBfloatConversions) {
     EXPECT_EQ(out.Get<int32_t>(2 * t), in.Get<int32_t>(t ^ 1)) << t;
     EXPECT_EQ(out.Get<int32_t>(2 * t + 1), in.Get<int32_t>((t & ~31) + 3)) << t;
     float f = static_cast<float>(in.Get<int32_t>(t)) / 3.0f;
-    _Float16 h;
-    uint16_t hb = HalfBits(f);
-    std::memcpy(&h, &hb, 2);
+    const uint16_t hb = HalfBits(f);
     float bf_want;
     uint32_t fb;
     std::memcpy(&fb, &f, 4);
@@ -370,7 +379,7 @@ TEST(CpuExecutor, ButterflyAndIndexShufflesAndHalfBfloatConversions) {
     float hf, bff;
     std::memcpy(&hf, &hv, 4);
     std::memcpy(&bff, &bv, 4);
-    EXPECT_EQ(hf, static_cast<float>(h)) << t;
+    EXPECT_EQ(hf, HalfValue(hb)) << t;
     EXPECT_EQ(bff, bf_want) << t;
   }
 }

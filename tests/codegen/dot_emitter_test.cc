@@ -64,8 +64,7 @@ TEST_P(DotRun, MatchesTheInterpreterOnTheCpu) {
 }
 
 std::string Dot(const std::string& a, const std::string& b, const std::string& out, const std::string& dn) {
-  return "HloModule m\nENTRY e {\n  a = " + a + " parameter(0)\n  b = " + b + " parameter(1)\n  ROOT d = " + out +
-         " dot(a, b), " + dn + "\n}\n";
+  return testing::DotModule(a, b, out, dn);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -107,6 +107,14 @@ inline Emitted EmitFor(const std::string& hlo_text, const std::string& instr_nam
   return e;
 }
 
+// A module whose entry is one dot of parameters a and b (`dn`: its
+// dimension numbers).
+inline std::string DotModule(const std::string& a, const std::string& b, const std::string& out,
+                             const std::string& dn) {
+  return "HloModule m\nENTRY e {\n  a = " + a + " parameter(0)\n  b = " + b + " parameter(1)\n  ROOT d = " + out +
+         " dot(a, b), " + dn + "\n}\n";
+}
+
 // The whole path for a module used as written (no pipeline): kernel plan,
 // emitters, PTX checked by ptxas (when ptxas is installed), the kernels run on
 // the CPU on random inputs, compared with the interpreter. Returns "" or the

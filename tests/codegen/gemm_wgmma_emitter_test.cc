@@ -19,8 +19,7 @@ namespace {
 using testing::EmitFor;
 
 std::string Dot(const std::string& a, const std::string& b, const std::string& out, const std::string& dn) {
-  return "HloModule m\nENTRY e {\n  a = " + a + " parameter(0)\n  b = " + b + " parameter(1)\n  ROOT d = " + out +
-         " dot(a, b), " + dn + "\n}\n";
+  return testing::DotModule(a, b, out, dn);
 }
 const char* kMatmul = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
 
