@@ -2,7 +2,8 @@
 # The two commands of the README's Quick start, and what CI runs.
 #   tools/dev.sh run   install missing packages, build, open hloscope on the default sample
 #   tools/dev.sh test  install missing packages, build, run every test (+ ASan/UBSan build,
-#                      core tests under the sanitizers, a bounded libFuzzer run)
+#                      core tests under the sanitizers, a bounded libFuzzer run, the CPU
+#                      execution of the GPU features under the sanitizers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -72,6 +73,13 @@ sanitizer_build_and_test() {
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$SAN_BUILD/bin/hloscope-diffuzz" --seed "$seed" --seconds "${DIFFUZZ_SECONDS:-100}" \
     --out "$SAN_BUILD/diffuzz-findings"
+  # The CPU's stand-ins for the GPU (emulated threads, shuffles, mma.sync,
+  # ldmatrix, cp.async, wgmma) under the sanitizers: random modules are too
+  # small to reach the tensor-core kernels, so their own tests run here (~3 min).
+  cmake --build "$SAN_BUILD" -j "$JOBS" --target codegen_test
+  step "CPU execution of the GPU features under ASan+UBSan"
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$SAN_BUILD/bin/codegen_test" --gtest_filter='CpuExecutor.*:*GemmMma*:*Wgmma*'
 }
 
 case "${1:-}" in
