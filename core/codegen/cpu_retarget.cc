@@ -147,6 +147,10 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
   llvm::FunctionCallee cp_async = m.getOrInsertFunction(
       kCpAsyncSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
                                               {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0)}, false));
+  llvm::FunctionCallee cp_async_zfill = m.getOrInsertFunction(
+      kCpAsyncZeroFillSymbol,
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0), i32},
+                              false));
   llvm::FunctionCallee cp_async_commit =
       m.getOrInsertFunction(kCpAsyncCommitSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
   llvm::FunctionCallee cp_async_wait =
@@ -231,6 +235,10 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
       llvm::Value* to = b.CreateAddrSpaceCast(call->getArgOperand(0), llvm::PointerType::get(ctx, 0));
       llvm::Value* from = b.CreateAddrSpaceCast(call->getArgOperand(1), llvm::PointerType::get(ctx, 0));
       b.CreateCall(cp_async, {to, from});
+    } else if (id == llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s) {
+      llvm::Value* to = b.CreateAddrSpaceCast(call->getArgOperand(0), llvm::PointerType::get(ctx, 0));
+      llvm::Value* from = b.CreateAddrSpaceCast(call->getArgOperand(1), llvm::PointerType::get(ctx, 0));
+      b.CreateCall(cp_async_zfill, {to, from, call->getArgOperand(2)});
     } else if (id == llvm::Intrinsic::nvvm_cp_async_commit_group) {
       b.CreateCall(cp_async_commit, {});
     } else if (id == llvm::Intrinsic::nvvm_cp_async_wait_group || id == llvm::Intrinsic::nvvm_cp_async_wait_all) {
@@ -238,7 +246,7 @@ StatusOr<RetargetInfo> RetargetForHost(llvm::Module& m, const std::string& kerne
     } else if (callee->getName().starts_with("llvm.nvvm.")) {
       return Error("kernel '" + kernel + "': GPU intrinsic '" + callee->getName().str() +
                    "' has no CPU implementation (the kernel contract allows sreg reads, barrier0, shfl.sync, mma.sync m16n8k16, "
-                   "ldmatrix m8n8.x4 .b16 and .trans.b16, cp.async 16-byte copies and their groups)");
+                   "ldmatrix m8n8.x4 .b16 and .trans.b16, cp.async 16-byte copies (also zero-filling) and their groups)");
     } else {
       continue;
     }

@@ -12,6 +12,7 @@
 //                                                kLdmatrixTransSymbol (x1 and x2, which no emitter
 //                                                uses, stay unimplemented)
 //   llvm.nvvm.cp.async.cg.shared.global.16     → call kCpAsyncSymbol(dst, src): the 16 bytes are
+//   (.16.s, the src-size form: kCpAsyncZeroFillSymbol(dst, src, n), n bytes then zeros)
 //   llvm.nvvm.cp.async.commit.group / wait.group   read at issue and land in shared memory only
 //                                                when the thread waits for their group
 //                                                (kCpAsyncWaitSymbol(n)), as the PTX ISA allows:
@@ -54,6 +55,7 @@ inline constexpr int kMmaFragWords = 10;
 inline constexpr const char* kLdmatrixSymbol = "__hloscope_cpu_ldmatrix";
 inline constexpr const char* kLdmatrixTransSymbol = "__hloscope_cpu_ldmatrix_trans";
 inline constexpr const char* kCpAsyncSymbol = "__hloscope_cpu_cp_async";
+inline constexpr const char* kCpAsyncZeroFillSymbol = "__hloscope_cpu_cp_async_zfill";
 inline constexpr const char* kCpAsyncCommitSymbol = "__hloscope_cpu_cp_async_commit";
 inline constexpr const char* kCpAsyncWaitSymbol = "__hloscope_cpu_cp_async_wait";
 

@@ -170,10 +170,13 @@ void Ldmatrix(const uint8_t* row, uint32_t* out, bool trans) {
 extern "C" void HloscopeCpuLdmatrix(const uint8_t* row, uint32_t* out) { Ldmatrix(row, out, false); }
 extern "C" void HloscopeCpuLdmatrixTrans(const uint8_t* row, uint32_t* out) { Ldmatrix(row, out, true); }
 
-// cp.async.cg 16 bytes: read now, land at the wait for its group.
-extern "C" void HloscopeCpuCpAsync(uint8_t* dst, const uint8_t* src) {
+// cp.async.cg 16 bytes, the first `n` from src and the rest zeros: read
+// now, land at the wait for its group.
+void CpAsync(uint8_t* dst, const uint8_t* src, uint32_t n) {
+  if (n > 16) n = 16;
   if (!g_sched) {  // threads run one after another: nothing else reads it first
-    std::memcpy(dst, src, 16);
+    if (n) std::memcpy(dst, src, n);
+    std::memset(dst + n, 0, 16 - n);
     return;
   }
   Scheduler& s = *g_sched;
@@ -185,10 +188,14 @@ extern "C" void HloscopeCpuCpAsync(uint8_t* dst, const uint8_t* src) {
   EmuThread& t = s.threads[s.current];
   EmuThread::PendingCopy c;
   c.dst = dst;
-  std::memcpy(c.data, src, 16);
+  if (n) std::memcpy(c.data, src, n);
+  std::memset(c.data + n, 0, 16 - n);
   c.group = t.open_group;
   t.copies.push_back(c);
 }
+
+extern "C" void HloscopeCpuCpAsync(uint8_t* dst, const uint8_t* src) { CpAsync(dst, src, 16); }
+extern "C" void HloscopeCpuCpAsyncZeroFill(uint8_t* dst, const uint8_t* src, uint32_t n) { CpAsync(dst, src, n); }
 
 extern "C" void HloscopeCpuCpAsyncCommit() {
   if (g_sched) ++g_sched->threads[g_sched->current].open_group;
@@ -392,6 +399,7 @@ std::vector<std::pair<std::string, void*>> RuntimeSymbols() {
   out.emplace_back(kLdmatrixSymbol, reinterpret_cast<void*>(&HloscopeCpuLdmatrix));
   out.emplace_back(kLdmatrixTransSymbol, reinterpret_cast<void*>(&HloscopeCpuLdmatrixTrans));
   out.emplace_back(kCpAsyncSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsync));
+  out.emplace_back(kCpAsyncZeroFillSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncZeroFill));
   out.emplace_back(kCpAsyncCommitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncCommit));
   out.emplace_back(kCpAsyncWaitSymbol, reinterpret_cast<void*>(&HloscopeCpuCpAsyncWait));
   out.emplace_back(kWgmmaSymbol, reinterpret_cast<void*>(&HloscopeCpuWgmma));

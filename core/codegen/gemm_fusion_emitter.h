@@ -108,8 +108,8 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
 
 // The warpgroup GEMM of sm_90a (gemm_wgmma_emitter.cc, kind "gemm-wgmma"):
 // applies where the target is sm_90a, both operands are read straight from
-// 16-bit arguments (FindDirectOperand) and every tile is full (m and n
-// multiples of 128, k of 64); the error says why not.
+// 16-bit arguments (FindDirectOperand) and m and n are at least 128 (tiles
+// past the edges are staged as zeros); the error says why not.
 Status WgmmaGemmApplies(const KernelSpec& spec, const GemmAnalysis& g, PrimitiveType tc);
 StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
                                             PrimitiveType tc);

@@ -1,7 +1,8 @@
 // The warpgroup GEMM of sm_90a (gemm_fusion_emitter.h): wgmma.mma_async
 // m64n128k16 with bf16 or f16 operands from shared memory and f32
 // accumulators, for plain dots and GEMM fusions whose operands come straight
-// from 16-bit arguments (an epilogue of any kind is applied at the store).
+// from 16-bit arguments (an epilogue of any kind is applied at the store),
+// with m and n of at least 128 (tiles past the edges are staged as zeros).
 //
 // A block of 256 threads (two warpgroups) computes a 128×128 tile of one
 // batch: warpgroup w owns rows 64w … 64w + 63, each thread 64 accumulators.
@@ -58,8 +59,10 @@ Status WgmmaGemmApplies(const KernelSpec& spec, const GemmAnalysis& g, Primitive
     if (!FindDirectOperand(spec, g, k, tc))
       return Status::Error(std::string("the ") + (k == 0 ? "lhs" : "rhs") +
                            " is not read straight from a 16-bit argument with a minor dim of a multiple of 8");
-  if (g.mm % kBm != 0 || g.nn % kBn != 0 || g.kk % kBk != 0)
-    return Status::Error("m, n and k are not multiples of 128, 128 and 64");
+  // Partial tiles are staged as zeros (the copies' src-size form) and their
+  // outputs skipped at the store; below 128 rows or columns the mma.sync
+  // kernel's smaller tiles waste less.
+  if (g.mm < kBm || g.nn < kBn) return Status::Error("m or n is below 128");
   return Status::Ok();
 }
 
@@ -78,7 +81,8 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
   ElementalEmitter ee(b, spec, args);
   llvm::Type* i8 = b.getInt8Ty();
   llvm::Type* f32 = b.getFloatTy();
-  const int64_t tiles_m = g.mm / kBm, tiles_n = g.nn / kBn, slices = g.kk / kBk;
+  const int64_t tiles_m = (g.mm + kBm - 1) / kBm, tiles_n = (g.nn + kBn - 1) / kBn, slices = (g.kk + kBk - 1) / kBk;
+  const bool full = g.mm % kBm == 0 && g.nn % kBn == 0 && g.kk % kBk == 0;
 
   Value* tid = ThreadId64(b);
   Value* wg = b.CreateUDiv(tid, I64(b, 128));
@@ -122,9 +126,22 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
           to = b.CreateInBoundsGEP(i8, tile(k, s), at);
         }
         std::vector<Value*> idx = k == 0 ? blk.lbase : blk.rbase;
-        DelinearizeInto(b, b.CreateAdd(k == 0 ? blk.row0 : blk.col0, row), *shapes[k], *frees[k], idx);
-        DelinearizeInto(b, b.CreateAdd(k0, kc), *shapes[k], *contracts[k], idx);
-        CpAsync16(b, to, ee.ElementAddressAs(direct[k].arg, direct[k].view, idx));
+        Value* gr = b.CreateAdd(k == 0 ? blk.row0 : blk.col0, row);
+        Value* gk = b.CreateAdd(k0, kc);
+        if (full) {
+          DelinearizeInto(b, gr, *shapes[k], *frees[k], idx);
+          DelinearizeInto(b, gk, *shapes[k], *contracts[k], idx);
+          CpAsync16(b, to, ee.ElementAddressAs(direct[k].arg, direct[k].view, idx));
+          continue;
+        }
+        // A chunk is 8 elements along the operand's minor dim, whose size is
+        // a multiple of 8 (FindDirectOperand): wholly inside or outside. An
+        // outside one copies 0 bytes (zeros) from the operand's first element.
+        Value* in = b.CreateAnd(b.CreateICmpSLT(gr, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(gk, I64(b, g.kk)));
+        DelinearizeInto(b, b.CreateSelect(in, gr, I64(b, 0)), *shapes[k], *frees[k], idx);
+        DelinearizeInto(b, b.CreateSelect(in, gk, I64(b, 0)), *shapes[k], *contracts[k], idx);
+        CpAsync16ZeroFill(b, to, ee.ElementAddressAs(direct[k].arg, direct[k].view, idx),
+                          b.CreateSelect(in, b.getInt32(16), b.getInt32(0)));
       }
   };
   // The descriptor of operand k's part for this warpgroup at k16 step ks.

@@ -194,6 +194,13 @@ void CpAsync16(llvm::IRBuilderBase& b, llvm::Value* to, llvm::Value* from) {
                {shared, global});
 }
 
+void CpAsync16ZeroFill(llvm::IRBuilderBase& b, llvm::Value* to, llvm::Value* from, llvm::Value* src_bytes) {
+  llvm::Value* shared = b.CreateAddrSpaceCast(to, llvm::PointerType::get(b.getContext(), 3));
+  llvm::Value* global = b.CreateAddrSpaceCast(from, llvm::PointerType::get(b.getContext(), 1));
+  b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s),
+               {shared, global, src_bytes});
+}
+
 void CpAsyncCommit(llvm::IRBuilderBase& b) {
   b.CreateCall(llvm::Intrinsic::getDeclaration(ModuleOf(b), llvm::Intrinsic::nvvm_cp_async_commit_group), {});
 }

@@ -61,6 +61,10 @@ std::vector<llvm::Value*> LdMatrixX4(llvm::IRBuilderBase& b, llvm::Value* row, b
 // from global to shared memory, bypassing the registers and L1; visible
 // after CpAsyncWait and a barrier. `to` and `from` are generic pointers.
 void CpAsync16(llvm::IRBuilderBase& b, llvm::Value* to, llvm::Value* from);
+// The same copying only the first `src_bytes` (an i32, 0 or 16 here) of the
+// 16 and filling the rest with zeros (the src-size form): tiles that run
+// past a matrix's edge are staged as zeros without a branch.
+void CpAsync16ZeroFill(llvm::IRBuilderBase& b, llvm::Value* to, llvm::Value* from, llvm::Value* src_bytes);
 // Closes this thread's current group of copies (cp.async.commit_group).
 void CpAsyncCommit(llvm::IRBuilderBase& b);
 // Waits until at most `pending` of this thread's groups are still in

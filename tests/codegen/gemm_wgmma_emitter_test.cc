@@ -87,14 +87,10 @@ TEST(GemmWgmma, FullTilesOfPlainOperandsOnSm90aTakeIt) {
   EXPECT_EQ(e.kernel.dims.block[0], 256u);
   EXPECT_EQ(e.kernel.dims.grid[0], 2u * 3);
   EXPECT_EQ(e.kernel.dims.shared_bytes, 3u * 32768);
-  // sm_90 (no arch-specific features), a partial tile, a k that is not a
-  // multiple of 64, or a prologue to compute: the mma.sync kernel.
+  // sm_90 (no arch-specific features), fewer than 128 rows or columns, or a
+  // prologue to compute: the mma.sync kernel.
   EXPECT_EQ(EmitFor(nn, "d", &EmitDotKernel, -1, "sm_90").kernel.kind, "gemm-mma");
-  EXPECT_EQ(EmitFor(Dot("bf16[200,128]{1,0}", "bf16[128,384]{1,0}", "f32[200,384]{1,0}", kMatmul), "d", &EmitDotKernel,
-                    -1, "sm_90a")
-                .kernel.kind,
-            "gemm-mma");
-  EXPECT_EQ(EmitFor(Dot("bf16[128,96]{1,0}", "bf16[96,128]{1,0}", "f32[128,128]{1,0}", kMatmul), "d", &EmitDotKernel,
+  EXPECT_EQ(EmitFor(Dot("bf16[96,128]{1,0}", "bf16[128,384]{1,0}", "f32[96,384]{1,0}", kMatmul), "d", &EmitDotKernel,
                     -1, "sm_90a")
                 .kernel.kind,
             "gemm-mma");
@@ -102,6 +98,13 @@ TEST(GemmWgmma, FullTilesOfPlainOperandsOnSm90aTakeIt) {
                     -1, "sm_90a")
                 .kernel.kind,
             "gemm-mma");
+  // Partial tiles: zero-filling copies, the grid rounded up.
+  auto partial = EmitFor(Dot("bf16[200,96]{1,0}", "bf16[96,136]{1,0}", "f32[200,136]{1,0}", kMatmul), "d",
+                         &EmitDotKernel, -1, "sm_90a");
+  EXPECT_EQ(partial.kernel.kind, "gemm-wgmma");
+  EXPECT_NE(partial.ir.find("llvm.nvvm.cp.async.cg.shared.global.16.s"), std::string::npos);
+  EXPECT_EQ(partial.kernel.dims.grid[0], 2u * 2);
+  EXPECT_EQ(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16.s"), std::string::npos);  // full tiles: none
 }
 
 struct Case {
@@ -129,6 +132,11 @@ INSTANTIATE_TEST_SUITE_P(
              Dot("f16[2,128,128]{2,1,0}", "f16[2,128,128]{2,1,0}", "f32[2,128,128]{2,1,0}",
                  "lhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_batch_dims={0}, rhs_contracting_dims={1}")},
         Case{"column_major_layouts", Dot("bf16[128,64]{0,1}", "bf16[64,128]{0,1}", "f32[128,128]{0,1}", kMatmul)},
+        Case{"partial_tiles_and_a_k_tail",  // 200 × 136, k 104: 2 × 2 tiles, the second slice 40 wide
+             Dot("bf16[200,104]{1,0}", "bf16[104,136]{1,0}", "f32[200,136]{1,0}", kMatmul)},
+        Case{"partial_m_major_a_n_major_b",
+             Dot("f16[24,136]{1,0}", "f16[24,160]{1,0}", "f16[136,160]{1,0}",
+                 "lhs_contracting_dims={0}, rhs_contracting_dims={0}")},
         Case{"two_contracting_dims",
              Dot("f16[128,2,64]{2,1,0}", "f16[2,64,128]{2,1,0}", "f16[128,128]{1,0}",
                  "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")}),
