@@ -2,7 +2,8 @@
 // benchmarks/gpu/ (target: median ≤ 30 ms per kernel). Counters: kernels,
 // ms_per_kernel (mean over the sample's distinct kernels), median_kernel_ms
 // (median of the per-kernel times), and for today's fusion kinds (issue 28)
-// median_ms_gemm_mma / median_ms_normalization where the module has them.
+// median_ms_gemm_mma / median_ms_gemm_wgmma / median_ms_normalization where
+// the module has them.
 //
 // BM_CompileLlama8B: the whole compile of the corpus's Llama 3.1 8B module
 // (parse → gpu → schedule → buffers → kernels → PTX; target ≤ 8 s on a
@@ -42,13 +43,14 @@ Prepared Prepare(const std::string& path) {
   return p;
 }
 
-void BM_Codegen(benchmark::State& state, const std::string& path) {
+void BM_Codegen(benchmark::State& state, const std::string& path, const std::string& sm) {
   Prepared p = Prepare(path);
   if (!p.module) {
     state.SkipWithError("cannot prepare the sample");
     return;
   }
   codegen::CodegenOptions opts;
+  opts.sm = sm;
   std::vector<double> per_kernel;
   std::map<std::string, std::vector<double>> by_kind;
   size_t kernels = 0;
@@ -72,7 +74,7 @@ void BM_Codegen(benchmark::State& state, const std::string& path) {
   state.counters["kernels"] = static_cast<double>(kernels);
   state.counters["ms_per_kernel"] = per_kernel.empty() ? 0 : sum / per_kernel.size();
   state.counters["median_kernel_ms"] = per_kernel.empty() ? 0 : per_kernel[per_kernel.size() / 2];
-  for (const char* kind : {"gemm-mma", "normalization"}) {
+  for (const char* kind : {"gemm-mma", "gemm-wgmma", "normalization"}) {
     std::vector<double>& v = by_kind[kind];
     if (v.empty()) continue;
     std::sort(v.begin(), v.end());
@@ -159,16 +161,21 @@ int Register() {
   }
   std::sort(files.begin(), files.end());
   for (const std::string& f : files)
-    benchmark::RegisterBenchmark(("BM_Codegen/" + f.substr(0, f.size() - 4)).c_str(), BM_Codegen, dir + "/" + f)
+    benchmark::RegisterBenchmark(("BM_Codegen/" + f.substr(0, f.size() - 4)).c_str(), BM_Codegen, dir + "/" + f,
+                                 "sm_90")
         ->Unit(benchmark::kMillisecond)
         ->Iterations(2);
   const std::string gpu_dir = std::string(HLOSCOPE_SOURCE_DIR) + "/benchmarks/gpu";
   for (const auto& e : std::filesystem::directory_iterator(gpu_dir))
     if (e.path().extension() == ".hlo")
       benchmark::RegisterBenchmark(("BM_Codegen/" + e.path().stem().string()).c_str(), BM_Codegen,
-                                   e.path().string())
+                                   e.path().string(), "sm_90")
           ->Unit(benchmark::kMillisecond)
           ->Iterations(2);
+  // The sm_90a warpgroup GEMM (gemm_wgmma_emitter.cc).
+  benchmark::RegisterBenchmark("BM_Codegen/gemm_bf16_4096_sm90a", BM_Codegen, gpu_dir + "/gemm_bf16_4096.hlo", "sm_90a")
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(2);
   for (const char* f : {"transformer_block", "transformer_train_step", "resnet_block_large"})
     benchmark::RegisterBenchmark((std::string("BM_SassOverhead/") + f).c_str(), BM_SassOverhead,
                                  dir + "/" + f + ".hlo")

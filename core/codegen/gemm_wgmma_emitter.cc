@@ -168,13 +168,14 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
     FenceProxyAsyncShared(b);
     SyncThreads(b);
     WgmmaFence(b);
-    for (int64_t ks = 0; ks < kBk / 16; ++ks) {
-      std::vector<Value*> cin;
-      for (Value* a : acc) cin.push_back(b.CreateLoad(f32, a));
-      std::vector<Value*> d = WgmmaM64K16(b, tc == PrimitiveType::kBF16, 128, descriptor(0, s, ks), descriptor(1, s, ks),
-                                          !direct[0].k_minor, !direct[1].k_minor, cin);
-      for (size_t q = 0; q < acc.size(); ++q) b.CreateStore(d[q], acc[q]);
-    }
+    // The accumulators flow from one wgmma to the next as values (one load
+    // and one store of each a slice).
+    std::vector<Value*> d;
+    for (Value* a : acc) d.push_back(b.CreateLoad(f32, a));
+    for (int64_t ks = 0; ks < kBk / 16; ++ks)
+      d = WgmmaM64K16(b, tc == PrimitiveType::kBF16, 128, descriptor(0, s, ks), descriptor(1, s, ks),
+                      !direct[0].k_minor, !direct[1].k_minor, d);
+    for (size_t q = 0; q < acc.size(); ++q) b.CreateStore(d[q], acc[q]);
     WgmmaCommit(b);
     Value* ahead = b.CreateAdd(kt, I64(b, kStages - 1));
     RETURN_IF_ERROR(IfThen(b, b.CreateICmpSLT(ahead, I64(b, slices)), [&]() -> Status {
