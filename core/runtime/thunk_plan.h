@@ -54,7 +54,7 @@ struct KernelThunk {
   // the name of the first such launch. Empty: `name` (KernelFunction).
   std::string kernel;
   std::string kind;          // "loop" | "row-reduction" | "column-reduction" | "normalization" | "transpose" |
-                             // "dot" | "dot-blocked" | "gemm-mma" | "dynamic-update-slice" | "scatter" | "concatenate" |
+                             // "dot" | "dot-blocked" | "gemm-mma" | "gemm-wgmma" | "dynamic-update-slice" | "scatter" | "concatenate" |
                              // "copy" | "sort" | "convolution" | "library-convolution" | "topk" | "fft" | "cholesky" |
                              // "select-and-scatter" | "rng-bit-generator" | "elemental" | ...
                              // (docs/bundle-format.md)
