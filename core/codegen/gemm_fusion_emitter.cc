@@ -81,9 +81,6 @@ std::optional<PrimitiveType> TensorCoreType(const GemmAnalysis& g, const NvptxTa
   return std::nullopt;
 }
 
-namespace {
-
-// An operand element as the tensor cores take it: its 16-bit pattern.
 StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveType from, const GemmAnalysis& g,
                                   PrimitiveType tc) {
   if (g.rt == tc && from != tc) {
@@ -91,8 +88,6 @@ StatusOr<Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, Value* v, PrimitiveTyp
   }
   return b.CreateBitCast(v, b.getInt16Ty());
 }
-
-}  // namespace
 
 namespace {
 

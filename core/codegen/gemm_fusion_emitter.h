@@ -83,6 +83,12 @@ struct GemmTiles {
 const std::vector<GemmTiles>& GemmTileTable();
 const GemmTiles& ChooseGemmTiles(int64_t m, int64_t n);
 
+// An operand element (of type `from`) as the tensor cores take it: its
+// 16-bit pattern, converted to `tc` first where the interpreter rounds the
+// operands to the result type.
+StatusOr<llvm::Value*> ToTensorCoreBits(llvm::IRBuilderBase& b, llvm::Value* v, PrimitiveType from,
+                                        const GemmAnalysis& g, PrimitiveType tc);
+
 // An operand the staging reads straight from its kernel argument, 16 bytes
 // (8 elements) at a time: a 16-bit argument of the tensor-core type whose
 // most minor dim is the last of its contracting dims (8 consecutive k are

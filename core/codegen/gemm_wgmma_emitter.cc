@@ -55,10 +55,6 @@ constexpr int64_t kAtomStride = kBk * 128;           // M/N-major: the next 64 r
 
 Status WgmmaGemmApplies(const KernelSpec& spec, const GemmAnalysis& g, PrimitiveType tc) {
   if (spec.target.sm != "sm_90a") return Status::Error("wgmma needs sm_90a");
-  for (int k = 0; k < 2; ++k)
-    if (!FindDirectOperand(spec, g, k, tc))
-      return Status::Error(std::string("the ") + (k == 0 ? "lhs" : "rhs") +
-                           " is not read straight from a 16-bit argument with a minor dim of a multiple of 8");
   // Partial tiles are staged as zeros (the copies' src-size form) and their
   // outputs skipped at the store; below 128 rows or columns the mma.sync
   // kernel's smaller tiles waste less.
@@ -70,7 +66,11 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
                                             PrimitiveType tc) {
   RETURN_IF_ERROR(WgmmaGemmApplies(spec, g, tc));
   const Instruction* dot = g.dot;
-  const DirectOperand direct[2] = {*FindDirectOperand(spec, g, 0, tc), *FindDirectOperand(spec, g, 1, tc)};
+  // Operands read straight from an argument go by cp.async as they lie in
+  // memory; the others (a prologue to compute, an operand of another type)
+  // are computed through the elemental emitter and stored K-major.
+  const std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
+  auto k_major = [&](int k) { return !direct[k] || direct[k]->k_minor; };
   const Shape* shapes[2] = {&dot->operand(0)->shape(), &dot->operand(1)->shape()};
   const std::vector<int64_t>* frees[2] = {&g.lfree, &g.rfree};
   const std::vector<int64_t>* contracts[2] = {&g.dn.lhs_contracting, &g.dn.rhs_contracting};
@@ -91,6 +91,9 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
   Value* lane = b.CreateURem(tw, I64(b, 32));
   const GemmBlock blk = LocateGemmBlock(b, g, kBm, kBn);
   Value* smem = DynamicSharedArray(b, kStages * kStageBytes, spec.name + "_stages");
+  auto* v8 = llvm::FixedVectorType::get(b.getInt16Ty(), 8);
+  Value* staged = EntryAlloca(b, b.getInt16Ty(), "staged");
+  Value* chunk = EntryAlloca(b, v8, "chunk");
   std::vector<Value*> acc(64);
   for (Value*& a : acc) {
     a = EntryAlloca(b, f32, "acc");
@@ -104,12 +107,12 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
   // Copies slice `k0` of both operands into stage s: 1024 chunks of 16 bytes
   // per operand, four per thread, consecutive threads on consecutive chunks
   // of memory (coalesced), each chunk to its swizzled place.
-  auto issue = [&](Value* k0, Value* s) {
+  auto issue = [&](Value* k0, Value* s) -> Status {
     for (int k = 0; k < 2; ++k)
       for (int64_t v = 0; v < 1024 / kThreads; ++v) {
         Value* e = b.CreateAdd(I64(b, v * kThreads), tid);
         Value *row, *kc, *to;  // tile row (m or n) and k of the chunk's first element
-        if (direct[k].k_minor) {
+        if (k_major(k)) {
           Value* c = b.CreateURem(e, I64(b, 8));
           row = b.CreateUDiv(e, I64(b, 8));
           kc = b.CreateMul(c, I64(b, 8));
@@ -128,10 +131,33 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
         std::vector<Value*> idx = k == 0 ? blk.lbase : blk.rbase;
         Value* gr = b.CreateAdd(k == 0 ? blk.row0 : blk.col0, row);
         Value* gk = b.CreateAdd(k0, kc);
+        if (!direct[k]) {
+          // 8 consecutive k of one row, each computed (zero past the edges),
+          // then one 16-byte shared store.
+          for (int64_t q = 0; q < 8; ++q) {
+            Value* kq = b.CreateAdd(gk, I64(b, q));
+            Value* ok = b.CreateAnd(b.CreateICmpSLT(gr, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(kq, I64(b, g.kk)));
+            b.CreateStore(b.getInt16(0), staged);
+            RETURN_IF_ERROR(IfThen(b, ok, [&]() -> Status {
+              ee.ClearCache();
+              std::vector<Value*> at = idx;
+              DelinearizeInto(b, gr, *shapes[k], *frees[k], at);
+              DelinearizeInto(b, kq, *shapes[k], *contracts[k], at);
+              ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, k, at));
+              ASSIGN_OR_RETURN(v, ToTensorCoreBits(b, v, k == 0 ? g.lt : g.rtt, g, tc));
+              b.CreateStore(v, staged);
+              ee.ClearCache();
+              return Status::Ok();
+            }));
+            b.CreateStore(b.CreateLoad(b.getInt16Ty(), staged), b.CreateInBoundsGEP(b.getInt16Ty(), chunk, I64(b, q)));
+          }
+          b.CreateAlignedStore(b.CreateLoad(v8, chunk), to, llvm::Align(16));
+          continue;
+        }
         if (full) {
           DelinearizeInto(b, gr, *shapes[k], *frees[k], idx);
           DelinearizeInto(b, gk, *shapes[k], *contracts[k], idx);
-          CpAsync16(b, to, ee.ElementAddressAs(direct[k].arg, direct[k].view, idx));
+          CpAsync16(b, to, ee.ElementAddressAs(direct[k]->arg, direct[k]->view, idx));
           continue;
         }
         // A chunk is 8 elements along the operand's minor dim, whose size is
@@ -140,14 +166,15 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
         Value* in = b.CreateAnd(b.CreateICmpSLT(gr, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(gk, I64(b, g.kk)));
         DelinearizeInto(b, b.CreateSelect(in, gr, I64(b, 0)), *shapes[k], *frees[k], idx);
         DelinearizeInto(b, b.CreateSelect(in, gk, I64(b, 0)), *shapes[k], *contracts[k], idx);
-        CpAsync16ZeroFill(b, to, ee.ElementAddressAs(direct[k].arg, direct[k].view, idx),
+        CpAsync16ZeroFill(b, to, ee.ElementAddressAs(direct[k]->arg, direct[k]->view, idx),
                           b.CreateSelect(in, b.getInt32(16), b.getInt32(0)));
       }
+    return Status::Ok();
   };
   // The descriptor of operand k's part for this warpgroup at k16 step ks.
   auto descriptor = [&](int k, Value* s, int64_t ks) {
     Value* base = tile(k, s);
-    if (direct[k].k_minor) {
+    if (k_major(k)) {
       Value* at = I64(b, ks * 32);
       if (k == 0) at = b.CreateAdd(at, b.CreateMul(wg, I64(b, 64 * 128)));
       return WgmmaDescriptor128B(b, b.CreateInBoundsGEP(i8, base, at), 16, 1024);
@@ -159,7 +186,7 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
 
   ScopedHloLocation loc(b, spec, dot);
   for (int64_t s = 0; s + 1 < kStages; ++s) {
-    if (s < slices) issue(I64(b, s * kBk), I64(b, s));
+    if (s < slices) RETURN_IF_ERROR(issue(I64(b, s * kBk), I64(b, s)));
     CpAsyncCommit(b);
   }
   Status st = ForLoop(b, I64(b, 0), I64(b, slices), I64(b, 1), [&](Value* kt) -> Status {
@@ -174,13 +201,12 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
     for (Value* a : acc) d.push_back(b.CreateLoad(f32, a));
     for (int64_t ks = 0; ks < kBk / 16; ++ks)
       d = WgmmaM64K16(b, tc == PrimitiveType::kBF16, 128, descriptor(0, s, ks), descriptor(1, s, ks),
-                      !direct[0].k_minor, !direct[1].k_minor, d);
+                      !k_major(0), !k_major(1), d);
     for (size_t q = 0; q < acc.size(); ++q) b.CreateStore(d[q], acc[q]);
     WgmmaCommit(b);
     Value* ahead = b.CreateAdd(kt, I64(b, kStages - 1));
     RETURN_IF_ERROR(IfThen(b, b.CreateICmpSLT(ahead, I64(b, slices)), [&]() -> Status {
-      issue(b.CreateMul(ahead, I64(b, kBk)), b.CreateURem(ahead, I64(b, kStages)));
-      return Status::Ok();
+      return issue(b.CreateMul(ahead, I64(b, kBk)), b.CreateURem(ahead, I64(b, kStages)));
     }));
     CpAsyncCommit(b);  // every iteration commits one group, empty or not
     WgmmaWait(b, 0);

@@ -6,6 +6,7 @@
 // pipeline that overwrites what a wgmma still reads.
 #include <bit>
 #include <cstring>
+#include <regex>
 #include <vector>
 
 #include "core/codegen/cpu_runtime.h"
@@ -87,17 +88,19 @@ TEST(GemmWgmma, FullTilesOfPlainOperandsOnSm90aTakeIt) {
   EXPECT_EQ(e.kernel.dims.block[0], 256u);
   EXPECT_EQ(e.kernel.dims.grid[0], 2u * 3);
   EXPECT_EQ(e.kernel.dims.shared_bytes, 3u * 32768);
-  // sm_90 (no arch-specific features), fewer than 128 rows or columns, or a
-  // prologue to compute: the mma.sync kernel.
+  // sm_90 (no arch-specific features) or fewer than 128 rows or columns: the
+  // mma.sync kernel.
   EXPECT_EQ(EmitFor(nn, "d", &EmitDotKernel, -1, "sm_90").kernel.kind, "gemm-mma");
   EXPECT_EQ(EmitFor(Dot("bf16[96,128]{1,0}", "bf16[128,384]{1,0}", "f32[96,384]{1,0}", kMatmul), "d", &EmitDotKernel,
                     -1, "sm_90a")
                 .kernel.kind,
             "gemm-mma");
+  // f32 operands of a bf16 dot (rounded to bf16 first, as the interpreter
+  // does) are computed on the way in: the warpgroup kernel still.
   EXPECT_EQ(EmitFor(Dot("f32[128,64]{1,0}", "f32[64,128]{1,0}", "bf16[128,128]{1,0}", kMatmul), "d", &EmitDotKernel,
                     -1, "sm_90a")
                 .kernel.kind,
-            "gemm-mma");
+            "gemm-wgmma");
   // Partial tiles: zero-filling copies, the grid rounded up.
   auto partial = EmitFor(Dot("bf16[200,96]{1,0}", "bf16[96,136]{1,0}", "f32[200,136]{1,0}", kMatmul), "d",
                          &EmitDotKernel, -1, "sm_90a");
@@ -137,6 +140,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"partial_m_major_a_n_major_b",
              Dot("f16[24,136]{1,0}", "f16[24,160]{1,0}", "f16[136,160]{1,0}",
                  "lhs_contracting_dims={0}, rhs_contracting_dims={0}")},
+        Case{"f32_operands_rounded_to_bf16",
+             Dot("f32[136,72]{1,0}", "f32[72,128]{0,1}", "bf16[136,128]{1,0}", kMatmul)},
         Case{"two_contracting_dims",
              Dot("f16[128,2,64]{2,1,0}", "f16[2,64,128]{2,1,0}", "f16[128,128]{1,0}",
                  "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")}),
@@ -166,6 +171,40 @@ ENTRY main {
 })hlo";
   std::vector<std::string> kinds;
   EXPECT_EQ(testing::RunAndCompare(text, 5, &kinds, "sm_90a"), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"gemm-wgmma"});
+}
+
+// A GEMM fusion with a prologue (a layer-norm-like scale broadcast along k
+// and a one-hot operand built from an iota, as the embedding gradient's):
+// both operands computed on the way in, the dot on wgmma.
+TEST(GemmWgmma, GemmFusionWithPrologues) {
+  const std::string text = R"hlo(
+HloModule m
+fused {
+  x = bf16[160,96]{1,0} parameter(0)
+  g = bf16[96]{0} parameter(1)
+  ids = s32[128]{0} parameter(2)
+  gb = bf16[160,96]{1,0} broadcast(g), dimensions={1}
+  xs = bf16[160,96]{1,0} multiply(x, gb)
+  idb = s32[128,160]{1,0} broadcast(ids), dimensions={0}
+  io = s32[128,160]{1,0} iota(), iota_dimension=1
+  eq = pred[128,160]{1,0} compare(idb, io), direction=EQ
+  oh = bf16[128,160]{1,0} convert(eq)
+  ROOT d = f32[128,96]{1,0} dot(oh, xs), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+ENTRY main {
+  x = bf16[160,96]{1,0} parameter(0)
+  g = bf16[96]{0} parameter(1)
+  ids = s32[128]{0} parameter(2)
+  ROOT f = f32[128,96]{1,0} fusion(x, g, ids), kind=kCustom, calls=fused,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+})hlo";
+  std::vector<std::string> kinds;
+  EXPECT_EQ(testing::RunAndCompare(text, 6, &kinds, "sm_90a", Tolerance{}), "");
+  EXPECT_EQ(kinds, std::vector<std::string>{"gemm-mma"});  // n = 96 < 128
+  const std::string wide = std::regex_replace(text, std::regex("96"), "136");  // n = 136
+  kinds.clear();
+  EXPECT_EQ(testing::RunAndCompare(wide, 6, &kinds, "sm_90a", Tolerance{}), "");
   EXPECT_EQ(kinds, std::vector<std::string>{"gemm-wgmma"});
 }
 
@@ -227,9 +266,12 @@ TEST(GemmWgmma, OperandsSeenThroughMovesOfNoData) {
       SCOPED_TRACE(std::string(v.name) + " " + sm);
       auto e = EmitFor(v.text, "f", &EmitDotKernel, -1, sm);
       ASSERT_EQ(e.error, "");
-      const bool wgmma = v.direct && std::string(sm) == "sm_90a";
+      const bool wgmma = std::string(sm) == "sm_90a";
       EXPECT_EQ(e.kernel.kind, wgmma ? "gemm-wgmma" : "gemm-mma");
-      EXPECT_EQ(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16") != std::string::npos, v.direct);
+      if (wgmma)  // an operand not read straight from memory is computed and stored, 8 elements at a time
+        EXPECT_EQ(e.ir.find("store <8 x i16>") != std::string::npos, !v.direct);
+      else  // the mma.sync kernel's direct path needs both operands direct
+        EXPECT_EQ(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16") != std::string::npos, v.direct);
       std::vector<std::string> kinds;
       EXPECT_EQ(testing::RunAndCompare(v.text, 8, &kinds, sm, Tolerance{}), "");
     }
