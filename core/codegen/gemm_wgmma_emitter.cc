@@ -1,16 +1,17 @@
 // The warpgroup GEMM of sm_90a (gemm_fusion_emitter.h): wgmma.mma_async
 // m64n128k16 with bf16 or f16 operands from shared memory and f32
-// accumulators, for plain dots and GEMM fusions whose operands come straight
-// from 16-bit arguments (an epilogue of any kind is applied at the store),
-// with m and n of at least 128 (tiles past the edges are staged as zeros).
+// accumulators, for plain dots and GEMM fusions (a prologue is computed on
+// the way in, an epilogue of any kind applied at the store), with m and n of
+// at least 128 (tiles past the edges are staged as zeros).
 //
 // A block of 256 threads (two warpgroups) computes a 128×128 tile of one
 // batch: warpgroup w owns rows 64w … 64w + 63, each thread 64 accumulators.
 // The K loop runs over 64-wide slices in three shared-memory stages (32 KB
-// each, dynamic shared memory): each slice of both operands is copied by
-// cp.async (16-byte chunks, no registers), two slices ahead of the one being
-// multiplied. Shared tiles are in wgmma's 128-byte-swizzle layout, as the
-// operand lies in memory:
+// each, dynamic shared memory), each filled two slices ahead of the one being
+// multiplied: an operand read straight from an argument by cp.async (16-byte
+// chunks, no registers) as it lies in memory, any other computed through the
+// elemental emitter, 8 k of a row into one 16-byte store, K-major. Shared
+// tiles are in wgmma's 128-byte-swizzle layout:
 //   - contiguous along k (K-major): row r of the tile (m or n) is 128 bytes
 //     at r·128, its 16-byte chunk c (k 8c … 8c + 7) stored at chunk c ^ (r % 8);
 //     descriptor SBO = 1024 (8-row groups), each k16 step 32 bytes on;
@@ -19,10 +20,11 @@
 //     consecutive m or n, chunk c at c ^ (j % 8); LBO = 8192 (the next 64 m
 //     or n), SBO = 1024 (8 k rows), each k16 step 2048 bytes on.
 // One iteration: wait for this thread's copies of the slice, make them
-// visible to the async proxy (fence.proxy.async), barrier, four wgmma per
-// warpgroup, commit; then the copies of the slice two ahead go into the
-// stage the previous slice used (every warpgroup retired its wgmma on it
-// before this iteration's barrier), and the warpgroup waits for its wgmma.
+// (and this thread's stores) visible to the async proxy (fence.proxy.async),
+// barrier, four wgmma per warpgroup, commit; then the slice two ahead goes
+// into the stage the previous slice used (every warpgroup retired its wgmma
+// on it before this iteration's barrier), and the warpgroup waits for its
+// wgmma.
 //
 // Numerics as the mma.sync kernel: exact products, f32 sums in ascending k;
 // the CPU execution computes each wgmma from the same shared bytes
