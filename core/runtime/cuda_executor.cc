@@ -1,6 +1,7 @@
 #include "core/runtime/cuda_executor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -42,9 +43,12 @@ class CudaPlanExecutor : public PlanExecutor {
     RETURN_IF_ERROR(d_.Check(d_.cuDeviceGetAttribute(&major, kAttrCcMajor, dev_), "cuDeviceGetAttribute"));
     RETURN_IF_ERROR(d_.Check(d_.cuDeviceGetAttribute(&minor, kAttrCcMinor, dev_), "cuDeviceGetAttribute"));
     *device_name = std::string(name) + " (sm_" + std::to_string(major * 10 + minor) + ")";
+    cc_ = major * 10 + minor;
     RETURN_IF_ERROR(d_.Check(d_.cuDevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain"));
     return d_.Check(d_.cuCtxSetCurrent(ctx_), "cuCtxSetCurrent");
   }
+
+  int compute_capability() const { return cc_; }
 
   Status LoadKernel(const std::string& name, const std::string& ptx) {
     std::vector<char> info(1 << 14, 0), err(1 << 14, 0);
@@ -230,6 +234,7 @@ class CudaPlanExecutor : public PlanExecutor {
   const CudaDriver& d_;
   const ThunkPlan& plan_;
   CUdevice dev_ = 0;
+  int cc_ = 0;  // the device's compute capability, 10·major + minor
   CUcontext ctx_ = nullptr;
   std::map<std::string, CUmodule> modules_;
   std::map<std::string, CUfunction> functions_;
@@ -244,6 +249,22 @@ class CudaPlanExecutor : public PlanExecutor {
 
 }  // namespace
 
+Status CheckTargetRunsOn(const std::string& target, int cc, const std::string& device) {
+  // "sm_90a": arch-specific features (wgmma) run on that architecture only;
+  // "sm_80": on it and newer ones (the driver compiles the PTX for them).
+  if (target.rfind("sm_", 0) != 0 || cc <= 0) return Status::Ok();  // older bundles name no target
+  int sm = 0;
+  size_t i = 3;
+  while (i < target.size() && std::isdigit(static_cast<unsigned char>(target[i]))) sm = sm * 10 + (target[i++] - '0');
+  const bool arch_specific = i < target.size() && target[i] == 'a';
+  if (sm > cc || (arch_specific && sm != cc))
+    return Error("the bundle's kernels were compiled for " + target + ", which " + device +
+                 (arch_specific ? " cannot run (arch-specific code runs only on sm_" + std::to_string(sm) + ")"
+                                : " cannot run (it is older)") +
+                 "; regenerate it with hloscope-cli codegen --sm " + std::to_string(cc));
+  return Status::Ok();
+}
+
 StatusOr<RunResult> RunOnCuda(const ThunkPlan& plan, const std::vector<BundleKernel>& kernels,
                               const std::vector<Literal>& inputs, const CudaRunOptions& opts) {
   RETURN_IF_ERROR(ValidatePlanForRun(plan));
@@ -252,6 +273,7 @@ StatusOr<RunResult> RunOnCuda(const ThunkPlan& plan, const std::vector<BundleKer
   CudaPlanExecutor exec(*d, plan);
   RunResult result;
   RETURN_IF_ERROR(exec.Open(opts.device, &result.device));
+  RETURN_IF_ERROR(CheckTargetRunsOn(plan.target, exec.compute_capability(), result.device));
   std::map<std::string, const BundleKernel*> by_name;
   for (const BundleKernel& k : kernels) by_name[k.name] = &k;
   for (const KernelThunk* k : DistinctKernels(plan)) {

@@ -31,6 +31,13 @@ struct CudaRunOptions {
   RunLimits limits;
 };
 
+// Whether kernels compiled for `target` ("sm_80", "sm_90a"; "" for older
+// bundles: no check) run on a device of compute capability `cc` (10·major +
+// minor) named `device`: a plain target on it and newer devices, an
+// arch-specific one ("a") on exactly its architecture. The error says which
+// --sm to regenerate with.
+Status CheckTargetRunsOn(const std::string& target, int cc, const std::string& device);
+
 // `kernels` must hold the PTX of every kernel of the plan.
 StatusOr<RunResult> RunOnCuda(const ThunkPlan& plan, const std::vector<BundleKernel>& kernels,
                               const std::vector<Literal>& inputs, const CudaRunOptions& opts = {});

@@ -48,5 +48,22 @@ TEST(CudaDriver, ErrorNamesWithoutDriverComeFromTheTable) {
   EXPECT_TRUE(d.Check(0, "cuInit").ok());
 }
 
+// A bundle for sm_90a (wgmma) refuses an sm_80 or a future sm_100 device by
+// name, before any PTX reaches the driver; plain targets run on newer ones.
+TEST(CudaDriver, BundleTargetMustRunOnTheDevice) {
+  EXPECT_TRUE(CheckTargetRunsOn("sm_90a", 90, "NVIDIA H200 (sm_90)").ok());
+  EXPECT_TRUE(CheckTargetRunsOn("sm_90", 90, "H100").ok());
+  EXPECT_TRUE(CheckTargetRunsOn("sm_80", 90, "H100").ok());
+  EXPECT_TRUE(CheckTargetRunsOn("", 80, "A100").ok());  // older bundles name no target
+  Status older = CheckTargetRunsOn("sm_90", 80, "NVIDIA A100 (sm_80)");
+  ASSERT_FALSE(older.ok());
+  EXPECT_NE(older.message().find("compiled for sm_90, which NVIDIA A100 (sm_80) cannot run"), std::string::npos)
+      << older.message();
+  EXPECT_NE(older.message().find("codegen --sm 80"), std::string::npos) << older.message();
+  Status specific = CheckTargetRunsOn("sm_90a", 100, "B200 (sm_100)");
+  ASSERT_FALSE(specific.ok());
+  EXPECT_NE(specific.message().find("arch-specific code runs only on sm_90"), std::string::npos) << specific.message();
+}
+
 }  // namespace
 }  // namespace hloscope::runtime
