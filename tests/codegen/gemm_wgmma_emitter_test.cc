@@ -302,5 +302,35 @@ TEST(GemmWgmma, TheCpuRunCatchesAStageRefilledWhileAWgmmaReadsIt) {
       << got.status().message();
 }
 
+// The other check: operands computed on the way in are plain shared stores,
+// which no cp.async check sees. With the same wait_group 1 they overwrite
+// the stage of a wgmma still in flight, and the wait that retires it finds
+// its operands changed (k = 256: four slices, so the refill of the fourth
+// lands on the first's stage while its wgmma is pending).
+TEST(GemmWgmma, TheCpuRunCatchesComputedOperandsChangedUnderAWgmma) {
+  CodegenOptions opts;
+  opts.sm = "sm_90a";
+  opts.emit_ptx = false;
+  const std::string text =
+      Dot("f32[128,256]{1,0}", "f32[256,128]{1,0}", "bf16[128,128]{1,0}", kMatmul);  // f32 operands: computed
+  auto compiled = CompileText(text, "t.hlo", "", opts);
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  ASSERT_EQ(compiled->codegen.kernels.size(), 1u);
+  ASSERT_EQ(compiled->codegen.kernels[0].kind, "gemm-wgmma");
+  std::string& ir = compiled->codegen.kernels[0].ir;
+  ASSERT_EQ(ir.find("llvm.nvvm.cp.async.cg.shared.global"), std::string::npos);  // no copies at all
+  auto inputs = MakeRandomInputs(*compiled->module->entry(), 4);
+  ASSERT_TRUE(RunOnCpu(compiled->codegen, inputs).ok());
+  const std::string wait0 = "wgmma.wait_group.sync.aligned 0;";
+  const size_t at = ir.find(wait0);
+  ASSERT_NE(at, std::string::npos);
+  ir.replace(at, wait0.size(), "wgmma.wait_group.sync.aligned 1;");
+  auto got = RunOnCpu(compiled->codegen, inputs);
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("the shared memory a wgmma reads changed before the wgmma.wait_group"),
+            std::string::npos)
+      << got.status().message();
+}
+
 }  // namespace
 }  // namespace hloscope::codegen
