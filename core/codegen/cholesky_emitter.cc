@@ -200,11 +200,8 @@ StatusOr<EmittedKernel> EmitFactorization(llvm::Module& m, const KernelSpec& spe
 }  // namespace
 
 StatusOr<EmittedKernel> EmitCholeskyKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  if (roots.size() == 1) {
-    if (std::optional<LinalgCall> call = LinalgCustomCall(*roots[0]); call && call->kind == LinalgCall::Kind::kPotrf)
-      return EmitFactorization(m, spec, roots[0], call->lower, /*lapack=*/true);
-  }
+  if (std::optional<RootLinalgCall> root = FindRootLinalgCall(spec); root && root->call.kind == LinalgCall::Kind::kPotrf)
+    return EmitFactorization(m, spec, root->instr, root->call.lower, /*lapack=*/true);
   ASSIGN_OR_RETURN(const Instruction* chol, SingleRootOfKind(spec, Opcode::kCholesky));
   const RawAttr* lower_attr = chol->FindRaw("lower");
   return EmitFactorization(m, spec, chol, !lower_attr || lower_attr->value != "false", /*lapack=*/false);

@@ -396,13 +396,11 @@ Status EmitGtsv(const Arith& ar, const Diagonals& dg, OutputMatrix& x, int64_t n
 }  // namespace
 
 StatusOr<EmittedKernel> EmitCondensedFormKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  std::optional<LinalgCall> call;
-  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (!call || (call->kind != LinalgCall::Kind::kSytrd && call->kind != LinalgCall::Kind::kGehrd &&
-                call->kind != LinalgCall::Kind::kGtsv))
-    return Status::Error(spec.instr->name() + ": the condensed-form emitter needs a sytrd, gehrd or gtsv call at the kernel root");
-  const Instruction* lc = roots[0];
+  ASSIGN_OR_RETURN(const RootLinalgCall root,
+                   RootLinalgCallOfKind(spec, {LinalgCall::Kind::kSytrd, LinalgCall::Kind::kGehrd, LinalgCall::Kind::kGtsv},
+                                        "the condensed-form emitter needs a sytrd, gehrd or gtsv call"));
+  const Instruction* lc = root.instr;
+  const std::optional<LinalgCall> call = root.call;
   const char* what = call->kind == LinalgCall::Kind::kSytrd ? "sytrd" : call->kind == LinalgCall::Kind::kGehrd ? "gehrd" : "gtsv";
   auto fail = [&](const std::string& why) { return Status::Error("codegen: " + std::string(what) + " call %" + lc->name() + ": " + why); };
   std::string why;

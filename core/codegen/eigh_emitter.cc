@@ -133,12 +133,9 @@ Status EmitHeevd(llvm::IRBuilderBase& b, ElementalEmitter& ee, const Instruction
 }  // namespace
 
 StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  std::optional<LinalgCall> call;
-  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (!call || call->kind != LinalgCall::Kind::kSyevd)
-    return Status::Error(spec.instr->name() + ": the eigh emitter needs a syevd call at the kernel root");
-  const Instruction* eig = roots[0];
+  ASSIGN_OR_RETURN(const RootLinalgCall root,
+                   RootLinalgCallOfKind(spec, {LinalgCall::Kind::kSyevd}, "the eigh emitter needs a syevd call"));
+  const Instruction* eig = root.instr;
   auto fail = [&](const std::string& why) { return Status::Error("codegen: syevd call %" + eig->name() + ": " + why); };
   const Shape& in = eig->operand(0)->shape();
   const PrimitiveType t = in.element_type();
@@ -173,7 +170,7 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
   kernel.dims = LoopLaunchDims(batches, spec.device);
   MarkKernel(f, kernel.dims.block[0]);
   if (complex) {
-    RETURN_IF_ERROR(EmitHeevd(b, ee, eig, *call, out, t, wt, in, n, batches, info.element_type()));
+    RETURN_IF_ERROR(EmitHeevd(b, ee, eig, root.call, out, t, wt, in, n, batches, info.element_type()));
     b.CreateRetVoid();
     return kernel;
   }
@@ -198,7 +195,7 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
     };
     // A(i, j) from the named triangle of the operand.
     auto sym = [&](Value* i, Value* j) -> StatusOr<Value*> {
-      Value* stored = call->lower ? b.CreateICmpSGE(i, j) : b.CreateICmpSLE(i, j);
+      Value* stored = root.call.lower ? b.CreateICmpSGE(i, j) : b.CreateICmpSLE(i, j);
       Value* row = b.CreateSelect(stored, i, j);
       Value* col = b.CreateSelect(stored, j, i);
       ee.ClearCache();

@@ -335,21 +335,20 @@ Status GeevEmitter::FormQ() {
 }  // namespace geev
 
 StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  std::optional<LinalgCall> call;
-  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (call && call->kind == LinalgCall::Kind::kGeev && roots[0]->operand_count() == 1 &&
-      IsComplex(roots[0]->operand(0)->shape().element_type()))
+  ASSIGN_OR_RETURN(const RootLinalgCall root,
+                   RootLinalgCallOfKind(spec, {LinalgCall::Kind::kGeev, LinalgCall::Kind::kGees},
+                                        "the geev emitter needs a geev or gees call"));
+  const Instruction* ge = root.instr;
+  if (root.call.kind == LinalgCall::Kind::kGeev && ge->operand_count() == 1 &&
+      IsComplex(ge->operand(0)->shape().element_type()))
     return EmitComplexGeevKernel(m, spec);
-  if (!call || (call->kind != LinalgCall::Kind::kGeev && call->kind != LinalgCall::Kind::kGees))
-    return Status::Error(spec.instr->name() + ": the geev emitter needs a geev or gees call at the kernel root");
-  const Instruction* ge = roots[0];
-  const bool gees = call->kind == LinalgCall::Kind::kGees;
+  const bool gees = root.call.kind == LinalgCall::Kind::kGees;
+  const LinalgCall* call = &root.call;
   auto fail = [&](const std::string& why) {
     return Status::Error("codegen: " + std::string(gees ? "gees" : "geev") + " call %" + ge->name() + ": " + why);
   };
   std::string why;
-  std::optional<GeevShape> s = gees ? GeesShapes(*ge, &why) : GeevShapes(*ge, *call, &why);
+  std::optional<GeevShape> s = gees ? GeesShapes(*ge, &why) : GeevShapes(*ge, root.call, &why);
   if (!s) return fail(why);
   if (s->n > kGeevMaxOrder)
     return fail("keeps 4·n eigenvalue and balancing values in the kernel's memory; n = " + std::to_string(s->n) +

@@ -40,6 +40,23 @@ StatusOr<const Instruction*> SingleRootOfKind(const KernelSpec& spec, Opcode op)
   return roots[0];
 }
 
+std::optional<RootLinalgCall> FindRootLinalgCall(const KernelSpec& spec) {
+  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
+  if (roots.size() != 1) return std::nullopt;
+  std::optional<LinalgCall> call = LinalgCustomCall(*roots[0]);
+  if (!call) return std::nullopt;
+  return RootLinalgCall{roots[0], *call};
+}
+
+StatusOr<RootLinalgCall> RootLinalgCallOfKind(const KernelSpec& spec, std::initializer_list<LinalgCall::Kind> kinds,
+                                              const std::string& needs) {
+  std::optional<RootLinalgCall> root = FindRootLinalgCall(spec);
+  if (root)
+    for (LinalgCall::Kind k : kinds)
+      if (root->call.kind == k) return *root;
+  return Status::Error(spec.instr->name() + ": " + needs + " at the kernel root");
+}
+
 Status GridStrideLoop(llvm::IRBuilderBase& b, int64_t n, const BodyFn& body) {
   llvm::Value* ntid = b.CreateZExt(BlockDim(b, Dim::kX), b.getInt64Ty());
   llvm::Value* start = b.CreateAdd(b.CreateMul(BlockId64(b), ntid), ThreadId64(b));

@@ -7,11 +7,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/codegen/emitters.h"
 #include "core/codegen/kernel_emitter.h"
+#include "core/ir/custom_calls.h"
 #include "core/support/status.h"
 
 namespace llvm {
@@ -66,6 +69,17 @@ StatusOr<llvm::Value*> EmitOperand(ElementalEmitter& ee, const Instruction* hero
 // topk, cholesky, fft, select-and-scatter, triangular-solve: unfused, or at
 // the root of a fusion of its producers); else an error naming both.
 StatusOr<const Instruction*> SingleRootOfKind(const KernelSpec& spec, Opcode op);
+// The kernel's single root as a linalg custom-call (custom_calls.h: JAX's
+// LAPACK-style calls, the heroes of the matrix emitters), or nullopt.
+struct RootLinalgCall {
+  const Instruction* instr = nullptr;
+  LinalgCall call;
+};
+std::optional<RootLinalgCall> FindRootLinalgCall(const KernelSpec& spec);
+// The same, required to be one of `kinds`; else an error naming the kernel
+// and what the emitter needs ("<kernel>: <needs> at the kernel root").
+StatusOr<RootLinalgCall> RootLinalgCallOfKind(const KernelSpec& spec, std::initializer_list<LinalgCall::Kind> kinds,
+                                              const std::string& needs);
 // Index of the first output argument of the kernel.
 int FirstOutputArg(const KernelSpec& spec);
 // The argument holding operand `operand` (first leaf), or -1.

@@ -29,12 +29,9 @@ using llvm::Value;
 using Index = std::vector<Value*>;
 
 StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  std::optional<LinalgCall> call;
-  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (!call || call->kind != LinalgCall::Kind::kGetrf)
-    return Status::Error(spec.instr->name() + ": the LU emitter needs a getrf call at the kernel root");
-  const Instruction* lu = roots[0];
+  ASSIGN_OR_RETURN(const RootLinalgCall root,
+                   RootLinalgCallOfKind(spec, {LinalgCall::Kind::kGetrf}, "the LU emitter needs a getrf call"));
+  const Instruction* lu = root.instr;
   auto fail = [&](const std::string& why) { return Status::Error("codegen: getrf call %" + lu->name() + ": " + why); };
   const Shape& in = lu->operand(0)->shape();
   const PrimitiveType t = in.element_type();

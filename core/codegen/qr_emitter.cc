@@ -170,13 +170,11 @@ Status EmitComplexQr(llvm::IRBuilderBase& b, ElementalEmitter& ee, const KernelS
 }  // namespace
 
 StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  std::optional<LinalgCall> call;
-  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (!call || (call->kind != LinalgCall::Kind::kGeqrf && call->kind != LinalgCall::Kind::kOrgqr))
-    return Status::Error(spec.instr->name() + ": the QR emitter needs a geqrf or orgqr call at the kernel root");
-  const Instruction* qr = roots[0];
-  const bool factor = call->kind == LinalgCall::Kind::kGeqrf;
+  ASSIGN_OR_RETURN(const RootLinalgCall root,
+                   RootLinalgCallOfKind(spec, {LinalgCall::Kind::kGeqrf, LinalgCall::Kind::kOrgqr},
+                                        "the QR emitter needs a geqrf or orgqr call"));
+  const Instruction* qr = root.instr;
+  const bool factor = root.call.kind == LinalgCall::Kind::kGeqrf;
   auto fail = [&](const std::string& why) {
     return Status::Error("codegen: " + std::string(factor ? "geqrf" : "orgqr") + " call %" + qr->name() + ": " + why);
   };

@@ -156,12 +156,9 @@ Status EmitComplexSvd(llvm::IRBuilderBase& b, ElementalEmitter& ee, const Instru
 }  // namespace
 
 StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  std::optional<LinalgCall> call;
-  if (roots.size() == 1) call = LinalgCustomCall(*roots[0]);
-  if (!call || call->kind != LinalgCall::Kind::kGesvd)
-    return Status::Error(spec.instr->name() + ": the SVD emitter needs a gesdd or gesvdj call at the kernel root");
-  const Instruction* svd = roots[0];
+  ASSIGN_OR_RETURN(const RootLinalgCall root,
+                   RootLinalgCallOfKind(spec, {LinalgCall::Kind::kGesvd}, "the SVD emitter needs a gesdd or gesvdj call"));
+  const Instruction* svd = root.instr;
   std::string why;
   const std::optional<SvdShapes> sh = GesvdShapes(*svd, &why);
   if (!sh) return Status::Error("codegen: SVD call %" + svd->name() + ": " + why);

@@ -172,11 +172,9 @@ StatusOr<EmittedKernel> EmitSolve(llvm::Module& m, const KernelSpec& spec, const
 }  // namespace
 
 StatusOr<EmittedKernel> EmitTriangularSolveKernel(llvm::Module& m, const KernelSpec& spec) {
-  std::vector<const Instruction*> roots = KernelRoots(*spec.instr);
-  if (roots.size() == 1) {
-    if (std::optional<LinalgCall> call = LinalgCustomCall(*roots[0]); call && call->kind == LinalgCall::Kind::kTrsm)
-      return EmitSolve(m, spec, roots[0],
-                       SolveOptions{call->left_side, call->lower, call->unit_diagonal, call->transpose_a});
+  if (std::optional<RootLinalgCall> root = FindRootLinalgCall(spec); root && root->call.kind == LinalgCall::Kind::kTrsm) {
+    const LinalgCall& call = root->call;
+    return EmitSolve(m, spec, root->instr, SolveOptions{call.left_side, call.lower, call.unit_diagonal, call.transpose_a});
   }
   ASSIGN_OR_RETURN(const Instruction* ts, SingleRootOfKind(spec, Opcode::kTriangularSolve));
   SolveOptions opts{Attr(*ts, "left_side") == "true", Attr(*ts, "lower") == "true",
