@@ -4,16 +4,17 @@
 // A block computes a bm×bn tile of one batch (the tile table below); its
 // warps are laid out warps_m × warps_n and each owns a (bm/warps_m) ×
 // (bn/warps_n) warp tile of 16×8 mma tiles. The K loop stages bk-wide slices
-// of both operands in shared memory, k-minor ([m][k] and [n][k], rows padded
+// of both operands in two shared stages, the next slice on its way while the
+// warps multiply the current one, in 16-byte chunks: an operand read
+// straight from a 16-bit argument by cp.async (chunks past the problem's
+// edges zero-filled) or through registers, an operand with a fused prologue
+// (converts, broadcast scale/bias, any elementwise chain) computed through
+// the elemental emitter, 8 k of a row at a time, so that operands of any
+// layout, transposed or batched, are read through index mapping (the
+// staging below). Shared tiles are k-minor ([m][k] and [n][k], rows padded
 // to bk+8 elements: each 8-element row that ldmatrix reads is 16-byte
-// aligned, and a matrix's 8 rows fall in distinct banks). Staging goes through the
-// elemental emitter, so the fused prologue (converts, broadcast scale/bias, any
-// elementwise chain) is computed on the way in, and operands of any layout,
-// transposed or batched, are read through index mapping. Out-of-range rows
-// and columns are staged as zero. Full tiles of operands read straight from
-// 16-bit arguments skip the elemental emitter: 16-byte vectors into two
-// shared stages, cp.async where contiguous along k, a slice ahead (the
-// direct staging below). The warp then reads its A and B
+// aligned, and a matrix's 8 rows fall in distinct banks), or [k][n] for a B
+// contiguous along n. The warp then reads its A and B
 // fragments with ldmatrix.x4 (one per 16×16 A fragment and per two 8-column
 // B fragments; rows of 80 bytes put a matrix's 8 rows in 8 distinct groups
 // of 4 banks) and issues its mma.sync ops. At the end, the
@@ -243,6 +244,51 @@ std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const Gem
   return d;
 }
 
+llvm::Value* InsideOperand(llvm::IRBuilderBase& b, const GemmAnalysis& g, int k, Value* gr, Value* gk) {
+  return b.CreateAnd(b.CreateICmpSLT(gr, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(gk, I64(b, g.kk)));
+}
+
+StatusOr<Value*> ComputeOperandChunk(llvm::IRBuilderBase& b, ElementalEmitter& ee, const GemmAnalysis& g, int k,
+                                     PrimitiveType tc, const std::vector<Value*>& base, Value* gr, Value* gk,
+                                     Value* staged, Value* chunk) {
+  const Instruction* dot = g.dot;
+  const Shape& s = dot->operand(k)->shape();
+  auto* v8 = llvm::FixedVectorType::get(b.getInt16Ty(), 8);
+  // A loop, not 8 copies: a long prologue's code then exists once per chunk
+  // (LLVM unrolls it where the body is small).
+  RETURN_IF_ERROR(ForLoop(b, I64(b, 0), I64(b, 8), I64(b, 1), [&](Value* q) -> Status {
+    Value* kq = b.CreateAdd(gk, q);
+    b.CreateStore(b.getInt16(0), staged);
+    RETURN_IF_ERROR(IfThen(b, InsideOperand(b, g, k, gr, kq), [&]() -> Status {
+      ee.ClearCache();
+      std::vector<Value*> at = base;
+      DelinearizeInto(b, gr, s, k == 0 ? g.lfree : g.rfree, at);
+      DelinearizeInto(b, kq, s, k == 0 ? g.dn.lhs_contracting : g.dn.rhs_contracting, at);
+      ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, k, at));
+      ASSIGN_OR_RETURN(v, ToTensorCoreBits(b, v, k == 0 ? g.lt : g.rtt, g, tc));
+      b.CreateStore(v, staged);
+      ee.ClearCache();
+      return Status::Ok();
+    }));
+    b.CreateStore(b.CreateLoad(b.getInt16Ty(), staged), b.CreateInBoundsGEP(b.getInt16Ty(), chunk, q));
+    return Status::Ok();
+  }));
+  return b.CreateLoad(v8, chunk, "computed_chunk");
+}
+
+Value* DirectChunkAddress(llvm::IRBuilderBase& b, ElementalEmitter& ee, const GemmAnalysis& g, const DirectOperand& d,
+                          int k, const std::vector<Value*>& base, Value* gr, Value* gk, Value* in) {
+  const Shape& s = g.dot->operand(k)->shape();
+  if (in) {
+    gr = b.CreateSelect(in, gr, I64(b, 0));
+    gk = b.CreateSelect(in, gk, I64(b, 0));
+  }
+  std::vector<Value*> idx = base;
+  DelinearizeInto(b, gr, s, k == 0 ? g.lfree : g.rfree, idx);
+  DelinearizeInto(b, gk, s, k == 0 ? g.dn.lhs_contracting : g.dn.rhs_contracting, idx);
+  return ee.ElementAddressAs(d.arg, d.view, idx);
+}
+
 StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
                                           PrimitiveType tc) {
   const GemmTiles& t = ChooseGemmTiles(g.mm, g.nn);
@@ -252,9 +298,6 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   if (nt % 2 != 0) return Status::Error("codegen: GEMM tile with an odd number of 8-column mma tiles per warp");
   const int64_t pitch = t.bk + 8;
   const Instruction* dot = g.dot;
-  const Shape& ls = dot->operand(0)->shape();
-  const Shape& rs = dot->operand(1)->shape();
-  const DotDnums& dn = g.dn;
 
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
@@ -275,59 +318,42 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   Value* row0 = blk.row0;
   Value* col0 = blk.col0;
   const std::vector<Value*>&lbase = blk.lbase, &rbase = blk.rbase;
-  // Direct staging (below): every tile full and both operands straight from
-  // 16-bit arguments. It runs two shared stages: the next slice is copied
-  // in while the warps multiply the current one.
-  std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
+  // How each operand reaches shared memory (the staging below): 16-byte
+  // chunks, through two shared stages, the next slice on its way while the
+  // warps multiply the current one.
+  enum class Staging {
+    kCopyRows,  // read straight from an argument, contiguous along k: cp.async into [row][k]
+    kCopyKn,    // the rhs straight from an argument, contiguous along n: cp.async into [k][n]
+    kRegsRows,  // the lhs straight from an argument, contiguous along m: registers, then 8 halves
+    kComputed,  // a prologue or conversion to compute: 8 k of a row in registers, then one store
+  };
+  const std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
+  Staging how[2];
+  for (int k = 0; k < 2; ++k)
+    how[k] = !direct[k]                ? Staging::kComputed
+             : direct[k]->k_minor      ? Staging::kCopyRows
+             : k == 1                  ? Staging::kCopyKn
+                                       : Staging::kRegsRows;
   const bool full_tiles = g.mm % t.bm == 0 && g.nn % t.bn == 0 && g.kk % t.bk == 0;
-  const bool even_split = (t.bm * t.bk / 8) % threads == 0 && (t.bn * t.bk / 8) % threads == 0;
-  const bool pipelined = direct[0] && direct[1] && full_tiles && even_split;
+  if ((t.bm * t.bk / 8) % threads != 0 || (t.bn * t.bk / 8) % threads != 0)
+    return Status::Error("codegen: GEMM tile whose 16-byte chunks do not split evenly over its threads");
   // A B contiguous along n ([k][n] in memory) is kept [k][n] in shared
   // memory too, copied by cp.async, and its fragments read transposed
   // (ldmatrix .trans); rows of bn + 8 elements keep them 16-byte aligned and
   // a matrix's 8 rows in distinct bank groups.
-  const bool b_kn = pipelined && !direct[1]->k_minor;
+  const bool b_kn = how[1] == Staging::kCopyKn;
   const int64_t pitch_n = t.bn + 8;
   const int64_t a_stage = t.bm * pitch, b_stage = b_kn ? t.bk * pitch_n : t.bn * pitch;  // elements of one stage
-  Value* as = SharedArray(b, i16, (pipelined ? 2 : 1) * a_stage, spec.name + "_lhs_tile");
-  Value* bs = SharedArray(b, i16, (pipelined ? 2 : 1) * b_stage, spec.name + "_rhs_tile");
+  Value* as = SharedArray(b, i16, 2 * a_stage, spec.name + "_lhs_tile");
+  Value* bs = SharedArray(b, i16, 2 * b_stage, spec.name + "_rhs_tile");
   std::vector<Value*> acc(mt * nt * 4);
   for (Value*& a : acc) {
     a = EntryAlloca(b, f32, "acc");
     b.CreateStore(llvm::ConstantFP::get(f32, 0.0), a);
   }
   Value* staged = EntryAlloca(b, i16, "staged");
-
-  // Stages a bk-wide slice of operand `k` (rows of the lhs, columns of the
-  // rhs) from k0 on into its shared tile, [row][k].
-  auto stage = [&](int k, Value* k0) -> Status {
-    const int64_t rows = k == 0 ? t.bm : t.bn;
-    const Shape& s = k == 0 ? ls : rs;
-    Value* tile = k == 0 ? as : bs;
-    return ForLoop(b, I64(b, 0), I64(b, rows * t.bk / threads), I64(b, 1), [&](Value* r) -> Status {
-      Value* e = b.CreateAdd(b.CreateMul(r, I64(b, threads)), tid);
-      Value* row = b.CreateUDiv(e, I64(b, t.bk));
-      Value* col = b.CreateURem(e, I64(b, t.bk));
-      Value* gx = b.CreateAdd(k == 0 ? row0 : col0, row);
-      Value* gk = b.CreateAdd(k0, col);
-      Value* ok = b.CreateAnd(b.CreateICmpSLT(gx, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(gk, I64(b, g.kk)));
-      b.CreateStore(b.getInt16(0), staged);
-      RETURN_IF_ERROR(IfThen(b, ok, [&]() -> Status {
-        ee.ClearCache();
-        std::vector<Value*> idx = k == 0 ? lbase : rbase;
-        DelinearizeInto(b, gx, s, k == 0 ? g.lfree : g.rfree, idx);
-        DelinearizeInto(b, gk, s, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
-        ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, k, idx));
-        ASSIGN_OR_RETURN(v, ToTensorCoreBits(b, v, k == 0 ? g.lt : g.rtt, g, tc));
-        b.CreateStore(v, staged);
-        ee.ClearCache();
-        return Status::Ok();
-      }));
-      b.CreateStore(b.CreateLoad(i16, staged),
-                    b.CreateInBoundsGEP(i16, tile, b.CreateAdd(b.CreateMul(row, I64(b, pitch)), col)));
-      return Status::Ok();
-    });
-  };
+  auto* v8 = llvm::FixedVectorType::get(i16, 8);
+  Value* chunk = EntryAlloca(b, v8, "chunk");
 
   // The rows each lane addresses for ldmatrix (lane l: row l % 8 of matrix
   // j = l / 8), and the 16-byte row's address in a shared tile.
@@ -383,115 +409,118 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     }
   };
 
-  // Direct staging: when every tile is full and both operands come straight
-  // from 16-bit arguments (no prologue to compute; FindDirectOperand), each
-  // thread moves 16-byte vectors, through two shared stages: while the warps
+  // Staging: each thread moves 16-byte chunks of both operands (every tile
+  // of the table splits evenly), through two shared stages: while the warps
   // run the mma ops of the slice in one stage, the next slice is on its way
-  // into the other. An operand contiguous along k goes by cp.async (sm_80:
-  // global to shared without passing through registers, one commit group a
-  // slice, waited for before the barrier that opens the slice): a vector is
-  // 8 k values of one row and one 16-byte shared row segment (rows are 80
-  // bytes apart). An operand contiguous along its free dim is loaded into
-  // registers before the mma ops and stored after them, as 8 halves (8 rows
-  // at one k, the lanes of a warp on consecutive k so that the stores hit
-  // distinct banks).
-  Status st;
-  if (pipelined) {
-    auto* v8 = llvm::FixedVectorType::get(i16, 8);
-    std::vector<Value*> regs[2];
+  // into the other. An operand read straight from an argument (no prologue
+  // to compute; FindDirectOperand) goes by cp.async where its shared layout
+  // keeps its memory's order (sm_80: global to shared without passing
+  // through registers, one commit group a slice, waited for before the
+  // barrier that opens the slice): 8 k of one row into a 16-byte segment of
+  // a [row][k] row (rows are 80 bytes apart), or 8 n at one k into a [k][n]
+  // row. Chunks past the problem's edges copy 0 bytes and fill zeros (the
+  // src-size form). An lhs contiguous along m is loaded into registers
+  // before the mma ops and stored after them as 8 halves (8 rows at one k,
+  // the lanes of a warp on consecutive k so that the stores hit distinct
+  // banks). An operand with a prologue is computed before the mma ops, 8 k
+  // of a row at a time (zeros past the edges), and stored after them as one
+  // 16-byte vector: the global loads behind it are in flight while the
+  // tensor cores work.
+  std::vector<Value*> regs[2];
+  for (int k = 0; k < 2; ++k)
+    if (how[k] == Staging::kRegsRows || how[k] == Staging::kComputed)
+      for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
+        regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
+  const int64_t vectors[2] = {t.bm * t.bk / 8 / threads, t.bn * t.bk / 8 / threads};
+  // Chunk v of operand k: its row (free index within the tile) and k offset.
+  auto place = [&](int k, int64_t v) -> std::pair<Value*, Value*> {
+    Value* e = b.CreateAdd(I64(b, v * threads), tid);
+    if (how[k] == Staging::kCopyRows || how[k] == Staging::kComputed)
+      return {b.CreateUDiv(e, I64(b, t.bk / 8)), b.CreateMul(b.CreateURem(e, I64(b, t.bk / 8)), I64(b, 8))};
+    return {b.CreateMul(b.CreateUDiv(e, I64(b, t.bk)), I64(b, 8)), b.CreateURem(e, I64(b, t.bk))};
+  };
+  // Operand k's tile in stage s (0 or 1).
+  auto tile_of = [&](int k, Value* s) {
+    return b.CreateInBoundsGEP(i16, k == 0 ? as : bs, b.CreateMul(s, I64(b, k == 0 ? a_stage : b_stage)));
+  };
+  // Starts slice k0 on its way into stage s: the copies (one commit group),
+  // the loads and computations into registers.
+  auto issue = [&](Value* k0, Value* s) -> Status {
     for (int k = 0; k < 2; ++k)
-      if (!direct[k]->k_minor && !(k == 1 && b_kn))
-        for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
-          regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
-    const int64_t vectors[2] = {t.bm * t.bk / 8 / threads, t.bn * t.bk / 8 / threads};
-    // Vector v of operand k: its row (free index within the tile) and k offset.
-    auto place = [&](int k, int64_t v) -> std::pair<Value*, Value*> {
-      Value* e = b.CreateAdd(I64(b, v * threads), tid);
-      if (direct[k]->k_minor)
-        return {b.CreateUDiv(e, I64(b, t.bk / 8)), b.CreateMul(b.CreateURem(e, I64(b, t.bk / 8)), I64(b, 8))};
-      return {b.CreateMul(b.CreateUDiv(e, I64(b, t.bk)), I64(b, 8)), b.CreateURem(e, I64(b, t.bk))};
-    };
-    // Operand k's tile in stage s (0 or 1).
-    auto tile_of = [&](int k, Value* s) {
-      return b.CreateInBoundsGEP(i16, k == 0 ? as : bs, b.CreateMul(s, I64(b, k == 0 ? a_stage : b_stage)));
-    };
-    auto global_address = [&](int k, Value* row, Value* kc, Value* k0) {
-      std::vector<Value*> idx = k == 0 ? lbase : rbase;
-      const Shape& os = k == 0 ? ls : rs;
-      DelinearizeInto(b, b.CreateAdd(k == 0 ? row0 : col0, row), os, k == 0 ? g.lfree : g.rfree, idx);
-      DelinearizeInto(b, b.CreateAdd(k0, kc), os, k == 0 ? dn.lhs_contracting : dn.rhs_contracting, idx);
-      return ee.ElementAddressAs(direct[k]->arg, direct[k]->view, idx);
-    };
-    // Starts slice k0 on its way into stage s: the k-contiguous operands'
-    // copies (one commit group), the others' loads into registers.
-    auto issue = [&](Value* k0, Value* s) {
-      for (int k = 0; k < 2; ++k)
-        for (int64_t v = 0; v < vectors[k]; ++v) {
-          auto [row, kc] = place(k, v);
-          Value* from = global_address(k, row, kc, k0);
-          if (direct[k]->k_minor) {
-            CpAsync16(b, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)), from);
-          } else if (k == 1 && b_kn) {  // 8 n values at one k: one 16-byte segment of a [k][n] row
-            CpAsync16(b, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(kc, I64(b, pitch_n)), row)), from);
-          } else {
-            b.CreateStore(b.CreateAlignedLoad(v8, from, llvm::Align(16)), regs[k][static_cast<size_t>(v)]);
-          }
+      for (int64_t v = 0; v < vectors[k]; ++v) {
+        auto [row, kc] = place(k, v);
+        Value* gr = b.CreateAdd(k == 0 ? row0 : col0, row);
+        Value* gk = b.CreateAdd(k0, kc);
+        const std::vector<Value*>& base = k == 0 ? lbase : rbase;
+        if (how[k] == Staging::kComputed) {
+          ASSIGN_OR_RETURN(Value * val, ComputeOperandChunk(b, ee, g, k, tc, base, gr, gk, staged, chunk));
+          b.CreateStore(val, regs[k][static_cast<size_t>(v)]);
+          continue;
         }
-      CpAsyncCommit(b);
-    };
-    // The registers' vectors into stage s.
-    auto store_regs = [&](Value* s) {
-      for (int k = 0; k < 2; ++k)
-        for (size_t v = 0; v < regs[k].size(); ++v) {
-          auto [row, kc] = place(k, static_cast<int64_t>(v));
-          Value* val = b.CreateLoad(v8, regs[k][v]);
-          for (int64_t q = 0; q < 8; ++q) {
-            Value* r = b.CreateAdd(row, I64(b, q));
-            Value* at = b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(r, I64(b, pitch)), kc));
-            b.CreateStore(b.CreateExtractElement(val, static_cast<uint64_t>(q)), at);
-          }
+        Value* in = full_tiles ? nullptr : InsideOperand(b, g, k, gr, gk);
+        Value* from = DirectChunkAddress(b, ee, g, *direct[k], k, base, gr, gk, in);
+        if (how[k] == Staging::kRegsRows) {
+          Value* val = b.CreateAlignedLoad(v8, from, llvm::Align(16), "direct_chunk");
+          if (in) val = b.CreateSelect(in, val, llvm::Constant::getNullValue(v8));
+          b.CreateStore(val, regs[k][static_cast<size_t>(v)]);
+          continue;
         }
-    };
-    {
-      ScopedHloLocation at(b, spec, dot);
-      issue(I64(b, 0), I64(b, 0));
-      store_regs(I64(b, 0));
-    }
-    st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
-      ScopedHloLocation at(b, spec, dot);
-      Value* s = b.CreateAnd(b.CreateUDiv(k0, I64(b, t.bk)), I64(b, 1));
-      Value* other = b.CreateXor(s, I64(b, 1));
-      Value* next = b.CreateAdd(k0, I64(b, t.bk));
-      Value* more = b.CreateICmpSLT(next, I64(b, g.kk));
-      RETURN_IF_ERROR(IfThen(b, more, [&]() -> Status {
-        issue(next, other);
-        CpAsyncWait(b, 1);  // this slice's copies are in; the next slice's may not be
-        return Status::Ok();
-      }));
-      RETURN_IF_ERROR(IfThen(b, b.CreateNot(more), [&]() -> Status {
-        CpAsyncWait(b, 0);
-        return Status::Ok();
-      }));
-      SyncThreads(b);
-      mma_slice(tile_of(0, s), tile_of(1, s));
-      RETURN_IF_ERROR(IfThen(b, more, [&]() -> Status {
-        store_regs(other);
-        return Status::Ok();
-      }));
-      SyncThreads(b);
-      return Status::Ok();
-    });
-  } else {
-    st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
-      RETURN_IF_ERROR(stage(0, k0));
-      RETURN_IF_ERROR(stage(1, k0));
-      SyncThreads(b);
-      ScopedHloLocation at(b, spec, dot);
-      mma_slice(as, bs);
-      SyncThreads(b);
-      return Status::Ok();
-    });
+        Value* at = how[k] == Staging::kCopyRows ? b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)
+                                                 : b.CreateAdd(b.CreateMul(kc, I64(b, pitch_n)), row);
+        Value* to = b.CreateInBoundsGEP(i16, tile_of(k, s), at);
+        if (in) CpAsync16ZeroFill(b, to, from, b.CreateSelect(in, b.getInt32(16), b.getInt32(0)));
+        else CpAsync16(b, to, from);
+      }
+    CpAsyncCommit(b);
+    return Status::Ok();
+  };
+  // The registers' chunks into stage s.
+  auto store_regs = [&](Value* s) {
+    for (int k = 0; k < 2; ++k)
+      for (size_t v = 0; v < regs[k].size(); ++v) {
+        auto [row, kc] = place(k, static_cast<int64_t>(v));
+        Value* val = b.CreateLoad(v8, regs[k][v]);
+        if (how[k] == Staging::kComputed) {
+          b.CreateAlignedStore(val, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)),
+                               llvm::Align(16));
+          continue;
+        }
+        for (int64_t q = 0; q < 8; ++q) {
+          Value* r = b.CreateAdd(row, I64(b, q));
+          Value* at = b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(r, I64(b, pitch)), kc));
+          b.CreateStore(b.CreateExtractElement(val, static_cast<uint64_t>(q)), at);
+        }
+      }
+  };
+  {
+    ScopedHloLocation at(b, spec, dot);
+    RETURN_IF_ERROR(issue(I64(b, 0), I64(b, 0)));
+    store_regs(I64(b, 0));
   }
+  Status st = ForLoop(b, I64(b, 0), I64(b, g.kk), I64(b, t.bk), [&](Value* k0) -> Status {
+    ScopedHloLocation at(b, spec, dot);
+    Value* s = b.CreateAnd(b.CreateUDiv(k0, I64(b, t.bk)), I64(b, 1));
+    Value* other = b.CreateXor(s, I64(b, 1));
+    Value* next = b.CreateAdd(k0, I64(b, t.bk));
+    Value* more = b.CreateICmpSLT(next, I64(b, g.kk));
+    RETURN_IF_ERROR(IfThen(b, more, [&]() -> Status {
+      RETURN_IF_ERROR(issue(next, other));
+      CpAsyncWait(b, 1);  // this slice's copies are in; the next slice's may not be
+      return Status::Ok();
+    }));
+    RETURN_IF_ERROR(IfThen(b, b.CreateNot(more), [&]() -> Status {
+      CpAsyncWait(b, 0);
+      return Status::Ok();
+    }));
+    SyncThreads(b);
+    mma_slice(tile_of(0, s), tile_of(1, s));
+    RETURN_IF_ERROR(IfThen(b, more, [&]() -> Status {
+      store_regs(other);
+      return Status::Ok();
+    }));
+    SyncThreads(b);
+    return Status::Ok();
+  });
   RETURN_IF_ERROR(st);
 
   // The epilogue once, in a loop over this thread's accumulators (copied to

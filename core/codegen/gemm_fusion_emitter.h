@@ -108,13 +108,36 @@ struct DirectOperand {
 std::optional<DirectOperand> FindDirectOperand(const KernelSpec& spec, const GemmAnalysis& g, int k,
                                                PrimitiveType tc);
 
+// Staging helpers of both tensor-core kernels. A chunk is 8 operand
+// elements moved as one 16-byte vector; `gr` is its first element's row in
+// the whole problem (m for the lhs, n for the rhs: the free dims
+// linearized), `gk` its first k; `base` holds the operand's batch
+// coordinates (GemmBlock::lbase/rbase).
+//
+// 8 consecutive k (gk …) of row gr of dot operand k, each computed through
+// the elemental emitter (the fused prologue included) and converted to the
+// tensor-core type's bits, zero past the problem's edges: a <8 x i16>.
+// `staged` is an i16 slot and `chunk` a <8 x i16> slot of the kernel's entry.
+StatusOr<llvm::Value*> ComputeOperandChunk(llvm::IRBuilderBase& b, ElementalEmitter& ee, const GemmAnalysis& g, int k,
+                                           PrimitiveType tc, const std::vector<llvm::Value*>& base, llvm::Value* gr,
+                                           llvm::Value* gk, llvm::Value* staged, llvm::Value* chunk);
+// The address of a direct operand's chunk (8 elements along its minor dim,
+// which FindDirectOperand makes a multiple of 8, so that a chunk is wholly
+// inside the problem or wholly outside). With `in` (whether it is inside),
+// an outside chunk addresses the operand's first element instead, so that
+// the address is always valid and a zero-filling copy reads nothing.
+llvm::Value* DirectChunkAddress(llvm::IRBuilderBase& b, ElementalEmitter& ee, const GemmAnalysis& g,
+                                const DirectOperand& d, int k, const std::vector<llvm::Value*>& base, llvm::Value* gr,
+                                llvm::Value* gk, llvm::Value* in = nullptr);
+// Whether element (gr, gk) of operand k lies inside the problem.
+llvm::Value* InsideOperand(llvm::IRBuilderBase& b, const GemmAnalysis& g, int k, llvm::Value* gr, llvm::Value* gk);
+
 // The tensor-core kernel (kind "gemm-mma"); `tc` from TensorCoreType.
 StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,
                                           PrimitiveType tc);
 
 // The warpgroup GEMM of sm_90a (gemm_wgmma_emitter.cc, kind "gemm-wgmma"):
-// applies where the target is sm_90a, both operands are read straight from
-// 16-bit arguments (FindDirectOperand) and m and n are at least 128 (tiles
+// applies where the target is sm_90a and m and n are at least 128 (tiles
 // past the edges are staged as zeros); the error says why not.
 Status WgmmaGemmApplies(const KernelSpec& spec, const GemmAnalysis& g, PrimitiveType tc);
 StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& spec, const GemmAnalysis& g,

@@ -73,9 +73,6 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
   // are computed through the elemental emitter and stored K-major.
   const std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
   auto k_major = [&](int k) { return !direct[k] || direct[k]->k_minor; };
-  const Shape* shapes[2] = {&dot->operand(0)->shape(), &dot->operand(1)->shape()};
-  const std::vector<int64_t>* frees[2] = {&g.lfree, &g.rfree};
-  const std::vector<int64_t>* contracts[2] = {&g.dn.lhs_contracting, &g.dn.rhs_contracting};
 
   llvm::IRBuilder<> b(m.getContext());
   llvm::Function* f = CreateKernelFunction(m, spec, b);
@@ -130,46 +127,22 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
               b.CreateMul(b.CreateXor(b.CreateURem(c, I64(b, 8)), b.CreateURem(kc, I64(b, 8))), I64(b, 16)));
           to = b.CreateInBoundsGEP(i8, tile(k, s), at);
         }
-        std::vector<Value*> idx = k == 0 ? blk.lbase : blk.rbase;
+        const std::vector<Value*>& base = k == 0 ? blk.lbase : blk.rbase;
         Value* gr = b.CreateAdd(k == 0 ? blk.row0 : blk.col0, row);
         Value* gk = b.CreateAdd(k0, kc);
         if (!direct[k]) {
           // 8 consecutive k of one row, each computed (zero past the edges),
           // then one 16-byte shared store.
-          for (int64_t q = 0; q < 8; ++q) {
-            Value* kq = b.CreateAdd(gk, I64(b, q));
-            Value* ok = b.CreateAnd(b.CreateICmpSLT(gr, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(kq, I64(b, g.kk)));
-            b.CreateStore(b.getInt16(0), staged);
-            RETURN_IF_ERROR(IfThen(b, ok, [&]() -> Status {
-              ee.ClearCache();
-              std::vector<Value*> at = idx;
-              DelinearizeInto(b, gr, *shapes[k], *frees[k], at);
-              DelinearizeInto(b, kq, *shapes[k], *contracts[k], at);
-              ASSIGN_OR_RETURN(Value * v, EmitOperand(ee, dot, k, at));
-              ASSIGN_OR_RETURN(v, ToTensorCoreBits(b, v, k == 0 ? g.lt : g.rtt, g, tc));
-              b.CreateStore(v, staged);
-              ee.ClearCache();
-              return Status::Ok();
-            }));
-            b.CreateStore(b.CreateLoad(b.getInt16Ty(), staged), b.CreateInBoundsGEP(b.getInt16Ty(), chunk, I64(b, q)));
-          }
-          b.CreateAlignedStore(b.CreateLoad(v8, chunk), to, llvm::Align(16));
+          ASSIGN_OR_RETURN(Value * val, ComputeOperandChunk(b, ee, g, k, tc, base, gr, gk, staged, chunk));
+          b.CreateAlignedStore(val, to, llvm::Align(16));
           continue;
         }
-        if (full) {
-          DelinearizeInto(b, gr, *shapes[k], *frees[k], idx);
-          DelinearizeInto(b, gk, *shapes[k], *contracts[k], idx);
-          CpAsync16(b, to, ee.ElementAddressAs(direct[k]->arg, direct[k]->view, idx));
-          continue;
-        }
-        // A chunk is 8 elements along the operand's minor dim, whose size is
-        // a multiple of 8 (FindDirectOperand): wholly inside or outside. An
-        // outside one copies 0 bytes (zeros) from the operand's first element.
-        Value* in = b.CreateAnd(b.CreateICmpSLT(gr, I64(b, k == 0 ? g.mm : g.nn)), b.CreateICmpSLT(gk, I64(b, g.kk)));
-        DelinearizeInto(b, b.CreateSelect(in, gr, I64(b, 0)), *shapes[k], *frees[k], idx);
-        DelinearizeInto(b, b.CreateSelect(in, gk, I64(b, 0)), *shapes[k], *contracts[k], idx);
-        CpAsync16ZeroFill(b, to, ee.ElementAddressAs(direct[k]->arg, direct[k]->view, idx),
-                          b.CreateSelect(in, b.getInt32(16), b.getInt32(0)));
+        // A chunk past the edges copies 0 bytes (zeros) from the operand's
+        // first element.
+        Value* in = full ? nullptr : InsideOperand(b, g, k, gr, gk);
+        Value* from = DirectChunkAddress(b, ee, g, *direct[k], k, base, gr, gk, in);
+        if (in) CpAsync16ZeroFill(b, to, from, b.CreateSelect(in, b.getInt32(16), b.getInt32(0)));
+        else CpAsync16(b, to, from);
       }
     return Status::Ok();
   };

@@ -38,55 +38,74 @@ TEST(GemmMma, F16OperandsWithAnF32Result) {
   EXPECT_EQ(e.kernel.dims.grid[0], 2u * 3);       // m tiles × n tiles
 }
 
-// Full tiles with both operands straight from 16-bit arguments stage through
-// 16-byte vectors in two shared stages: by cp.async for an operand
-// contiguous along k, through registers for one contiguous along its free
-// dim; anything else (a partial tile, a prologue to compute) stages element
-// by element.
-TEST(GemmMma, DirectStagingOnlyForFullTilesOfPlainOperands) {
-  auto vectors = [](const std::string& text) {
+// Every tile stages 16-byte chunks through two shared stages: by cp.async
+// for an operand read straight from a 16-bit argument in its memory's order
+// (zero-filled past the problem's edges: the src-size form), through
+// registers for an lhs contiguous along m, computed 8 k at a time into one
+// 16-byte shared store for an operand with something to compute.
+TEST(GemmMma, StagingMovesSixteenByteChunks) {
+  struct Ir {
+    bool copies, zero_fill, loads, computed;
+  };
+  auto ir = [](const std::string& text) {
     auto e = EmitFor(text, "d", &EmitDotKernel);
     EXPECT_EQ(e.error, "") << text;
-    return e.ir.find("load <8 x i16>") != std::string::npos ||
-           e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16") != std::string::npos;
+    EXPECT_EQ(e.kernel.kind, "gemm-mma") << text;
+    return Ir{e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16(") != std::string::npos,
+              e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16.s(") != std::string::npos,
+              e.ir.find("%direct_chunk =") != std::string::npos,
+              e.ir.find("%computed_chunk =") != std::string::npos};
   };
   // How each operand travels: A [m][k] row-major is contiguous along k and
   // B [k][n] along n; both go by cp.async (waited for a group a slice), B
   // kept [k][n] and read transposed by ldmatrix.
   {
     auto e = EmitFor(Dot("bf16[128,64]{1,0}", "bf16[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul), "d", &EmitDotKernel);
-    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16("), std::string::npos);
     EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.commit.group"), std::string::npos);
     EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.wait.group(i32 1)"), std::string::npos);
     EXPECT_NE(e.ir.find("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16"), std::string::npos);
     EXPECT_EQ(e.ir.find("load <8 x i16>"), std::string::npos);
+    EXPECT_EQ(e.ir.find("global.16.s("), std::string::npos);  // full tiles: no edge to fill
   }
   {  // A contiguous along m: through registers, stored as halves.
     auto e = EmitFor(Dot("bf16[128,64]{0,1}", "bf16[64,256]{1,0}", "f32[128,256]{1,0}", kMatmul), "d", &EmitDotKernel);
     EXPECT_NE(e.ir.find("load <8 x i16>"), std::string::npos);
-    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);  // B's
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16("), std::string::npos);  // B's
   }
   {  // Both contiguous along k: no operand passes through registers.
     auto e = EmitFor("HloModule m\nENTRY e {\n  a = bf16[128,64]{1,0} parameter(0)\n  b = bf16[256,64]{1,0} parameter(1)\n"
                      "  ROOT d = f32[128,256]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
                      "d", &EmitDotKernel);
     EXPECT_EQ(e.error, "");
-    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16"), std::string::npos);
+    EXPECT_NE(e.ir.find("llvm.nvvm.cp.async.cg.shared.global.16("), std::string::npos);
     EXPECT_EQ(e.ir.find("load <8 x i16>"), std::string::npos);
   }
-  EXPECT_TRUE(vectors(Dot("bf16[128,64]{1,0}", "bf16[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
-  EXPECT_TRUE(vectors(Dot("bf16[128,64]{0,1}", "bf16[64,256]{0,1}", "f32[128,256]{1,0}", kMatmul)));
-  EXPECT_FALSE(vectors(Dot("bf16[130,64]{1,0}", "bf16[64,256]{1,0}", "bf16[130,256]{1,0}", kMatmul)));
-  EXPECT_FALSE(vectors(Dot("bf16[128,48]{1,0}", "bf16[48,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
+  // Tiles past the edges of m, n or k: the same copies, zero-filled.
+  for (const std::string& text : {Dot("bf16[130,64]{1,0}", "bf16[64,256]{1,0}", "bf16[130,256]{1,0}", kMatmul),
+                                  Dot("bf16[128,48]{1,0}", "bf16[48,256]{1,0}", "bf16[128,256]{1,0}", kMatmul),
+                                  Dot("bf16[100,64]{1,0}", "bf16[64,200]{1,0}", "f32[100,200]{1,0}", kMatmul)}) {
+    const Ir i = ir(text);
+    EXPECT_TRUE(i.zero_fill) << text;
+    EXPECT_FALSE(i.copies) << text;
+  }
+  EXPECT_TRUE(ir(Dot("bf16[72,40]{0,1}", "bf16[40,136]{1,0}", "f32[72,136]{1,0}", kMatmul)).loads);
   // Several free or contracting dims (Llama's [2, 8192, 4096] activations).
-  EXPECT_TRUE(vectors(Dot("bf16[2,64,64]{2,1,0}", "bf16[64,4,32]{2,1,0}", "bf16[2,64,4,32]{3,2,1,0}", kMatmul_3d)));
-  EXPECT_TRUE(vectors(Dot("bf16[128,2,32]{2,1,0}", "bf16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
-                          "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")));
-  // The minor dim is neither the last free nor the last contracting one.
-  EXPECT_FALSE(vectors(Dot("bf16[128,2,32]{1,2,0}", "bf16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
-                           "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")));
-  // f32 operands rounded to bf16 first: a conversion on the way in.
-  EXPECT_FALSE(vectors(Dot("f32[128,64]{1,0}", "f32[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul)));
+  EXPECT_TRUE(ir(Dot("bf16[2,64,64]{2,1,0}", "bf16[64,4,32]{2,1,0}", "bf16[2,64,4,32]{3,2,1,0}", kMatmul_3d)).copies);
+  EXPECT_TRUE(ir(Dot("bf16[128,2,32]{2,1,0}", "bf16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
+                     "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}"))
+                  .copies);
+  // Computed: the minor dim is neither the last free nor the last
+  // contracting one; f32 operands rounded to bf16 first (a conversion on
+  // the way in); a minor dim that is not a multiple of 8.
+  for (const std::string& text : {Dot("bf16[128,2,32]{1,2,0}", "bf16[2,32,128]{1,2,0}", "f32[128,128]{1,0}",
+                                      "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}"),
+                                  Dot("f32[128,64]{1,0}", "f32[64,256]{1,0}", "bf16[128,256]{1,0}", kMatmul),
+                                  Dot("bf16[33,47]{1,0}", "bf16[47,18]{1,0}", "bf16[33,18]{1,0}", kMatmul)}) {
+    const Ir i = ir(text);
+    EXPECT_TRUE(i.computed) << text;
+    EXPECT_FALSE(i.loads) << text;
+  }
 }
 
 TEST(GemmMma, WhatStaysOnTheFmaPath) {
@@ -286,6 +305,9 @@ INSTANTIATE_TEST_SUITE_P(
              Dot("f16[128,2,32]{2,1,0}", "f16[2,32,128]{2,1,0}", "f32[128,128]{1,0}",
                  "lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}")},
         Case{"direct_staging_column_major", Dot("bf16[128,64]{0,1}", "bf16[64,128]{0,1}", "f32[128,128]{0,1}", kMatmul)},
+        Case{"zero_filled_edges_of_m_and_n", Dot("bf16[100,64]{1,0}", "bf16[64,200]{1,0}", "f32[100,200]{1,0}", kMatmul)},
+        Case{"zero_filled_edge_of_k", Dot("f16[72,40]{1,0}", "f16[40,136]{1,0}", "f16[72,136]{1,0}", kMatmul)},
+        Case{"lhs_along_m_past_the_edges", Dot("bf16[72,40]{0,1}", "bf16[40,136]{1,0}", "f32[72,136]{1,0}", kMatmul)},
         Case{"two_contracting_dims", Dot("bf16[2,8,16]{2,1,0}", "bf16[2,8,24]{2,1,0}", "f32[16,24]{1,0}",
                                          "lhs_contracting_dims={0,1}, rhs_contracting_dims={0,1}")}),
     [](const auto& i) { return std::string(i.param.name); });
