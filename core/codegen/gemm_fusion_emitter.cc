@@ -7,14 +7,14 @@
 // of both operands in two shared stages, the next slice on its way while the
 // warps multiply the current one, in 16-byte chunks: an operand read
 // straight from a 16-bit argument by cp.async (chunks past the problem's
-// edges zero-filled) or through registers, an operand with a fused prologue
+// edges zero-filled), an operand with a fused prologue
 // (converts, broadcast scale/bias, any elementwise chain) computed through
 // the elemental emitter, 8 k of a row at a time, so that operands of any
 // layout, transposed or batched, are read through index mapping (the
 // staging below). Shared tiles are k-minor ([m][k] and [n][k], rows padded
 // to bk+8 elements: each 8-element row that ldmatrix reads is 16-byte
-// aligned, and a matrix's 8 rows fall in distinct banks), or [k][n] for a B
-// contiguous along n. The warp then reads its A and B
+// aligned, and a matrix's 8 rows fall in distinct banks), or [k][m] / [k][n]
+// for an operand contiguous along m or n, read with ldmatrix .trans. The warp then reads its A and B
 // fragments with ldmatrix.x4 (one per 16×16 A fragment and per two 8-column
 // B fragments; rows of 80 bytes put a matrix's 8 rows in 8 distinct groups
 // of 4 banks) and issues its mma.sync ops. At the end, the
@@ -323,27 +323,25 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   // warps multiply the current one.
   enum class Staging {
     kCopyRows,  // read straight from an argument, contiguous along k: cp.async into [row][k]
-    kCopyKn,    // the rhs straight from an argument, contiguous along n: cp.async into [k][n]
-    kRegsRows,  // the lhs straight from an argument, contiguous along m: registers, then 8 halves
+    kCopyK,     // read straight from an argument, contiguous along m or n: cp.async into [k][row]
     kComputed,  // a prologue or conversion to compute: 8 k of a row in registers, then one store
   };
   const std::optional<DirectOperand> direct[2] = {FindDirectOperand(spec, g, 0, tc), FindDirectOperand(spec, g, 1, tc)};
   Staging how[2];
   for (int k = 0; k < 2; ++k)
-    how[k] = !direct[k]                ? Staging::kComputed
-             : direct[k]->k_minor      ? Staging::kCopyRows
-             : k == 1                  ? Staging::kCopyKn
-                                       : Staging::kRegsRows;
+    how[k] = !direct[k] ? Staging::kComputed : direct[k]->k_minor ? Staging::kCopyRows : Staging::kCopyK;
   const bool full_tiles = g.mm % t.bm == 0 && g.nn % t.bn == 0 && g.kk % t.bk == 0;
   if ((t.bm * t.bk / 8) % threads != 0 || (t.bn * t.bk / 8) % threads != 0)
     return Status::Error("codegen: GEMM tile whose 16-byte chunks do not split evenly over its threads");
-  // A B contiguous along n ([k][n] in memory) is kept [k][n] in shared
-  // memory too, copied by cp.async, and its fragments read transposed
-  // (ldmatrix .trans); rows of bn + 8 elements keep them 16-byte aligned and
-  // a matrix's 8 rows in distinct bank groups.
-  const bool b_kn = how[1] == Staging::kCopyKn;
-  const int64_t pitch_n = t.bn + 8;
-  const int64_t a_stage = t.bm * pitch, b_stage = b_kn ? t.bk * pitch_n : t.bn * pitch;  // elements of one stage
+  // An operand contiguous along its free dim (B [k][n] or A [k][m] in
+  // memory) is kept [k][n] or [k][m] in shared memory too, copied by
+  // cp.async, and its fragments read transposed (ldmatrix .trans); rows of
+  // bn + 8 or bm + 8 elements keep them 16-byte aligned and a matrix's 8 rows
+  // in distinct bank groups.
+  const bool a_km = how[0] == Staging::kCopyK, b_kn = how[1] == Staging::kCopyK;
+  const int64_t pitch_m = t.bm + 8, pitch_n = t.bn + 8;
+  const int64_t a_stage = a_km ? t.bk * pitch_m : t.bm * pitch;  // elements of one stage
+  const int64_t b_stage = b_kn ? t.bk * pitch_n : t.bn * pitch;
   Value* as = SharedArray(b, i16, 2 * a_stage, spec.name + "_lhs_tile");
   Value* bs = SharedArray(b, i16, 2 * b_stage, spec.name + "_rhs_tile");
   std::vector<Value*> acc(mt * nt * 4);
@@ -375,6 +373,16 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
       // A: one ldmatrix.x4 per 16×16 fragment; matrix j is rows 8·(j & 1)
       // and k 8·(j >> 1) on: registers a0-a3 in the mma's order.
       for (int64_t mi = 0; mi < mt; ++mi) {
+        if (a_km) {
+          // [k][m]: lane l addresses k row 8·(j >> 1) + l % 8 at m 8·(j & 1)
+          // of matrix j = l / 8, read transposed: the same a0-a3.
+          Value* mrow = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)),
+                                    b.CreateMul(b.CreateAnd(mj, I64(b, 1)), I64(b, 8)));
+          Value* kr = b.CreateAdd(I64(b, ks), b.CreateAdd(a_k, l8));
+          afrag[mi] = LdMatrixX4(b, b.CreateInBoundsGEP(i16, atile, b.CreateAdd(b.CreateMul(kr, I64(b, pitch_m)), mrow)),
+                                 /*trans=*/true);
+          continue;
+        }
         Value* r = b.CreateAdd(b.CreateAdd(b.CreateMul(wm, I64(b, wtm)), I64(b, mi * 16)), a_row);
         afrag[mi] = LdMatrixX4(b, row_address(atile, r, b.CreateAdd(I64(b, ks), a_k)));
       }
@@ -417,18 +425,17 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   // keeps its memory's order (sm_80: global to shared without passing
   // through registers, one commit group a slice, waited for before the
   // barrier that opens the slice): 8 k of one row into a 16-byte segment of
-  // a [row][k] row (rows are 80 bytes apart), or 8 n at one k into a [k][n]
-  // row. Chunks past the problem's edges copy 0 bytes and fill zeros (the
-  // src-size form). An lhs contiguous along m is loaded into registers
-  // before the mma ops and stored after them as 8 halves (8 rows at one k,
-  // the lanes of a warp on consecutive k so that the stores hit distinct
-  // banks). An operand with a prologue is computed before the mma ops, 8 k
+  // a [row][k] row (rows are 80 bytes apart), or 8 m or n at one k into a
+  // [k][m] or [k][n] row (consecutive threads on consecutive chunks of one
+  // k row, so that a warp's copies read whole 32-byte sectors). Chunks past
+  // the problem's edges copy 0 bytes and fill zeros (the src-size form). An
+  // operand with a prologue is computed before the mma ops, 8 k
   // of a row at a time (zeros past the edges), and stored after them as one
   // 16-byte vector: the global loads behind it are in flight while the
   // tensor cores work.
   std::vector<Value*> regs[2];
   for (int k = 0; k < 2; ++k)
-    if (how[k] == Staging::kRegsRows || how[k] == Staging::kComputed)
+    if (how[k] == Staging::kComputed)
       for (int64_t v = 0; v < (k == 0 ? t.bm : t.bn) * t.bk / 8 / threads; ++v)
         regs[k].push_back(EntryAlloca(b, v8, k == 0 ? "lhs_next" : "rhs_next"));
   const int64_t vectors[2] = {t.bm * t.bk / 8 / threads, t.bn * t.bk / 8 / threads};
@@ -437,7 +444,8 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     Value* e = b.CreateAdd(I64(b, v * threads), tid);
     if (how[k] == Staging::kCopyRows || how[k] == Staging::kComputed)
       return {b.CreateUDiv(e, I64(b, t.bk / 8)), b.CreateMul(b.CreateURem(e, I64(b, t.bk / 8)), I64(b, 8))};
-    return {b.CreateMul(b.CreateUDiv(e, I64(b, t.bk)), I64(b, 8)), b.CreateURem(e, I64(b, t.bk))};
+    const int64_t chunks = (k == 0 ? t.bm : t.bn) / 8;  // of one k row
+    return {b.CreateMul(b.CreateURem(e, I64(b, chunks)), I64(b, 8)), b.CreateUDiv(e, I64(b, chunks))};
   };
   // Operand k's tile in stage s (0 or 1).
   auto tile_of = [&](int k, Value* s) {
@@ -459,14 +467,8 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
         }
         Value* in = full_tiles ? nullptr : InsideOperand(b, g, k, gr, gk);
         Value* from = DirectChunkAddress(b, ee, g, *direct[k], k, base, gr, gk, in);
-        if (how[k] == Staging::kRegsRows) {
-          Value* val = b.CreateAlignedLoad(v8, from, llvm::Align(16), "direct_chunk");
-          if (in) val = b.CreateSelect(in, val, llvm::Constant::getNullValue(v8));
-          b.CreateStore(val, regs[k][static_cast<size_t>(v)]);
-          continue;
-        }
         Value* at = how[k] == Staging::kCopyRows ? b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)
-                                                 : b.CreateAdd(b.CreateMul(kc, I64(b, pitch_n)), row);
+                                                 : b.CreateAdd(b.CreateMul(kc, I64(b, k == 0 ? pitch_m : pitch_n)), row);
         Value* to = b.CreateInBoundsGEP(i16, tile_of(k, s), at);
         if (in) CpAsync16ZeroFill(b, to, from, b.CreateSelect(in, b.getInt32(16), b.getInt32(0)));
         else CpAsync16(b, to, from);
@@ -474,22 +476,13 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
     CpAsyncCommit(b);
     return Status::Ok();
   };
-  // The registers' chunks into stage s.
+  // The computed chunks into stage s.
   auto store_regs = [&](Value* s) {
     for (int k = 0; k < 2; ++k)
       for (size_t v = 0; v < regs[k].size(); ++v) {
         auto [row, kc] = place(k, static_cast<int64_t>(v));
-        Value* val = b.CreateLoad(v8, regs[k][v]);
-        if (how[k] == Staging::kComputed) {
-          b.CreateAlignedStore(val, b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc)),
-                               llvm::Align(16));
-          continue;
-        }
-        for (int64_t q = 0; q < 8; ++q) {
-          Value* r = b.CreateAdd(row, I64(b, q));
-          Value* at = b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(r, I64(b, pitch)), kc));
-          b.CreateStore(b.CreateExtractElement(val, static_cast<uint64_t>(q)), at);
-        }
+        Value* at = b.CreateInBoundsGEP(i16, tile_of(k, s), b.CreateAdd(b.CreateMul(row, I64(b, pitch)), kc));
+        b.CreateAlignedStore(b.CreateLoad(v8, regs[k][v]), at, llvm::Align(16));
       }
   };
   {

@@ -149,9 +149,9 @@ entry:
   %69 = addrspacecast ptr %63 to ptr addrspace(1), !dbg !10
   call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %68, ptr addrspace(1) %69, i32 %67), !dbg !10
   %70 = add i64 0, %1, !dbg !10
-  %71 = udiv i64 %70, 32, !dbg !10
+  %71 = urem i64 %70, 8, !dbg !10
   %72 = mul i64 %71, 8, !dbg !10
-  %73 = urem i64 %70, 32, !dbg !10
+  %73 = udiv i64 %70, 8, !dbg !10
   %74 = add i64 %15, %72, !dbg !10
   %75 = add i64 0, %73, !dbg !10
   %76 = icmp slt i64 %75, 96, !dbg !10
@@ -171,9 +171,9 @@ entry:
   %90 = addrspacecast ptr %84 to ptr addrspace(1), !dbg !10
   call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %89, ptr addrspace(1) %90, i32 %88), !dbg !10
   %91 = add i64 128, %1, !dbg !10
-  %92 = udiv i64 %91, 32, !dbg !10
+  %92 = urem i64 %91, 8, !dbg !10
   %93 = mul i64 %92, 8, !dbg !10
-  %94 = urem i64 %91, 32, !dbg !10
+  %94 = udiv i64 %91, 8, !dbg !10
   %95 = add i64 %15, %93, !dbg !10
   %96 = add i64 0, %94, !dbg !10
   %97 = icmp slt i64 %96, 96, !dbg !10
@@ -357,9 +357,9 @@ if.then:                                          ; preds = %loop.body
   %227 = addrspacecast ptr %219 to ptr addrspace(1), !dbg !10
   call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %226, ptr addrspace(1) %227, i32 %225), !dbg !10
   %228 = add i64 0, %1, !dbg !10
-  %229 = udiv i64 %228, 32, !dbg !10
+  %229 = urem i64 %228, 8, !dbg !10
   %230 = mul i64 %229, 8, !dbg !10
-  %231 = urem i64 %228, 32, !dbg !10
+  %231 = udiv i64 %228, 8, !dbg !10
   %232 = add i64 %15, %230, !dbg !10
   %233 = add i64 %116, %231, !dbg !10
   %234 = icmp slt i64 %233, 96, !dbg !10
@@ -381,9 +381,9 @@ if.then:                                          ; preds = %loop.body
   %250 = addrspacecast ptr %242 to ptr addrspace(1), !dbg !10
   call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %249, ptr addrspace(1) %250, i32 %248), !dbg !10
   %251 = add i64 128, %1, !dbg !10
-  %252 = udiv i64 %251, 32, !dbg !10
+  %252 = urem i64 %251, 8, !dbg !10
   %253 = mul i64 %252, 8, !dbg !10
-  %254 = urem i64 %251, 32, !dbg !10
+  %254 = udiv i64 %251, 8, !dbg !10
   %255 = add i64 %15, %253, !dbg !10
   %256 = add i64 %116, %254, !dbg !10
   %257 = icmp slt i64 %256, 96, !dbg !10
