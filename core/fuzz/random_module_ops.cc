@@ -639,6 +639,28 @@ bool Gen::BatchNorm(Body& b) {
     std::string um = Use(b, m), uo = Use(b, ones);
     return Emit(b, va.type, fd, DefaultLayout(1), "add", "add(" + um + ", " + uo + ")");
   };
+  // tanh(x) plus a ramp of 0.25 along a reduced dim: |tanh| < 1 bounds the
+  // rounding of x's sums (diffuzz seed 20279558: exp(2) in every element of
+  // a row, variance 0, 2.7e-5 in the interpreter's order), and the ramp
+  // keeps a feature whose values are all one value (a broadcast, p / p)
+  // from a variance of 0, where x − mean is the rounding of the mean, which
+  // the kernel's order of summation moves, times 1/sqrt(epsilon) (diffuzz
+  // seeds 556405690, 1.9e-5 against a tolerance of 1e-5, and 564004019,
+  // tanh(p / p): 1.5e-5).
+  auto spread = [&](int x) {
+    const int t = Emit(b, va.type, va.dims, va.layout, "tanh", "tanh(" + Use(b, x) + ")");
+    for (size_t d = 0; d < va.dims.size(); ++d) {
+      if (static_cast<int64_t>(d) == feature || va.dims[d] < 2) continue;
+      const int ramp = Emit(b, va.type, va.dims, va.layout, "iota", "iota(), iota_dimension=" + std::to_string(d));
+      const std::string quarter = Const(b, va.type, "0.25");
+      const int q = Emit(b, va.type, va.dims, va.layout, "broadcast", "broadcast(" + quarter + "), dimensions={}");
+      std::string ur = Use(b, ramp), uq = Use(b, q);
+      const int scaled = Emit(b, va.type, va.dims, va.layout, "multiply", "multiply(" + ur + ", " + uq + ")");
+      std::string ut = Use(b, t), us = Use(b, scaled);
+      return Emit(b, va.type, va.dims, va.layout, "add", "add(" + ut + ", " + us + ")");
+    }
+    return t;  // one element per feature: x − mean is exactly 0
+  };
   if (kind == 1) {
     const int s = GetOrMake(b, va.type, fd), o = GetOrMake(b, va.type, fd), m = GetOrMake(b, va.type, fd);
     const int v = positive();
@@ -649,24 +671,18 @@ bool Gen::BatchNorm(Body& b) {
   }
   std::string rhs;
   if (kind == 0) {
-    // The variance Σx²/N − mean² of values far from 0 and close together
-    // cancels to the rounding of Σx², which the kernel's order of summation
-    // moves by more than the result (diffuzz seed 20279558: exp(2) in every
-    // element of a row, variance 0, 2.7e-5 in the interpreter's order): the
-    // operand goes through tanh, so |x| < 1 bounds that rounding.
-    const int t = Emit(b, va.type, va.dims, va.layout, "tanh", "tanh(" + Use(b, a) + ")");
+    // The variance Σx²/N − mean² of values close together cancels to the
+    // rounding of Σx²: the operand is spread (above).
+    const int t = spread(a);
     const int s = GetOrMake(b, va.type, fd), o = GetOrMake(b, va.type, fd);
     rhs = "batch-norm-training(" + Use(b, t) + ", " + Use(b, s) + ", " + Use(b, o) + ")";
   } else {
-    // x and dy through tanh too: where a feature's x (or dy) is one value in
-    // every element, x − mean and dy − mean(dy) are the rounding of their
-    // sums, which the kernel's order moves by ulp(x) (diffuzz seed 556405690:
-    // a broadcast row, 1.9e-5 against a tolerance of 1e-5); |x| < 1 bounds it.
+    // x and dy spread too: x − mean and dy − mean(dy) are taken.
     const int s = GetOrMake(b, va.type, fd), m = GetOrMake(b, va.type, fd);
     const int v = positive();
     const int dy = GetOrMake(b, va.type, va.dims, &va.layout);
-    const int tx = Emit(b, va.type, va.dims, va.layout, "tanh", "tanh(" + Use(b, a) + ")");
-    const int tdy = Emit(b, va.type, va.dims, va.layout, "tanh", "tanh(" + Use(b, dy) + ")");
+    const int tx = spread(a);
+    const int tdy = spread(dy);
     rhs = "batch-norm-grad(" + Use(b, tx) + ", " + Use(b, s) + ", " + Use(b, m) + ", " + Use(b, v) + ", " +
           Use(b, tdy) + ")";
   }
