@@ -10,6 +10,7 @@
 
 #include "core/parser/name_scan.h"
 #include "core/parser/parser_impl.h"
+#include "core/support/str_util.h"
 #include "core/verify/shape_inference.h"
 
 namespace hloscope {
@@ -723,7 +724,7 @@ StatusOr<std::string> ReadFileToString(const std::string& path) {
                               ? std::string(" (a kernel bundle: run it with hloscope-run " + path + ")")
                               : std::string()));
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error(path + ": error: cannot open file");
+  if (!in) return Status::Error(path + ": error: cannot open file: " + OpenFailureReason(path));
   // One buffer of the file's size, filled in place (no stream copy, so the
   // text is held once).
   std::string text;

@@ -12,6 +12,7 @@
 #include "core/eval/random_inputs.h"
 #include "core/parser/parser.h"
 #include "core/runtime/manifest.h"
+#include "core/support/str_util.h"
 
 namespace hloscope::runtime {
 namespace fs = std::filesystem;
@@ -37,7 +38,7 @@ Status WriteFileAtomic(const fs::path& path, const std::string& bytes) {
 
 StatusOr<std::string> ReadFile(const fs::path& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) return Error(path.string() + ": error: cannot open");
+  if (!f) return Error(path.string() + ": error: cannot open: " + OpenFailureReason(path.string()));
   std::ostringstream ss;
   ss << f.rdbuf();
   if (f.bad()) return Error(path.string() + ": error: read failed");

@@ -8,6 +8,7 @@
 #include "core/eval/evaluator.h"
 #include "core/stablehlo/convert_to_hlo.h"
 #include "core/stablehlo/mlir_parser.h"
+#include "core/support/str_util.h"
 #include "core/verify/verifier.h"
 
 namespace hloscope::mlir {
@@ -203,7 +204,7 @@ std::vector<TestResult> RunConformanceFile(const std::string& path) {
     TestResult r;
     r.name = path;
     r.verdict = TestResult::kFail;
-    r.detail = path + ": error: cannot open file";
+    r.detail = path + ": error: cannot open file: " + OpenFailureReason(path);
     return {r};
   }
   std::stringstream ss;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/stablehlo/mlir_parser_internal.h"
+#include "core/support/str_util.h"
 
 namespace hloscope::mlir {
 
@@ -706,7 +707,7 @@ StatusOr<ModuleAst> ParseMlir(std::string_view text, const std::string& file, in
 
 StatusOr<ModuleAst> ParseMlirFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": error: cannot open file");
+  if (!in) return Error(path + ": error: cannot open file: " + OpenFailureReason(path));
   std::stringstream ss;
   ss << in.rdbuf();
   return ParseMlir(ss.str(), path);

@@ -1,6 +1,9 @@
 #include "core/support/str_util.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 namespace hloscope {
 
@@ -18,6 +21,16 @@ std::string HumanBytes(int64_t bytes) {
   else
     std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
   return buf;
+}
+
+std::string OpenFailureReason(const std::string& path) {
+  const int err = errno;
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  if (!std::filesystem::exists(p, ec)) return "no such file or directory";
+  if (std::filesystem::is_directory(p, ec)) return "is a folder, not a file";
+  if (err != 0) return std::strerror(err);
+  return "unreadable";
 }
 
 }  // namespace hloscope

@@ -35,4 +35,9 @@ inline bool EndsWith(std::string_view s, std::string_view p) {
 // Formats a byte count as "1.5 MiB".
 std::string HumanBytes(int64_t bytes);
 
+// Why `path` could not be opened for reading, as a user should read it:
+// "no such file or directory", "is a folder, not a file", or the system's
+// reason (errno, right after the failed open).
+std::string OpenFailureReason(const std::string& path);
+
 }  // namespace hloscope

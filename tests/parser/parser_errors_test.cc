@@ -36,6 +36,23 @@ TEST(ParserErrors, FolderIsRefusedNotRead) {
   fs::remove_all(dir);
 }
 
+// A file that cannot be opened says why: missing, or unreadable.
+TEST(ParserErrors, UnopenableFileSaysWhy) {
+  namespace fs = std::filesystem;
+  const fs::path missing = fs::temp_directory_path() / ("hloscope-no-such-" + std::to_string(::getpid()) + ".hlo");
+  fs::remove(missing);
+  auto m = ParseHloFile(missing.string());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), missing.string() + ": error: cannot open file: no such file or directory");
+  if (::geteuid() == 0) return;  // root reads any file
+  std::ofstream(missing) << "HloModule m\n";
+  fs::permissions(missing, fs::perms::none);
+  m = ParseHloFile(missing.string());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), missing.string() + ": error: cannot open file: Permission denied");
+  fs::remove(missing);
+}
+
 TEST(ParserErrors, EmptyFile) { EXPECT_EQ(ErrorOf(""), "t.hlo:1:1: error: the module has no computations"); }
 
 TEST(ParserErrors, Truncated) {
