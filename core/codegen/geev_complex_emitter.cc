@@ -130,53 +130,9 @@ Status ZGeevEmitter::Balance() {
           ra.Set(ir.Sel(better, c.Abs(v), ra.Get()));
           return Status::Ok();
         }));
-        cn.Set(ir.Sqrt(cn.Get()));
-        rn.Set(ir.Sqrt(rn.Get()));
-        Value* sum = ir.Add(ir.Add(ir.Add(cn.Get(), ca.Get()), rn.Get()), ra.Get());
-        Value* ok = ir.And(ir.And(ir.Ne(cn.Get(), ir.F(0)), ir.Ne(rn.Get(), ir.F(0))), b_.CreateFCmpORD(sum, sum));
-        return ir.If(ok, [&]() -> Status {
-          g.Set(ir.Div(rn.Get(), ir.F(2)));
-          f.Set(ir.F(1));
-          Value* s = ir.Add(cn.Get(), rn.Get());
-          steps.Set(I(0));
-          RETURN_IF_ERROR(ir.While(
-              [&] {
-                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Lt(cn.Get(), g.Get()));
-                more = ir.And(more, ir.Lt(ir.Max(ir.Max(f.Get(), cn.Get()), ca.Get()), ir.F(ir.p.sfmax2)));
-                return ir.And(more, ir.Gt(ir.Min(ir.Min(rn.Get(), g.Get()), ra.Get()), ir.F(ir.p.sfmin2)));
-              },
-              [&]() -> Status {
-                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
-                f.Set(ir.Mul(f.Get(), ir.F(2))), cn.Set(ir.Mul(cn.Get(), ir.F(2))), ca.Set(ir.Mul(ca.Get(), ir.F(2)));
-                rn.Set(ir.Div(rn.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2))), ra.Set(ir.Div(ra.Get(), ir.F(2)));
-                return Status::Ok();
-              }));
-          g.Set(ir.Div(cn.Get(), ir.F(2)));
-          steps.Set(I(0));
-          RETURN_IF_ERROR(ir.While(
-              [&] {
-                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Ge(g.Get(), rn.Get()));
-                more = ir.And(more, ir.Lt(ir.Max(rn.Get(), ra.Get()), ir.F(ir.p.sfmax2)));
-                return ir.And(more, ir.Gt(ir.Min(ir.Min(ir.Min(f.Get(), cn.Get()), g.Get()), ca.Get()), ir.F(ir.p.sfmin2)));
-              },
-              [&]() -> Status {
-                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
-                f.Set(ir.Div(f.Get(), ir.F(2))), cn.Set(ir.Div(cn.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2)));
-                ca.Set(ir.Div(ca.Get(), ir.F(2))), rn.Set(ir.Mul(rn.Get(), ir.F(2))), ra.Set(ir.Mul(ra.Get(), ir.F(2)));
-                return Status::Ok();
-              }));
-          Value* sc = scale_.Get(i);
-          Value* fv = f.Get();
-          Value* skip = ir.Ge(ir.Add(cn.Get(), rn.Get()), ir.Mul(ir.F(0.95), s));
-          skip = ir.Or(skip, ir.And(ir.And(ir.Lt(fv, ir.F(1)), ir.Lt(sc, ir.F(1))), ir.Le(ir.Mul(fv, sc), ir.F(ir.p.sfmin1))));
-          skip = ir.Or(skip, ir.And(ir.And(ir.Gt(fv, ir.F(1)), ir.Gt(sc, ir.F(1))), ir.Ge(sc, ir.Div(ir.F(ir.p.sfmax1), fv))));
-          return ir.If(ir.Not(skip), [&]() -> Status {
-            Value* inv = ir.Div(ir.F(1), fv);
-            scale_.Set(i, ir.Mul(sc, fv));
-            noconv.Set(b_.getTrue());
-            RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) { return Update(T_, i, q, [&](Cx v) { return c.Scale(inv, v); }); }));
-            return ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) { return Update(T_, q, i, [&](Cx v) { return c.Scale(fv, v); }); });
-          });
+        return BalanceRowAndColumn(ir, cn, rn, ca, ra, g, f, steps, scale_, i, noconv, [&](Value* fv, Value* inv) -> Status {
+          RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) { return Update(T_, i, q, [&](Cx v) { return c.Scale(inv, v); }); }));
+          return ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) { return Update(T_, q, i, [&](Cx v) { return c.Scale(fv, v); }); });
         });
       });
     }));

@@ -150,58 +150,14 @@ Status GeevEmitter::Balance(bool scaling) {
           ra.Set(ir.Max(ra.Get(), ir.Abs(v)));
           return Status::Ok();
         }));
-        c.Set(ir.Sqrt(c.Get()));
-        r.Set(ir.Sqrt(r.Get()));
-        Value* sum = ir.Add(ir.Add(ir.Add(c.Get(), ca.Get()), r.Get()), ra.Get());
-        Value* ok = ir.And(ir.And(ir.Ne(c.Get(), ir.F(0)), ir.Ne(r.Get(), ir.F(0))), b_.CreateFCmpORD(sum, sum));
-        return ir.If(ok, [&]() -> Status {
-          g.Set(ir.Div(r.Get(), ir.F(2)));
-          f.Set(ir.F(1));
-          Value* s = ir.Add(c.Get(), r.Get());
-          steps.Set(I(0));
-          RETURN_IF_ERROR(ir.While(
-              [&] {
-                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Lt(c.Get(), g.Get()));
-                more = ir.And(more, ir.Lt(ir.Max(ir.Max(f.Get(), c.Get()), ca.Get()), ir.F(ir.p.sfmax2)));
-                return ir.And(more, ir.Gt(ir.Min(ir.Min(r.Get(), g.Get()), ra.Get()), ir.F(ir.p.sfmin2)));
-              },
-              [&]() -> Status {
-                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
-                f.Set(ir.Mul(f.Get(), ir.F(2))), c.Set(ir.Mul(c.Get(), ir.F(2))), ca.Set(ir.Mul(ca.Get(), ir.F(2)));
-                r.Set(ir.Div(r.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2))), ra.Set(ir.Div(ra.Get(), ir.F(2)));
-                return Status::Ok();
-              }));
-          g.Set(ir.Div(c.Get(), ir.F(2)));
-          steps.Set(I(0));
-          RETURN_IF_ERROR(ir.While(
-              [&] {
-                Value* more = ir.And(b_.CreateICmpSLT(steps.Get(), I(kGeevScaleSteps)), ir.Ge(g.Get(), r.Get()));
-                more = ir.And(more, ir.Lt(ir.Max(r.Get(), ra.Get()), ir.F(ir.p.sfmax2)));
-                return ir.And(more, ir.Gt(ir.Min(ir.Min(ir.Min(f.Get(), c.Get()), g.Get()), ca.Get()), ir.F(ir.p.sfmin2)));
-              },
-              [&]() -> Status {
-                steps.Set(b_.CreateAdd(steps.Get(), I(1)));
-                f.Set(ir.Div(f.Get(), ir.F(2))), c.Set(ir.Div(c.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2)));
-                ca.Set(ir.Div(ca.Get(), ir.F(2))), r.Set(ir.Mul(r.Get(), ir.F(2))), ra.Set(ir.Mul(ra.Get(), ir.F(2)));
-                return Status::Ok();
-              }));
-          Value* sc = scale_.Get(i);
-          Value* fv = f.Get();
-          Value* skip = ir.Ge(ir.Add(c.Get(), r.Get()), ir.Mul(ir.F(0.95), s));
-          skip = ir.Or(skip, ir.And(ir.And(ir.Lt(fv, ir.F(1)), ir.Lt(sc, ir.F(1))), ir.Le(ir.Mul(fv, sc), ir.F(ir.p.sfmin1))));
-          skip = ir.Or(skip, ir.And(ir.And(ir.Gt(fv, ir.F(1)), ir.Gt(sc, ir.F(1))), ir.Ge(sc, ir.Div(ir.F(ir.p.sfmax1), fv))));
-          return ir.If(ir.Not(skip), [&]() -> Status {
-            Value* inv = ir.Div(ir.F(1), fv);
-            scale_.Set(i, ir.Mul(sc, fv));
-            noconv.Set(b_.getTrue());
-            RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) -> Status {
-              ASSIGN_OR_RETURN(Value * v, T_.Get(i, q));
-              return T_.Set(i, q, ir.Mul(v, inv));
-            }));
-            return ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
-              ASSIGN_OR_RETURN(Value * v, T_.Get(q, i));
-              return T_.Set(q, i, ir.Mul(v, fv));
-            });
+        return BalanceRowAndColumn(ir, c, r, ca, ra, g, f, steps, scale_, i, noconv, [&](Value* fv, Value* inv) -> Status {
+          RETURN_IF_ERROR(ir.Up(k.Get(), N(), [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * v, T_.Get(i, q));
+            return T_.Set(i, q, ir.Mul(v, inv));
+          }));
+          return ir.Up(I(0), b_.CreateAdd(l.Get(), I(1)), [&](Value* q) -> Status {
+            ASSIGN_OR_RETURN(Value * v, T_.Get(q, i));
+            return T_.Set(q, i, ir.Mul(v, fv));
           });
         });
       });

@@ -105,6 +105,66 @@ struct Vec {
   void Set(Value* i, Value* v) const { b->CreateStore(v, At(i)); }
 };
 
+// LAPACK gebal's scaling of row and column i once their sums are known
+// (both geev kernels): c and r, the squared 2-norms of column and row i
+// within the unisolated block (their roots taken here), ca and ra their
+// largest magnitudes (the column down to ihi, the row from ilo); `scale` holds
+// D. Finds the power of 2 f that brings c and r closest and, unless that
+// gains under 5% of c + r or D(i)·f would leave the safe range, records
+// D(i)·f, sets `noconv` and calls apply(f, 1/f), which scales row i by 1/f
+// and column i by f. g, f and steps are the kernel's scratch scalars.
+inline Status BalanceRowAndColumn(const Ir& ir, const Var& c, const Var& r, const Var& ca, const Var& ra, const Var& g,
+                                  const Var& f, const Var& steps, const Vec& scale, Value* i, const Var& noconv,
+                                  const std::function<Status(Value* f, Value* inv)>& apply) {
+  llvm::IRBuilderBase& b = ir.b;
+  c.Set(ir.Sqrt(c.Get()));
+  r.Set(ir.Sqrt(r.Get()));
+  Value* sum = ir.Add(ir.Add(ir.Add(c.Get(), ca.Get()), r.Get()), ra.Get());
+  Value* ok = ir.And(ir.And(ir.Ne(c.Get(), ir.F(0)), ir.Ne(r.Get(), ir.F(0))), b.CreateFCmpORD(sum, sum));
+  return ir.If(ok, [&]() -> Status {
+    g.Set(ir.Div(r.Get(), ir.F(2)));
+    f.Set(ir.F(1));
+    Value* s = ir.Add(c.Get(), r.Get());
+    steps.Set(ir.I(0));
+    RETURN_IF_ERROR(ir.While(
+        [&] {
+          Value* more = ir.And(b.CreateICmpSLT(steps.Get(), ir.I(kGeevScaleSteps)), ir.Lt(c.Get(), g.Get()));
+          more = ir.And(more, ir.Lt(ir.Max(ir.Max(f.Get(), c.Get()), ca.Get()), ir.F(ir.p.sfmax2)));
+          return ir.And(more, ir.Gt(ir.Min(ir.Min(r.Get(), g.Get()), ra.Get()), ir.F(ir.p.sfmin2)));
+        },
+        [&]() -> Status {
+          steps.Set(b.CreateAdd(steps.Get(), ir.I(1)));
+          f.Set(ir.Mul(f.Get(), ir.F(2))), c.Set(ir.Mul(c.Get(), ir.F(2))), ca.Set(ir.Mul(ca.Get(), ir.F(2)));
+          r.Set(ir.Div(r.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2))), ra.Set(ir.Div(ra.Get(), ir.F(2)));
+          return Status::Ok();
+        }));
+    g.Set(ir.Div(c.Get(), ir.F(2)));
+    steps.Set(ir.I(0));
+    RETURN_IF_ERROR(ir.While(
+        [&] {
+          Value* more = ir.And(b.CreateICmpSLT(steps.Get(), ir.I(kGeevScaleSteps)), ir.Ge(g.Get(), r.Get()));
+          more = ir.And(more, ir.Lt(ir.Max(r.Get(), ra.Get()), ir.F(ir.p.sfmax2)));
+          return ir.And(more, ir.Gt(ir.Min(ir.Min(ir.Min(f.Get(), c.Get()), g.Get()), ca.Get()), ir.F(ir.p.sfmin2)));
+        },
+        [&]() -> Status {
+          steps.Set(b.CreateAdd(steps.Get(), ir.I(1)));
+          f.Set(ir.Div(f.Get(), ir.F(2))), c.Set(ir.Div(c.Get(), ir.F(2))), g.Set(ir.Div(g.Get(), ir.F(2)));
+          ca.Set(ir.Div(ca.Get(), ir.F(2))), r.Set(ir.Mul(r.Get(), ir.F(2))), ra.Set(ir.Mul(ra.Get(), ir.F(2)));
+          return Status::Ok();
+        }));
+    Value* sc = scale.Get(i);
+    Value* fv = f.Get();
+    Value* skip = ir.Ge(ir.Add(c.Get(), r.Get()), ir.Mul(ir.F(0.95), s));
+    skip = ir.Or(skip, ir.And(ir.And(ir.Lt(fv, ir.F(1)), ir.Lt(sc, ir.F(1))), ir.Le(ir.Mul(fv, sc), ir.F(ir.p.sfmin1))));
+    skip = ir.Or(skip, ir.And(ir.And(ir.Gt(fv, ir.F(1)), ir.Gt(sc, ir.F(1))), ir.Ge(sc, ir.Div(ir.F(ir.p.sfmax1), fv))));
+    return ir.If(ir.Not(skip), [&]() -> Status {
+      scale.Set(i, ir.Mul(sc, fv));
+      noconv.Set(b.getTrue());
+      return apply(fv, ir.Div(ir.F(1), fv));
+    });
+  });
+}
+
 // Smith's division (a + ib) / (c + id), as the interpreter's SmithDivide.
 inline std::pair<Value*, Value*> Smith(const Ir& ir, Value* a, Value* b, Value* c, Value* d) {
   Value* big = ir.Ge(ir.Abs(c), ir.Abs(d));
