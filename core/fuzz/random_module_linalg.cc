@@ -14,6 +14,20 @@
 
 namespace hloscope::fuzz::internal {
 
+// JAX's LAPACK / cuSOLVER calls (lapack_sgesdd_ffi or cusolver_gesvdj_ffi
+// of an m×n matrix, full or reduced; lapack_ssyevd_ffi or cusolver_syevd_ffi
+// from either triangle; lapack_sgeqrf_ffi or cusolver_geqrf_ffi
+// and now and then the orgqr of its reflectors; lapack_spotrf_ffi or
+// cusolver_potrf_ffi, or lapack_sgetrf_ffi or cusolver_getrf_ffi, then now and then
+// lapack_strsm_ffi with the factor) on f32 matrices of
+// order 1 to 6, batched or not, in the entry. The matrix is made exactly
+// (no rounding a kernel could do differently) from a fresh parameter p in
+// [-1, 1): -p, or n+1 on the diagonal over -p, which is diagonally dominant,
+// so its factor exists and triangular solves with it stay well
+// conditioned whatever the right-hand side (a trsm of a random triangle
+// would amplify a last-bit difference of b by up to 2^n / min |diagonal|).
+// Both write over an operand (output_to_operand_aliasing) that buffer
+// assignment may share.
 bool Gen::Linalg(Body& b) {
   if (!b.entry || b.params.size() >= 8) return false;
   if (rng_.Chance(15)) return CondensedForm(b);
