@@ -191,6 +191,7 @@ int RunCodegen(const std::vector<std::string>& argv) {
       if (c.same_as >= 0 || !c.missing.empty()) continue;
       nlohmann::ordered_json e = {{"kernel", c.kernel}, {"kind", c.kind}, {"instruction", c.instruction},
                                   {"ptx_bytes", c.ptx.size()}, {"ms", c.ms}};
+      if (!c.strategy.empty()) e["strategy"] = c.strategy;
       for (const runtime::KernelThunk* t : runtime::AllKernels(cg.plan))
         if (runtime::KernelFunction(*t) == c.kernel && !t->resources_json.empty()) {
           e["sass"] = t->sass;

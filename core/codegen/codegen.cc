@@ -299,8 +299,10 @@ StatusOr<CodegenResult> GenerateKernels(const Module& optimized, const BufferAss
       code.missing = o.missing;
     } else {
       thunks[k]->kind = o.emitted.kind;
+      thunks[k]->strategy = o.emitted.strategy;
       thunks[k]->dims = o.emitted.dims;
       code.kind = o.emitted.kind;
+      code.strategy = o.emitted.strategy;
     }
     result.kernels.push_back(std::move(code));
     // Every launch names its kernel's SASS and its own occupancy (the block

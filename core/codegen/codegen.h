@@ -56,6 +56,7 @@ struct KernelCode {
   std::string kernel;        // = KernelFunction(thunk): the LLVM function it launches
   int same_as = -1;          // >= 0: shares the code of kernels[same_as] (ir, ptx empty here)
   std::string kind;          // = KernelThunk::kind
+  std::string strategy;      // = KernelThunk::strategy
   std::string instruction;   // the HLO instruction it implements
   std::string ir;            // the emitted module, before libdevice and O3 (the CPU path retargets this)
   std::string optimized_ir;  // after libdevice + O3

@@ -367,6 +367,7 @@ StatusOr<EmittedKernel> EmitFmaGemm(llvm::Module& m, const KernelSpec& spec, con
   MarkKernel(f, kTile * kTile);
   EmittedKernel k;
   k.kind = "dot";
+  k.strategy = "FMA in " + std::string(PrimitiveTypeName(ct)) + ", 16x16 shared-memory tiles, one output a thread";
   k.dims.block[0] = kTile * kTile;
   k.dims.grid[0] = BlocksFor(nb * tiles_m * tiles_n, 1);
   return k;
@@ -480,6 +481,8 @@ StatusOr<EmittedKernel> EmitBlockedFmaGemm(llvm::Module& m, const KernelSpec& sp
   MarkKernel(f, N);
   EmittedKernel k;
   k.kind = "dot-blocked";
+  k.strategy = "FMA in " + std::string(PrimitiveTypeName(ct)) +
+               ", tile 64x64, 256 threads of 4x4 outputs each, k in slices of 16 through shared memory";
   k.dims.block[0] = static_cast<uint32_t>(N);
   k.dims.grid[0] = BlocksFor(nb * tiles_m * tiles_n, 1);
   return k;

@@ -536,6 +536,19 @@ StatusOr<EmittedKernel> EmitGemmMmaKernel(llvm::Module& m, const KernelSpec& spe
   MarkKernel(f, threads);
   EmittedKernel k;
   k.kind = "gemm-mma";
+  auto travel = [&](int o) -> std::string {
+    const char* side = o == 0 ? "m" : "n";
+    switch (how[o]) {
+      case Staging::kCopyRows: return "by cp.async along k";
+      case Staging::kCopyK: return std::string("by cp.async along ") + side + " into [k][" + side + "] (ldmatrix.trans)";
+      case Staging::kComputed: return "computed (its prologue or conversion) in 16-byte chunks of 8 k";
+    }
+    return "";
+  };
+  k.strategy = std::string("mma.sync m16n8k16 ") + (tc == PrimitiveType::kBF16 ? "bf16" : "f16") + ", tile " +
+               std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + ", " +
+               std::to_string(t.warps_m * t.warps_n) + " warps, 2 shared stages; lhs " + travel(0) + "; rhs " +
+               travel(1) + (full_tiles ? "" : "; tiles past the edges zero-filled");
   k.dims.block[0] = static_cast<uint32_t>(threads);
   k.dims.grid[0] = BlocksFor(g.nb * tiles_m * tiles_n, 1);
   return k;

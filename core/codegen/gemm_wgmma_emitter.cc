@@ -205,6 +205,13 @@ StatusOr<EmittedKernel> EmitGemmWgmmaKernel(llvm::Module& m, const KernelSpec& s
   MarkKernel(f, kThreads);
   EmittedKernel k;
   k.kind = "gemm-wgmma";
+  auto travel = [&](int o) -> std::string {
+    if (!direct[o]) return "computed (its prologue or conversion), K-major";
+    return direct[o]->k_minor ? "K-major by cp.async" : std::string(o == 0 ? "M" : "N") + "-major by cp.async";
+  };
+  k.strategy = std::string("wgmma m64n128k16 ") + (tc == PrimitiveType::kBF16 ? "bf16" : "f16") +
+               ", tile 128x128x64, 2 warpgroups, 3 shared stages of 32 KB (128-byte swizzle); lhs " + travel(0) +
+               "; rhs " + travel(1) + (full ? "" : "; tiles past the edges zero-filled");
   k.dims.block[0] = static_cast<uint32_t>(kThreads);
   k.dims.grid[0] = BlocksFor(g.nb * tiles_m * tiles_n, 1);
   k.dims.shared_bytes = static_cast<uint32_t>(kStages * kStageBytes);

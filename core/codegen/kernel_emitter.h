@@ -63,6 +63,7 @@ struct KernelSpec {
 struct EmittedKernel {
   std::string kind;  // see KernelThunk::kind
   runtime::LaunchDims dims;
+  std::string strategy;  // see KernelThunk::strategy; "" where the kind says it all
 };
 
 // Emits the function `spec.name` into `module` (already set up for NVPTX by

@@ -765,6 +765,8 @@ StatusOr<EmittedKernel> EmitNormalizationKernel(llvm::Module& m, const KernelSpe
   MarkKernel(f, block);
   EmittedKernel k;
   k.kind = "normalization";
+  k.strategy = tpr == 32 ? "a warp per row (8 rows a block), the row in registers, shuffle reductions"
+                         : "a block of " + std::to_string(tpr) + " threads per row, shuffles then shared memory";
   k.dims.block[0] = static_cast<uint32_t>(block);
   k.dims.grid[0] = tpr == 32 ? BlocksFor(p.rows, 8) : BlocksFor(p.rows, 1);
   return k;

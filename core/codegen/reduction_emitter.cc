@@ -505,12 +505,15 @@ StatusOr<EmittedKernel> EmitReductionKernel(llvm::Module& m, const KernelSpec& s
     block = tpr == 32 ? 256 : tpr;
     RETURN_IF_ERROR(EmitRow(b, e, p, tpr, block));
     k.kind = "row-reduction";
+    k.strategy = tpr == 32 ? "a warp per row (8 rows a block), shuffle reduction"
+                           : "a block of " + std::to_string(tpr) + " threads per row, shuffles then shared memory";
     k.dims.grid[0] = tpr == 32 ? BlocksFor(p.ko, block / 32) : BlocksFor(p.ko, 1);
   } else if (p.kind == Kind::kColumn) {
     int64_t tiles = (p.ki + 31) / 32;
     block = 1024;
     RETURN_IF_ERROR(EmitColumn(b, e, p, tiles));
     k.kind = "column-reduction";
+    k.strategy = "32-column tiles, a block of 1024 threads each, partial sums through shared memory";
     k.dims.grid[0] = BlocksFor(p.ko * tiles, 1);
   } else {
     RETURN_IF_ERROR(EmitGeneric(b, e, p, block));

@@ -134,6 +134,7 @@ StatusOr<EmittedKernel> EmitTransposeKernel(llvm::Module& m, const KernelSpec& s
   b.CreateRetVoid();
   MarkKernel(f, kTile * kRows);
   k.kind = "transpose";
+  k.strategy = "through a padded shared-memory tile: coalesced reads and writes";
   k.dims.block[0] = kTile * kRows;
   k.dims.grid[0] = BlocksFor(batch * tiles_a * tiles_b, 1);
   return k;

@@ -41,6 +41,7 @@ class Lister {
       e.what = (k.kind.empty() ? std::string("kernel") : k.kind + " kernel") + ", " + Launch(k.dims);
       if (runtime::KernelFunction(k) != k.name)
         e.what += " (shares kernel " + runtime::KernelFunction(k) + ")";
+      if (!k.strategy.empty()) e.what += ": " + k.strategy;
     }
     out_.push_back(std::move(e));
   }

@@ -28,6 +28,7 @@ json ThunkJson(const Thunk& t) {
     j["name"] = k->name;
     j["kernel"] = KernelFunction(*k);
     j["kind"] = k->kind;
+    if (!k->strategy.empty()) j["strategy"] = k->strategy;
     j["instruction"] = k->instruction;
     j["ll"] = KernelFunction(*k) + ".ll";
     j["ptx"] = KernelFunction(*k) + ".ptx";
@@ -260,6 +261,7 @@ Thunk Reader::ReadThunk(const json& j, const std::string& path, int depth) {
     k.kernel = Str(j, path, "kernel", false);  // absent in bundles before kernels were shared
     if (k.kernel == k.name) k.kernel.clear();
     k.kind = Str(j, path, "kind");
+    k.strategy = Str(j, path, "strategy", false);  // absent before 2026-12-06 and where the kind says it all
     k.instruction = Str(j, path, "instruction", false);
     ReadDims(j, path, "grid", k.dims.grid);
     ReadDims(j, path, "block", k.dims.block);

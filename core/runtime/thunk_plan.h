@@ -59,6 +59,10 @@ struct KernelThunk {
                              // "select-and-scatter" | "rng-bit-generator" | "elemental" | ...
                              // (docs/bundle-format.md)
   std::string instruction;   // the HLO instruction (usually a fusion) it implements
+  // How the kernel does its work, in one line for people ("mma.sync m16n8k16
+  // bf16, tile 128×128×32, …; lhs by cp.async …"): the choices its emitter
+  // made for this shape, or "" where the kind says it all.
+  std::string strategy;
   LaunchDims dims;
   std::vector<Slice> args;
   std::vector<bool> arg_written;  // per arg: does the kernel write it

@@ -66,6 +66,10 @@ TEST(GemmMma, StagingMovesSixteenByteChunks) {
     EXPECT_NE(e.ir.find("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16"), std::string::npos);
     EXPECT_EQ(e.ir.find("load <8 x i16>"), std::string::npos);
     EXPECT_EQ(e.ir.find("global.16.s("), std::string::npos);  // full tiles: no edge to fill
+    // What a user reads of it (the Kernels tab, the manifest's "strategy").
+    EXPECT_EQ(e.kernel.strategy,
+              "mma.sync m16n8k16 bf16, tile 128x128x32, 8 warps, 2 shared stages; lhs by cp.async along k; rhs by "
+              "cp.async along n into [k][n] (ldmatrix.trans)");
   }
   {  // A contiguous along m: by cp.async too, kept [k][m], read transposed.
     auto e = EmitFor(Dot("bf16[128,64]{0,1}", "bf16[64,256]{0,1}", "f32[128,256]{1,0}", kMatmul), "d", &EmitDotKernel);
@@ -104,6 +108,8 @@ TEST(GemmMma, StagingMovesSixteenByteChunks) {
                                   Dot("bf16[33,47]{1,0}", "bf16[47,18]{1,0}", "bf16[33,18]{1,0}", kMatmul)}) {
     const Ir i = ir(text);
     EXPECT_TRUE(i.computed) << text;
+    EXPECT_NE(EmitFor(text, "d", &EmitDotKernel).kernel.strategy.find("computed (its prologue or conversion)"),
+              std::string::npos);
   }
 }
 

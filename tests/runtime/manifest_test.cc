@@ -39,6 +39,7 @@ ThunkPlan SamplePlan() {
   KernelThunk k;
   k.name = "loop_fusion";
   k.kind = "loop";
+  k.strategy = "a thread per element";
   k.instruction = "fusion.1";
   k.dims.grid[0] = 2;
   k.dims.block[0] = 128;
@@ -50,6 +51,7 @@ ThunkPlan SamplePlan() {
   k.estimated_us = 1.5;
   KernelThunk c = k;
   c.name = "cond";
+  c.strategy.clear();
   c.args = {{2, 0, 64}, {2, 64, 1}};
   c.arg_written = {false, true};
   WhileThunk w;
@@ -88,6 +90,8 @@ TEST(Manifest, RoundTripIsAFixedPoint) {
   EXPECT_EQ(k.dims.grid[0], 2u);
   EXPECT_EQ(k.dims.block[0], 128u);
   EXPECT_EQ(k.dims.shared_bytes, 16u);
+  EXPECT_EQ(k.strategy, "a thread per element");
+  EXPECT_EQ(AllKernels(*back)[1]->strategy, "");  // optional: absent where the kind says it all
   EXPECT_EQ(k.arg_written, (std::vector<bool>{false, false, true}));
   EXPECT_DOUBLE_EQ(k.estimated_us, 1.5);
   EXPECT_TRUE(back->allocations[2].maybe_live_out);
