@@ -103,8 +103,9 @@ QString SassTabText(const codegen::KernelCode& kc, const report::KernelResourceT
     return QString::fromStdString("// no SASS: " + why + "\n");
   }
   std::string head;
+  if (!kc.strategy.empty()) head = "// " + kc.kind + ": " + kc.strategy + "\n";
   if (r && !r->resources.empty())
-    head = "// " + target + ": " + r->resources + " (ptxas -v)\n// " + r->occupancy + "\n// " + r->sass + "\n";
+    head += "// " + target + ": " + r->resources + " (ptxas -v)\n// " + r->occupancy + "\n// " + r->sass + "\n";
   return QString::fromStdString(head + kc.sass);
 }
 
