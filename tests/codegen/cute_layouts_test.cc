@@ -153,7 +153,7 @@ TEST(CuteLayouts, WgmmaOperandsAndAccumulatorsAreCuTes) {
       for (int64_t k = 0; k < 16; ++k) put(kBOffset, n, k, BValue(k, n));
     auto desc = [&](int64_t base) {
       const uint64_t start = (reinterpret_cast<uintptr_t>(window) + base) & 0x3FFFF;
-      return (start >> 4) | (uint64_t{(transposed ? kLbo : 16) >> 4} << 16) | (uint64_t{kSbo >> 4} << 32) |
+      return (start >> 4) | (static_cast<uint64_t>((transposed ? kLbo : 16) >> 4) << 16) | (static_cast<uint64_t>(kSbo >> 4) << 32) |
              (uint64_t{1} << 62);
     };
     const int32_t flags = transposed ? cpu::kWgmmaTransA | cpu::kWgmmaTransB : 0;
