@@ -22,6 +22,7 @@
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
+#include "core/codegen/matrix_kernel.h"
 #include "core/codegen/ir_util.h"
 #include "core/ir/custom_calls.h"
 
@@ -64,20 +65,14 @@ StatusOr<EmittedKernel> EmitFactorization(llvm::Module& m, const KernelSpec& spe
                              : t == PrimitiveType::kC128 ? PrimitiveType::kF64
                                                          : t;
   const int64_t n = in.dim(r - 1);
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  std::vector<int64_t> batch_dims = LeadingDims(r - 2);
   const int64_t batches = Product(in, batch_dims);
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel result;
-  result.kind = "cholesky";
-  result.dims = LoopLaunchDims(batches, spec.device);
-  MarkKernel(f, result.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "cholesky", batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& result = frame.kernel;
   llvm::Type* f64 = b.getDoubleTy();
 
   auto split = [&](Value* v) -> StatusOr<C64> {
@@ -94,7 +89,7 @@ StatusOr<EmittedKernel> EmitFactorization(llvm::Module& m, const KernelSpec& spe
     if (!complex) return EmitConvert(b, c.re, PrimitiveType::kF64, t);
     ASSIGN_OR_RETURN(Value * re, EmitConvert(b, c.re, PrimitiveType::kF64, part));
     ASSIGN_OR_RETURN(Value * im, EmitConvert(b, c.im, PrimitiveType::kF64, part));
-    Value* v = llvm::UndefValue::get(RegisterType(t, ctx));
+    Value* v = llvm::UndefValue::get(RegisterType(t, m.getContext()));
     v = b.CreateInsertValue(v, re, 0);
     return b.CreateInsertValue(v, im, 1);
   };

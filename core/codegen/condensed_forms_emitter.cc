@@ -422,16 +422,11 @@ StatusOr<EmittedKernel> EmitCondensedFormKernel(llvm::Module& m, const KernelSpe
   }
   const PrimitiveType real = t == PrimitiveType::kC64 ? PrimitiveType::kF32 : t == PrimitiveType::kC128 ? PrimitiveType::kF64 : t;
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel kernel;
-  kernel.kind = what;
-  kernel.dims = LoopLaunchDims(s->batches, spec.device);
-  MarkKernel(f, kernel.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, what, s->batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& kernel = frame.kernel;
   const Arith ar{b, complex};
   const int64_t n = s->n;
   Value* info = EntryAlloca(b, b.getInt64Ty(), "info");
@@ -452,13 +447,13 @@ StatusOr<EmittedKernel> EmitCondensedFormKernel(llvm::Module& m, const KernelSpe
     if (call->kind == LinalgCall::Kind::kSytrd) {
       const OutputVector d{ee, b, a, out + 1, real}, e{ee, b, a, out + 2, real}, tau{ee, b, a, out + 3, t};
       RETURN_IF_ERROR(EmitSytrd(ar, a, d, e, tau, n, call->lower));
-      ee.Store(out + 4, a.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(lc->shape().tuple_shapes()[4].element_type(), ctx), 0));
+      ee.Store(out + 4, a.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(lc->shape().tuple_shapes()[4].element_type(), m.getContext()), 0));
       return Status::Ok();
     }
     if (call->kind == LinalgCall::Kind::kGehrd) {
       const OutputVector tau{ee, b, a, out + 1, t};
       RETURN_IF_ERROR(EmitGehrd(ar, a, tau, n, call->low - 1, call->high < 0 ? n : call->high));
-      ee.Store(out + 2, a.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(lc->shape().tuple_shapes()[2].element_type(), ctx), 0));
+      ee.Store(out + 2, a.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(lc->shape().tuple_shapes()[2].element_type(), m.getContext()), 0));
       return Status::Ok();
     }
     Diagonals dg{b, t, complex, nullptr, nullptr};

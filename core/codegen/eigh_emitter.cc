@@ -155,20 +155,14 @@ StatusOr<EmittedKernel> EmitEighKernel(llvm::Module& m, const KernelSpec& spec) 
   const Shape& info = ts.tuple_shapes()[2];
   if (ws.element_type() != wt || ws.dims() != w_dims || !IsInteger(info.element_type()) || info.dims() != batch_shape)
     return fail("needs results (eigenvectors, n real eigenvalues per matrix, an integer info per matrix)");
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  std::vector<int64_t> batch_dims = LeadingDims(r - 2);
   const int64_t batches = Product(in, batch_dims);
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel kernel;
-  kernel.kind = "eigh";
-  kernel.dims = LoopLaunchDims(batches, spec.device);
-  MarkKernel(f, kernel.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "eigh", batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& kernel = frame.kernel;
   if (complex) {
     RETURN_IF_ERROR(EmitHeevd(b, ee, eig, root.call, out, t, wt, in, n, batches, info.element_type()));
     b.CreateRetVoid();

@@ -419,16 +419,11 @@ StatusOr<EmittedKernel> EmitComplexGeevKernel(llvm::Module& m, const KernelSpec&
   RETURN_IF_ERROR(CheckSupportedType(t, ge->name()));
   const int64_t n = s->n;
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel kernel;
-  kernel.kind = "geev";
-  kernel.dims = LoopLaunchDims(s->batches, spec.device);
-  MarkKernel(f, kernel.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "geev", s->batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& kernel = frame.kernel;
   const Ir ir{b, t == PrimitiveType::kC64, GeevParams(t == PrimitiveType::kC64)};
   const Cplx c{ir};
   Vec scale(b, n, "scale");

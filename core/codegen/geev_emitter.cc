@@ -315,16 +315,11 @@ StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) 
   const PrimitiveType ct = t == PrimitiveType::kF32 ? PrimitiveType::kC64 : PrimitiveType::kC128;
   const int64_t n = s->n;
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel kernel;
-  kernel.kind = gees ? "gees" : "geev";
-  kernel.dims = LoopLaunchDims(s->batches, spec.device);
-  MarkKernel(f, kernel.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, gees ? "gees" : "geev", s->batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& kernel = frame.kernel;
   const Ir ir{b, t == PrimitiveType::kF32, GeevParams(t == PrimitiveType::kF32)};
   Vec scale(b, n, "scale"), tau(b, n, "tau"), wr(b, n, "wr"), wi(b, n, "wi");
   const PrimitiveType info_type = ge->shape().tuple_shapes()[4].element_type();
@@ -364,7 +359,7 @@ StatusOr<EmittedKernel> EmitGeevKernel(llvm::Module& m, const KernelSpec& spec) 
         ee.Store(out + 3, vec_at(i), c);
         return Status::Ok();
       }));
-      ee.Store(out + 4, om.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(ge->shape().tuple_shapes()[4].element_type(), ctx), 0));
+      ee.Store(out + 4, om.BatchIndex(), llvm::ConstantInt::get(LlvmStorageType(ge->shape().tuple_shapes()[4].element_type(), m.getContext()), 0));
       ASSIGN_OR_RETURN(Value * code, EmitConvert(b, g.info().Get(), PrimitiveType::kS64, ge->shape().tuple_shapes()[5].element_type()));
       ee.Store(out + 5, om.BatchIndex(), code);
       return Status::Ok();

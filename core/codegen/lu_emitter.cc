@@ -50,20 +50,14 @@ StatusOr<EmittedKernel> EmitLuKernel(llvm::Module& m, const KernelSpec& spec) {
   if (!IsInteger(piv.element_type()) || piv.dims() != piv_dims || !IsInteger(info.element_type()) ||
       info.dims() != batch_shape)
     return fail("needs results (lu, min(m, n) integer pivots per matrix, an integer info per matrix)");
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  std::vector<int64_t> batch_dims = LeadingDims(r - 2);
   const int64_t batches = Product(in, batch_dims);
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel result;
-  result.kind = "lu";
-  result.dims = LoopLaunchDims(batches, spec.device);
-  MarkKernel(f, result.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "lu", batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& result = frame.kernel;
   llvm::Type* f64 = b.getDoubleTy();
   llvm::Type* i64 = b.getInt64Ty();
   Value* best = EntryAlloca(b, f64, "best");
@@ -157,20 +151,14 @@ StatusOr<EmittedKernel> EmitLuPivotsToPermutationKernel(llvm::Module& m, const K
   const Shape& out_shape = call->shape();
   const int r = piv.rank();
   const int64_t k = piv.dim(r - 1), n = out_shape.dim(r - 1);
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 1; ++d) batch_dims.push_back(d);
+  std::vector<int64_t> batch_dims = LeadingDims(r - 1);
   const int64_t batches = Product(piv, batch_dims);
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel result;
-  result.kind = "lu-permutation";
-  result.dims = LoopLaunchDims(batches, spec.device);
-  MarkKernel(f, result.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "lu-permutation", batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& result = frame.kernel;
   llvm::Type* i32 = b.getInt32Ty();
   RETURN_IF_ERROR(GridStrideLoop(b, batches, [&](Value* batch) -> Status {
     Index base(static_cast<size_t>(r));

@@ -1,5 +1,7 @@
 #include "core/codegen/matrix_kernel.h"
 
+#include <llvm/IR/Module.h>
+
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/ir_loops.h"
 #include "core/codegen/ir_util.h"
@@ -8,6 +10,24 @@
 #include <llvm/IR/Intrinsics.h>
 
 namespace hloscope::codegen {
+
+ThreadPerItemKernel::ThreadPerItemKernel(llvm::Module& m, const KernelSpec& spec, const std::string& kind,
+                                         int64_t items)
+    : b(m.getContext()),
+      f(CreateKernelFunction(m, spec, b)),
+      args(KernelArguments(f)),
+      ee(b, spec, args),
+      out(FirstOutputArg(spec)) {
+  kernel.kind = kind;
+  kernel.dims = LoopLaunchDims(items, spec.device);
+  MarkKernel(f, kernel.dims.block[0]);
+}
+
+std::vector<int64_t> LeadingDims(int n) {
+  std::vector<int64_t> dims;
+  for (int d = 0; d < n; ++d) dims.push_back(d);
+  return dims;
+}
 
 OutputMatrix::OutputMatrix(llvm::IRBuilderBase& b, ElementalEmitter& ee, int out, PrimitiveType t, const Shape& shape,
                            llvm::Value* batch)

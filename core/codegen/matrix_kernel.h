@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
@@ -20,6 +21,22 @@ namespace hloscope::codegen {
 StatusOr<ComplexParts> ElementToParts(llvm::IRBuilderBase& b, PrimitiveType t, llvm::Value* v);
 StatusOr<llvm::Value*> PartsToElement(llvm::IRBuilderBase& b, PrimitiveType t, ComplexParts c);
 
+// The start of a kernel that runs one thread per item (a matrix of a batch,
+// a right-hand side, a row): its function with the builder in its entry
+// block, an elemental emitter over its arguments, its first output
+// argument, and the EmittedKernel of `kind` launched over `items` threads
+// (LoopLaunchDims). The linear-algebra emitters begin with it.
+struct ThreadPerItemKernel {
+  ThreadPerItemKernel(llvm::Module& m, const KernelSpec& spec, const std::string& kind, int64_t items);
+  llvm::IRBuilder<> b;
+  llvm::Function* f;
+  std::vector<llvm::Value*> args;
+  ElementalEmitter ee;
+  int out;
+  EmittedKernel kernel;
+};
+// The dims 0 … n-1 (a batch's leading dims).
+std::vector<int64_t> LeadingDims(int n);
 class OutputMatrix {
  public:
   // Matrix `batch` (a linear index over the leading dims of `shape`, whose

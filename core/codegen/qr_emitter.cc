@@ -196,22 +196,16 @@ StatusOr<EmittedKernel> EmitQrKernel(llvm::Module& m, const KernelSpec& spec) {
   if (tau.element_type() != t || tau.dims() != tau_dims)
     return fail("needs tau with " + std::string(factor ? "min(m, n)" : "k") + " values of the matrix type per matrix");
   if (!factor && (cols > rows || k > cols)) return fail("needs m×n matrices with n <= m and k <= n reflectors");
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  std::vector<int64_t> batch_dims = LeadingDims(r - 2);
   const int64_t batches = Product(in, batch_dims);
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
+  ThreadPerItemKernel frame(m, spec, factor ? "qr" : "qr-q", batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
   // Where tau is read: geqrf's second output, orgqr's second operand.
   const int tau_arg = factor ? out + 1 : -1;
-  EmittedKernel kernel;
-  kernel.kind = factor ? "qr" : "qr-q";
-  kernel.dims = LoopLaunchDims(batches, spec.device);
-  MarkKernel(f, kernel.dims.block[0]);
+  EmittedKernel& kernel = frame.kernel;
   if (IsComplex(t)) {
     RETURN_IF_ERROR(EmitComplexQr(b, ee, spec, qr, factor, out, tau_arg, t, in, rows, cols, k, batches));
     b.CreateRetVoid();

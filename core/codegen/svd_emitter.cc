@@ -171,16 +171,11 @@ StatusOr<EmittedKernel> EmitSvdKernel(llvm::Module& m, const KernelSpec& spec) {
   const int64_t p = tall ? rows : cols, q = tall ? cols : rows;
   const int64_t full = tall ? sh->u_cols : sh->vt_rows;
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel kernel;
-  kernel.kind = "svd";
-  kernel.dims = LoopLaunchDims(sh->batches, spec.device);
-  MarkKernel(f, kernel.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "svd", sh->batches);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& kernel = frame.kernel;
   llvm::Type* f64 = b.getDoubleTy();
   llvm::Type* i64 = b.getInt64Ty();
   llvm::Type* i1 = b.getInt1Ty();

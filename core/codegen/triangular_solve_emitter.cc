@@ -17,6 +17,7 @@
 #include "core/codegen/elemental_scalar.h"
 #include "core/codegen/emitters.h"
 #include "core/codegen/ir_loops.h"
+#include "core/codegen/matrix_kernel.h"
 #include "core/codegen/ir_util.h"
 #include "core/ir/custom_calls.h"
 
@@ -63,21 +64,15 @@ StatusOr<EmittedKernel> EmitSolve(llvm::Module& m, const KernelSpec& spec, const
 
   const int64_t mm = as.dim(r - 1);
   const int64_t rows = bs.dim(r - 2), cols = bs.dim(r - 1);
-  std::vector<int64_t> batch_dims;
-  for (int d = 0; d < r - 2; ++d) batch_dims.push_back(d);
+  std::vector<int64_t> batch_dims = LeadingDims(r - 2);
   const int64_t batches = Product(bs, batch_dims);
   const int64_t vectors = batches * (left ? cols : rows);
 
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  llvm::Function* f = CreateKernelFunction(m, spec, b);
-  std::vector<Value*> args = KernelArguments(f);
-  ElementalEmitter ee(b, spec, args);
-  const int out = FirstOutputArg(spec);
-  EmittedKernel result;
-  result.kind = "triangular-solve";
-  result.dims = LoopLaunchDims(vectors, spec.device);
-  MarkKernel(f, result.dims.block[0]);
+  ThreadPerItemKernel frame(m, spec, "triangular-solve", vectors);
+  llvm::IRBuilder<>& b = frame.b;
+  ElementalEmitter& ee = frame.ee;
+  const int out = frame.out;
+  EmittedKernel& result = frame.kernel;
   llvm::Type* f64 = b.getDoubleTy();
   Value* acc_re = EntryAlloca(b, f64, "acc_re");
   Value* acc_im = complex ? EntryAlloca(b, f64, "acc_im") : nullptr;
@@ -89,7 +84,7 @@ StatusOr<EmittedKernel> EmitSolve(llvm::Module& m, const KernelSpec& spec, const
   };
   auto narrow = [&](ComplexParts z) -> StatusOr<Value*> {
     if (!complex) return EmitConvert(b, z.re, wide, t);
-    Value* w = llvm::UndefValue::get(RegisterType(wide, ctx));
+    Value* w = llvm::UndefValue::get(RegisterType(wide, m.getContext()));
     w = b.CreateInsertValue(b.CreateInsertValue(w, z.re, 0), z.im, 1);
     return EmitConvert(b, w, wide, t);
   };
