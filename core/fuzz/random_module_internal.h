@@ -144,6 +144,9 @@ class Gen {
   bool Linalg(Body& b);  // random_module_linalg.cc
   bool CondensedForm(Body& b);
   bool Scan(Body& b);
+  // An f32 value `a` (of va's shape) made exact to sum in any order: clamped
+  // to [-4, 4] and rounded down to eighths (2,048 of them add up in 17 bits).
+  int ExactToSum(Body& b, int a, const Val& va);
   bool Convolution(Body& b);
   bool While(Body& b);
   bool Conditional(Body& b);
