@@ -276,59 +276,48 @@ TEST(GemmWgmma, OperandsSeenThroughMovesOfNoData) {
     }
 }
 
-// The checks can fail: the same kernel waiting for all but its last wgmma
-// group (wait_group 1 instead of 0) refills a stage that the previous
-// slice's wgmma may still be reading, which the CPU run reports.
-TEST(GemmWgmma, TheCpuRunCatchesAStageRefilledWhileAWgmmaReadsIt) {
+// The checks can fail. `text`'s one kernel on sm_90a runs on the CPU as
+// made, then with its wgmma.wait_group 0 turned into 1 (waiting for all but
+// the last group): the error of that second run ("" if it ran).
+std::string ErrorWithWaitGroupOne(const std::string& text, uint64_t seed, bool computed_operands) {
   CodegenOptions opts;
   opts.sm = "sm_90a";
   opts.emit_ptx = false;
-  auto compiled =
-      CompileText(Dot("bf16[128,256]{1,0}", "bf16[256,128]{1,0}", "f32[128,128]{1,0}", kMatmul), "t.hlo", "", opts);
-  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  ASSERT_EQ(compiled->codegen.kernels.size(), 1u);
-  auto inputs = MakeRandomInputs(*compiled->module->entry(), 3);
-  ASSERT_TRUE(RunOnCpu(compiled->codegen, inputs).ok());
+  auto compiled = CompileText(text, "t.hlo", "", opts);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  if (!compiled.ok() || compiled->codegen.kernels.size() != 1) return "no single kernel";
+  EXPECT_EQ(compiled->codegen.kernels[0].kind, "gemm-wgmma");
   std::string& ir = compiled->codegen.kernels[0].ir;
+  if (computed_operands) EXPECT_EQ(ir.find("llvm.nvvm.cp.async.cg.shared.global"), std::string::npos);
+  auto inputs = MakeRandomInputs(*compiled->module->entry(), seed);
+  EXPECT_TRUE(RunOnCpu(compiled->codegen, inputs).ok());
   const std::string wait0 = "wgmma.wait_group.sync.aligned 0;";
   const size_t at = ir.find(wait0);
-  ASSERT_NE(at, std::string::npos);
+  if (at == std::string::npos) return "no wait_group 0";
   ir.replace(at, wait0.size(), "wgmma.wait_group.sync.aligned 1;");
   auto got = RunOnCpu(compiled->codegen, inputs);
-  ASSERT_FALSE(got.ok());
-  EXPECT_NE(got.status().message().find("a cp.async writes shared memory that a wgmma in flight reads"),
-            std::string::npos)
-      << got.status().message();
+  return got.ok() ? "" : got.status().message();
 }
 
-// The other check: operands computed on the way in are plain shared stores,
-// which no cp.async check sees. With the same wait_group 1 they overwrite
-// the stage of a wgmma still in flight, and the wait that retires it finds
-// its operands changed (k = 256: four slices, so the refill of the fourth
-// lands on the first's stage while its wgmma is pending).
+// Refilled by cp.async: the stage that the previous slice's wgmma may still
+// be reading, which the CPU run reports.
+TEST(GemmWgmma, TheCpuRunCatchesAStageRefilledWhileAWgmmaReadsIt) {
+  const std::string error = ErrorWithWaitGroupOne(
+      Dot("bf16[128,256]{1,0}", "bf16[256,128]{1,0}", "f32[128,128]{1,0}", kMatmul), 3, /*computed_operands=*/false);
+  EXPECT_NE(error.find("a cp.async writes shared memory that a wgmma in flight reads"), std::string::npos) << error;
+}
+
+// The other check: operands computed on the way in (f32 rounded to bf16)
+// are plain shared stores, which no cp.async check sees. With the same
+// wait_group 1 they overwrite the stage of a wgmma still in flight, and the
+// wait that retires it finds its operands changed (k = 256: four slices, so
+// the refill of the fourth lands on the first's stage while its wgmma is
+// pending).
 TEST(GemmWgmma, TheCpuRunCatchesComputedOperandsChangedUnderAWgmma) {
-  CodegenOptions opts;
-  opts.sm = "sm_90a";
-  opts.emit_ptx = false;
-  const std::string text =
-      Dot("f32[128,256]{1,0}", "f32[256,128]{1,0}", "bf16[128,128]{1,0}", kMatmul);  // f32 operands: computed
-  auto compiled = CompileText(text, "t.hlo", "", opts);
-  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  ASSERT_EQ(compiled->codegen.kernels.size(), 1u);
-  ASSERT_EQ(compiled->codegen.kernels[0].kind, "gemm-wgmma");
-  std::string& ir = compiled->codegen.kernels[0].ir;
-  ASSERT_EQ(ir.find("llvm.nvvm.cp.async.cg.shared.global"), std::string::npos);  // no copies at all
-  auto inputs = MakeRandomInputs(*compiled->module->entry(), 4);
-  ASSERT_TRUE(RunOnCpu(compiled->codegen, inputs).ok());
-  const std::string wait0 = "wgmma.wait_group.sync.aligned 0;";
-  const size_t at = ir.find(wait0);
-  ASSERT_NE(at, std::string::npos);
-  ir.replace(at, wait0.size(), "wgmma.wait_group.sync.aligned 1;");
-  auto got = RunOnCpu(compiled->codegen, inputs);
-  ASSERT_FALSE(got.ok());
-  EXPECT_NE(got.status().message().find("the shared memory a wgmma reads changed before the wgmma.wait_group"),
-            std::string::npos)
-      << got.status().message();
+  const std::string error = ErrorWithWaitGroupOne(
+      Dot("f32[128,256]{1,0}", "f32[256,128]{1,0}", "bf16[128,128]{1,0}", kMatmul), 4, /*computed_operands=*/true);
+  EXPECT_NE(error.find("the shared memory a wgmma reads changed before the wgmma.wait_group"), std::string::npos)
+      << error;
 }
 
 }  // namespace
