@@ -127,25 +127,31 @@ bool Gen::BatchNorm(Body& b) {
     std::string um = Use(b, m), uo = Use(b, ones);
     return Emit(b, va.type, fd, DefaultLayout(1), "add", "add(" + um + ", " + uo + ")");
   };
-  // tanh(x) plus a ramp of 0.25 along a reduced dim: |tanh| < 1 bounds the
-  // rounding of x's sums (diffuzz seed 20279558: exp(2) in every element of
-  // a row, variance 0, 2.7e-5 in the interpreter's order), and the ramp
-  // keeps a feature whose values are all one value (a broadcast, p / p)
-  // from a variance of 0, where x − mean is the rounding of the mean, which
-  // the kernel's order of summation moves, times 1/sqrt(epsilon) (diffuzz
-  // seeds 556405690, 1.9e-5 against a tolerance of 1e-5, and 564004019,
-  // tanh(p / p): 1.5e-5).
+  // x made exact to sum, with two values at least in every feature:
+  // tanh(x) plus 0.25 on every other index of a reduced dim, on eighths
+  // (Gen::ExactToSum). Exact sums leave no order of summation to matter —
+  // Σx and Σx² the same in the kernel as in the interpreter (diffuzz seed
+  // 1567843301: a mean of 1.25 against a variance of 0.04, whose Σx² in f32
+  // moved the result by 4.5e-5) — and the alternation keeps a feature that
+  // is one value (a broadcast, p / p) from a variance of 0, where x − mean
+  // is the rounding of the mean times 1/sqrt(epsilon) (seeds 20279558,
+  // 556405690, 564004019).
   auto spread = [&](int x) {
     const int t = Emit(b, va.type, va.dims, va.layout, "tanh", "tanh(" + Use(b, x) + ")");
     for (size_t d = 0; d < va.dims.size(); ++d) {
       if (static_cast<int64_t>(d) == feature || va.dims[d] < 2) continue;
+      auto splat = [&](const std::string& v) {
+        const std::string c = Const(b, va.type, v);
+        return Emit(b, va.type, va.dims, va.layout, "broadcast", "broadcast(" + c + "), dimensions={}");
+      };
       const int ramp = Emit(b, va.type, va.dims, va.layout, "iota", "iota(), iota_dimension=" + std::to_string(d));
-      const std::string quarter = Const(b, va.type, "0.25");
-      const int q = Emit(b, va.type, va.dims, va.layout, "broadcast", "broadcast(" + quarter + "), dimensions={}");
-      std::string ur = Use(b, ramp), uq = Use(b, q);
-      const int scaled = Emit(b, va.type, va.dims, va.layout, "multiply", "multiply(" + ur + ", " + uq + ")");
-      std::string ut = Use(b, t), us = Use(b, scaled);
-      return Emit(b, va.type, va.dims, va.layout, "add", "add(" + ut + ", " + us + ")");
+      const int two = splat("2"), quarter = splat("0.25");
+      std::string ur = Use(b, ramp), u2 = Use(b, two);
+      const int parity = Emit(b, va.type, va.dims, va.layout, "remainder", "remainder(" + ur + ", " + u2 + ")");
+      std::string up = Use(b, parity), uq = Use(b, quarter);
+      const int step = Emit(b, va.type, va.dims, va.layout, "multiply", "multiply(" + up + ", " + uq + ")");
+      std::string ut = Use(b, t), us = Use(b, step);
+      return ExactToSum(b, Emit(b, va.type, va.dims, va.layout, "add", "add(" + ut + ", " + us + ")"), va);
     }
     return t;  // one element per feature: x − mean is exactly 0
   };

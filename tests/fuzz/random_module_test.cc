@@ -37,7 +37,9 @@ TEST(RandomModule, EveryModuleVerifiesAndRoundTrips) {
     EXPECT_EQ(PrintModule(**again), printed) << "seed " << seed;
     int64_t n = (*m)->entry()->instruction_count();
     EXPECT_GE(n, 2) << "seed " << seed;
-    EXPECT_LE(n, 80) << "seed " << seed;
+    // max_ops aims at 24; an op's exact-to-sum operands (batch norm's,
+    // ~15 instructions each, two for batch-norm-grad) can take one past 80.
+    EXPECT_LE(n, 100) << "seed " << seed;
   }
 }
 
