@@ -251,6 +251,7 @@ HLOSCOPE_CLI_COMMAND(codegen, "codegen", "compile kernels to LLVM IR + PTX and e
                      "thunk in manifest.json \"sass\" and \"resources\" (registers, spills, shared memory, barriers,\n"
                      "constant bank, SASS instruction classes, occupancy per device preset; docs/bundle-format.md).\n"
                      "--sass fails when a tool is missing, --no-sass skips it. --json prints per kernel its\n"
+                     "kind, strategy (how it works: tile, stages, how each operand reaches shared memory),\n"
                      "resources and SASS statistics instead of the summary line.\n"
                      "Collectives and partition/replica ids become collective thunks, not kernels; a custom-call\n"
                      "no kernel implements (a library's or a framework's target) becomes a custom-call thunk,\n"
