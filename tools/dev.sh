@@ -60,7 +60,11 @@ sanitizer_build_and_test() {
   # Random modules through every pipeline, buffer assignment and the CPU
   # kernel run (docs/testing.md): fixed seeds, then a clock-derived seed that
   # is printed so that a failure can be replayed with --seed; ~3 minutes.
-  cmake --build "$SAN_BUILD" -j "$JOBS" --target hloscope-diffuzz
+  cmake --build "$SAN_BUILD" -j "$JOBS" --target hloscope-diffuzz fuzz_generator_test
+  # A seed must name the same module in this (clang) build as in the release
+  # (gcc) build, or a seed printed here replays as another module there.
+  step "random modules: the same module for a seed whatever the compiler"
+  "$SAN_BUILD/bin/fuzz_generator_test" --gtest_filter='RandomModule.SameModuleWhateverTheCompiler'
   local seed=$(( $(date +%s) % 1000000 * 1000 ))
   step "hloscope-diffuzz: fixed seeds 1.. (${DIFFUZZ_COUNT:-100} modules), then --seed $seed for ${DIFFUZZ_SECONDS:-100}s"
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -78,8 +78,9 @@ void JacobiSweeps(const LiteralColumns& l, int64_t q, const LiteralColumns* r, d
 // A selection sort of the vector `values` (value i at Get(i, 0)), ascending
 // or descending: the first smallest (largest) of those left swapped into
 // place, with it the same columns of each of `with` (the kernels'
-// EmitSortColumnsByValue).
-void SortColumnsByValue(const LiteralColumns& values, bool descending, std::initializer_list<const LiteralColumns*> with) {
+// EmitSortColumnsByValue). Columns is LiteralColumns or ComplexColumns.
+template <class Columns>
+void SortColumnsByValue(const LiteralColumns& values, bool descending, std::initializer_list<const Columns*> with) {
   for (int64_t i = 0; i < values.rows; ++i) {
     int64_t m = i;
     double best = values.Get(i, 0);
@@ -91,9 +92,9 @@ void SortColumnsByValue(const LiteralColumns& values, bool descending, std::init
       }
     }
     if (m == i) continue;
-    for (const LiteralColumns* c : with)
+    for (const Columns* c : with)
       for (int64_t row = 0; row < c->rows; ++row) {
-        const double x = c->Get(row, i);
+        const auto x = c->Get(row, i);
         c->Set(row, i, c->Get(row, m));
         c->Set(row, m, x);
       }
@@ -173,32 +174,6 @@ void ComplexJacobiSweeps(const ComplexColumns& l, int64_t q, const ComplexColumn
   }
 }
 
-// The selection sort of SortColumnsByValue with complex columns.
-void SortComplexColumnsByValue(const LiteralColumns& values, bool descending,
-                               std::initializer_list<const ComplexColumns*> with) {
-  for (int64_t i = 0; i < values.rows; ++i) {
-    int64_t m = i;
-    double best = values.Get(i, 0);
-    for (int64_t j = i + 1; j < values.rows; ++j) {
-      const double v = values.Get(j, 0);
-      if (descending ? v > best : v < best) {
-        best = v;
-        m = j;
-      }
-    }
-    if (m == i) continue;
-    for (const ComplexColumns* c : with)
-      for (int64_t row = 0; row < c->rows; ++row) {
-        const C x = c->Get(row, i);
-        c->Set(row, i, c->Get(row, m));
-        c->Set(row, m, x);
-      }
-    const double x = values.Get(i, 0);
-    values.Set(i, 0, values.Get(m, 0));
-    values.Set(m, 0, x);
-  }
-}
-
 // heevd (jnp.linalg.eigh of complex Hermitian matrices) as custom_calls.h
 // defines it: syevd's steps on complex columns, each rotation turning
 // column j by the phase of γ = g_iᴴ·g_j first. Written out in real
@@ -257,8 +232,8 @@ StatusOr<Literal> EvalHeevd(const Instruction& instr, const LinalgCall& call, Op
       }
     }
     // Ascending (the first smallest of those left), the columns with them.
-    SortComplexColumnsByValue(LiteralColumns{&w, n, [&](int64_t i, int64_t) { return bt * n + i; }},
-                              /*descending=*/false, {&columns});
+    SortColumnsByValue<ComplexColumns>(LiteralColumns{&w, n, [&](int64_t i, int64_t) { return bt * n + i; }},
+                                       /*descending=*/false, {&columns});
     info.SetInt(bt, 0);
   }
   return MakeTuple({std::move(v), std::move(w), std::move(info)});
@@ -312,8 +287,8 @@ StatusOr<Literal> EvalSyevd(const Instruction& instr, const LinalgCall& call, Op
       w.SetDouble(bt * n + i, len - shift);
       for (int64_t k = 0; k < n; ++k) v.SetDouble(at(k, i), v.GetDouble(at(k, i)) / len);
     }
-    SortColumnsByValue(LiteralColumns{&w, n, [&](int64_t i, int64_t) { return bt * n + i; }}, /*descending=*/false,
-                       {&columns});
+    SortColumnsByValue<LiteralColumns>(LiteralColumns{&w, n, [&](int64_t i, int64_t) { return bt * n + i; }},
+                                       /*descending=*/false, {&columns});
     info.SetInt(bt, 0);
   }
   return MakeTuple({std::move(v), std::move(w), std::move(info)});
@@ -361,8 +336,8 @@ StatusOr<Literal> EvalGesvdComplex(const Instruction& instr, const SvdShapes& sh
           lc.Set(r, j, C(x.real() / len, x.imag() / len));
         }
     }
-    SortComplexColumnsByValue(LiteralColumns{&sv, q, [&](int64_t j, int64_t) { return bt * k + j; }},
-                              /*descending=*/true, {&lc, &rc});
+    SortColumnsByValue<ComplexColumns>(LiteralColumns{&sv, q, [&](int64_t j, int64_t) { return bt * k + j; }},
+                                       /*descending=*/true, {&lc, &rc});
     // Completion: the columns of σ = 0 (at the end of the sorted q) and those past q.
     int64_t first = q;
     for (int64_t j = 0; j < q; ++j)
@@ -437,8 +412,8 @@ StatusOr<Literal> EvalGesvd(const Instruction& instr, Operands ops) {
       if (len > 0)
         for (int64_t r = 0; r < p; ++r) lc.Set(r, j, L(r, j) / len);
     }
-    SortColumnsByValue(LiteralColumns{&sv, q, [&](int64_t j, int64_t) { return bt * k + j; }}, /*descending=*/true,
-                       {&lc, &rc});
+    SortColumnsByValue<LiteralColumns>(LiteralColumns{&sv, q, [&](int64_t j, int64_t) { return bt * k + j; }},
+                                       /*descending=*/true, {&lc, &rc});
     // Completion: the columns of σ = 0 (at the end of the sorted q) and those past q.
     int64_t first = q;
     for (int64_t j = 0; j < q; ++j)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <type_traits>
 
 #include "core/eval/eval_internal.h"
 #include "core/ir/custom_calls.h"
@@ -267,11 +268,28 @@ StatusOr<Literal> EvalGeqrf(const Instruction& instr, Operands ops) {
   return MakeTuple({std::move(qr), std::move(tau)});
 }
 
-// orgqr: Q (m×n, n ≤ m) from the first k reflectors of a geqrf result, as
-// LAPACK's org2r: columns k.. start as the identity's, then reflector i = k-1
-// … 0 is applied to the columns right of it (v = (1, a(i+1:, i))), its column
-// becomes H's (-tau·v below the diagonal, 1 - tau on it, zeros above).
-StatusOr<Literal> EvalOrgqr(const Instruction& instr, Operands ops) {
+// Real or complex elements read and written as S (double or C).
+template <class S>
+S GetAs(const Literal& l, int64_t e) {
+  if constexpr (std::is_same_v<S, C>) return l.GetComplex(e);
+  else return l.GetDouble(e);
+}
+template <class S>
+void SetAs(Literal& l, int64_t e, S v) {
+  if constexpr (std::is_same_v<S, C>) l.SetComplex(e, v);
+  else l.SetDouble(e, v);
+}
+inline double Conj(double x) { return x; }
+inline C Conj(C x) { return std::conj(x); }
+
+// orgqr (S = double) and ungqr (S = C): Q (m×n, n ≤ m) from the first k
+// reflectors of a geqrf result, as LAPACK's org2r / cung2r: columns k..
+// start as the identity's, then reflector i = k-1 … 0 is applied to the
+// columns right of it (v = (1, a(i+1:, i)), H(i) = I - tau·v·vᴴ: s = vᴴ·c,
+// c -= tau·v·s), and its column becomes H's (-tau·v below the diagonal,
+// 1 - tau on it, zeros above).
+template <class S>
+StatusOr<Literal> EvalOrgqrAs(const Instruction& instr, Operands ops) {
   const Literal& a = *ops[0];
   const Literal& tau = *ops[1];
   const int r = a.shape().rank();
@@ -284,28 +302,28 @@ StatusOr<Literal> EvalOrgqr(const Instruction& instr, Operands ops) {
   if (n > m || k < 0 || k > n || tau.shape().num_elements() != batches * k)
     return InstrError(instr, "needs m×n matrices with n <= m and k <= n tau values per matrix");
   Literal q(NoLayout(instr.shape()));
-  for (int64_t e = 0; e < a.num_elements(); ++e) q.SetDouble(e, a.GetDouble(e));
+  for (int64_t e = 0; e < a.num_elements(); ++e) SetAs<S>(q, e, GetAs<S>(a, e));
   for (int64_t bt = 0; bt < batches; ++bt) {
     const int64_t base = bt * m * n;
     auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
     for (int64_t j = k; j < n; ++j)
-      for (int64_t row = 0; row < m; ++row) q.SetDouble(at(row, j), row == j ? 1.0 : 0.0);
+      for (int64_t row = 0; row < m; ++row) SetAs<S>(q, at(row, j), S(row == j ? 1.0 : 0.0));
     for (int64_t i = k - 1; i >= 0; --i) {
-      const double t = tau.GetDouble(bt * k + i);
+      const S t = GetAs<S>(tau, bt * k + i);
       if (i < n - 1) {
-        q.SetDouble(at(i, i), 1.0);
-        if (t != 0)
+        SetAs<S>(q, at(i, i), S(1.0));
+        if (t != S(0))
           for (int64_t j = i + 1; j < n; ++j) {
-            double w = 0;
-            for (int64_t row = i; row < m; ++row) w += q.GetDouble(at(row, i)) * q.GetDouble(at(row, j));
-            const double tw = t * w;
+            S w = 0;
+            for (int64_t row = i; row < m; ++row) w += Conj(GetAs<S>(q, at(row, i))) * GetAs<S>(q, at(row, j));
+            const S tw = t * w;
             for (int64_t row = i; row < m; ++row)
-              q.SetDouble(at(row, j), q.GetDouble(at(row, j)) - q.GetDouble(at(row, i)) * tw);
+              SetAs<S>(q, at(row, j), GetAs<S>(q, at(row, j)) - GetAs<S>(q, at(row, i)) * tw);
           }
       }
-      for (int64_t row = i + 1; row < m; ++row) q.SetDouble(at(row, i), q.GetDouble(at(row, i)) * -t);
-      q.SetDouble(at(i, i), 1.0 - t);
-      for (int64_t row = 0; row < i; ++row) q.SetDouble(at(row, i), 0.0);
+      for (int64_t row = i + 1; row < m; ++row) SetAs<S>(q, at(row, i), GetAs<S>(q, at(row, i)) * -t);
+      SetAs<S>(q, at(i, i), S(1.0) - t);
+      for (int64_t row = 0; row < i; ++row) SetAs<S>(q, at(row, i), S(0.0));
     }
   }
   return q;
@@ -362,49 +380,6 @@ StatusOr<Literal> EvalGeqrfComplex(const Instruction& instr, Operands ops) {
   return MakeTuple({std::move(qr), std::move(tau)});
 }
 
-// ungqr: Q from complex reflectors, as LAPACK's cung2r: the structure of
-// org2r (EvalOrgqr) with H(i) = I - tau·v·vᴴ (clarf: s = vᴴ·c, c -=
-// tau·v·s) and the reflector's column -tau·v below the diagonal, 1 - tau on it.
-StatusOr<Literal> EvalUngqr(const Instruction& instr, Operands ops) {
-  const Literal& a = *ops[0];
-  const Literal& tau = *ops[1];
-  const int r = a.shape().rank();
-  if (r < 2 || instr.shape().dims() != a.shape().dims())
-    return InstrError(instr, "needs matrices in the last two dimensions and a result shaped as them");
-  const int64_t m = a.shape().dim(r - 2), n = a.shape().dim(r - 1);
-  const int64_t batches = Product(a.shape().dims(), 0, r - 2);
-  const int tr = tau.shape().rank();
-  const int64_t k = tr >= 1 ? tau.shape().dim(tr - 1) : -1;
-  if (n > m || k < 0 || k > n || tau.shape().num_elements() != batches * k)
-    return InstrError(instr, "needs m×n matrices with n <= m and k <= n tau values per matrix");
-  Literal q(NoLayout(instr.shape()));
-  for (int64_t e = 0; e < a.num_elements(); ++e) q.SetComplex(e, a.GetComplex(e));
-  for (int64_t bt = 0; bt < batches; ++bt) {
-    const int64_t base = bt * m * n;
-    auto at = [&](int64_t i, int64_t j) { return base + i * n + j; };
-    for (int64_t j = k; j < n; ++j)
-      for (int64_t row = 0; row < m; ++row) q.SetComplex(at(row, j), row == j ? 1.0 : 0.0);
-    for (int64_t i = k - 1; i >= 0; --i) {
-      const C t = tau.GetComplex(bt * k + i);
-      if (i < n - 1) {
-        q.SetComplex(at(i, i), 1.0);
-        if (t != C(0))
-          for (int64_t j = i + 1; j < n; ++j) {
-            C w = 0;
-            for (int64_t row = i; row < m; ++row) w += std::conj(q.GetComplex(at(row, i))) * q.GetComplex(at(row, j));
-            const C tw = t * w;
-            for (int64_t row = i; row < m; ++row)
-              q.SetComplex(at(row, j), q.GetComplex(at(row, j)) - q.GetComplex(at(row, i)) * tw);
-          }
-      }
-      for (int64_t row = i + 1; row < m; ++row) q.SetComplex(at(row, i), q.GetComplex(at(row, i)) * -t);
-      q.SetComplex(at(i, i), C(1.0) - t);
-      for (int64_t row = 0; row < i; ++row) q.SetComplex(at(row, i), 0.0);
-    }
-  }
-  return q;
-}
-
 }  // namespace
 
 // JAX's potrf / trsm / getrf library calls (custom_calls.h): the cholesky
@@ -420,7 +395,7 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
   if (call.kind == LinalgCall::Kind::kGees) return EvalGees(instr, call, ops);
   const bool complex = !ops.empty() && IsComplex(ops[0]->shape().element_type());
   if (call.kind == LinalgCall::Kind::kGeqrf) return complex ? EvalGeqrfComplex(instr, ops) : EvalGeqrf(instr, ops);
-  if (call.kind == LinalgCall::Kind::kOrgqr) return complex ? EvalUngqr(instr, ops) : EvalOrgqr(instr, ops);
+  if (call.kind == LinalgCall::Kind::kOrgqr) return complex ? EvalOrgqrAs<C>(instr, ops) : EvalOrgqrAs<double>(instr, ops);
   if (call.kind == LinalgCall::Kind::kSyevd) return EvalSyevd(instr, call, ops);
   if (call.kind == LinalgCall::Kind::kGesvd) return EvalGesvd(instr, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {

@@ -504,7 +504,10 @@ bool Gen::Reduce(Body& b) {
 bool Gen::Gather(Body& b) {
   if (!b.entry) return false;
   int a = Pick(b, [](const Val& v) { return v.dims.size() == 2; });
-  if (a < 0) a = GetOrMake(b, PickType(), {std::max<int64_t>(1, PickDim()), PickDim()});
+  if (a < 0) {
+    Dims d = {std::max<int64_t>(1, PickDim()), PickDim()};  // before the type, as gcc ordered it
+    a = GetOrMake(b, PickType(), d);
+  }
   Val va = b.vals[static_cast<size_t>(a)];
   if (va.dims[0] == 0) return false;
   int64_t k = PickDim(), s = rng_.Chance(60) ? va.dims[1] : rng_.Range(0, va.dims[1]);
@@ -521,7 +524,10 @@ bool Gen::Gather(Body& b) {
 bool Gen::Scatter(Body& b) {
   if (!b.entry) return false;
   int a = Pick(b, [](const Val& v) { return v.dims.size() == 2 && v.type != T::kPred; });
-  if (a < 0) a = GetOrMake(b, PickFloat(), {std::max<int64_t>(1, PickDim()), PickDim()});
+  if (a < 0) {
+    Dims d = {std::max<int64_t>(1, PickDim()), PickDim()};
+    a = GetOrMake(b, PickFloat(), d);
+  }
   Val va = b.vals[static_cast<size_t>(a)];
   if (va.dims[0] == 0) return false;
   int64_t k = PickDim();
