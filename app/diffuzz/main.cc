@@ -3,7 +3,8 @@
 // ends with `modules=N passes=P kernels=K findings=F`.
 //
 //   hloscope-diffuzz [--seed S] [--count N | --seconds T] [--out DIR]
-//                    [--cpu-every K] [--max-ops N] [--max-dim D] [--timeout S] [--no-fork] [--no-shrink]
+//                    [--cpu-every K] [--max-ops N] [--max-dim D] [--max-elements E] [--timeout S]
+//                    [--no-fork] [--no-shrink]
 //   hloscope-diffuzz --replay FILE...   check saved regressions (exit 1 on a finding)
 //   hloscope-diffuzz --print SEED       print the module of one seed
 #include <algorithm>
@@ -23,9 +24,10 @@ using hloscope::fuzz::CheckResult;
 int Usage() {
   std::fprintf(stderr,
                "usage: hloscope-diffuzz [--seed S] [--count N | --seconds T] [--out DIR] [--cpu-every K]\n"
-               "                        [--max-ops N] [--max-dim D] [--timeout S] [--no-fork] [--no-shrink]\n"
+               "                        [--max-ops N] [--max-dim D] [--max-elements E] [--timeout S]\n"
+               "                        [--no-fork] [--no-shrink]\n"
                "       hloscope-diffuzz [--timeout S] --replay FILE...\n"
-               "       hloscope-diffuzz --print SEED [--max-ops N] [--max-dim D]\n"
+               "       hloscope-diffuzz --print SEED [--max-ops N] [--max-dim D] [--max-elements E]\n"
                "  --timeout S: a module still running after S seconds is a hang (default %d)\n",
                hloscope::fuzz::CheckOptions{}.timeout_s);
   return 2;
@@ -102,6 +104,7 @@ int main(int argc, char** argv) {
     else if (a == "--cpu-every") o.cpu_every = std::atoi(value("--cpu-every"));
     else if (a == "--max-ops") o.gen.max_ops = std::atoi(value("--max-ops"));
     else if (a == "--max-dim") o.gen.max_dim = std::atoi(value("--max-dim"));
+    else if (a == "--max-elements") o.gen.max_elements = std::max<int64_t>(1, std::atoll(value("--max-elements")));
     else if (a == "--timeout") o.check.timeout_s = std::max(1, std::atoi(value("--timeout")));
     else if (a == "--no-fork") o.isolate = false;
     else if (a == "--no-shrink") o.shrink = false;

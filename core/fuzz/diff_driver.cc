@@ -403,8 +403,16 @@ std::string ShrinkFinding(uint64_t seed, const GenOptions& gen, const std::strin
   return ShrinkModuleText(best, still_fails);
 }
 
-std::string RegressionFileText(uint64_t seed, const Finding& f, const std::string& module_text) {
-  std::string s = "// Found by hloscope-diffuzz --seed " + std::to_string(seed) + " --count 1, then shrunk.\n";
+std::string RegressionFileText(uint64_t seed, const GenOptions& gen, const Finding& f,
+                               const std::string& module_text) {
+  // The generator's options that differ from the defaults, so that the seed
+  // replays as the same module.
+  const GenOptions d;
+  std::string flags;
+  if (gen.max_ops != d.max_ops) flags += " --max-ops " + std::to_string(gen.max_ops);
+  if (gen.max_dim != d.max_dim) flags += " --max-dim " + std::to_string(gen.max_dim);
+  if (gen.max_elements != d.max_elements) flags += " --max-elements " + std::to_string(gen.max_elements);
+  std::string s = "// Found by hloscope-diffuzz --seed " + std::to_string(seed) + flags + " --count 1, then shrunk.\n";
   s += "// finding: " + f.kind + " " + f.stage + ": " + f.message + "\n";
   return s + module_text;
 }
@@ -454,7 +462,7 @@ DriverStats RunDriver(const DriverOptions& o) {
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
       std::filesystem::create_directories(o.out_dir);
       std::string path = o.out_dir + "/" + f.kind + "_" + stage + "_seed" + std::to_string(seed) + ".hlo";
-      std::ofstream(path) << RegressionFileText(seed, f, small);
+      std::ofstream(path) << RegressionFileText(seed, o.gen, f, small);
       st.saved.push_back(path);
       line += " saved=" + path;
     }

@@ -116,6 +116,7 @@ std::string ShrinkFinding(uint64_t seed, const GenOptions& gen, const std::strin
 
 // A regression file's text: comments naming the seed and the finding, then
 // the module.
-std::string RegressionFileText(uint64_t seed, const Finding& f, const std::string& module_text);
+std::string RegressionFileText(uint64_t seed, const GenOptions& gen, const Finding& f,
+                               const std::string& module_text);
 
 }  // namespace hloscope::fuzz

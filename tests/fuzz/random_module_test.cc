@@ -4,6 +4,7 @@
 // clean, and the shrinker keeps a failure while deleting the rest.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -49,6 +50,16 @@ TEST(RandomModule, SameModuleWhateverTheCompiler) {
     char line[64];
     std::snprintf(line, sizeof line, "%llu %016llx\n", static_cast<unsigned long long>(seed),
                   static_cast<unsigned long long>(digest(GenerateModuleText(seed))));
+    got << line;
+  }
+  // And 200 with the larger caps of the large-tile campaigns ("L" lines).
+  GenOptions large;
+  large.max_dim = 256;
+  large.max_elements = 65536;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    char line[64];
+    std::snprintf(line, sizeof line, "L%llu %016llx\n", static_cast<unsigned long long>(seed),
+                  static_cast<unsigned long long>(digest(GenerateModuleText(seed, large))));
     got << line;
   }
   if (const char* regen = std::getenv("HLOSCOPE_REGEN_GOLDEN"); regen && std::string(regen) == "1") {
@@ -135,6 +146,35 @@ TEST(RandomModule, MaxDimCapsEveryDimension) {
     for (std::sregex_iterator it(text.begin(), text.end(), shape), end; it != end; ++it)
       for (const std::string& d : {(*it)[1].str()}) EXPECT_LT(d.size(), 12u) << text;
   }
+}
+
+// A larger cap (`--max-dim 256 --max-elements 65536`, for campaigns that
+// reach the large GEMM tiles) makes dimensions past the default list's 65,
+// and every module still verifies and keeps its arrays under the cap.
+TEST(RandomModule, LargerCapsMakeLargerDimensions) {
+  GenOptions g;
+  g.max_dim = 256;
+  g.max_elements = 65536;
+  const std::regex shape(R"((?:pred|s32|f32|bf16|f16)\[([0-9,]*)\])");
+  int64_t largest = 0;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const std::string text = GenerateModuleText(seed, g);
+    auto m = ParseHloModule(text);
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    ASSERT_TRUE(VerifyModule(**m).ok()) << text;
+    for (std::sregex_iterator it(text.begin(), text.end(), shape), end; it != end; ++it) {
+      int64_t elements = 1;
+      std::stringstream dims((*it)[1].str());
+      for (std::string d; std::getline(dims, d, ',');)
+        if (!d.empty()) {
+          elements *= std::stoll(d);
+          largest = std::max<int64_t>(largest, std::stoll(d));
+        }
+      // Collectives on several devices widen by the device count; stay well under.
+      EXPECT_LE(elements, 8 * g.max_elements) << (*it)[0].str();
+    }
+  }
+  EXPECT_GT(largest, 65);
 }
 
 TEST(DiffDriver, CleanModulesCheckClean) {
