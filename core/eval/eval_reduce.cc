@@ -163,6 +163,30 @@ bool NextIndex(std::vector<int64_t>& idx, const std::vector<int64_t>& dims) {
 
 }  // namespace
 
+namespace {
+
+// The dimension of a prefix window, or -1: along it a window at least as long
+// as the dimension, padded by its size less one before it and nothing after
+// (a cumulative sum, product, maximum... as the associative-scan rewriter and
+// XLA's CPU lowering write one), every other dimension a window of 1, no
+// stride or dilation. Output i then combines elements 0..i in ascending order,
+// exactly output i-1's combinations and one more: a running value gives what
+// the walk gives, bit for bit, in O(n) instead of O(n²) (a cumulative sum of
+// 32,385 elements took 40 s to check; diffuzz --max-dim 256, seed 1040267359).
+int PrefixWindowDim(const std::vector<WindowDim>& w, const std::vector<int64_t>& dims) {
+  int found = -1;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const WindowDim& d = w[i];
+    if (d.stride != 1 || d.base_dilation != 1 || d.window_dilation != 1) return -1;
+    if (d.size == 1 && d.pad_lo == 0 && d.pad_hi == 0) continue;
+    if (found >= 0 || d.size < dims[i] || d.pad_lo != d.size - 1 || d.pad_hi != 0) return -1;
+    found = static_cast<int>(i);
+  }
+  return found;
+}
+
+}  // namespace
+
 StatusOr<Literal> EvalReduceWindow(Interp& in, const Instruction& instr, Operands ops) {
   const Computation* fn = instr.to_apply();
   const Window* win = instr.attrs().window.get();
@@ -200,6 +224,21 @@ StatusOr<Literal> EvalReduceWindow(Interp& in, const Instruction& instr, Operand
       S* o = reinterpret_cast<S*>(outs[0].raw());
       S init;
       std::memcpy(&init, inits[0]->raw(), sizeof(S));
+      if (const int pd = PrefixWindowDim(win->dims, s0.dims()); pd >= 0 && out_dims == s0.dims()) {
+        // Rows along the prefix dimension, each a running value (row-major).
+        const int64_t len = s0.dim(pd);
+        int64_t inner = 1;
+        for (int d = pd + 1; d < s0.rank(); ++d) inner *= s0.dim(d);
+        for (int64_t row = 0; len > 0 && row < count / len; ++row) {
+          const int64_t base = (row / inner) * len * inner + row % inner;
+          S acc = init;
+          for (int64_t i = 0; i < len; ++i) {
+            acc = Combine<Tr>(form.kind, form.swapped, acc, x[base + i * inner]);
+            o[base + i * inner] = acc;
+          }
+        }
+        return;
+      }
       for (int64_t g = 0; g < count; ++g) {
         S acc = init;
         walker.Walk(idx, [&](int64_t lin) { acc = Combine<Tr>(form.kind, form.swapped, acc, x[lin]); });

@@ -147,6 +147,7 @@ class Gen {
   // An f32 value `a` (of va's shape) made exact to sum in any order: clamped
   // to [-4, 4] and rounded down to eighths (2,048 of them add up in 17 bits).
   int ExactToSum(Body& b, int a, const Val& va);
+  bool LongF32Sum(int64_t terms) const;
   bool Convolution(Body& b);
   bool While(Body& b);
   bool Conditional(Body& b);

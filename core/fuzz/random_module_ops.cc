@@ -331,6 +331,12 @@ bool Gen::Scan(Body& b) {
   const Val va = b.vals[static_cast<size_t>(a)];
   const int64_t d = rng_.Range(0, static_cast<int64_t>(va.dims.size()) - 1);
   const int64_t len = va.dims[static_cast<size_t>(d)];
+  // Only the larger caps reach this: the rewritten reduce-window's windows are
+  // the scan's length, and the interpreter walks a reverse scan's windows in
+  // O(n²) (a forward one runs as a running value), past the hang limit at
+  // 33,024 (seed 1040272843). XLA's reduce-window-rewriter, which `gpu` does
+  // not run, would cut them into a tree of 16 (docs/fusion.md).
+  if (len > 4096) return false;
   std::string op;
   if (va.type == T::kPred) {
     op = rng_.Chance(50) ? "and" : "or";
@@ -379,6 +385,12 @@ bool Gen::Scan(Body& b) {
   }
   return true;
 }
+
+// An f32 add reduction of this many terms sums an operand made exact to sum:
+// past 256 terms; with the larger caps (`--max-dim` above 65), past 16, as
+// iotas and products then reach magnitudes of 255 and more, whose rounding a
+// sum of 34 terms already moved past the tolerance (seed 40269876).
+bool Gen::LongF32Sum(int64_t terms) const { return terms > (o_.max_dim > 65 ? 16 : 256); }
 
 int Gen::ExactToSum(Body& b, int a, const Val& va) {
   auto splat = [&](const std::string& v) {
@@ -454,6 +466,17 @@ bool Gen::Reduce(Body& b) {
       if (IsLowPrecision(va.type, op1, count) || (IsFloat(va.type) && op1 == "multiply" && count > 4))
         op1 = "maximum";
       if (IsLowPrecision(t2, op2, count) || (IsFloat(t2) && op2 == "multiply" && count > 4)) op2 = "minimum";
+      // A long f32 sum, as below for one reduction (diffuzz --max-dim 256,
+      // seed 40271192: 65,536 times 0.001, 65.512 in order against 65.536).
+      if (va.type == T::kF32 && op1 == "add" && LongF32Sum(count)) {
+        if (va.summed) op1 = "maximum";
+        else a = ExactToSum(b, a, va);
+      }
+      if (t2 == T::kF32 && op2 == "add" && LongF32Sum(count)) {
+        const Val vc = b.vals[static_cast<size_t>(c)];
+        if (vc.summed) op2 = "minimum";
+        else c = ExactToSum(b, c, vc);
+      }
       text += "  v = " + s1 + " " + op1 + "(a0, b0)\n  i = " + s2 + " " + op2 + "(a1, b1)\n";
       i1 = init_for(op1, va.type);
       i2 = init_for(op2, t2);
@@ -490,7 +513,7 @@ bool Gen::Reduce(Body& b) {
   // result's tolerance (diffuzz seed 566581579: 2,040 terms of up to 6.5, a
   // result of 0.94, 1.5e-4 apart). Past 256 terms its operand is made exact
   // to sum, as a scan's is; a computed sum takes the maximum instead.
-  if (va.type == T::kF32 && op == "add" && Elements(va.dims) / std::max<int64_t>(1, Elements(out)) > 256) {
+  if (va.type == T::kF32 && op == "add" && LongF32Sum(Elements(va.dims) / std::max<int64_t>(1, Elements(out)))) {
     if (va.summed) op = "maximum";
     else a = ExactToSum(b, a, va);
   }

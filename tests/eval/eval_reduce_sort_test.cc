@@ -1,4 +1,6 @@
 // reduce (variadic, general reducers), reduce-window, select-and-scatter, sort.
+#include <cmath>
+
 #include "tests/eval/eval_test_util.h"
 
 namespace hloscope::testing {
@@ -128,6 +130,30 @@ ENTRY e {
 })";
   // base-dilated input: 1 _ 2 ; windows [1,_] [_,2]
   EXPECT_EQ(Vals(MustRun(base, {Lit("f32[2]", {1, 2})})), (std::vector<double>{1, 2}));
+}
+
+// A prefix window (a cumulative sum: the window covers the whole dimension,
+// padded by its size less one before it) is evaluated as a running value; it
+// must give, bit for bit, what the window walk gives. The walk is forced by a
+// reducer the interpreter cannot classify (its root reads a copy), over the
+// same f32 values, whose sums round differently in any other order.
+TEST(EvalReduceWindow, PrefixWindowsAsRunningValuesMatchTheWalk) {
+  auto module = [](const std::string& reducer_root, const std::string& window) {
+    return "HloModule t\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  c = f32[] copy(y)\n  ROOT s = f32[] " +
+           reducer_root + "\n}\nENTRY e {\n  a = f32[3,50,4] parameter(0)\n  z = f32[] constant(0.25)\n"
+           "  ROOT r = f32[3,50,4] reduce-window(a, z), window={" + window + "}, to_apply=add\n}\n";
+  };
+  std::vector<double> v;
+  for (int i = 0; i < 3 * 50 * 4; ++i) v.push_back(std::sin(i * 0.37) * (1 + i % 7) * 1e3 + 1.0 / (1 + i));
+  const Literal a = Lit("f32[3,50,4]", v);
+  for (const char* window : {"size=1x50x1 pad=0_0x49_0x0_0", "size=1x64x1 pad=0_0x63_0x0_0"}) {
+    const std::vector<double> fast = Vals(MustRun(module("add(x, y)", window), {a}));
+    const std::vector<double> walk = Vals(MustRun(module("add(x, c)", window), {a}));
+    ASSERT_EQ(fast.size(), walk.size());
+    for (size_t i = 0; i < fast.size(); ++i) ASSERT_EQ(fast[i], walk[i]) << window << " element " << i;
+    // Element [0,49,0] holds the whole column's sum, [0,0,0] the init plus the first.
+    EXPECT_EQ(fast[0], static_cast<double>(0.25f + static_cast<float>(v[0])));
+  }
 }
 
 TEST(EvalSelectAndScatter, MaxPoolGradient) {
