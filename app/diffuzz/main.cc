@@ -104,8 +104,10 @@ int main(int argc, char** argv) {
     else if (a == "--cpu-every") o.cpu_every = std::atoi(value("--cpu-every"));
     else if (a == "--max-ops") o.gen.max_ops = std::atoi(value("--max-ops"));
     else if (a == "--max-dim") o.gen.max_dim = std::atoi(value("--max-dim"));
-    else if (a == "--max-elements") o.gen.max_elements = std::max<int64_t>(1, std::atoll(value("--max-elements")));
-    else if (a == "--timeout") o.check.timeout_s = std::max(1, std::atoi(value("--timeout")));
+    else if (a == "--max-elements")
+      o.gen.max_elements = std::max<int64_t>(1, std::atoll(value("--max-elements")));
+    else if (a == "--timeout")
+      o.check.timeout_s = std::max(1, std::atoi(value("--timeout")));
     else if (a == "--no-fork") o.isolate = false;
     else if (a == "--no-shrink") o.shrink = false;
     else if (a == "--print") print_only = true, o.seed = std::strtoull(value("--print"), nullptr, 10);

@@ -80,7 +80,8 @@ void JacobiSweeps(const LiteralColumns& l, int64_t q, const LiteralColumns* r, d
 // place, with it the same columns of each of `with` (the kernels'
 // EmitSortColumnsByValue). Columns is LiteralColumns or ComplexColumns.
 template <class Columns>
-void SortColumnsByValue(const LiteralColumns& values, bool descending, std::initializer_list<const Columns*> with) {
+void SortColumnsByValue(const LiteralColumns& values, bool descending,
+                        std::initializer_list<const Columns*> with) {
   for (int64_t i = 0; i < values.rows; ++i) {
     int64_t m = i;
     double best = values.Get(i, 0);

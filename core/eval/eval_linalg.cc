@@ -271,13 +271,17 @@ StatusOr<Literal> EvalGeqrf(const Instruction& instr, Operands ops) {
 // Real or complex elements read and written as S (double or C).
 template <class S>
 S GetAs(const Literal& l, int64_t e) {
-  if constexpr (std::is_same_v<S, C>) return l.GetComplex(e);
-  else return l.GetDouble(e);
+  if constexpr (std::is_same_v<S, C>)
+    return l.GetComplex(e);
+  else
+    return l.GetDouble(e);
 }
 template <class S>
 void SetAs(Literal& l, int64_t e, S v) {
-  if constexpr (std::is_same_v<S, C>) l.SetComplex(e, v);
-  else l.SetDouble(e, v);
+  if constexpr (std::is_same_v<S, C>)
+    l.SetComplex(e, v);
+  else
+    l.SetDouble(e, v);
 }
 inline double Conj(double x) { return x; }
 inline C Conj(C x) { return std::conj(x); }
@@ -315,7 +319,8 @@ StatusOr<Literal> EvalOrgqrAs(const Instruction& instr, Operands ops) {
         if (t != S(0))
           for (int64_t j = i + 1; j < n; ++j) {
             S w = 0;
-            for (int64_t row = i; row < m; ++row) w += Conj(GetAs<S>(q, at(row, i))) * GetAs<S>(q, at(row, j));
+            for (int64_t row = i; row < m; ++row)
+              w += Conj(GetAs<S>(q, at(row, i))) * GetAs<S>(q, at(row, j));
             const S tw = t * w;
             for (int64_t row = i; row < m; ++row)
               SetAs<S>(q, at(row, j), GetAs<S>(q, at(row, j)) - GetAs<S>(q, at(row, i)) * tw);
@@ -395,7 +400,8 @@ StatusOr<Literal> EvalLinalgCall(const Instruction& instr, const LinalgCall& cal
   if (call.kind == LinalgCall::Kind::kGees) return EvalGees(instr, call, ops);
   const bool complex = !ops.empty() && IsComplex(ops[0]->shape().element_type());
   if (call.kind == LinalgCall::Kind::kGeqrf) return complex ? EvalGeqrfComplex(instr, ops) : EvalGeqrf(instr, ops);
-  if (call.kind == LinalgCall::Kind::kOrgqr) return complex ? EvalOrgqrAs<C>(instr, ops) : EvalOrgqrAs<double>(instr, ops);
+  if (call.kind == LinalgCall::Kind::kOrgqr)
+    return complex ? EvalOrgqrAs<C>(instr, ops) : EvalOrgqrAs<double>(instr, ops);
   if (call.kind == LinalgCall::Kind::kSyevd) return EvalSyevd(instr, call, ops);
   if (call.kind == LinalgCall::Kind::kGesvd) return EvalGesvd(instr, ops);
   if (call.kind == LinalgCall::Kind::kTrsm) {

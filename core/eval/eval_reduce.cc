@@ -161,10 +161,6 @@ bool NextIndex(std::vector<int64_t>& idx, const std::vector<int64_t>& dims) {
   return false;
 }
 
-}  // namespace
-
-namespace {
-
 // The dimension of a prefix window, or -1: along it a window at least as long
 // as the dimension, padded by its size less one before it and nothing after
 // (a cumulative sum, product, maximum... as the associative-scan rewriter and

@@ -412,7 +412,8 @@ std::string RegressionFileText(uint64_t seed, const GenOptions& gen, const Findi
   if (gen.max_ops != d.max_ops) flags += " --max-ops " + std::to_string(gen.max_ops);
   if (gen.max_dim != d.max_dim) flags += " --max-dim " + std::to_string(gen.max_dim);
   if (gen.max_elements != d.max_elements) flags += " --max-elements " + std::to_string(gen.max_elements);
-  std::string s = "// Found by hloscope-diffuzz --seed " + std::to_string(seed) + flags + " --count 1, then shrunk.\n";
+  std::string s =
+      "// Found by hloscope-diffuzz --seed " + std::to_string(seed) + flags + " --count 1, then shrunk.\n";
   s += "// finding: " + f.kind + " " + f.stage + ": " + f.message + "\n";
   return s + module_text;
 }

@@ -29,7 +29,8 @@ int64_t Gen::PickDim() {
   // that reach the large GEMM tiles, past and on their edges. The default
   // cap draws nothing more, so a seed keeps its module.
   static const int64_t kLarge[] = {96, 127, 128, 129, 160, 255, 256};
-  if (o_.max_dim > 65 && rng_.Chance(25)) return std::min<int64_t>(kLarge[rng_.Range(0, std::size(kLarge) - 1)], o_.max_dim);
+  if (o_.max_dim > 65 && rng_.Chance(25))
+    return std::min<int64_t>(kLarge[rng_.Range(0, std::size(kLarge) - 1)], o_.max_dim);
   int64_t d = kDims[rng_.Range(0, std::size(kDims) - 1)];
   if (d == 0 && !rng_.Chance(40)) d = 1;  // empty arrays, but not too often
   return std::min<int64_t>(d, o_.max_dim);

@@ -469,13 +469,17 @@ bool Gen::Reduce(Body& b) {
       // A long f32 sum, as below for one reduction (diffuzz --max-dim 256,
       // seed 40271192: 65,536 times 0.001, 65.512 in order against 65.536).
       if (va.type == T::kF32 && op1 == "add" && LongF32Sum(count)) {
-        if (va.summed) op1 = "maximum";
-        else a = ExactToSum(b, a, va);
+        if (va.summed)
+          op1 = "maximum";
+        else
+          a = ExactToSum(b, a, va);
       }
       if (t2 == T::kF32 && op2 == "add" && LongF32Sum(count)) {
         const Val vc = b.vals[static_cast<size_t>(c)];
-        if (vc.summed) op2 = "minimum";
-        else c = ExactToSum(b, c, vc);
+        if (vc.summed)
+          op2 = "minimum";
+        else
+          c = ExactToSum(b, c, vc);
       }
       text += "  v = " + s1 + " " + op1 + "(a0, b0)\n  i = " + s2 + " " + op2 + "(a1, b1)\n";
       i1 = init_for(op1, va.type);
@@ -513,7 +517,8 @@ bool Gen::Reduce(Body& b) {
   // result's tolerance (diffuzz seed 566581579: 2,040 terms of up to 6.5, a
   // result of 0.94, 1.5e-4 apart). Past 256 terms its operand is made exact
   // to sum, as a scan's is; a computed sum takes the maximum instead.
-  if (va.type == T::kF32 && op == "add" && LongF32Sum(Elements(va.dims) / std::max<int64_t>(1, Elements(out)))) {
+  if (va.type == T::kF32 && op == "add" &&
+      LongF32Sum(Elements(va.dims) / std::max<int64_t>(1, Elements(out)))) {
     if (va.summed) op = "maximum";
     else a = ExactToSum(b, a, va);
   }

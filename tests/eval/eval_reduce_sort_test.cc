@@ -139,9 +139,12 @@ ENTRY e {
 // same f32 values, whose sums round differently in any other order.
 TEST(EvalReduceWindow, PrefixWindowsAsRunningValuesMatchTheWalk) {
   auto module = [](const std::string& reducer_root, const std::string& window) {
-    return "HloModule t\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  c = f32[] copy(y)\n  ROOT s = f32[] " +
-           reducer_root + "\n}\nENTRY e {\n  a = f32[3,50,4] parameter(0)\n  z = f32[] constant(0.25)\n"
-           "  ROOT r = f32[3,50,4] reduce-window(a, z), window={" + window + "}, to_apply=add\n}\n";
+    return "HloModule t\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  c = f32[] copy(y)\n  "
+           "ROOT s = f32[] " +
+           reducer_root +
+           "\n}\nENTRY e {\n  a = f32[3,50,4] parameter(0)\n  z = f32[] constant(0.25)\n"
+           "  ROOT r = f32[3,50,4] reduce-window(a, z), window={" +
+           window + "}, to_apply=add\n}\n";
   };
   std::vector<double> v;
   for (int i = 0; i < 3 * 50 * 4; ++i) v.push_back(std::sin(i * 0.37) * (1 + i % 7) * 1e3 + 1.0 / (1 + i));
